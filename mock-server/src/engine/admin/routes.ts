@@ -1,0 +1,57 @@
+import { Hono } from 'hono';
+import { ConfigError, resolveConfig } from '../config.js';
+import type { AppEnv } from '../shared/env.js';
+import { ErrorCode, badRequest } from '../shared/errors.js';
+import { isPlainObject, readJsonObject } from '../shared/http.js';
+import { adminKey } from './guard.js';
+
+/** Test and tooling API: reset, clock, outbox, state export/import and live config changes. */
+export const adminRoutes = new Hono<AppEnv>();
+
+adminRoutes.use('/__admin/*', adminKey);
+
+adminRoutes.post('/__admin/reset', (c) => {
+  c.var.project.reset();
+  return c.json({});
+});
+
+adminRoutes.post('/__admin/clock', async (c) => {
+  const { advanceSeconds } = await readJsonObject(c);
+  if (typeof advanceSeconds !== 'number' || !Number.isFinite(advanceSeconds) || advanceSeconds < 0) {
+    throw badRequest(ErrorCode.VALIDATION_FAILED, '"advanceSeconds" must be a non-negative number');
+  }
+  c.var.project.clock.advance(advanceSeconds);
+  return c.json({ now: c.var.project.clock.iso() });
+});
+
+adminRoutes.get('/__admin/outbox', (c) => c.json({ messages: c.var.project.outbox }));
+
+adminRoutes.get('/__admin/state', (c) => c.json(c.var.project.exportState()));
+
+adminRoutes.put('/__admin/state', async (c) => {
+  const body = await readJsonObject(c);
+  if (body['areas'] !== undefined && !isPlainObject(body['areas'])) throw badRequest(ErrorCode.VALIDATION_FAILED, '"areas" must be an object');
+  const before = c.var.project.exportState();
+  try {
+    c.var.project.importState(body);
+  } catch (error) {
+    // An import that does not fit leaves the state as it was.
+    c.var.project.importState(before);
+    throw badRequest(ErrorCode.VALIDATION_FAILED, `state could not be imported: ${(error as Error).message}`);
+  }
+  return c.json({});
+});
+
+adminRoutes.get('/__admin/config', (c) => c.json(c.var.project.config));
+
+adminRoutes.patch('/__admin/config', async (c) => {
+  const { project } = c.var;
+  const patch = await readJsonObject(c);
+  try {
+    project.reconfigure(resolveConfig({ ...project.config, ...patch }));
+  } catch (error) {
+    if (error instanceof ConfigError) throw badRequest(ErrorCode.VALIDATION_FAILED, error.message);
+    throw error;
+  }
+  return c.json(project.config);
+});

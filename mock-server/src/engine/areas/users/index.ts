@@ -1,0 +1,17 @@
+import type { Area } from '../../area.js';
+import { usersRoutes } from './routes.js';
+import { usersState } from './state.js';
+
+export const usersArea: Area = {
+  name: 'users',
+  routes: usersRoutes,
+  state: usersState,
+  attach(project) {
+    project.directory = {
+      profile(userId) {
+        const user = project.state(usersState).users.get(userId);
+        return user && { userId, userName: user.username, firstName: user.firstName, lastName: user.lastName };
+      },
+    };
+  },
+};

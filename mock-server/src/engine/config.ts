@@ -1,0 +1,104 @@
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import schema from '../../config.schema.json' with { type: 'json' };
+
+export type ServiceName = 'users' | 'database' | 'storage' | 'transcoder' | 'leaderboards';
+export const SERVICE_NAMES: readonly ServiceName[] = ['users', 'database', 'storage', 'transcoder', 'leaderboards'];
+
+export interface EventDefinition {
+  name: string;
+  fields: string[];
+}
+
+export interface LeaderboardDefinition {
+  id: string;
+  fields: { event: string; field: string }[];
+  aggregation: 'best' | 'sum' | 'last';
+  order: 'desc' | 'asc';
+}
+
+/** A project's configuration with every default filled in. */
+export interface Config {
+  authenticationId: string;
+  clientKey: string;
+  masterKey: string;
+  objectStorageId: string;
+  storageId: string;
+  gameId: string;
+  bucket: string;
+  emailConfirmation: boolean;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  maxUploadBytes: number;
+  dataDir?: string;
+  events: EventDefinition[];
+  leaderboards: LeaderboardDefinition[];
+  services: Record<ServiceName, boolean>;
+}
+
+/** What a config file may contain: the six keys are required, the rest default. */
+export type ConfigInput = Pick<Config, 'authenticationId' | 'clientKey' | 'masterKey' | 'objectStorageId' | 'storageId' | 'gameId'> &
+  Partial<Omit<Config, 'leaderboards' | 'services'>> & {
+    leaderboards?: (Omit<LeaderboardDefinition, 'aggregation' | 'order'> & Partial<LeaderboardDefinition>)[];
+    services?: Partial<Record<ServiceName, boolean>>;
+  };
+
+/** The built-in configuration `npm start` runs on: fixed development keys, one event and one leaderboard. */
+export const DEFAULT_CONFIG: ConfigInput = {
+  authenticationId: 'dev-auth-id',
+  clientKey: 'dev-client-key',
+  masterKey: 'dev-master-key',
+  objectStorageId: 'dev-db',
+  storageId: 'dev-storage',
+  gameId: 'dev-game',
+  events: [{ name: 'match_end', fields: ['score', 'kills'] }],
+  leaderboards: [{ id: 'high-score', fields: [{ event: 'match_end', field: 'score' }] }],
+};
+
+/** A configuration that failed validation; `message` names each offending key and its problem. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const validateSchema = new Ajv2020({ allErrors: true, useDefaults: false }).compile(schema);
+
+function describe(error: ErrorObject): string {
+  const key = error.instancePath.replace(/^\//, '').replaceAll('/', '.') || '(root)';
+  if (error.keyword === 'additionalProperties') return `${key}: unknown key "${String(error.params['additionalProperty'])}"`;
+  if (error.keyword === 'required') return `${key}: missing required key "${String(error.params['missingProperty'])}"`;
+  return `${key}: ${error.message ?? 'is invalid'}`;
+}
+
+/** Checks a config against `config.schema.json` and the cross-references between events and leaderboards. */
+export function validateConfig(input: unknown): asserts input is ConfigInput {
+  if (!validateSchema(input)) {
+    throw new ConfigError(`invalid config: ${(validateSchema.errors ?? []).map(describe).join('; ')}`);
+  }
+  const config = input as ConfigInput;
+  const fieldsByEvent = new Map((config.events ?? []).map((e) => [e.name, new Set(e.fields)]));
+  const boardIds = new Set<string>();
+  (config.leaderboards ?? []).forEach((board, i) => {
+    if (boardIds.has(board.id)) throw new ConfigError(`invalid config: leaderboards.${i}.id: duplicate id "${board.id}"`);
+    boardIds.add(board.id);
+    board.fields.forEach(({ event, field }, j) => {
+      if (!fieldsByEvent.get(event)?.has(field)) {
+        throw new ConfigError(`invalid config: leaderboards.${i}.fields.${j}: event "${event}" has no field "${field}"`);
+      }
+    });
+  });
+}
+
+/** Validates a config and fills in every default. */
+export function resolveConfig(input: unknown): Config {
+  validateConfig(input);
+  return {
+    bucket: input.storageId,
+    emailConfirmation: false,
+    accessTokenTtlSeconds: 7199,
+    refreshTokenTtlSeconds: 30 * 24 * 3600,
+    maxUploadBytes: 100 * 1024 * 1024,
+    events: [],
+    ...input,
+    leaderboards: (input.leaderboards ?? []).map((b) => ({ aggregation: 'best', order: 'desc', ...b })),
+    services: { users: true, database: true, storage: true, transcoder: true, leaderboards: true, ...input.services },
+  };
+}

@@ -1,0 +1,61 @@
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { adminRoutes } from './admin/routes.js';
+import type { Area } from './area.js';
+import { AREAS } from './areas/index.js';
+import { resolveConfig, DEFAULT_CONFIG } from './config.js';
+import { defaultCapabilities, type Capabilities } from './shared/capabilities.js';
+import type { AppEnv } from './shared/env.js';
+import { ApiError, ErrorCode, errorResponse } from './shared/errors.js';
+import { Project } from './shared/project.js';
+
+export interface EngineOptions {
+  /** A project config (see `config.schema.json`); the built-in development config when absent. */
+  config?: unknown;
+  /** Platform capabilities; browser-safe defaults where absent. */
+  capabilities?: Partial<Capabilities>;
+  /** Called with every error that is not the client's fault (the response is a 500). */
+  onInternalError?: (error: unknown) => void;
+}
+
+/** The whole service as one web-standard handler over in-memory state. */
+export interface Engine {
+  fetch(request: Request): Promise<Response>;
+  project: Project;
+}
+
+/**
+ * Creates the engine: the five areas of the service over one project's state, as a `Request -> Response` handler
+ * that runs the same in Node and in browsers.
+ *
+ * @example
+ * const engine = createEngine({ config: { authenticationId: 'a', clientKey: 'c', masterKey: 'm', objectStorageId: 'd', storageId: 's', gameId: 'g' } });
+ * const res = await engine.fetch(new Request('http://local/auth/login', { method: 'POST', headers: { 'X-Service-Authentication-Id': 'a', 'X-Service-Authentication-Key': 'm' } }));
+ */
+export function createEngine(options: EngineOptions = {}): Engine {
+  const config = resolveConfig(options.config ?? DEFAULT_CONFIG);
+  const areas: readonly Area[] = AREAS;
+  const project = new Project(config, { ...defaultCapabilities(), ...options.capabilities }, areas.map((a) => a.state));
+  for (const area of areas) area.attach?.(project);
+
+  const app = new Hono<AppEnv>();
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return errorResponse(error);
+    if (error instanceof HTTPException && error.status < 500) return errorResponse(new ApiError(error.status, ErrorCode.VALIDATION_FAILED, error.message));
+    (options.onInternalError ?? console.error)(error);
+    return c.json({ code: ErrorCode.INTERNAL, error: 'internal server error' }, 500);
+  });
+  app.notFound(() => errorResponse(new ApiError(404, ErrorCode.ROUTE_NOT_FOUND, 'no such operation')));
+  app.use('*', async (c, next) => {
+    c.set('project', project);
+    await next();
+  });
+  app.route('/', adminRoutes);
+  for (const area of areas) app.route('/', area.routes);
+
+  return { fetch: (request) => Promise.resolve(app.fetch(request)), project };
+}
+
+export type { Config, ConfigInput, ServiceName } from './config.js';
+export { DEFAULT_CONFIG, ConfigError, resolveConfig } from './config.js';
+export type { Capabilities } from './shared/capabilities.js';

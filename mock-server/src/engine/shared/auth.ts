@@ -1,0 +1,64 @@
+import { createMiddleware } from 'hono/factory';
+import type { ServiceName } from '../config.js';
+import type { AppEnv, AppContext, Principal } from './env.js';
+import { ApiError, ErrorCode, forbidden, unauthorized } from './errors.js';
+
+/** The access token of an `Authorization: <token_type> <access_token>` header (one space; `bearer` in any case). */
+function bearerToken(header: string | undefined): string | undefined {
+  const match = /^bearer ([^\s]+)$/i.exec(header ?? '');
+  return match?.[1];
+}
+
+/** Verifies the caller's access token for this project; undefined when there is none or it is invalid. */
+export async function principalOf(c: AppContext): Promise<Principal | undefined> {
+  const token = bearerToken(c.req.header('authorization'));
+  if (!token) return undefined;
+  const claims = await c.var.project.tokens.verify(token);
+  return claims && { ...claims, isMaster: claims.scope === 'master' };
+}
+
+/** Requires a valid access token (client or master): 401 otherwise. */
+export const bearer = createMiddleware<AppEnv>(async (c, next) => {
+  const principal = await principalOf(c);
+  if (!principal) throw unauthorized();
+  c.set('principal', principal);
+  await next();
+});
+
+/**
+ * Requires a master token. A valid client token is refused with `clientStatus`:
+ * 403 by default, 401 where section 7 of the spec says so (file storage).
+ */
+export function master(clientStatus: 401 | 403 = 403) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const principal = await principalOf(c);
+    if (!principal) throw unauthorized();
+    if (!principal.isMaster) {
+      throw clientStatus === 401 ? unauthorized('this operation requires the master token') : forbidden('this operation requires the master token');
+    }
+    c.set('principal', principal);
+    await next();
+  });
+}
+
+/**
+ * Requires a project header to carry this project's id (for example `X-Service-Object-Storage-Id` = objectStorageId).
+ * A missing or wrong id answers `status` (the spec's status for a wrong id varies by area).
+ */
+export function projectHeader(header: string, key: 'authenticationId' | 'objectStorageId' | 'storageId' | 'gameId', status: 404 | 417) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const value = c.req.header(header);
+    if (value !== c.var.project.config[key]) {
+      throw new ApiError(status, ErrorCode.UNKNOWN_PROJECT, value ? `unknown ${header} "${value}"` : `header ${header} is required`);
+    }
+    await next();
+  });
+}
+
+/** Refuses every request while the service is switched off in the config (`services`). */
+export function serviceEnabled(service: ServiceName, status: 417 | 503 = 503) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    if (!c.var.project.config.services[service]) throw new ApiError(status, ErrorCode.SERVICE_DISABLED, `the ${service} service is disabled`);
+    await next();
+  });
+}

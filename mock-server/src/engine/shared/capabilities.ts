@@ -1,0 +1,13 @@
+/**
+ * Platform capabilities the engine reaches through small interfaces: the Node server wires in real
+ * implementations (disk, sharp, ffmpeg, outbound HTTP); the browser side supplies stand-ins.
+ * Areas add their interface here and read it from `project.capabilities`.
+ */
+export interface Capabilities {
+  /** Outbound HTTP (transcoder source downloads, webhooks, upload deliveries). */
+  fetch: typeof fetch;
+}
+
+export function defaultCapabilities(): Capabilities {
+  return { fetch: (...args) => globalThis.fetch(...args) };
+}

@@ -1,0 +1,19 @@
+import type { Context } from 'hono';
+import type { Project } from './project.js';
+import type { AccessClaims } from './tokens.js';
+
+/** Hono's typed context for every engine route. */
+export interface AppEnv {
+  Variables: {
+    project: Project;
+    /** Set by the `bearer`/`master` middlewares. */
+    principal: Principal;
+  };
+}
+
+export type AppContext = Context<AppEnv>;
+
+/** Who is calling: a user with a client token, or the project administrator with a master token. */
+export interface Principal extends AccessClaims {
+  isMaster: boolean;
+}

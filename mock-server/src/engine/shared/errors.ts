@@ -1,0 +1,79 @@
+/**
+ * The one error shape of the service, `{"code": number, "error": string}`, and the catalogue of codes.
+ * Database codes follow Parse; the other areas have their own ranges (see docs/errors.md).
+ */
+export const ErrorCode = {
+  // general
+  INTERNAL: 1,
+  ROUTE_NOT_FOUND: 2,
+  SERVICE_DISABLED: 3,
+  UNSUPPORTED_MEDIA_TYPE: 4,
+  // database (Parse numbering)
+  OBJECT_NOT_FOUND: 101,
+  INVALID_QUERY: 102,
+  INVALID_CLASS_NAME: 103,
+  MISSING_OBJECT_ID: 104,
+  INVALID_KEY_NAME: 105,
+  INVALID_POINTER: 106,
+  INVALID_JSON: 107,
+  INCORRECT_TYPE: 111,
+  OPERATION_FORBIDDEN: 119,
+  INVALID_EMAIL: 125,
+  DUPLICATE_VALUE: 137,
+  VALIDATION_FAILED: 142,
+  // users and authentication
+  USERNAME_TAKEN: 202,
+  INVALID_TOKEN: 209,
+  UNKNOWN_PROJECT: 210,
+  INVALID_KEY: 211,
+  INVALID_CREDENTIALS: 212,
+  INVALID_REFRESH_TOKEN: 213,
+  USER_NOT_FOUND: 214,
+  USER_INACTIVE: 215,
+  // file storage
+  INVALID_PATH: 600,
+  FILE_EXISTS: 601,
+  FILE_NOT_FOUND: 602,
+  NOT_SAME_PARENT: 603,
+  TOO_MANY_FILES: 604,
+  NOT_A_FILE: 605,
+  PAYLOAD_TOO_LARGE: 606,
+  NOT_AN_IMAGE: 607,
+  FOLDER_NOT_EMPTY: 608,
+  // transcoder
+  UNKNOWN_SETTING: 700,
+  TRANSCODER_UNAVAILABLE: 701,
+  // leaderboards
+  UNKNOWN_EVENT: 800,
+  UNKNOWN_FIELD: 801,
+  INVALID_EVENT_VALUE: 802,
+  UNKNOWN_LEADERBOARD: 803,
+  UNKNOWN_GAME: 804,
+} as const;
+
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** An error the engine answers with; thrown anywhere inside a route and turned into a response. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCodeValue,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  toJSON(): { code: number; error: string } {
+    return { code: this.code, error: this.message };
+  }
+}
+
+export const badRequest = (code: ErrorCodeValue, message: string) => new ApiError(400, code, message);
+export const unauthorized = (message = 'access token is missing, invalid or expired') => new ApiError(401, ErrorCode.INVALID_TOKEN, message);
+export const forbidden = (message: string) => new ApiError(403, ErrorCode.OPERATION_FORBIDDEN, message);
+export const notFound = (code: ErrorCodeValue, message: string) => new ApiError(404, code, message);
+
+/** Renders an error as the service's JSON error body. */
+export function errorResponse(error: ApiError, headers?: HeadersInit): Response {
+  return Response.json(error.toJSON(), { status: error.status, headers });
+}

@@ -1,0 +1,6 @@
+import type { Capabilities } from '../engine/index.js';
+
+/** The Node implementations of the engine's platform capabilities. */
+export async function nodeCapabilities(): Promise<Partial<Capabilities>> {
+  return {};
+}

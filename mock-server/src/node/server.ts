@@ -1,0 +1,48 @@
+import { createAdaptorServer } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { createEngine, type Engine } from '../engine/index.js';
+import { nodeCapabilities } from './capabilities.js';
+
+export interface StartOptions {
+  /** Project config (see `config.schema.json`); the built-in development config when absent. */
+  config?: unknown;
+  /** 0 picks a free port. Default 3000. */
+  port?: number;
+  host?: string;
+}
+
+export interface RunningServer {
+  /** `http://HOST:PORT`, the one origin of every area. */
+  url: string;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the reference server in this process.
+ *
+ * @example
+ * const server = await startServer({ port: 0 });
+ * const res = await fetch(`${server.url}/auth/login`, { method: 'POST', headers: { 'X-Service-Authentication-Id': 'dev-auth-id', 'X-Service-Authentication-Key': 'dev-master-key' } });
+ * await server.close();
+ */
+export async function startServer({ config, port = 3000, host = '127.0.0.1' }: StartOptions = {}): Promise<RunningServer> {
+  const engine = createEngine({ config, capabilities: await nodeCapabilities() });
+  // Keep the global Request/Response: fetch clients in the same process (tests) must keep working.
+  const server = createAdaptorServer({ fetch: engine.fetch, overrideGlobalObjects: false });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    engine,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      }),
+  };
+}

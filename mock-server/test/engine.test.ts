@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './support/server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+describe('engine', () => {
+  it('answers an unknown route with 404 and the error shape', async () => {
+    const res = await server.request('/no/such/thing');
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ code: 2, error: expect.any(String) });
+  });
+
+  it('guards the admin API with the master key', async () => {
+    const res = await server.request('/__admin/state');
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ code: 119 });
+  });
+
+  it('moves the clock forward', async () => {
+    const before = Date.now();
+    const res = await server.admin('/__admin/clock', { method: 'POST', body: JSON.stringify({ advanceSeconds: 3600 }) });
+    const { now } = (await res.json()) as { now: string };
+    expect(Date.parse(now) - before).toBeGreaterThanOrEqual(3600_000);
+    const bad = await server.admin('/__admin/clock', { method: 'POST', body: JSON.stringify({ advanceSeconds: 'x' }) });
+    expect(bad.status).toBe(400);
+  });
+
+  it('refuses a config patch that breaks the schema, naming the key', async () => {
+    const res = await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ accessTokenTtlSeconds: -1 }) });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toContain('accessTokenTtlSeconds');
+  });
+
+  it('answers malformed JSON with 400 code 107', async () => {
+    const res = await server.admin('/__admin/clock', { method: 'POST', body: '{nope' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 107 });
+  });
+});

@@ -1,0 +1,42 @@
+import { DEFAULT_CONFIG, type ConfigInput } from '../../src/engine/index.js';
+import { startServer, type RunningServer } from '../../src/node/server.js';
+
+export const TEST_CONFIG: ConfigInput = {
+  ...DEFAULT_CONFIG,
+  events: [
+    { name: 'match_end', fields: ['score', 'kills', 'time'] },
+    { name: 'level_up', fields: ['level'] },
+  ],
+  leaderboards: [{ id: 'high-score', fields: [{ event: 'match_end', field: 'score' }] }],
+};
+
+export interface TestServer extends RunningServer {
+  config: ConfigInput;
+  /** fetch relative to the server's URL. */
+  request(path: string, init?: RequestInit): Promise<Response>;
+  /** An admin API call with the master key. */
+  admin(path: string, init?: RequestInit): Promise<Response>;
+  reset(): Promise<void>;
+}
+
+/**
+ * Starts a real HTTP reference server on a free port for black-box tests.
+ * Pair with `afterAll(() => server.close())` and, where tests must not see each other's state, `beforeEach(() => server.reset())`.
+ */
+export async function startTestServer(overrides: Partial<ConfigInput> = {}): Promise<TestServer> {
+  const config = { ...TEST_CONFIG, ...overrides } as ConfigInput;
+  const running = await startServer({ config, port: 0 });
+  const request = (path: string, init?: RequestInit) => fetch(`${running.url}${path}`, init);
+  const admin = (path: string, init: RequestInit = {}) =>
+    request(path, { ...init, headers: { 'X-Service-Authentication-Key': config.masterKey, ...init.headers } });
+  return {
+    ...running,
+    config,
+    request,
+    admin,
+    async reset() {
+      const res = await admin('/__admin/reset', { method: 'POST' });
+      if (!res.ok) throw new Error(`reset failed: ${res.status}`);
+    },
+  };
+}
