@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+// @ts-expect-error -- plain ESM scripts without type declarations
+import { bundle } from '../openapi/bundle.mjs';
+// @ts-expect-error -- plain ESM scripts without type declarations
+import { generate, output } from '../packages/sdk/scripts/generate.mjs';
+
+const SPEC = new URL('../../shared/spec/service-interface.md', import.meta.url);
+const BUNDLE = new URL('../openapi/dist/basekit.yaml', import.meta.url);
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/** `/auth/users/<user_id>/` and `/auth/users/{userId}` both become `/auth/users/{}`. */
+const normalize = (path: string) => path.replace(/\?.*$/, '').replace(/<[^>]+>|\{[^}]+\}/g, '{}').replace(/(.)\/$/, '$1');
+
+/** Every "METHOD `path`" row of the endpoint tables of section 4 of the spec. */
+function specOperations(): string[] {
+  const text = readFileSync(SPEC, 'utf8');
+  const section4 = text.slice(text.indexOf('# 4. Endpoints'), text.indexOf('# 5. Authentication'));
+  return [...section4.matchAll(/^\| \d+ \| (GET|PUT|POST|DELETE|PATCH) `([^`]+)`/gm)].map(([, method, path]) => `${method} ${normalize(path!)}`);
+}
+
+function contractOperations(doc: { paths: Record<string, Record<string, unknown>> }): Set<string> {
+  const ops = new Set<string>();
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of METHODS) if (item[method]) ops.add(`${method.toUpperCase()} ${normalize(path)}`);
+  }
+  return ops;
+}
+
+describe('the contract', () => {
+  const doc = parse(readFileSync(BUNDLE, 'utf8'));
+
+  it('describes every operation of the spec', () => {
+    const spec = specOperations();
+    expect(spec).toHaveLength(38);
+    const described = contractOperations(doc);
+    expect(spec.filter((op) => !described.has(op))).toEqual([]);
+  });
+
+  it('describes the download of a stored file', () => {
+    expect(contractOperations(doc).has('GET /{}/{}')).toBe(true);
+  });
+
+  it('is bundled from its sources (run `npm run bundle`)', () => {
+    expect(doc).toEqual(bundle());
+  });
+
+  it('has generated SDK types that match it (run `npm run generate`)', async () => {
+    expect(readFileSync(output, 'utf8')).toBe(await generate());
+  });
+});
