@@ -1,0 +1,125 @@
+import createFetchClient, { type Client, type Middleware } from 'openapi-fetch';
+import type { paths } from '../generated/schema.js';
+import { AbortError, BasekitError, NetworkError, ServiceError } from './errors.js';
+import type { ClientOptions } from './options.js';
+import { SessionManager, type TokenResponse } from './session.js';
+import { memoryTokenStore } from './token-store.js';
+
+/** The typed openapi-fetch client of the whole contract. */
+export type HttpClient = Client<paths>;
+
+/** What every area client is built on: the options, the session and the transport. */
+export interface Core {
+  readonly options: ClientOptions & { storageUrl: string; transcoderUrl: string };
+  readonly session: SessionManager;
+  /** fetch with the SDK's error mapping: `NetworkError`, `AbortError`, `ServiceError`. */
+  send(operation: string, request: Request): Promise<Response>;
+  /** An openapi-fetch client for one address that sends `headers` and, when `authorize`, the session's token. */
+  http(baseUrl: string, headers?: Record<string, string>, authorize?: boolean): HttpClient;
+  /** Awaits an openapi-fetch call and returns its data, or throws the SDK's typed error. */
+  call<T>(operation: string, pending: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T>;
+}
+
+const isAbort = (error: unknown) => error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+
+function transportError(operation: string, error: unknown): BasekitError {
+  if (error instanceof BasekitError) return error;
+  if (isAbort(error)) return new AbortError(`${operation} was aborted`, { cause: error });
+  return new NetworkError(`${operation} failed: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  try {
+    return await response.json();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Adds the session's Authorization to each request, and after a 401 renews once and replays the request. */
+function sessionMiddleware(core: Core, send: (request: Request) => Promise<Response>): Middleware {
+  // The body of a sent request is consumed: keep a clone to replay after a renewal.
+  const replays = new WeakMap<Request, Request>();
+  return {
+    async onRequest({ request }) {
+      if (request.headers.has('authorization')) return undefined;
+      const authorization = await core.session.authorization();
+      if (!authorization) return undefined;
+      request.headers.set('authorization', authorization);
+      replays.set(request, request.clone());
+      return request;
+    },
+    async onResponse({ request, response }) {
+      const replay = replays.get(request);
+      if (response.status !== 401 || !replay || !(await core.session.current())?.refreshToken) return undefined;
+      const session = await core.session.refresh();
+      replay.headers.set('authorization', `${session.tokenType} ${session.accessToken}`);
+      return send(replay);
+    },
+  };
+}
+
+/**
+ * Creates the shared core of a client. Area clients (`createAuth`, `createDb`, ...) take it, so an app that
+ * imports one area bundles only that area.
+ *
+ * @example
+ * const core = createCore({ baseUrl: 'http://localhost:3000', authenticationId: 'dev-auth-id', clientKey: 'dev-client-key' });
+ * const auth = createAuth(core);
+ */
+export function createCore(options: ClientOptions): Core {
+  const resolved = { ...options, storageUrl: options.storageUrl ?? options.baseUrl, transcoderUrl: options.transcoderUrl ?? options.baseUrl };
+  // Resolved at call time: msw (or a test) may replace globalThis.fetch after the client was created.
+  const rawFetch = (request: Request) => (options.fetch ?? globalThis.fetch)(request);
+
+  const core: Core = {
+    options: resolved,
+    session: new SessionManager(options.tokenStore ?? memoryTokenStore(), (refreshToken) => renew(core, refreshToken)),
+    async send(operation, request) {
+      let response: Response;
+      try {
+        response = await rawFetch(request);
+      } catch (error) {
+        throw transportError(operation, error);
+      }
+      if (!response.ok && response.status !== 304) {
+        throw ServiceError.from(response.status, await readBody(response), { operation, method: request.method, url: request.url });
+      }
+      return response;
+    },
+    http(baseUrl, headers = {}, authorize = true) {
+      const client = createFetchClient<paths>({ baseUrl, headers, fetch: rawFetch });
+      if (authorize) client.use(sessionMiddleware(core, rawFetch));
+      return client;
+    },
+    async call(operation, pending) {
+      let result: Awaited<typeof pending>;
+      try {
+        result = await pending;
+      } catch (error) {
+        throw transportError(operation, error);
+      }
+      const { response } = result;
+      if (!response.ok) {
+        const [method = 'GET'] = operation.split(' ');
+        throw ServiceError.from(response.status, result.error, { operation, method, url: response.url });
+      }
+      return result.data as never;
+    },
+  };
+  return core;
+}
+
+/** Renewal (spec 4.1 #3): the client key, the refresh flag and the refresh token as a form field. */
+async function renew(core: Core, refreshToken: string): Promise<TokenResponse> {
+  const { baseUrl, authenticationId, clientKey } = core.options;
+  const form = new FormData();
+  form.set('refresh_token', refreshToken);
+  const request = new Request(`${baseUrl}/auth/login`, {
+    method: 'POST',
+    headers: { 'X-Service-Authentication-Id': authenticationId, 'X-Service-Authentication-Key': clientKey, 'X-Service-Authentication-Refresh': '1' },
+    body: form,
+  });
+  const response = await core.send('POST /auth/login', request);
+  return (await response.json()) as TokenResponse;
+}

@@ -1,0 +1,115 @@
+/** The body of every error the service answers. */
+export interface ErrorBody {
+  code: number;
+  error: string;
+}
+
+/** Base of every error the SDK throws; `instanceof BasekitError` catches them all. */
+export class BasekitError extends Error {
+  override name = 'BasekitError';
+}
+
+/** Where a failed call went: the operation (`POST /auth/login`) and the request sent. */
+export interface RequestInfo {
+  operation: string;
+  method: string;
+  url: string;
+}
+
+/**
+ * The service answered with an error status. `status` is the HTTP status, `code` the service's error code
+ * (see docs/errors.md), `message` its text.
+ *
+ * @example
+ * try { await client.db.table('Note').get('nope') }
+ * catch (e) { if (e instanceof NotFoundError) console.log(e.code, e.message) }
+ */
+export class ServiceError extends BasekitError {
+  override name = 'ServiceError';
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+    readonly request: RequestInfo,
+  ) {
+    super(message);
+  }
+
+  get operation(): string {
+    return this.request.operation;
+  }
+
+  /** The subclass that fits the status, built from an error response's body. */
+  static from(status: number, body: unknown, request: RequestInfo): ServiceError {
+    const { code, error } = isErrorBody(body) ? body : { code: 0, error: `HTTP ${status}` };
+    const Class = STATUS_CLASSES[status] ?? (status >= 500 ? ServerError : ServiceError);
+    return new Class(status, code, error, request);
+  }
+}
+
+/** 400: the request is malformed or a field is invalid. */
+export class ValidationError extends ServiceError {
+  override name = 'ValidationError';
+}
+/** 401: the token or the credentials are missing, wrong or expired. */
+export class UnauthorizedError extends ServiceError {
+  override name = 'UnauthorizedError';
+}
+/** 403: the caller may not do this. */
+export class ForbiddenError extends ServiceError {
+  override name = 'ForbiddenError';
+}
+/** 404: what the request names does not exist. */
+export class NotFoundError extends ServiceError {
+  override name = 'NotFoundError';
+}
+/** 409: it already exists. */
+export class ConflictError extends ServiceError {
+  override name = 'ConflictError';
+}
+/** 413: the upload is too large. */
+export class PayloadTooLargeError extends ServiceError {
+  override name = 'PayloadTooLargeError';
+}
+/** 417: a precondition failed (wrong key or id, a limit, a file that exists, a disabled service). */
+export class ExpectationFailedError extends ServiceError {
+  override name = 'ExpectationFailedError';
+}
+/** 5xx: the service failed. */
+export class ServerError extends ServiceError {
+  override name = 'ServerError';
+}
+
+const STATUS_CLASSES: Record<number, typeof ServiceError> = {
+  400: ValidationError,
+  401: UnauthorizedError,
+  403: ForbiddenError,
+  404: NotFoundError,
+  409: ConflictError,
+  413: PayloadTooLargeError,
+  417: ExpectationFailedError,
+};
+
+/** The request never got an answer (DNS, refused connection, CORS, a dropped socket). */
+export class NetworkError extends BasekitError {
+  override name = 'NetworkError';
+}
+
+/** The caller aborted the request through its `AbortSignal`. */
+export class AbortError extends BasekitError {
+  override name = 'AbortError';
+}
+
+/** The session could not be renewed (the refresh token expired or was logged out); log in again. */
+export class SessionExpiredError extends BasekitError {
+  override name = 'SessionExpiredError';
+}
+
+export function isErrorBody(body: unknown): body is ErrorBody {
+  return typeof body === 'object' && body !== null && typeof (body as ErrorBody).code === 'number' && typeof (body as ErrorBody).error === 'string';
+}
+
+/** True when `error` is a `ServiceError`, of the given status if one is named. */
+export function isServiceError(error: unknown, status?: number): error is ServiceError {
+  return error instanceof ServiceError && (status === undefined || error.status === status);
+}

@@ -1,0 +1,25 @@
+import type { TokenStore } from './token-store.js';
+
+/** What a client needs to reach one project of the service (the keys come from the management panel). */
+export interface ClientOptions {
+  /** `{base_url}`: users, database, leaderboards. */
+  baseUrl: string;
+  /** `{storage_url}`: file storage and downloads; defaults to `baseUrl`. */
+  storageUrl?: string;
+  /** `{transcoder_url}`; defaults to `baseUrl`. */
+  transcoderUrl?: string;
+  /** X-Service-Authentication-Id */
+  authenticationId: string;
+  /** The client key (never ship the master key in an app). */
+  clientKey: string;
+  /** X-Service-Object-Storage-Id, needed by `db`. */
+  objectStorageId?: string;
+  /** X-Service-Storage-Id, needed by `files`. */
+  storageId?: string;
+  /** X-Service-Game-Id, needed by `leaderboards`. */
+  gameId?: string;
+  /** Where the session is kept; in memory by default. */
+  tokenStore?: TokenStore;
+  /** The fetch to use; `globalThis.fetch` at call time by default (so msw started later still intercepts). */
+  fetch?: (request: Request) => Promise<Response>;
+}

@@ -1,0 +1,109 @@
+import { ServiceError, SessionExpiredError } from './errors.js';
+import type { Session, TokenStore } from './token-store.js';
+
+/** The token response of login and renewal (spec 2.2). */
+export interface TokenResponse {
+  access_token: string;
+  token_type: string;
+  refresh_token?: string;
+  expires_in: number;
+  scope: 'client' | 'master';
+  jti: string;
+}
+
+export type SessionChange = 'signedIn' | 'refreshed' | 'signedOut' | 'expired';
+export type SessionListener = (change: SessionChange, session: Session | undefined) => void;
+
+/** Renew the access token this long before it expires, so a request never leaves with a token about to lapse. */
+const RENEW_AHEAD_MS = 30_000;
+
+/**
+ * The signed-in session: kept in a `TokenStore`, renewed before it expires and once after a 401, with one
+ * renewal shared by every concurrent request (single flight).
+ */
+export class SessionManager {
+  readonly #listeners = new Set<SessionListener>();
+  #renewal: Promise<Session> | undefined;
+
+  constructor(
+    private readonly store: TokenStore,
+    private readonly renew: (refreshToken: string) => Promise<TokenResponse>,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  current(): Promise<Session | undefined> {
+    return Promise.resolve(this.store.get());
+  }
+
+  /** Stores a login's tokens and tells the listeners. */
+  async signIn(tokens: TokenResponse): Promise<Session> {
+    const session = this.#fromTokens(tokens);
+    await this.store.set(session);
+    this.#emit('signedIn', session);
+    return session;
+  }
+
+  async signOut(change: 'signedOut' | 'expired' = 'signedOut'): Promise<void> {
+    await this.store.clear();
+    this.#emit(change, undefined);
+  }
+
+  /**
+   * Listens to session changes; returns the function that stops listening.
+   *
+   * @example
+   * const stop = client.session.onChange((change) => { if (change === 'expired') showLogin() });
+   */
+  onChange(listener: SessionListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** The access token to send now, renewed first when it is about to expire; undefined when signed out. */
+  async authorization(): Promise<string | undefined> {
+    let session = await this.current();
+    if (session && session.expiresAt - RENEW_AHEAD_MS <= this.now()) {
+      session = session.refreshToken ? await this.refresh() : session;
+    }
+    return session && `${session.tokenType} ${session.accessToken}`;
+  }
+
+  /** Renews the access token now; concurrent callers share one renewal. Throws `SessionExpiredError` when it fails. */
+  refresh(): Promise<Session> {
+    this.#renewal ??= this.#renew().finally(() => (this.#renewal = undefined));
+    return this.#renewal;
+  }
+
+  async #renew(): Promise<Session> {
+    const refreshToken = (await this.current())?.refreshToken;
+    if (!refreshToken) throw new SessionExpiredError('the session has no refresh token: log in again');
+    let tokens: TokenResponse;
+    try {
+      tokens = await this.renew(refreshToken);
+    } catch (error) {
+      // A refused renewal ends the session; a network failure does not (the token may still be good).
+      if (!(error instanceof ServiceError)) throw error;
+      await this.signOut('expired');
+      throw new SessionExpiredError(`the session could not be renewed: ${error.message}`, { cause: error });
+    }
+    const session = this.#fromTokens({ ...tokens, refresh_token: tokens.refresh_token ?? refreshToken });
+    await this.store.set(session);
+    this.#emit('refreshed', session);
+    return session;
+  }
+
+  #fromTokens(tokens: TokenResponse): Session {
+    const session: Session = {
+      accessToken: tokens.access_token,
+      tokenType: tokens.token_type === 'bearer' ? 'Bearer' : tokens.token_type,
+      scope: tokens.scope,
+      expiresAt: this.now() + tokens.expires_in * 1000,
+    };
+    if (tokens.refresh_token) session.refreshToken = tokens.refresh_token;
+    return session;
+  }
+
+  #emit(change: SessionChange, session: Session | undefined): void {
+    for (const listener of this.#listeners) listener(change, session);
+  }
+}

@@ -1,0 +1,54 @@
+/** A signed-in session as the SDK keeps it. */
+export interface Session {
+  accessToken: string;
+  tokenType: string;
+  /** Absent for master sessions, which cannot be renewed. */
+  refreshToken?: string;
+  scope: 'client' | 'master';
+  /** Epoch milliseconds at which the access token expires. */
+  expiresAt: number;
+}
+
+/** Where the session is kept: memory by default, `localStorage` in browsers, or anything with these three methods. */
+export interface TokenStore {
+  get(): Session | undefined | Promise<Session | undefined>;
+  set(session: Session): void | Promise<void>;
+  clear(): void | Promise<void>;
+}
+
+/**
+ * Keeps the session in memory: it ends with the page or process.
+ *
+ * @example
+ * const client = createClient({ ...keys, tokenStore: memoryTokenStore() });
+ */
+export function memoryTokenStore(): TokenStore {
+  let session: Session | undefined;
+  return {
+    get: () => session,
+    set: (s) => void (session = s),
+    clear: () => void (session = undefined),
+  };
+}
+
+/**
+ * Keeps the session in `localStorage` under `key`, so it survives reloads.
+ *
+ * @example
+ * const client = createClient({ ...keys, tokenStore: localStorageTokenStore() });
+ */
+export function localStorageTokenStore(key = 'basekit.session', storage: Storage = globalThis.localStorage): TokenStore {
+  return {
+    get() {
+      const raw = storage.getItem(key);
+      if (!raw) return undefined;
+      try {
+        return JSON.parse(raw) as Session;
+      } catch {
+        return undefined;
+      }
+    },
+    set: (session) => storage.setItem(key, JSON.stringify(session)),
+    clear: () => storage.removeItem(key),
+  };
+}
