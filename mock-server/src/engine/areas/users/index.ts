@@ -7,6 +7,7 @@ export const usersArea: Area = {
   routes: usersRoutes,
   state: usersState,
   attach(project) {
+    // How the other areas (leaderboards) read a user's profile without reaching into this area's state.
     project.directory = {
       profile(userId) {
         const user = project.state(usersState).users.get(userId);

@@ -1,9 +1,18 @@
 import { Hono } from 'hono';
-import { projectHeader, serviceEnabled } from '../../shared/auth.js';
+import { bearer, master, projectHeader, serviceEnabled } from '../../shared/auth.js';
 import type { AppContext, AppEnv } from '../../shared/env.js';
 import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
-import { readJsonObject } from '../../shared/http.js';
-import { login, masterLogin, register, renew, userRecord } from './core.js';
+import { intParam, readJsonObject } from '../../shared/http.js';
+import { currentUser, register, updateUser, userById, userByUsername } from './accounts.js';
+import { CONFIRMATION_PATH, confirmRegistration } from './confirmation.js';
+import { PAGE_SIZE, listUsers, searchUsers, usersByIds, type Paging } from './listing.js';
+import { userRecord } from './record.js';
+import { login, logout, masterLogin, renew } from './sessions.js';
+import type { StoredUser } from './state.js';
+
+// A wrong authentication id answers 404 on register, lookups and updates, 417 on login and on search/list/by-ids (spec 7).
+const authIdOr404 = projectHeader('x-service-authentication-id', 'authenticationId', 404);
+const authIdOr417 = projectHeader('x-service-authentication-id', 'authenticationId', 417);
 
 /** Form fields of a login request (multipart, as the spec shows, or URL-encoded). */
 async function formFields(c: AppContext): Promise<Record<string, string>> {
@@ -21,21 +30,39 @@ async function formFields(c: AppContext): Promise<Record<string, string>> {
   }
 }
 
+/** The access level of the caller's key (spec 5.2): 417 unless it is the client or the master key. */
+function keyLevel(c: AppContext): 'client' | 'master' {
+  const key = c.req.header('x-service-authentication-key');
+  const { clientKey, masterKey } = c.var.project.config;
+  if (key === masterKey) return 'master';
+  if (key === clientKey) return 'client';
+  throw new ApiError(417, ErrorCode.INVALID_KEY, 'X-Service-Authentication-Key is missing or incorrect');
+}
+
+const paging = (c: AppContext): Paging => ({
+  page: intParam(c, 'page', { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 }),
+  pageSize: intParam(c, 'pageSize', PAGE_SIZE),
+});
+
+const recordOf = (c: AppContext, user: StoredUser) => c.json(userRecord(c.var.project, user));
+
 export const usersRoutes = new Hono<AppEnv>();
 
 usersRoutes.use('/auth/*', serviceEnabled('users'));
 
-usersRoutes.post('/auth/users', projectHeader('x-service-authentication-id', 'authenticationId', 404), async (c) => {
-  const user = await register(c.var.project, await readJsonObject(c));
+usersRoutes.post('/auth/users', authIdOr404, async (c) => {
+  const origin = new URL(c.req.url).origin;
+  const user = await register(c.var.project, await readJsonObject(c), origin);
   return c.json(userRecord(c.var.project, user, { withAvatar: true }));
 });
 
+// The link of the confirmation e-mail: opened in a browser, so it carries no headers.
+usersRoutes.get(`${CONFIRMATION_PATH}/:token`, (c) => recordOf(c, confirmRegistration(c.var.project, c.req.param('token'))));
+
 // One path, three operations told apart by the key and the refresh flag (spec 4.1 #2-#4).
-usersRoutes.post('/auth/login', projectHeader('x-service-authentication-id', 'authenticationId', 417), async (c) => {
+usersRoutes.post('/auth/login', authIdOr417, async (c) => {
   const { project } = c.var;
-  const key = c.req.header('x-service-authentication-key');
-  if (key === project.config.masterKey) return c.json(await masterLogin(project));
-  if (key !== project.config.clientKey) throw new ApiError(417, ErrorCode.INVALID_KEY, 'X-Service-Authentication-Key is missing or incorrect');
+  if (keyLevel(c) === 'master') return c.json(await masterLogin(project));
   const fields = await formFields(c);
   if (c.req.header('x-service-authentication-refresh') === '1') {
     if (!fields['refresh_token']) throw new ApiError(401, ErrorCode.INVALID_REFRESH_TOKEN, 'form field "refresh_token" is required');
@@ -44,4 +71,41 @@ usersRoutes.post('/auth/login', projectHeader('x-service-authentication-id', 'au
   const { username, password } = fields;
   if (!username || !password) throw new ApiError(401, ErrorCode.INVALID_CREDENTIALS, 'form fields "username" and "password" are required');
   return c.json(await login(project, username, password));
+});
+
+usersRoutes.delete('/auth/logout', authIdOr417, (c) => {
+  keyLevel(c); // either key may expire a refresh token
+  const refreshToken = c.req.query('refresh-token');
+  if (!refreshToken) throw badRequest(ErrorCode.VALIDATION_FAILED, 'query parameter "refresh-token" is required');
+  logout(c.var.project, refreshToken);
+  return c.json({});
+});
+
+// Static paths before /auth/users/:userId, which would otherwise take "me" and "search" for ids.
+usersRoutes.get('/auth/users/me', authIdOr404, bearer, (c) => recordOf(c, currentUser(c.var.project, c.var.principal)));
+
+usersRoutes.put('/auth/users/me', authIdOr404, bearer, async (c) => {
+  const user = currentUser(c.var.project, c.var.principal);
+  return recordOf(c, updateUser(c.var.project, user, await readJsonObject(c)));
+});
+
+usersRoutes.get('/auth/users/search', authIdOr417, master(), (c) => {
+  const word = c.req.query('word');
+  if (!word) throw badRequest(ErrorCode.VALIDATION_FAILED, 'query parameter "word" is required');
+  return c.json(searchUsers(c.var.project, word, paging(c)));
+});
+
+usersRoutes.get('/auth/users', authIdOr417, master(), (c) => c.json(listUsers(c.var.project, paging(c))));
+
+usersRoutes.post('/auth/users/by-user-ids', authIdOr417, master(), async (c) => c.json(usersByIds(c.var.project, await readJsonObject(c))));
+
+usersRoutes.get('/auth/users/by-username/:username', authIdOr404, bearer, (c) =>
+  recordOf(c, userByUsername(c.var.project, c.var.principal, c.req.param('username'))),
+);
+
+usersRoutes.get('/auth/users/:userId', authIdOr404, bearer, (c) => recordOf(c, userById(c.var.project, c.var.principal, c.req.param('userId'))));
+
+usersRoutes.put('/auth/users/:userId', authIdOr404, master(), async (c) => {
+  const user = userById(c.var.project, c.var.principal, c.req.param('userId'));
+  return recordOf(c, updateUser(c.var.project, user, await readJsonObject(c)));
 });

@@ -18,31 +18,37 @@ export interface StoredUser {
 
 export interface RefreshToken {
   userId: string;
+  /** Epoch milliseconds of the server clock. */
   expiresAt: number;
 }
 
 export interface UsersState {
+  /** userId -> user, in registration order (the order of listings and searches). */
   users: Map<string, StoredUser>;
   /** username -> userId */
   byUsername: Map<string, string>;
   refreshTokens: Map<string, RefreshToken>;
+  /** confirmation token of an e-mail link -> userId */
+  confirmations: Map<string, string>;
 }
 
 interface UsersJson {
   users: StoredUser[];
   refreshTokens: [string, RefreshToken][];
+  confirmations?: [string, string][];
 }
 
 export const usersState: StateSlice<UsersState> = {
   key: 'users',
-  init: () => ({ users: new Map(), byUsername: new Map(), refreshTokens: new Map() }),
-  toJSON: (s): UsersJson => ({ users: [...s.users.values()], refreshTokens: [...s.refreshTokens] }),
+  init: () => ({ users: new Map(), byUsername: new Map(), refreshTokens: new Map(), confirmations: new Map() }),
+  toJSON: (s): UsersJson => ({ users: [...s.users.values()], refreshTokens: [...s.refreshTokens], confirmations: [...s.confirmations] }),
   fromJSON: (json) => {
-    const { users, refreshTokens } = json as UsersJson;
+    const { users, refreshTokens, confirmations = [] } = json as UsersJson;
     return {
       users: new Map(users.map((u) => [u.userId, u])),
       byUsername: new Map(users.map((u) => [u.username, u.userId])),
       refreshTokens: new Map(refreshTokens),
+      confirmations: new Map(confirmations),
     };
   },
 };

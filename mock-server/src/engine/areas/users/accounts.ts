@@ -1,0 +1,87 @@
+import { ApiError, ErrorCode, badRequest, forbidden, notFound, unauthorized } from '../../shared/errors.js';
+import type { Principal } from '../../shared/env.js';
+import { newId } from '../../shared/ids.js';
+import type { Project } from '../../shared/project.js';
+import { sendConfirmation } from './confirmation.js';
+import { hashPassword } from './password.js';
+import { usersState, type StoredUser, type UsersState } from './state.js';
+import { readProfileUpdate, readRegistration } from './validation.js';
+
+function assertUsernameFree(state: UsersState, username: string): void {
+  if (state.byUsername.has(username)) throw new ApiError(409, ErrorCode.USERNAME_TAKEN, `username "${username}" is already taken`);
+}
+
+/**
+ * Registers a user (spec 4.1 #1). With `emailConfirmation` on, the user starts inactive and a confirmation
+ * e-mail whose link points at `origin` goes to the outbox.
+ */
+export async function register(project: Project, body: Record<string, unknown>, origin: string): Promise<StoredUser> {
+  const { profile, password, avatar, extra } = readRegistration(body);
+  const confirmByEmail = project.config.emailConfirmation;
+  if (confirmByEmail && !profile.email) {
+    throw badRequest(ErrorCode.VALIDATION_FAILED, '"email" is required: this project confirms registrations by e-mail');
+  }
+  const state = project.state(usersState);
+  assertUsernameFree(state, profile.username);
+  const passwordHash = await hashPassword(password);
+  // Checked again: another registration may have taken the name while the hash was computed.
+  assertUsernameFree(state, profile.username);
+  const user: StoredUser = {
+    userId: newId(24),
+    firstName: '',
+    lastName: '',
+    email: '',
+    phoneNumber: '',
+    ...profile,
+    avatar,
+    guest: false,
+    active: !confirmByEmail,
+    extra,
+    passwordHash,
+    createdAt: project.clock.now(),
+  };
+  state.users.set(user.userId, user);
+  state.byUsername.set(user.username, user.userId);
+  if (confirmByEmail) sendConfirmation(project, user, origin);
+  return user;
+}
+
+/** The caller's own user (`/auth/users/me`): a master token belongs to no user (404); a token whose user is gone is incorrect (401). */
+export function currentUser(project: Project, caller: Principal): StoredUser {
+  if (caller.isMaster) throw notFound(ErrorCode.USER_NOT_FOUND, 'a master token belongs to no user: use /auth/users/{userId}');
+  const user = project.state(usersState).users.get(caller.userId ?? '');
+  if (!user) throw unauthorized('the user of this access token no longer exists');
+  return user;
+}
+
+/**
+ * A user the caller may read (spec 5.5): the master token reads anyone, a user token only its own user.
+ * A user token asking for anyone else gets 403 whether or not that user exists, so it learns nothing.
+ */
+function readable(caller: Principal, user: StoredUser | undefined): StoredUser {
+  if (!caller.isMaster && (!user || user.userId !== caller.userId)) throw forbidden('a user token may only read its own user');
+  if (!user) throw notFound(ErrorCode.USER_NOT_FOUND, 'no such user');
+  return user;
+}
+
+export function userById(project: Project, caller: Principal, userId: string): StoredUser {
+  return readable(caller, project.state(usersState).users.get(userId));
+}
+
+export function userByUsername(project: Project, caller: Principal, username: string): StoredUser {
+  const state = project.state(usersState);
+  return readable(caller, state.users.get(state.byUsername.get(username) ?? ''));
+}
+
+/** Changes a user's profile fields (spec 4.1 #5, #10), all or nothing; 409 when the new username is taken. */
+export function updateUser(project: Project, user: StoredUser, body: Record<string, unknown>): StoredUser {
+  const profile = readProfileUpdate(body);
+  const state = project.state(usersState);
+  if (profile.username !== undefined && profile.username !== user.username) {
+    assertUsernameFree(state, profile.username);
+    state.byUsername.delete(user.username);
+    state.byUsername.set(profile.username, user.userId);
+  }
+  Object.assign(user, profile);
+  return user;
+}

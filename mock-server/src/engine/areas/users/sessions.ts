@@ -1,0 +1,62 @@
+import { ApiError, ErrorCode } from '../../shared/errors.js';
+import { newSecret } from '../../shared/ids.js';
+import type { Project } from '../../shared/project.js';
+import { verifyPassword } from './password.js';
+import { usersState } from './state.js';
+
+/** The token response of spec 2.2. */
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'bearer';
+  /** Present for user login and renewal, absent for master login. */
+  refresh_token?: string;
+  expires_in: number;
+  scope: 'client' | 'master';
+  jti: string;
+}
+
+async function clientTokens(project: Project, userId: string, refreshToken: string): Promise<TokenResponse> {
+  const access = await project.tokens.issue('client', project.config.accessTokenTtlSeconds, userId);
+  return { access_token: access.token, token_type: 'bearer', refresh_token: refreshToken, expires_in: access.expiresIn, scope: 'client', jti: access.jti };
+}
+
+/** User login (spec 4.1 #2): an access token and a new refresh token that lives `refreshTokenTtlSeconds`. */
+export async function login(project: Project, username: string, password: string): Promise<TokenResponse> {
+  const state = project.state(usersState);
+  const user = state.users.get(state.byUsername.get(username) ?? '');
+  if (!user || !(await verifyPassword(password, user.passwordHash))) {
+    throw new ApiError(401, ErrorCode.INVALID_CREDENTIALS, 'username or password is incorrect');
+  }
+  // After the password check, so that the answer tells nothing about a user to someone without the password.
+  if (!user.active) throw new ApiError(401, ErrorCode.USER_INACTIVE, 'this user has not confirmed the registration e-mail yet');
+  const refreshToken = newSecret();
+  state.refreshTokens.set(refreshToken, { userId: user.userId, expiresAt: project.clock.now() + project.config.refreshTokenTtlSeconds * 1000 });
+  return clientTokens(project, user.userId, refreshToken);
+}
+
+/** Renewal (spec 4.1 #3): a new access token for a valid refresh token, which itself stays valid (no rotation). */
+export async function renew(project: Project, refreshToken: string): Promise<TokenResponse> {
+  const { refreshTokens, users } = project.state(usersState);
+  const entry = refreshTokens.get(refreshToken);
+  const expired = entry !== undefined && entry.expiresAt <= project.clock.now();
+  // An expired token is dropped when it is met, so the state does not keep it forever.
+  if (expired) refreshTokens.delete(refreshToken);
+  if (!entry || expired || !users.get(entry.userId)?.active) {
+    throw new ApiError(401, ErrorCode.INVALID_REFRESH_TOKEN, 'refresh token is incorrect or expired');
+  }
+  return clientTokens(project, entry.userId, refreshToken);
+}
+
+/** Master login (spec 4.1 #4): a master access token, no refresh token. */
+export async function masterLogin(project: Project): Promise<TokenResponse> {
+  const access = await project.tokens.issue('master', project.config.accessTokenTtlSeconds);
+  return { access_token: access.token, token_type: 'bearer', expires_in: access.expiresIn, scope: 'master', jti: access.jti };
+}
+
+/**
+ * Logout (spec 4.1 #6): expires the refresh token. Idempotent: an unknown or already expired token is
+ * just as logged out afterwards. Access tokens already issued stay valid until their `expires_in`.
+ */
+export function logout(project: Project, refreshToken: string): void {
+  project.state(usersState).refreshTokens.delete(refreshToken);
+}

@@ -1,0 +1,72 @@
+import { ErrorCode, badRequest } from '../../shared/errors.js';
+
+/** The fields a user sets at registration and changes by update (spec 4.1 #1, #5, #10). */
+export const PROFILE_FIELDS = ['username', 'firstName', 'lastName', 'email', 'phoneNumber'] as const;
+export type Profile = Partial<Record<(typeof PROFILE_FIELDS)[number], string>>;
+
+/** What a registration body holds once checked. */
+export interface Registration {
+  profile: Profile & { username: string };
+  password: string;
+  avatar: string;
+  extra: Record<string, string>;
+}
+
+const NAME_LIMIT = 40;
+const LIMITED_FIELDS: ReadonlySet<string> = new Set(['username', 'firstName', 'lastName']);
+/** Record fields the server owns: an extra registration field may not take their names. */
+const SERVER_FIELDS: ReadonlySet<string> = new Set(['instanceId', 'userId', 'guest', 'active']);
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const invalid = (message: string) => badRequest(ErrorCode.VALIDATION_FAILED, message);
+
+/** Refuses every key of `body` outside `allowed`, so that a misspelt or read-only field is not silently dropped. */
+export function rejectUnknownKeys(body: Record<string, unknown>, allowed: readonly string[]): void {
+  const unknown = Object.keys(body).find((key) => !allowed.includes(key));
+  if (unknown !== undefined) throw invalid(`"${unknown}" cannot be set here; allowed fields: ${allowed.join(', ')}`);
+}
+
+/** The profile fields present in `body`: strings, names of at most 40 characters, a valid e-mail, a non-empty username. */
+export function readProfile(body: Record<string, unknown>): Profile {
+  const profile: Profile = {};
+  for (const field of PROFILE_FIELDS) {
+    const value = body[field];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') throw invalid(`"${field}" must be a string`);
+    // Characters, not UTF-16 units: an emoji counts once, as in JSON Schema's maxLength.
+    if (LIMITED_FIELDS.has(field) && [...value].length > NAME_LIMIT) throw invalid(`"${field}" must be at most ${NAME_LIMIT} characters`);
+    profile[field] = value;
+  }
+  if (profile.username === '') throw invalid('"username" must not be empty');
+  if (profile.email && !EMAIL.test(profile.email)) throw badRequest(ErrorCode.INVALID_EMAIL, `"${profile.email}" is not a valid e-mail address`);
+  return profile;
+}
+
+/** A profile update: only the five profile fields (spec 4.1 #5, #10). */
+export function readProfileUpdate(body: Record<string, unknown>): Profile {
+  rejectUnknownKeys(body, PROFILE_FIELDS);
+  return readProfile(body);
+}
+
+function requiredString(body: Record<string, unknown>, field: string): string {
+  const value = body[field];
+  if (typeof value !== 'string' || value === '') throw invalid(`"${field}" is required and must be a non-empty string`);
+  return value;
+}
+
+/** A registration body: username and password required, the profile, an avatar and extra string fields (spec 2.1, 4.1 #1). */
+export function readRegistration(body: Record<string, unknown>): Registration {
+  const username = requiredString(body, 'username');
+  const password = requiredString(body, 'password');
+  const profile = { ...readProfile(body), username };
+  let avatar = '';
+  const extra: Record<string, string> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if ((PROFILE_FIELDS as readonly string[]).includes(key) || key === 'password') continue;
+    if (SERVER_FIELDS.has(key)) throw invalid(`"${key}" is set by the server and cannot be registered`);
+    if (typeof value !== 'string') throw invalid(`"${key}" must be a string (extra user fields hold strings only)`);
+    if (key === 'avatar') avatar = value;
+    else extra[key] = value;
+  }
+  return { profile, password, avatar, extra };
+}
