@@ -1,6 +1,6 @@
-import { expect } from 'vitest';
-import type { TestServer } from '../support/server.js';
-import { authIdHeader } from '../support/users.js';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { authIdHeader, createUser, masterAuth, type TestUser } from '../support/users.js';
 
 export type Json = Record<string, unknown>;
 
@@ -52,4 +52,28 @@ export async function advanceClock(server: TestServer, seconds: number): Promise
 export async function patchConfig(server: TestServer, patch: Json): Promise<void> {
   const res = await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify(patch) });
   expect(res.status).toBe(200);
+}
+
+/** The people of a lookup or update test: ann (with a profile and an extra field), bob and the master token. */
+export interface Cast {
+  server: TestServer;
+  ann: TestUser;
+  bob: TestUser;
+  master: Record<string, string>;
+}
+
+/** Starts a server for this test file and, before each test, resets it and registers ann and bob afresh. */
+export function useCast(): Cast {
+  const cast = {} as Cast;
+  beforeAll(async () => {
+    cast.server = await startTestServer();
+  });
+  afterAll(() => cast.server.close());
+  beforeEach(async () => {
+    await cast.server.reset();
+    cast.ann = await createUser(cast.server, 'ann', { firstName: 'Ann', email: 'ann@example.com', avatar: 'a.png', city: 'Rome' });
+    cast.bob = await createUser(cast.server, 'bob');
+    cast.master = await masterAuth(cast.server);
+  });
+  return cast;
 }

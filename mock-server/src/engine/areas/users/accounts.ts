@@ -58,19 +58,19 @@ export function currentUser(project: Project, caller: Principal): StoredUser {
  * A user the caller may read (spec 5.5): the master token reads anyone, a user token only its own user.
  * A user token asking for anyone else gets 403 whether or not that user exists, so it learns nothing.
  */
-function readable(caller: Principal, user: StoredUser | undefined): StoredUser {
-  if (!caller.isMaster && (!user || user.userId !== caller.userId)) throw forbidden('a user token may only read its own user');
+function readable(project: Project, caller: Principal, user: StoredUser | undefined): StoredUser {
+  if (!caller.isMaster && user?.userId !== currentUser(project, caller).userId) throw forbidden('a user token may only read its own user');
   if (!user) throw notFound(ErrorCode.USER_NOT_FOUND, 'no such user');
   return user;
 }
 
 export function userById(project: Project, caller: Principal, userId: string): StoredUser {
-  return readable(caller, project.state(usersState).users.get(userId));
+  return readable(project, caller, project.state(usersState).users.get(userId));
 }
 
 export function userByUsername(project: Project, caller: Principal, username: string): StoredUser {
   const state = project.state(usersState);
-  return readable(caller, state.users.get(state.byUsername.get(username) ?? ''));
+  return readable(project, caller, state.users.get(state.byUsername.get(username) ?? ''));
 }
 
 /** Changes a user's profile fields (spec 4.1 #5, #10), all or nothing; 409 when the new username is taken. */

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ErrorCode } from '../../src/engine/shared/errors.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { clientKey, expectStatus, loginRequest, patchConfig, registerRequest } from './helpers.js';
+
+interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  link: string;
+}
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ emailConfirmation: true });
+});
+afterAll(() => server.close());
+beforeEach(async () => {
+  await server.reset();
+  await patchConfig(server, { emailConfirmation: true });
+});
+
+async function outbox(): Promise<Mail[]> {
+  const res = await server.admin('/__admin/outbox');
+  return ((await res.json()) as { messages: Mail[] }).messages;
+}
+
+const ann = { username: 'ann', password: 'secret', email: 'ann@example.com' };
+const annLogin = () => loginRequest(server, { username: ann.username, password: ann.password }, clientKey(server));
+
+describe('e-mail confirmation (emailConfirmation on)', () => {
+  it('registers the user inactive and sends one message with a link on this server', async () => {
+    const record = await expectStatus(await registerRequest(server, ann), 200);
+    expect(record['active']).toBe(false);
+    const messages = await outbox();
+    expect(messages).toEqual([{ to: 'ann@example.com', subject: expect.any(String), text: expect.stringContaining(messages[0]!.link), link: expect.any(String) }]);
+    expect(new URL(messages[0]!.link).origin).toBe(server.url);
+  });
+
+  it('refuses login with 401 until the link is opened, then logs in', async () => {
+    await expectStatus(await registerRequest(server, ann), 200);
+    await expectStatus(await annLogin(), 401, ErrorCode.USER_INACTIVE);
+    const [mail] = await outbox();
+    const confirmed = await expectStatus(await fetch(mail!.link), 200);
+    expect(confirmed).toMatchObject({ username: 'ann', active: true });
+    expect(confirmed).not.toHaveProperty('avatar');
+    expect((await expectStatus(await annLogin(), 200))['scope']).toBe('client');
+  });
+
+  it('answers a wrong password with 401 invalid credentials, not "inactive"', async () => {
+    await expectStatus(await registerRequest(server, ann), 200);
+    const res = await loginRequest(server, { username: 'ann', password: 'wrong' }, clientKey(server));
+    await expectStatus(res, 401, ErrorCode.INVALID_CREDENTIALS);
+  });
+
+  it('confirms only the user the link was sent to', async () => {
+    await expectStatus(await registerRequest(server, ann), 200);
+    await expectStatus(await registerRequest(server, { username: 'bob', password: 'pw', email: 'bob@example.com' }), 200);
+    const [, bobMail] = await outbox();
+    expect(bobMail!.to).toBe('bob@example.com');
+    await expectStatus(await fetch(bobMail!.link), 200);
+    await expectStatus(await annLogin(), 401, ErrorCode.USER_INACTIVE);
+  });
+
+  it('answers the same when the link is opened twice', async () => {
+    await expectStatus(await registerRequest(server, ann), 200);
+    const [mail] = await outbox();
+    await expectStatus(await fetch(mail!.link), 200);
+    expect((await expectStatus(await fetch(mail!.link), 200))['active']).toBe(true);
+  });
+
+  it('answers 404 to an unknown link', async () => {
+    await expectStatus(await server.request('/auth/confirm/not-a-token'), 404, ErrorCode.UNKNOWN_CONFIRMATION);
+  });
+
+  it('requires an e-mail address (400), since the link must go somewhere', async () => {
+    await expectStatus(await registerRequest(server, { username: 'ann', password: 'pw' }), 400, ErrorCode.VALIDATION_FAILED);
+    expect(await outbox()).toEqual([]);
+  });
+});
+
+describe('e-mail confirmation switched at run time', () => {
+  it('registers active users and sends nothing once switched off', async () => {
+    await patchConfig(server, { emailConfirmation: false });
+    expect((await expectStatus(await registerRequest(server, ann), 200))['active']).toBe(true);
+    expect(await outbox()).toEqual([]);
+    await expectStatus(await annLogin(), 200);
+  });
+
+  it('keeps users registered while it was on inactive until they confirm', async () => {
+    await expectStatus(await registerRequest(server, ann), 200);
+    await patchConfig(server, { emailConfirmation: false });
+    await expectStatus(await annLogin(), 401, ErrorCode.USER_INACTIVE);
+    const [mail] = await outbox();
+    await expectStatus(await fetch(mail!.link), 200);
+    await expectStatus(await annLogin(), 200);
+  });
+});
