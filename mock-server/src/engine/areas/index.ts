@@ -1,5 +1,7 @@
 import type { Area } from '../area.js';
+import { databaseArea } from './database/index.js';
+import { leaderboardsArea } from './leaderboards/index.js';
 import { usersArea } from './users/index.js';
 
 /** Every area the engine serves, in mounting order. */
-export const AREAS: readonly Area[] = [usersArea];
+export const AREAS: readonly Area[] = [usersArea, leaderboardsArea, databaseArea];

@@ -1,0 +1,76 @@
+import { Context } from 'mingo/core';
+import { $all } from 'mingo/operators/query/array';
+import { $eq, $gt, $gte, $in, $lt, $lte, $ne, $nin } from 'mingo/operators/query/comparison';
+import { $exists } from 'mingo/operators/query/element';
+import { $and, $nor, $or } from 'mingo/operators/query/logical';
+import { Query } from 'mingo/query';
+import type { $regex } from 'mingo/operators/query/evaluation';
+import { resolve } from 'mingo/util';
+import { RE2JS } from 're2js';
+import { isPlainObject } from '../../shared/http.js';
+import { SYSTEM_COLUMNS } from './names.js';
+import type { Row, Table } from './state.js';
+import { SAFE_REGEX, toCriteria, type Clause } from './where.js';
+
+/** `$regex` through re2js: linear in the length of the input whatever the pattern, so no pattern can stall the server. */
+const $safeRegex: typeof $regex = (selector, value) => {
+  const { pattern, flags } = value as { pattern: string; flags: number };
+  const re = RE2JS.compile(pattern, flags);
+  return (row) => {
+    const value = resolve(row, selector, { unwrapArray: true });
+    return (Array.isArray(value) ? value : [value]).some((item) => typeof item === 'string' && re.test(item));
+  };
+};
+
+// Only the operators the API offers: anything else never reaches mingo (the resolver refuses it with 102).
+const context = Context.init({ query: { $eq, $ne, $lt, $lte, $gt, $gte, $in, $nin, $exists, $all, $and, $or, $nor, [SAFE_REGEX]: $safeRegex } });
+
+type Compare = (stored: unknown, operand: unknown) => boolean;
+
+// Comparisons that, for a column of one scalar type and an operand of that type, mean exactly what mingo would compute.
+const SIMPLE: Record<string, Compare> = {
+  $eq: (a, b) => a === b,
+  $ne: (a, b) => a !== b,
+  $lt: (a, b) => typeof a === typeof b && (a as number) < (b as number),
+  $lte: (a, b) => typeof a === typeof b && (a as number) <= (b as number),
+  $gt: (a, b) => typeof a === typeof b && (a as number) > (b as number),
+  $gte: (a, b) => typeof a === typeof b && (a as number) >= (b as number),
+};
+
+const SCALAR_COLUMN: Record<string, string> = { Number: 'number', String: 'string', Boolean: 'boolean' };
+
+/** The scalar type of a top-level column, if it has one (system columns are strings). */
+function scalarTypeOf(table: Table | undefined, path: string): string | undefined {
+  if ((SYSTEM_COLUMNS as readonly string[]).includes(path)) return 'string';
+  const column = table?.columns.get(path);
+  return column && SCALAR_COLUMN[column.type];
+}
+
+/** A plain-JavaScript predicate for `column op scalar` clauses, or undefined when a clause needs mingo. */
+function simplePredicate(table: Table | undefined, clauses: Clause[]): ((row: Row) => boolean) | undefined {
+  const tests: ((row: Row) => boolean)[] = [];
+  for (const clause of clauses) {
+    const fields = Object.entries(clause);
+    if (fields.length !== 1) return undefined;
+    const [column, condition] = fields[0]!;
+    if (column.startsWith('$') || column.includes('.') || !isPlainObject(condition)) return undefined;
+    const ops = Object.entries(condition);
+    if (ops.length !== 1) return undefined;
+    const [op, operand] = ops[0]!;
+    const compare = SIMPLE[op];
+    if (!compare || typeof operand !== scalarTypeOf(table, column)) return undefined;
+    tests.push((row) => compare(row[column], operand));
+  }
+  return tests.length === 1 ? tests[0] : (row) => tests.every((test) => test(row));
+}
+
+/**
+ * Compiles resolved clauses into a row predicate: plain comparisons on scalar columns run as plain JavaScript
+ * (the hot path of large queries); everything else runs through mingo, the general evaluator.
+ */
+export function compilePredicate(table: Table | undefined, clauses: Clause[]): (row: Row) => boolean {
+  const simple = simplePredicate(table, clauses);
+  if (simple) return simple;
+  const query = new Query(toCriteria(clauses), { context });
+  return (row) => query.test(row);
+}

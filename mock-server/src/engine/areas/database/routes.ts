@@ -1,0 +1,47 @@
+import { Hono } from 'hono';
+import { bearer, projectHeader, serviceEnabled } from '../../shared/auth.js';
+import type { AppEnv } from '../../shared/env.js';
+import { readJsonObject } from '../../shared/http.js';
+import { runBatch } from './batch.js';
+import { queryOptions } from './params.js';
+import { queryRows } from './query.js';
+import { createRow, deleteAllRows, deleteRow, getRow, updateRow } from './rows.js';
+
+export const databaseRoutes = new Hono<AppEnv>();
+
+databaseRoutes.use(
+  '/object-storage/*',
+  serviceEnabled('database'),
+  projectHeader('x-service-object-storage-id', 'objectStorageId', 404),
+  bearer,
+);
+
+// Registered before the row routes, so that `query` is never taken for a table name.
+databaseRoutes.post('/object-storage/classes/query/:table', async (c) => {
+  const options = queryOptions(c);
+  const where = await readJsonObject(c, { emptyAllowed: true });
+  return c.json(queryRows(c.var.project, c.var.principal, c.req.param('table'), where, options));
+});
+
+for (const path of ['/object-storage/classes/:table', '/object-storage/classes/:table/'] as const) {
+  databaseRoutes.post(path, async (c) => {
+    const body = await readJsonObject(c);
+    return c.json(createRow(c.var.project, c.var.principal, c.req.param('table'), body), 201);
+  });
+}
+
+databaseRoutes.get('/object-storage/classes/:table/:id', (c) => c.json(getRow(c.var.project, c.var.principal, c.req.param('table'), c.req.param('id'))));
+
+databaseRoutes.put('/object-storage/classes/:table/:id', async (c) => {
+  const body = await readJsonObject(c);
+  return c.json(updateRow(c.var.project, c.var.principal, c.req.param('table'), c.req.param('id'), body));
+});
+
+databaseRoutes.delete('/object-storage/classes/:table/:id', (c) => c.json(deleteRow(c.var.project, c.var.principal, c.req.param('table'), c.req.param('id'))));
+
+databaseRoutes.delete('/object-storage/classes/:table', (c) => c.json(deleteAllRows(c.var.project, c.var.principal, c.req.param('table'))));
+
+databaseRoutes.post('/object-storage/batch', async (c) => {
+  const body = await readJsonObject(c);
+  return c.json(runBatch(c.var.project, c.var.principal, body['requests']));
+});

@@ -1,0 +1,60 @@
+import type { Principal } from '../../shared/env.js';
+import { isPlainObject } from '../../shared/http.js';
+import type { Project } from '../../shared/project.js';
+import { canRead } from './acl.js';
+import { SYSTEM_COLUMNS } from './names.js';
+import { databaseState } from './state.js';
+import { isTyped } from './values.js';
+
+/** Dotted paths (`owner,owner.team`) as a tree: `owner` -> `team` -> (leaf). */
+export type PathTree = Map<string, PathTree>;
+
+export function pathTree(paths: readonly string[]): PathTree {
+  const root: PathTree = new Map();
+  for (const path of paths) {
+    let node = root;
+    for (const step of path.split('.')) {
+      const next = node.get(step) ?? new Map();
+      node.set(step, next);
+      node = next;
+    }
+  }
+  return root;
+}
+
+type Doc = Record<string, unknown>;
+
+/**
+ * `include`: replaces the pointers at the given paths (also inside arrays) with the rows they point to, marked
+ * `{__type: "Object", className}`. A pointer to a missing row, or to one the caller may not read, stays a pointer.
+ */
+export function includePointers(project: Project, principal: Principal, doc: Doc, tree: PathTree): Doc {
+  if (tree.size === 0) return doc;
+  const tables = project.state(databaseState).tables;
+  const expand = (value: unknown, subtree: PathTree): unknown => {
+    if (Array.isArray(value)) return value.map((item) => expand(item, subtree));
+    if (!isTyped(value, 'Pointer')) return value;
+    const className = value['className'] as string;
+    const row = tables.get(className)?.rows.get(value['_id'] as string);
+    if (!row || !canRead(row, principal)) return value;
+    return { __type: 'Object', className, ...includePointers(project, principal, row, subtree) };
+  };
+  const copy = { ...doc };
+  for (const [key, subtree] of tree) if (key in copy) copy[key] = expand(copy[key], subtree);
+  return copy;
+}
+
+// Always returned with `keys`: what identifies a row or an included object.
+const IDENTITY = [...SYSTEM_COLUMNS, '__type', 'className'];
+
+/** `keys`: only the listed columns (dotted paths reach into JSON objects and included rows), plus the identity. */
+export function projectKeys(doc: Doc, tree: PathTree): Doc {
+  const out: Doc = {};
+  for (const key of IDENTITY) if (key in doc) out[key] = doc[key];
+  for (const [key, subtree] of tree) {
+    if (!(key in doc)) continue;
+    const value = doc[key];
+    out[key] = subtree.size > 0 && isPlainObject(value) ? projectKeys(value, subtree) : value;
+  }
+  return out;
+}

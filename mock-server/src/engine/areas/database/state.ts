@@ -1,0 +1,60 @@
+import type { StateSlice } from '../../shared/project.js';
+import type { Acl } from './acl.js';
+
+export type ColumnType = 'String' | 'Number' | 'Boolean' | 'Date' | 'Object' | 'Array' | 'Pointer' | 'Relation';
+
+/** A column's type, fixed by the first value written to it; pointers and relations also fix their target table. */
+export interface Column {
+  type: ColumnType;
+  targetClass?: string;
+}
+
+/** A stored row exactly as the API returns it (dates, pointers and relation markers in their JSON form). */
+export type Row = Record<string, unknown> & { _id: string; createdAt: string; updatedAt: string; ACL?: Acl };
+
+/** owner row id -> relation column -> ids of the related rows (in the column's target table). */
+export type Relations = Map<string, Map<string, Set<string>>>;
+
+export interface Table {
+  columns: Map<string, Column>;
+  /** Rows by `_id`, in creation order (the order of a query without `order`). */
+  rows: Map<string, Row>;
+  relations: Relations;
+}
+
+export interface DatabaseState {
+  tables: Map<string, Table>;
+}
+
+export const newTable = (): Table => ({ columns: new Map(), rows: new Map(), relations: new Map() });
+
+interface TableJson {
+  columns: Record<string, Column>;
+  rows: Row[];
+  relations: Record<string, Record<string, string[]>>;
+}
+
+const tableToJson = (table: Table): TableJson => ({
+  columns: Object.fromEntries(table.columns),
+  rows: [...table.rows.values()],
+  relations: Object.fromEntries(
+    [...table.relations].map(([owner, byColumn]) => [owner, Object.fromEntries([...byColumn].map(([column, ids]) => [column, [...ids]]))]),
+  ),
+});
+
+const tableFromJson = (json: TableJson): Table => ({
+  columns: new Map(Object.entries(json.columns)),
+  rows: new Map(json.rows.map((row) => [row._id, row])),
+  relations: new Map(
+    Object.entries(json.relations).map(([owner, byColumn]) => [owner, new Map(Object.entries(byColumn).map(([column, ids]) => [column, new Set(ids)]))]),
+  ),
+});
+
+export const databaseState: StateSlice<DatabaseState> = {
+  key: 'database',
+  init: () => ({ tables: new Map() }),
+  toJSON: (state) => Object.fromEntries([...state.tables].map(([name, table]) => [name, tableToJson(table)])),
+  fromJSON: (json) => ({
+    tables: new Map(Object.entries(json as Record<string, TableJson>).map(([name, table]) => [name, tableFromJson(table)])),
+  }),
+};

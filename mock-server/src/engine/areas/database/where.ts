@@ -1,0 +1,144 @@
+import { RE2JS } from 're2js';
+import type { Principal } from '../../shared/env.js';
+import { ErrorCode, badRequest } from '../../shared/errors.js';
+import { isPlainObject } from '../../shared/http.js';
+import type { Project } from '../../shared/project.js';
+import { canRead } from './acl.js';
+import { checkPath, checkTableName } from './names.js';
+import { matchingRows } from './query.js';
+import { databaseState } from './state.js';
+import { MAX_DEPTH, isTyped, normalizeIso, normalizeValue, parsePointer, valueAt } from './values.js';
+
+/** One condition in mingo's query language; a where resolves to a list of them, all of which must hold. */
+export type Clause = Record<string, unknown>;
+
+/** Who is asking and for which table: sub-queries and `$relatedTo` depend on both. */
+export interface WhereContext {
+  project: Project;
+  principal: Principal;
+  tableName: string;
+  depth: number;
+}
+
+const invalid = (message: string) => badRequest(ErrorCode.INVALID_QUERY, message);
+
+const TIMESTAMP_COLUMNS = new Set(['createdAt', 'updatedAt']);
+const RANGE_OPS = new Set(['$lt', '$lte', '$gt', '$gte']);
+const LOGICAL_OPS = new Set(['$or', '$and', '$nor']);
+const REGEX_FLAGS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL };
+
+/** The name of the custom mingo operator that matches with re2js (linear time) instead of JavaScript's RegExp. */
+export const SAFE_REGEX = '$safeRegex';
+
+/** A query operand in stored form. `createdAt`/`updatedAt` are stored as ISO strings, so a Date becomes its string. */
+function operand(path: string, value: unknown): unknown {
+  if (TIMESTAMP_COLUMNS.has(path)) return normalizeIso(isTyped(value, 'Date') ? value['iso'] : value) ?? value;
+  return normalizeValue(value, 1);
+}
+
+function operandList(op: string, path: string, value: unknown): unknown[] {
+  if (!Array.isArray(value)) throw invalid(`${op} takes an array`);
+  return value.map((item) => operand(path, item));
+}
+
+function subQuery(ctx: WhereContext, op: string, spec: unknown): { className: string; rows: ReturnType<typeof matchingRows> } {
+  if (!isPlainObject(spec) || typeof spec['className'] !== 'string') throw invalid(`${op} takes {"className": "<table>", "where": {...}}`);
+  const className = checkTableName(spec['className']);
+  return { className, rows: matchingRows({ ...ctx, tableName: className, depth: ctx.depth + 1 }, spec['where'] ?? {}) };
+}
+
+/** `$select`/`$dontSelect`: the values of `key` in the rows of a sub-query `{query: {className, where}, key}`. */
+function selectedValues(ctx: WhereContext, op: string, spec: unknown): unknown[] {
+  if (!isPlainObject(spec) || typeof spec['key'] !== 'string') throw invalid(`${op} takes {"query": {"className": "<table>", "where": {...}}, "key": "<column>"}`);
+  const key = checkPath(spec['key']);
+  return subQuery(ctx, op, spec['query']).rows.map((row) => valueAt(row, key)).filter((value) => value !== undefined);
+}
+
+/** `$inQuery`/`$notInQuery`: pointers to the rows of a sub-query `{className, where}`. */
+function pointersTo(ctx: WhereContext, op: string, spec: unknown): unknown[] {
+  const { className, rows } = subQuery(ctx, op, spec);
+  return rows.map((row) => ({ __type: 'Pointer', className, _id: row._id }));
+}
+
+function regexClause(path: string, pattern: unknown, options: unknown): Clause {
+  if (typeof pattern !== 'string') throw invalid('$regex takes a string pattern');
+  if (options !== undefined && (typeof options !== 'string' || !/^[ims]*$/.test(options))) throw invalid('$options takes the flags i, m and s');
+  const flags = [...((options as string | undefined) ?? '')].reduce((all, flag) => all | REGEX_FLAGS[flag]!, 0);
+  try {
+    RE2JS.compile(pattern, flags);
+  } catch (error) {
+    throw invalid(`$regex: ${(error as Error).message}`);
+  }
+  return { [path]: { [SAFE_REGEX]: { pattern, flags } } };
+}
+
+/** The clauses of one column's condition: a plain value (equality, or "array contains") or an operator object. */
+function fieldClauses(ctx: WhereContext, path: string, condition: unknown): Clause[] {
+  const isOperatorObject = isPlainObject(condition) && Object.keys(condition).some((key) => key.startsWith('$'));
+  if (!isOperatorObject) return [{ [path]: { $eq: operand(path, condition) } }];
+  const clauses: Clause[] = [];
+  for (const [op, value] of Object.entries(condition)) {
+    if (RANGE_OPS.has(op) || op === '$eq' || op === '$ne') {
+      const stored = operand(path, value);
+      // Dates compare by their canonical ISO strings, which sort chronologically.
+      if (RANGE_OPS.has(op) && isTyped(stored, 'Date')) clauses.push({ [`${path}.iso`]: { [op]: stored['iso'] } });
+      else clauses.push({ [path]: { [op]: stored } });
+    } else if (op === '$in' || op === '$nin' || op === '$all') {
+      clauses.push({ [path]: { [op]: operandList(op, path, value) } });
+    } else if (op === '$exists') {
+      if (typeof value !== 'boolean') throw invalid('$exists takes true or false');
+      clauses.push({ [path]: { $exists: value } });
+    } else if (op === '$regex') {
+      clauses.push(regexClause(path, value, condition['$options']));
+    } else if (op === '$options') {
+      if (!('$regex' in condition)) throw invalid('$options goes with $regex');
+    } else if (op === '$select' || op === '$dontSelect' || op === '$dontselect') {
+      clauses.push({ [path]: { [op === '$select' ? '$in' : '$nin']: selectedValues(ctx, op, value) } });
+    } else if (op === '$inQuery' || op === '$notInQuery') {
+      clauses.push({ [path]: { [op === '$inQuery' ? '$in' : '$nin']: pointersTo(ctx, op, value) } });
+    } else {
+      throw invalid(`unknown query operator "${op}" on "${path}"`);
+    }
+  }
+  return clauses;
+}
+
+/** `$relatedTo: {object: <pointer>, key: <relation column>}`: the rows of this table related to that row. */
+function relatedToClause(ctx: WhereContext, spec: unknown): Clause {
+  if (!isPlainObject(spec) || typeof spec['key'] !== 'string') throw invalid('$relatedTo takes {"object": <pointer>, "key": "<relation column>"}');
+  const owner = parsePointer(spec['object']);
+  const table = ctx.project.state(databaseState).tables.get(owner.className);
+  const row = table?.rows.get(owner._id);
+  const column = table?.columns.get(spec['key']);
+  const related =
+    row && canRead(row, ctx.principal) && column?.type === 'Relation' && column.targetClass === ctx.tableName
+      ? [...(table!.relations.get(owner._id)?.get(spec['key']) ?? [])]
+      : [];
+  return { _id: { $in: related } };
+}
+
+/**
+ * Checks a where object (spec 4.4) and resolves what is specific to this API (sub-queries, `$relatedTo`, dates,
+ * safe regular expressions) into plain mingo clauses. 400 code 102 for anything it does not understand.
+ */
+export function resolveWhere(ctx: WhereContext, where: unknown): Clause[] {
+  if (ctx.depth > MAX_DEPTH) throw invalid(`queries may be nested at most ${MAX_DEPTH} levels deep`);
+  if (!isPlainObject(where)) throw invalid('a query is a JSON object');
+  const clauses: Clause[] = [];
+  for (const [key, condition] of Object.entries(where)) {
+    if (LOGICAL_OPS.has(key)) {
+      if (!Array.isArray(condition) || condition.length === 0) throw invalid(`${key} takes a non-empty array of queries`);
+      clauses.push({ [key]: condition.map((sub) => toCriteria(resolveWhere({ ...ctx, depth: ctx.depth + 1 }, sub))) });
+    } else if (key === '$relatedTo') {
+      clauses.push(relatedToClause(ctx, condition));
+    } else if (key.startsWith('$')) {
+      throw invalid(`unknown query operator "${key}"`);
+    } else {
+      clauses.push(...fieldClauses(ctx, checkPath(key), condition));
+    }
+  }
+  return clauses;
+}
+
+/** Clauses as one mingo criteria object. */
+export const toCriteria = (clauses: Clause[]): Clause => (clauses.length === 1 ? clauses[0]! : clauses.length ? { $and: clauses } : {});
