@@ -38,23 +38,24 @@ async function readBody(response: Response): Promise<unknown> {
 
 /** Adds the session's Authorization to each request, and after a 401 renews once and replays the request. */
 function sessionMiddleware(core: Core, send: (request: Request) => Promise<Response>): Middleware {
-  // The body of a sent request is consumed: keep a clone to replay after a renewal.
-  const replays = new WeakMap<Request, Request>();
+  // The body of a sent request is consumed: keep a clone to replay, and the token it went with.
+  const sent = new WeakMap<Request, { replay: Request; accessToken: string }>();
   return {
     async onRequest({ request }) {
       if (request.headers.has('authorization')) return undefined;
-      const authorization = await core.session.authorization();
-      if (!authorization) return undefined;
-      request.headers.set('authorization', authorization);
-      replays.set(request, request.clone());
+      const session = await core.session.fresh();
+      if (!session) return undefined;
+      request.headers.set('authorization', SessionManager.authorization(session));
+      sent.set(request, { replay: request.clone(), accessToken: session.accessToken });
       return request;
     },
     async onResponse({ request, response }) {
-      const replay = replays.get(request);
-      if (response.status !== 401 || !replay || !(await core.session.current())?.refreshToken) return undefined;
-      const session = await core.session.refresh();
-      replay.headers.set('authorization', `${session.tokenType} ${session.accessToken}`);
-      return send(replay);
+      const original = sent.get(request);
+      if (response.status !== 401 || !original) return undefined;
+      const session = await core.session.renewedAfter(original.accessToken);
+      if (!session) return undefined;
+      original.replay.headers.set('authorization', SessionManager.authorization(session));
+      return send(original.replay);
     },
   };
 }

@@ -18,8 +18,16 @@ export interface ClientOptions {
   storageId?: string;
   /** X-Service-Game-Id, needed by `leaderboards`. */
   gameId?: string;
+  /** The bucket's name, the first segment of download addresses (`files.downloadUrl`); defaults to `storageId`. */
+  bucket?: string;
   /** Where the session is kept; in memory by default. */
   tokenStore?: TokenStore;
   /** The fetch to use; `globalThis.fetch` at call time by default (so msw started later still intercepts). */
   fetch?: (request: Request) => Promise<Response>;
+}
+
+/** What every call takes besides its own arguments. */
+export interface CallOptions {
+  /** Aborts the call: it then rejects with `AbortError`. */
+  signal?: AbortSignal;
 }

@@ -24,6 +24,8 @@ const RENEW_AHEAD_MS = 30_000;
 export class SessionManager {
   readonly #listeners = new Set<SessionListener>();
   #renewal: Promise<Session> | undefined;
+  /** Why the session ended, for requests that were still in flight with its last token. */
+  #expiry: SessionExpiredError | undefined;
 
   constructor(
     private readonly store: TokenStore,
@@ -38,12 +40,14 @@ export class SessionManager {
   /** Stores a login's tokens and tells the listeners. */
   async signIn(tokens: TokenResponse): Promise<Session> {
     const session = this.#fromTokens(tokens);
+    this.#expiry = undefined;
     await this.store.set(session);
     this.#emit('signedIn', session);
     return session;
   }
 
   async signOut(change: 'signedOut' | 'expired' = 'signedOut'): Promise<void> {
+    this.#expiry = undefined;
     await this.store.clear();
     this.#emit(change, undefined);
   }
@@ -59,13 +63,26 @@ export class SessionManager {
     return () => this.#listeners.delete(listener);
   }
 
-  /** The access token to send now, renewed first when it is about to expire; undefined when signed out. */
-  async authorization(): Promise<string | undefined> {
-    let session = await this.current();
-    if (session && session.expiresAt - RENEW_AHEAD_MS <= this.now()) {
-      session = session.refreshToken ? await this.refresh() : session;
+  /** The session to send now, renewed first when its access token is about to expire; undefined when signed out. */
+  async fresh(): Promise<Session | undefined> {
+    const session = await this.current();
+    if (session?.refreshToken && session.expiresAt - RENEW_AHEAD_MS <= this.now()) return this.refresh();
+    return session;
+  }
+
+  /**
+   * The session to replay a request with after the service refused `staleAccessToken` (a 401): renewed once for
+   * every request that was sent with that token. Undefined when there is nothing to replay with (signed out, or a
+   * session that cannot be renewed); the renewal's `SessionExpiredError` when the session expired meanwhile.
+   */
+  async renewedAfter(staleAccessToken: string): Promise<Session | undefined> {
+    const session = await this.current();
+    if (!session) {
+      if (this.#expiry) throw this.#expiry;
+      return undefined;
     }
-    return session && `${session.tokenType} ${session.accessToken}`;
+    if (session.accessToken !== staleAccessToken) return session;
+    return session.refreshToken ? this.refresh() : undefined;
   }
 
   /** Renews the access token now; concurrent callers share one renewal. Throws `SessionExpiredError` when it fails. */
@@ -83,8 +100,10 @@ export class SessionManager {
     } catch (error) {
       // A refused renewal ends the session; a network failure does not (the token may still be good).
       if (!(error instanceof ServiceError)) throw error;
+      const expiry = new SessionExpiredError(`the session could not be renewed: ${error.message}`, { cause: error });
       await this.signOut('expired');
-      throw new SessionExpiredError(`the session could not be renewed: ${error.message}`, { cause: error });
+      this.#expiry = expiry;
+      throw expiry;
     }
     const session = this.#fromTokens({ ...tokens, refresh_token: tokens.refresh_token ?? refreshToken });
     await this.store.set(session);
@@ -101,6 +120,11 @@ export class SessionManager {
     };
     if (tokens.refresh_token) session.refreshToken = tokens.refresh_token;
     return session;
+  }
+
+  /** `Authorization` for a session: `<token_type> <access_token>`. */
+  static authorization(session: Session): string {
+    return `${session.tokenType} ${session.accessToken}`;
   }
 
   #emit(change: SessionChange, session: Session | undefined): void {

@@ -1,0 +1,167 @@
+import type { Core } from '../core/core.js';
+import { formData } from '../core/form.js';
+import type { CallOptions } from '../core/options.js';
+import type { SessionListener, TokenResponse } from '../core/session.js';
+import type { Session } from '../core/token-store.js';
+import type { components } from '../generated/schema.js';
+
+type Schemas = components['schemas'];
+/** A user as the service returns it (spec 2.1). */
+export type User = Schemas['UserRecord'];
+/** A registration: username and password, the profile fields, and extra string fields. */
+export type Registration = Schemas['UserRegistration'];
+/** The profile fields a user update may change. */
+export type UserChanges = Schemas['UserUpdate'];
+/** A page of users with the total count (spec 2.3). */
+export type UserList = Schemas['UserList'];
+/** Paging of user search and listing; `page` counts from 0. */
+export interface Paging extends CallOptions {
+  page?: number;
+  pageSize?: number;
+}
+
+/** The users service (spec 4.1): registration, sessions, and user lookups and updates. */
+export type Auth = ReturnType<typeof createAuth>;
+
+/**
+ * Creates the users-service client on a core: registration, login and logout, the signed-in session, and user
+ * lookups. It keeps the session in the core's token store; every other area sends it as `Authorization`.
+ *
+ * @example
+ * const auth = createAuth(createCore({ baseUrl, authenticationId, clientKey }));
+ * await auth.register({ username: 'ann', password: 's3cret' });
+ * await auth.login('ann', 's3cret');
+ * const me = await auth.me();
+ */
+export function createAuth(core: Core) {
+  const { baseUrl, authenticationId, clientKey } = core.options;
+  const projectId = { 'X-Service-Authentication-Id': authenticationId };
+  // Registration, login and logout carry no token (spec 5.2); everything else carries the session's.
+  const open = core.http(baseUrl, projectId, false);
+  const http = core.http(baseUrl, projectId);
+
+  async function signIn(key: string, form: Record<string, string> | undefined, signal?: AbortSignal): Promise<Session> {
+    const tokens = await core.call(
+      'POST /auth/login',
+      open.POST('/auth/login', {
+        headers: { 'X-Service-Authentication-Key': key },
+        body: form as never,
+        bodySerializer: formData as never,
+        signal,
+      }),
+    );
+    return core.session.signIn(tokens as TokenResponse);
+  }
+
+  return {
+    /**
+     * Registers a user (spec 4.1 #1); it does not sign in.
+     *
+     * @example
+     * const user = await auth.register({ username: 'ann', password: 's3cret', email: 'ann@example.com' });
+     */
+    register: (user: Registration, { signal }: CallOptions = {}): Promise<User> =>
+      core.call('POST /auth/users', open.POST('/auth/users', { body: user, signal })),
+
+    /**
+     * Logs a user in with the client key (spec 4.1 #2) and keeps the session.
+     *
+     * @example
+     * const session = await auth.login('ann', 's3cret');
+     */
+    login: (username: string, password: string, { signal }: CallOptions = {}): Promise<Session> => signIn(clientKey, { username, password }, signal),
+
+    /**
+     * Logs in as the project's administrator with the master key (spec 4.1 #4). Only for servers and tools:
+     * never ship the master key in an app. The master session has no refresh token.
+     *
+     * @example
+     * await auth.loginAsMaster(process.env.BASEKIT_MASTER_KEY!);
+     */
+    loginAsMaster: (masterKey: string, { signal }: CallOptions = {}): Promise<Session> => signIn(masterKey, undefined, signal),
+
+    /**
+     * Expires the refresh token on the service (spec 4.1 #6) and forgets the session, even when the service
+     * cannot be reached.
+     *
+     * @example
+     * await auth.logout();
+     */
+    async logout({ signal }: CallOptions = {}): Promise<void> {
+      const refreshToken = (await core.session.current())?.refreshToken;
+      try {
+        if (refreshToken) {
+          await core.call(
+            'DELETE /auth/logout',
+            open.DELETE('/auth/logout', { headers: { 'X-Service-Authentication-Key': clientKey }, params: { query: { 'refresh-token': refreshToken } }, signal }),
+          );
+        }
+      } finally {
+        await core.session.signOut();
+      }
+    },
+
+    /** The signed-in session, or undefined. */
+    session: (): Promise<Session | undefined> => core.session.current(),
+
+    /**
+     * Renews the access token now (it is renewed on its own before it expires and after a 401).
+     * Throws `SessionExpiredError` when the service refuses.
+     */
+    refresh: (): Promise<Session> => core.session.refresh(),
+
+    /**
+     * Listens to session changes (`signedIn`, `refreshed`, `signedOut`, `expired`); returns the function that stops.
+     *
+     * @example
+     * const stop = auth.onSessionChange((change) => { if (change === 'expired') showLogin() });
+     */
+    onSessionChange: (listener: SessionListener): (() => void) => core.session.onChange(listener),
+
+    /** The signed-in user (spec 4.1 #8). */
+    me: ({ signal }: CallOptions = {}): Promise<User> => core.call('GET /auth/users/me', http.GET('/auth/users/me', { signal })),
+
+    /**
+     * Changes the signed-in user's profile (spec 4.1 #5).
+     *
+     * @example
+     * await auth.updateMe({ firstName: 'Ann' });
+     */
+    updateMe: (changes: UserChanges, { signal }: CallOptions = {}): Promise<User> =>
+      core.call('PUT /auth/users/me', http.PUT('/auth/users/me', { body: changes, signal })),
+
+    /** A user by id (spec 4.1 #7): master, or that user's own token. */
+    user: (userId: string, { signal }: CallOptions = {}): Promise<User> =>
+      core.call('GET /auth/users/{userId}', http.GET('/auth/users/{userId}', { params: { path: { userId } }, signal })),
+
+    /** A user by username (spec 4.1 #9): master, or that user's own token. */
+    userByUsername: (username: string, { signal }: CallOptions = {}): Promise<User> =>
+      core.call('GET /auth/users/by-username/{username}', http.GET('/auth/users/by-username/{username}', { params: { path: { username } }, signal })),
+
+    /**
+     * Changes another user's profile (spec 4.1 #10). Master only.
+     *
+     * @example
+     * await admin.auth.updateUser(userId, { lastName: 'Smith' });
+     */
+    updateUser: (userId: string, changes: UserChanges, { signal }: CallOptions = {}): Promise<User> =>
+      core.call('PUT /auth/users/{userId}', http.PUT('/auth/users/{userId}', { params: { path: { userId } }, body: changes, signal })),
+
+    /**
+     * Users whose first name, last name, username or e-mail contains `word` (spec 4.1 #11). Master only.
+     *
+     * @example
+     * const { userCount, users } = await admin.auth.search('ann', { page: 0, pageSize: 20 });
+     */
+    search: (word: string, { signal, ...paging }: Paging = {}): Promise<UserList> =>
+      core.call('GET /auth/users/search', http.GET('/auth/users/search', { params: { query: { word, ...paging } }, signal })),
+
+    /** One page of all users (spec 4.1 #12). Master only. */
+    list: ({ signal, ...paging }: Paging = {}): Promise<UserList> =>
+      core.call('GET /auth/users', http.GET('/auth/users', { params: { query: paging }, signal })),
+
+    /** The users with these ids (spec 4.1 #13). Master only. */
+    usersByIds: (userIds: string[], { signal }: CallOptions = {}): Promise<UserList> =>
+      core.call('POST /auth/users/by-user-ids', http.POST('/auth/users/by-user-ids', { body: { userIds }, signal })),
+  };
+}

@@ -1,0 +1,13 @@
+/**
+ * `@basekit/sdk/core`: what every area is built on. Import it with one area to keep a bundle small:
+ *
+ * @example
+ * import { createCore } from '@basekit/sdk/core';
+ * import { createLeaderboards } from '@basekit/sdk/leaderboards';
+ * const boards = createLeaderboards(createCore({ baseUrl, authenticationId, clientKey, gameId }));
+ */
+export { createCore, type Core, type HttpClient } from './core.js';
+export * from './errors.js';
+export type { CallOptions, ClientOptions } from './options.js';
+export { SessionManager, type SessionChange, type SessionListener, type TokenResponse } from './session.js';
+export { localStorageTokenStore, memoryTokenStore, type Session, type TokenStore } from './token-store.js';

@@ -1,0 +1,161 @@
+import type { Core } from '../core/core.js';
+import type { CallOptions } from '../core/options.js';
+import type { components } from '../generated/schema.js';
+import { downloadUrl, type DownloadOptions } from './download-url.js';
+import { progressFetch, uploadForm, type UploadItem, type UploadProgress } from './upload.js';
+
+export { downloadUrl, type DownloadOptions } from './download-url.js';
+export type { UploadItem, UploadProgress, UploadSource } from './upload.js';
+
+/** A file or folder of a listing (spec 2.6). */
+export type FileRecord = components['schemas']['FileRecord'];
+/** A file's details (spec 2.6). */
+export type FileInfo = components['schemas']['FileInfo'];
+
+/** Paging of a folder listing: `page` counts from 0, at most 50 records a page. */
+export interface ListOptions extends CallOptions {
+  page?: number;
+  pageSize?: number;
+}
+
+/** `force` for delete, copy and move: one flag for every path, or one per path. */
+export interface ForceOptions extends CallOptions {
+  force?: boolean | boolean[];
+}
+
+const flags = (count: number, force: boolean | boolean[] = false) => (Array.isArray(force) ? force : Array<boolean>(count).fill(force));
+const list = (paths: string | string[]) => (Array.isArray(paths) ? paths : [paths]);
+
+/** The file storage (spec 4.6). */
+export type Files = ReturnType<typeof createFiles>;
+
+/**
+ * Creates the file storage client on a core; it sends `X-Service-Storage-Id` and the session's token to
+ * `storageUrl`. Listing, info, copy and move need the master token.
+ *
+ * @example
+ * const files = createFiles(createCore({ baseUrl, authenticationId, clientKey, storageId }));
+ * const [url] = await files.upload([{ file: input.files[0], path: 'photos' }]);
+ * img.src = files.downloadUrl(url, { resize: { width: 200, height: 200 } });
+ */
+export function createFiles(core: Core) {
+  const { storageUrl, storageId, bucket = storageId ?? '' } = core.options;
+  const http = core.http(storageUrl, storageId ? { 'X-Service-Storage-Id': storageId } : {});
+
+  const transfer = (operation: '/files/copy' | '/files/move', sources: string | string[], destination: string, { force, signal }: ForceOptions) => {
+    const sourceUrls = list(sources);
+    const body = { sourceUrls, forces: flags(sourceUrls.length, force), destinationUrl: destination };
+    return core.call(`POST ${operation}`, http.POST(operation, { body, signal })).then(() => undefined);
+  };
+
+  async function* listAll(folder: string, { pageSize = 50, signal }: Omit<ListOptions, 'page'> = {}): AsyncGenerator<FileRecord, void, undefined> {
+    for (let page = 0; ; page += 1) {
+      const records = await files.list(folder, { page, pageSize, signal });
+      yield* records;
+      if (records.length < pageSize) return;
+    }
+  }
+
+  const files = {
+    /**
+     * Uploads files (spec 4.6 #1) and returns their saved paths (relative to the bucket, percent-encoded), in
+     * order. Takes `Blob`/`File`, bytes, or file paths in Node. With `onProgress`, reports the bytes sent.
+     *
+     * @example
+     * const [saved] = await files.upload([{ file: 'video.mp4', path: 'videos', replacing: true }], {
+     *   onProgress: ({ loaded, total }) => console.log(loaded, total),
+     * });
+     */
+    async upload(items: UploadItem[], { onProgress, signal }: CallOptions & { onProgress?: (progress: UploadProgress) => void } = {}): Promise<string[]> {
+      const form = await uploadForm(items);
+      const answer = await core.call(
+        'POST /files',
+        http.POST('/files', { body: form as never, bodySerializer: (body: FormData) => body, signal, ...(onProgress && { fetch: progressFetch(onProgress) }) }),
+      );
+      return answer.savedFilesUrls;
+    },
+
+    /**
+     * Creates a folder and its missing parents (spec 4.6 #2); `created` is false when it existed.
+     *
+     * @example
+     * await files.createFolder('photos/2024');
+     */
+    async createFolder(path: string, { signal }: CallOptions = {}): Promise<{ created: boolean }> {
+      const pending = http.POST('/directories', { body: { path }, signal });
+      await core.call('POST /directories', pending);
+      return { created: (await pending).response.status === 201 };
+    },
+
+    /**
+     * One page of a folder's records (spec 4.6 #3). Master only.
+     *
+     * @example
+     * const records = await admin.files.list('photos', { page: 0, pageSize: 50 });
+     */
+    async list(folder: string, { page = 0, pageSize = 50, signal }: ListOptions = {}): Promise<FileRecord[]> {
+      const body = { url: folder, pageNumber: page, pageSize, sortingType: 'ASC' as const };
+      return (await core.call('POST /files/directoryInfo', http.POST('/files/directoryInfo', { body, signal }))).files;
+    },
+
+    /**
+     * Every record of a folder, page after page. Master only.
+     *
+     * @example
+     * for await (const record of admin.files.listAll('photos')) console.log(record.url);
+     */
+    listAll,
+
+    /** A file's details (spec 4.6 #4). Master only. */
+    info: (path: string, { signal }: CallOptions = {}): Promise<FileInfo> =>
+      core.call('POST /files/fileInfo', http.POST('/files/fileInfo', { body: { url: path }, signal })),
+
+    /**
+     * Deletes files and folders of one parent (spec 4.6 #5); a non-empty folder needs `force`.
+     *
+     * @example
+     * await files.delete(['photos/a.jpg', 'photos/old'], { force: [false, true] });
+     */
+    async delete(paths: string | string[], { force, signal }: ForceOptions = {}): Promise<void> {
+      const urls = list(paths);
+      await core.call('POST /files/delete', http.POST('/files/delete', { body: { urls, forced: flags(urls.length, force) }, signal }));
+    },
+
+    /**
+     * Copies files and folders of one parent into a folder (spec 4.6 #6); `force` replaces what exists there. Master only.
+     *
+     * @example
+     * await admin.files.copy(['photos/a.jpg'], 'backup');
+     */
+    copy: (sources: string | string[], destination: string, options: ForceOptions = {}): Promise<void> => transfer('/files/copy', sources, destination, options),
+
+    /** Moves files and folders of one parent into a folder (spec 4.6 #7); `force` replaces what exists there. Master only. */
+    move: (sources: string | string[], destination: string, options: ForceOptions = {}): Promise<void> => transfer('/files/move', sources, destination, options),
+
+    /**
+     * Renames a file (spec 4.6 #8; folders cannot be renamed) and returns its new path.
+     *
+     * @example
+     * const path = await files.rename('photos/a.jpg', 'cat.jpg');
+     */
+    async rename(path: string, newName: string, { signal }: CallOptions = {}): Promise<string> {
+      const [renamed] = await files.renameAll([{ path, newName }], { signal });
+      return renamed!;
+    },
+
+    /** Renames several files in one request; returns the new paths in order. */
+    async renameAll(items: { path: string; newName: string }[], { signal }: CallOptions = {}): Promise<string[]> {
+      const body = { items: items.map(({ path, newName }) => ({ pathToRename: path, newFileName: newName })) };
+      return (await core.call('POST /files/rename', http.POST('/files/rename', { body, signal }))).newPaths;
+    },
+
+    /**
+     * The public address of a stored file, optionally resized and with a download name (spec 2.6, 4.6).
+     *
+     * @example
+     * files.downloadUrl('photos/cat.jpg', { resize: { width: 64, height: 64 }, filename: 'avatar.jpg' });
+     */
+    downloadUrl: (path: string, options?: DownloadOptions): string => downloadUrl(storageUrl, bucket, path, options),
+  };
+  return files;
+}

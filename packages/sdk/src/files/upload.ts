@@ -1,0 +1,71 @@
+/** Where a file's bytes come from: a `Blob`/`File` (browsers and Node), bytes, or a file path (Node only). */
+export type UploadSource = Blob | Uint8Array | ArrayBuffer | string;
+
+/** One file of an upload. `name` is required unless the source is a `File` or a path, which carry one. */
+export type UploadItem = {
+  /** The destination folder; missing folders are created. */
+  path: string;
+  /** Overwrite a file of the same name (otherwise that fails with `ExpectationFailedError`). */
+  replacing?: boolean;
+} & ({ file: File | string; name?: string } | { file: Blob | Uint8Array | ArrayBuffer; name: string });
+
+/** Bytes of the request body sent so far, and the body's size when known. */
+export interface UploadProgress {
+  loaded: number;
+  total?: number;
+}
+
+const NODE_FS = 'node:fs';
+
+async function blobOf(file: UploadSource): Promise<Blob> {
+  if (file instanceof Blob) return file;
+  if (typeof file !== 'string') return new Blob([file as BlobPart]);
+  if (typeof process === 'undefined') throw new TypeError('a file path can be uploaded only in Node; pass a Blob or File');
+  // A variable specifier: bundlers for browsers leave this Node-only import alone.
+  const fs = (await import(/* @vite-ignore */ NODE_FS)) as { openAsBlob(path: string): Promise<Blob> };
+  return fs.openAsBlob(file);
+}
+
+const nameOf = (item: UploadItem) =>
+  item.name ?? (typeof item.file === 'string' ? item.file.split(/[\\/]/).pop() : (item.file as File).name) ?? 'file';
+
+/**
+ * The multipart body of an upload (spec 4.6 #1): `fileItems[i].fileToUpload`, `fileItems[i].path` and
+ * `fileItems[i].replacing` for each file.
+ */
+export async function uploadForm(items: UploadItem[]): Promise<FormData> {
+  const form = new FormData();
+  for (const [i, item] of items.entries()) {
+    form.append(`fileItems[${i}].fileToUpload`, await blobOf(item.file), nameOf(item));
+    form.append(`fileItems[${i}].path`, item.path);
+    form.append(`fileItems[${i}].replacing`, String(item.replacing ?? false));
+  }
+  return form;
+}
+
+/**
+ * A fetch that reports upload progress. fetch cannot (it has no upload events), so this one sends through axios,
+ * loaded on first use so that apps that never ask for progress do not bundle it.
+ */
+export function progressFetch(onProgress: (progress: UploadProgress) => void) {
+  return async (request: Request): Promise<Response> => {
+    const { default: axios } = await import('axios');
+    try {
+      const answer = await axios.request<ArrayBuffer>({
+        url: request.url,
+        method: request.method,
+        headers: Object.fromEntries(request.headers),
+        data: await request.arrayBuffer(),
+        signal: request.signal,
+        responseType: 'arraybuffer',
+        validateStatus: () => true,
+        onUploadProgress: ({ loaded, total }) => onProgress(total === undefined ? { loaded } : { loaded, total }),
+      });
+      const headers = new Headers(Object.entries(answer.headers).map(([key, value]) => [key, String(value)]));
+      return new Response(answer.status === 204 ? null : answer.data, { status: answer.status, headers });
+    } catch (error) {
+      if (axios.isCancel(error)) throw new DOMException('upload aborted', 'AbortError');
+      throw error;
+    }
+  };
+}

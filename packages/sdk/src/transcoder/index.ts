@@ -1,0 +1,87 @@
+import type { Core } from '../core/core.js';
+import type { CallOptions } from '../core/options.js';
+import type { JsonBody, JsonResult } from '../core/types.js';
+
+/** Thumbnail settings (spec 2.8): `shots`, or `random` with `count`, or `interval` with `count` from `startTime`. */
+export type ThumbnailSettings = JsonBody<'/metadata/thumbnail', 'post'>;
+/** Webhook settings (spec 2.8): where status changes are posted. */
+export type WebhookSettings = JsonBody<'/metadata/webhook', 'post'>;
+/** Upload settings (spec 2.8): where results are delivered, with extra headers. */
+export type UploadSettings = JsonBody<'/metadata/upload', 'post'>;
+/** Watermark settings (spec 2.8): a static image at one of six places. */
+export type WatermarkSettings = JsonBody<'/metadata/watermark', 'post'>;
+/** Preset settings (spec 2.8): encoders, speed, VOD (HLS) and the outputs. */
+export type PresetSettings = JsonBody<'/metadata/preset', 'post'>;
+/** A conversion request (spec 4.7 #6): the source video and, per kind, a setting's name or `true` for the default. */
+export type ConvertRequest = JsonBody<'/video/convert', 'post'>;
+/** What the service answers to a conversion request. */
+export type ConvertResult = JsonResult<'/video/convert', 'post'>;
+
+
+/** The video transcoder (spec 4.7). */
+export type Transcoder = ReturnType<typeof createTranscoder>;
+
+/**
+ * Creates the transcoder client on a core; it sends the session's token to `transcoderUrl`. Store settings
+ * first, then convert videos that name them.
+ *
+ * @example
+ * const transcoder = createTranscoder(createCore({ baseUrl, authenticationId, clientKey, transcoderUrl }));
+ * await transcoder.savePreset({ name: 'hls', default: true, vod: true, outputs: [{ resolution: '360', videoBitrate: '800k', audioBitrate: '96k' }] });
+ * await transcoder.saveUpload({ name: 'mine', default: true, url: 'https://example.com/deliveries', headers: {} });
+ * await transcoder.convert({ url: 'https://example.com/in.mp4', preset: true, upload: true });
+ */
+export function createTranscoder(core: Core) {
+  const http = core.http(core.options.transcoderUrl);
+  const save =
+    <P extends '/metadata/thumbnail' | '/metadata/webhook' | '/metadata/upload' | '/metadata/watermark' | '/metadata/preset'>(path: P) =>
+    (settings: JsonBody<P, 'post'>, { signal }: CallOptions = {}): Promise<JsonResult<P, 'post'>> =>
+      core.call(`POST ${path}`, http.POST(path as '/metadata/thumbnail', { body: settings as never, signal })) as never;
+
+  return {
+    /**
+     * Stores thumbnail settings (spec 4.7 #1).
+     *
+     * @example
+     * await transcoder.saveThumbnail({ name: 'cover', default: true, shots: ['00:00:01'] });
+     */
+    saveThumbnail: save('/metadata/thumbnail'),
+    /**
+     * Stores webhook settings (spec 4.7 #2).
+     *
+     * @example
+     * await transcoder.saveWebhook({ name: 'status', default: true, url: 'https://example.com/hook' });
+     */
+    saveWebhook: save('/metadata/webhook'),
+    /**
+     * Stores upload settings (spec 4.7 #3).
+     *
+     * @example
+     * await transcoder.saveUpload({ name: 'mine', default: true, url: 'https://example.com/deliveries', headers: { 'X-Token': 't' } });
+     */
+    saveUpload: save('/metadata/upload'),
+    /**
+     * Stores watermark settings (spec 4.7 #4).
+     *
+     * @example
+     * await transcoder.saveWatermark({ name: 'logo', default: true, location: 'TOP_RIGHT', paddingX: 8, paddingY: 8, url: 'https://example.com/logo.png' });
+     */
+    saveWatermark: save('/metadata/watermark'),
+    /**
+     * Stores preset settings (spec 4.7 #5).
+     *
+     * @example
+     * await transcoder.savePreset({ name: 'mp4', default: true, vod: false, outputs: [{ resolution: '240', videoBitrate: '300k', audioBitrate: '64k' }] });
+     */
+    savePreset: save('/metadata/preset'),
+
+    /**
+     * Submits a video for conversion (spec 4.7 #6): each setting by name, or `true` for the default of its kind.
+     *
+     * @example
+     * await transcoder.convert({ url: 'https://example.com/in.mp4', preset: 'hls', upload: true, webhook: 'status' });
+     */
+    convert: (request: ConvertRequest, { signal }: CallOptions = {}): Promise<ConvertResult> =>
+      core.call('POST /video/convert', http.POST('/video/convert', { body: request, signal })),
+  };
+}
