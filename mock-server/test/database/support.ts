@@ -1,8 +1,9 @@
 import type { TestServer } from '../support/server.js';
 
+/** A response: the status and the JSON body, which is either the success shape or an error `{code, error}`. */
 export interface Reply<T = any> {
   status: number;
-  body: T;
+  body: T & { code?: number; error?: string };
 }
 
 /** A database client for tests: every request carries the storage id and the given Authorization header. */
