@@ -16,7 +16,9 @@ const NAME_LIMIT = 40;
 const LIMITED_FIELDS: ReadonlySet<string> = new Set(['username', 'firstName', 'lastName']);
 /** Record fields the server owns: an extra registration field may not take their names. */
 const SERVER_FIELDS: ReadonlySet<string> = new Set(['instanceId', 'userId', 'guest', 'active']);
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// The WHATWG rule for <input type=email> (what browsers and JSON Schema's `format: email` accept),
+// with at least one dot in the domain: `ann@localhost` is almost always a typo in a sign-up form.
+const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
 
 const invalid = (message: string) => badRequest(ErrorCode.VALIDATION_FAILED, message);
 
