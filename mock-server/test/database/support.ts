@@ -14,7 +14,7 @@ export function database(server: TestServer, auth: Record<string, string>) {
       headers: { 'X-Service-Object-Storage-Id': server.config.objectStorageId, 'Content-Type': 'application/json', ...auth, ...headers },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
-    return { status: res.status, body: (await res.json()) as T };
+    return { status: res.status, body: (await res.json()) as Reply<T>['body'] };
   };
   return {
     call,
