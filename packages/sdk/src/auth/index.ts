@@ -7,7 +7,9 @@ import type { components } from '../generated/schema.js';
 
 type Schemas = components['schemas'];
 /** A user as the service returns it (spec 2.1). */
-export type User = Schemas['UserRecord'];
+export type User = Schemas['User'];
+/** The registration response: the user record with `avatar`. */
+export type RegisteredUser = Schemas['RegisteredUser'];
 /** A registration: username and password, the profile fields, and extra string fields. */
 export type Registration = Schemas['UserRegistration'];
 /** The profile fields a user update may change. */
@@ -60,7 +62,7 @@ export function createAuth(core: Core) {
      * @example
      * const user = await auth.register({ username: 'ann', password: 's3cret', email: 'ann@example.com' });
      */
-    register: (user: Registration, { signal }: CallOptions = {}): Promise<User> =>
+    register: (user: Registration, { signal }: CallOptions = {}): Promise<RegisteredUser> =>
       core.call('POST /auth/users', open.POST('/auth/users', { body: user, signal })),
 
     /**

@@ -2,7 +2,7 @@ import type { CallOptions } from '../core/options.js';
 import type { ErrorBody } from '../core/errors.js';
 import type { DbContext } from './context.js';
 import type { Table } from './table.js';
-import type { Changes, Created, Data, NewRow, Updated } from './types.js';
+import type { Changes, Created, NewRow, Updated } from './types.js';
 import { decode, encode } from './values.js';
 
 /** The most requests the service takes in one batch. */
@@ -17,9 +17,10 @@ interface BatchItem {
   body?: unknown;
 }
 
-type TableRef<T extends object> = Table<T> | string;
-const nameOf = (table: TableRef<object>) => (typeof table === 'string' ? table : table.name);
-const rowPath = (table: TableRef<object>, id: string) => `/classes/${encodeURIComponent(nameOf(table))}/${encodeURIComponent(id)}`;
+/** A table, or its name. */
+type TableRef = { readonly name: string } | string;
+const nameOf = (table: TableRef) => (typeof table === 'string' ? table : table.name);
+const rowPath = (table: TableRef, id: string) => `/classes/${encodeURIComponent(nameOf(table))}/${encodeURIComponent(id)}`;
 
 /**
  * Collects creates, updates and deletes and runs them as batch requests (spec 4.2 #7) of at most 50 each, in
@@ -46,7 +47,7 @@ export class Batch {
   /** Adds a create. */
   create<T extends object>(table: Table<T>, values: NewRow<T>): this;
   create(table: string, values: NewRow): this;
-  create(table: TableRef<object>, values: object): this {
+  create(table: TableRef, values: object): this {
     this.#items.push({ method: 'POST', path: `/classes/${encodeURIComponent(nameOf(table))}`, body: encode(values) });
     return this;
   }
@@ -54,13 +55,13 @@ export class Batch {
   /** Adds an update. */
   update<T extends object>(table: Table<T>, id: string, changes: Changes<T>): this;
   update(table: string, id: string, changes: Changes): this;
-  update(table: TableRef<object>, id: string, changes: object): this {
+  update(table: TableRef, id: string, changes: object): this {
     this.#items.push({ method: 'PUT', path: rowPath(table, id), body: encode(changes) });
     return this;
   }
 
   /** Adds a delete. */
-  delete(table: TableRef<Data>, id: string): this {
+  delete(table: TableRef, id: string): this {
     this.#items.push({ method: 'DELETE', path: rowPath(table, id) });
     return this;
   }

@@ -111,9 +111,12 @@ export class Query<T extends object = Data> {
   doesNotExist(key: Key<T>): this {
     return this.#constrain(key, '$exists', false);
   }
-  /** `$regex`: the string column matches the pattern (a `RegExp`'s source; its flags are not sent). */
+  /** `$regex`: the string column matches the pattern; a `RegExp`'s flags `i`, `m` and `s` are sent as `$options`. */
   matches(key: StringKey<T>, pattern: RegExp | string): this {
-    return this.#constrain(key, '$regex', typeof pattern === 'string' ? pattern : pattern.source);
+    if (typeof pattern === 'string') return this.#constrain(key, '$regex', pattern);
+    const options = pattern.flags.replace(/[^ims]/g, '');
+    this.#constrain(key, '$regex', pattern.source);
+    return options ? this.#constrain(key, '$options', options) : this;
   }
   /** `$inQuery`: the pointer column points to a row that `query` matches. */
   matchesQuery(key: Key<T>, query: Query<object>): this {

@@ -20,7 +20,7 @@ const NODE_FS = 'node:fs';
 async function blobOf(file: UploadSource): Promise<Blob> {
   if (file instanceof Blob) return file;
   if (typeof file !== 'string') return new Blob([file as BlobPart]);
-  if (typeof process === 'undefined') throw new TypeError('a file path can be uploaded only in Node; pass a Blob or File');
+  if (!('process' in globalThis)) throw new TypeError('a file path can be uploaded only in Node; pass a Blob or File');
   // A variable specifier: bundlers for browsers leave this Node-only import alone.
   const fs = (await import(/* @vite-ignore */ NODE_FS)) as { openAsBlob(path: string): Promise<Blob> };
   return fs.openAsBlob(file);

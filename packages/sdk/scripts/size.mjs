@@ -1,0 +1,42 @@
+// Measures what the SDK adds to an app's bundle: minified and gzipped, axios excluded (the progress upload loads
+// it on demand). Bundles the built ESM (dist/) for browsers with esbuild and prints a Markdown table.
+import { build } from 'esbuild';
+import { gzipSync } from 'node:zlib';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const dist = join(dirname(fileURLToPath(import.meta.url)), '../dist');
+
+const entries = {
+  'whole SDK (`createClient`, every export)': `export * from './index.js';`,
+  'core + auth': `export { createCore } from './core/index.js'; export { createAuth } from './auth/index.js';`,
+  'core + db': `export { createCore } from './core/index.js'; export * from './db/index.js';`,
+  'core + files': `export { createCore } from './core/index.js'; export * from './files/index.js';`,
+  'core + transcoder': `export { createCore } from './core/index.js'; export * from './transcoder/index.js';`,
+  'core + leaderboards': `export { createCore } from './core/index.js'; export * from './leaderboards/index.js';`,
+};
+
+export async function measure() {
+  const sizes = {};
+  for (const [name, contents] of Object.entries(entries)) {
+    const result = await build({
+      stdin: { contents, resolveDir: dist, loader: 'js' },
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'browser',
+      external: ['axios'],
+      write: false,
+      metafile: true,
+    });
+    const code = result.outputFiles[0].contents;
+    sizes[name] = { minified: code.length, gzipped: gzipSync(code, { level: 9 }).length };
+  }
+  return sizes;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+  console.log('| bundle | minified | minified + gzip |\n|---|---|---|');
+  for (const [name, { minified, gzipped }] of Object.entries(await measure())) console.log(`| ${name} | ${kb(minified)} | ${kb(gzipped)} |`);
+}
