@@ -16,6 +16,7 @@ export function banner(url: string, config: Config, notes: string[] = []): strin
     `  X-Service-Game-Id              ${config.gameId}`,
     `  leaderboards                   ${config.leaderboards.map((b) => b.id).join(', ') || '(none)'}`,
     `  admin API                      ${url}/__admin/* with X-Service-Authentication-Key: <master key>`,
+    ...(config.emailConfirmation ? [`  e-mail confirmation            on: new users confirm through the links at ${url}/__admin/outbox`] : []),
     ...notes.map((n) => `  note: ${n}`),
   ].join('\n');
 }
