@@ -1,11 +1,16 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../engine/index.js';
+import { ConfigError, type Capabilities } from '../engine/index.js';
 import { banner } from './banner.js';
 import { startServer } from './server.js';
 
 const USAGE = 'usage: basekit-server [--config FILE] [--port N] [--host H]';
+
+/** Banner notes about the transcoder: why conversions cannot run here, if they cannot. */
+function transcoderNotes({ transcoder }: Capabilities): string[] {
+  return transcoder && 'unavailable' in transcoder ? [transcoder.unavailable] : [];
+}
 
 function fail(message: string): never {
   process.stderr.write(`basekit-server: ${message}\n`);
@@ -45,7 +50,7 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535\n${USAGE}`);
   try {
     const server = await startServer({ config: readConfig(values.config), port, host: values.host ?? '127.0.0.1' });
-    process.stdout.write(`listening on ${server.url}\n${banner(server.url, server.engine.project.config)}\n`);
+    process.stdout.write(`listening on ${server.url}\n${banner(server.url, server.engine.project.config, transcoderNotes(server.engine.project.capabilities))}\n`);
     const stop = () => void server.close().then(() => process.exit(0));
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

@@ -1,0 +1,175 @@
+import type { Project } from '../../shared/project.js';
+import { Deliveries, type JobKind, type Status, type UploadFields } from './deliveries.js';
+import type { JobRecord } from './jobs.js';
+import { masterPlaylist, playlistAddress } from './playlist.js';
+import { UnreadableSource, type ConvertPlan, type OpenedSource, type ProducedFile, type TranscodeRunner, type WatermarkLocation } from './runner.js';
+import { parseBitrate, parseResolution, type SettingRecord } from './settings.js';
+import type { TranscoderPolicy } from './state.js';
+import { hms, thumbnailMoments } from './thumbnails.js';
+
+/** One queued request: its record and the settings it referenced, copied at submission. */
+export interface JobSpec {
+  record: JobRecord;
+  upload: SettingRecord;
+  webhook?: SettingRecord;
+  thumbnail?: SettingRecord;
+  watermark?: SettingRecord;
+  preset?: SettingRecord;
+}
+
+/** HLS segment length: short enough for quick quality switches, long enough to keep requests few. */
+const SEGMENT_SECONDS = 2;
+
+/** Ends a job as REJECTED with a reason meant for the caller. */
+class Rejection extends Error {}
+
+interface Notification {
+  status: Status;
+  job: JobKind;
+  payload: Record<string, unknown>;
+}
+
+/** Everything one running job works with. */
+interface Run {
+  project: Project;
+  spec: JobSpec;
+  deliveries: Deliveries;
+  source: OpenedSource;
+  signal: AbortSignal;
+}
+
+async function fetchOrReject(project: Project, what: string, url: string, signal: AbortSignal): Promise<Response> {
+  let response: Response;
+  try {
+    response = await project.capabilities.fetch(url, { signal });
+  } catch (error) {
+    throw new Rejection(`${what} ${url} is unreachable: ${(error as Error).message}`);
+  }
+  if (!response.ok || !response.body) {
+    await response.body?.cancel();
+    throw new Rejection(`${what} ${url} answered ${response.status}`);
+  }
+  return response;
+}
+
+async function openSource(project: Project, runner: TranscodeRunner, url: string, signal: AbortSignal): Promise<OpenedSource> {
+  const response = await fetchOrReject(project, 'source', url, signal);
+  try {
+    return await runner.open(response.body!, signal);
+  } catch (error) {
+    if (error instanceof UnreadableSource) throw new Rejection(`source ${url} is not a readable video: ${error.message}`);
+    throw error;
+  }
+}
+
+function undelivered(failed: number, record: JobRecord): string {
+  return `${failed} upload deliveries failed; the last error: ${record.lastDeliveryError}`;
+}
+
+/** Makes and delivers the thumbnails (category 1): COMPLETE, or THUMBNAIL_REJECTED without stopping the job. */
+async function thumbnails({ spec, source, deliveries, signal }: Run): Promise<Notification> {
+  const { videoId } = spec.record;
+  const rejected = (reason: string): Notification => ({ status: 'THUMBNAIL_REJECTED', job: 'thumbnail', payload: { videoId, reason } });
+  const times = thumbnailMoments(spec.thumbnail!, source.durationSeconds);
+  const late = times.filter((t) => t >= source.durationSeconds);
+  if (late.length > 0) return rejected(`moments past the end of the video (${source.durationSeconds.toFixed(2)} s): ${late.map(hms).join(', ')}`);
+  let files;
+  try {
+    files = await source.thumbnails(times);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return rejected(`thumbnails failed: ${(error as Error).message}`);
+  }
+  let failed = 0;
+  for (const file of files) if (!(await deliveries.file({ thumbnail: true }, { ...file, name: `thumbnail-${file.name}` }, signal))) failed++;
+  if (failed > 0) return rejected(undelivered(failed, spec.record));
+  return { status: 'COMPLETE', job: 'thumbnail', payload: { videoId, count: files.length } };
+}
+
+async function watermarkOf({ project, spec, signal }: Run): Promise<ConvertPlan['watermark']> {
+  const w = spec.watermark;
+  if (!w) return undefined;
+  const image = await (await fetchOrReject(project, 'watermark image', w['url'] as string, signal)).blob();
+  return { image, location: w['location'] as WatermarkLocation, paddingX: (w['paddingX'] as number | undefined) ?? 0, paddingY: (w['paddingY'] as number | undefined) ?? 0 };
+}
+
+/** Converts every output, delivers the files (categories 2, or 3, 4 and 5) and says how it went. */
+async function convert(run: Run): Promise<Notification> {
+  const { spec, source, deliveries, signal } = run;
+  const preset = spec.preset!;
+  const { videoId } = spec.record;
+  const vod = preset['vod'] === true;
+  const outputs = (preset['outputs'] as Record<string, string>[]).map((o) => ({
+    videoBitrate: parseBitrate(o['videoBitrate']!),
+    audioBitrate: parseBitrate(o['audioBitrate']!),
+    ...parseResolution(o['resolution']!),
+  }));
+  const plan: ConvertPlan = {
+    outputs,
+    speed: (preset['speed'] as string | undefined) ?? 'medium',
+    videoEncoder: (preset['videoEncoder'] as 'x264' | 'x265' | undefined) ?? 'x264',
+    audioEncoder: 'aac',
+    profile: preset['profile'] as string | undefined,
+    rawParameters: (preset['rawParameters'] as Record<string, string> | undefined) ?? {},
+    watermark: await watermarkOf(run),
+  };
+  if (vod) plan.hls = { segmentSeconds: SEGMENT_SECONDS, key: preset['encrypt'] === true ? crypto.getRandomValues(new Uint8Array(16)) : undefined };
+  const renditions = await source.convert(plan);
+
+  const qualities = renditions.map((r, i) => ({ resolution: `${r.width}x${r.height}`, bandwidth: outputs[i]!.videoBitrate + outputs[i]!.audioBitrate }));
+  const sends: [UploadFields, ProducedFile][] = [];
+  if (!vod) {
+    for (const [i, r] of renditions.entries()) sends.push([{ vod: false }, { ...r.file, name: `output-${i + 1}-${r.width}x${r.height}.mp4` }]);
+  } else {
+    for (const r of renditions) {
+      for (const file of r.hls ?? []) sends.push([{ vod: true, resolution: String(r.height), path: `${videoId}/${r.height}/${file.name}` }, file]);
+    }
+    const base = preset['vodPlaylistBaseUrl'] as string | undefined;
+    const master = masterPlaylist(
+      renditions.map((r, i) => ({ ...r, bandwidth: qualities[i]!.bandwidth, address: playlistAddress(`${videoId}/${r.height}/playlist.m3u8`, videoId, base) })),
+    );
+    sends.push([{ vod: true, playlist: true, path: `${videoId}/playlist.m3u8` }, { name: 'playlist.m3u8', data: new Blob([master]) }]);
+    for (const r of renditions) sends.push([{ vod: true, downloadable: true }, { ...r.file, name: `${r.height}p.mp4` }]);
+  }
+  let failed = 0;
+  for (const [fields, file] of sends) if (!(await deliveries.file(fields, file, signal))) failed++;
+  if (failed > 0) return { status: 'REJECTED', job: 'convert', payload: { videoId, reason: undelivered(failed, spec.record) } };
+  const payload: Record<string, unknown> = { videoId, vod, qualities };
+  if (vod) payload['playlist'] = `${videoId}/playlist.m3u8`;
+  return { status: 'COMPLETE', job: 'convert', payload };
+}
+
+/**
+ * Runs one job: fetches the source, makes thumbnails, converts, delivers every file and notifies the webhook.
+ * Never throws: whatever goes wrong ends the job REJECTED with a reason, and the runner's files are removed before
+ * the last notification goes out.
+ */
+export async function runJob(project: Project, runner: TranscodeRunner, policy: TranscoderPolicy, spec: JobSpec): Promise<void> {
+  const { record } = spec;
+  record.state = 'running';
+  record.startedAt = project.clock.iso();
+  const deliveries = new Deliveries(project.capabilities.fetch, policy, record, spec.upload, spec.webhook);
+  const signal = AbortSignal.timeout(policy.timeLimitMs);
+  const job: JobKind = spec.preset ? 'convert' : 'thumbnail';
+  let last: Notification;
+  let source: OpenedSource | undefined;
+  try {
+    source = await openSource(project, runner, record.url, signal);
+    const run: Run = { project, spec, deliveries, source, signal };
+    const pictures = spec.thumbnail && (await thumbnails(run));
+    if (!spec.preset) last = pictures as Notification;
+    else {
+      if (pictures) await deliveries.notify(pictures.status, pictures.job, pictures.payload);
+      last = await convert(run);
+    }
+  } catch (error) {
+    const reason = signal.aborted ? `the job took longer than its time limit of ${policy.timeLimitMs} ms` : (error as Error).message;
+    last = { status: 'REJECTED', job, payload: { videoId: record.videoId, reason } };
+  } finally {
+    await source?.close();
+  }
+  record.state = last.status === 'COMPLETE' ? 'complete' : 'rejected';
+  if (last.status !== 'COMPLETE') record.reason = last.payload['reason'] as string;
+  await deliveries.notify(last.status, last.job, last.payload);
+  record.finishedAt = project.clock.iso();
+}

@@ -1,0 +1,39 @@
+import { Hono } from 'hono';
+import { adminKey } from '../../admin/guard.js';
+import { bearer, serviceEnabled } from '../../shared/auth.js';
+import type { AppEnv } from '../../shared/env.js';
+import { readJsonObject } from '../../shared/http.js';
+import { submitConvert } from './jobs.js';
+import { updatePolicy } from './policy.js';
+import { KINDS } from './settings.js';
+import { transcoderState } from './state.js';
+import { saveSetting } from './store.js';
+
+export const transcoderRoutes = new Hono<AppEnv>();
+
+transcoderRoutes.use('/metadata/*', serviceEnabled('transcoder'), bearer);
+transcoderRoutes.use('/video/*', serviceEnabled('transcoder'), bearer);
+
+for (const kind of KINDS) {
+  transcoderRoutes.post(`/metadata/${kind}`, async (c) => {
+    const { record, created } = saveSetting(c.var.project, kind, await readJsonObject(c));
+    return c.json(record, created ? 201 : 200);
+  });
+}
+
+transcoderRoutes.post('/video/convert', async (c) => {
+  const { requestId, videoId } = submitConvert(c.var.project, await readJsonObject(c));
+  return c.json({ requestId, videoId }, 202);
+});
+
+transcoderRoutes.use('/__admin/jobs', adminKey);
+transcoderRoutes.use('/__admin/transcoder/*', adminKey);
+
+transcoderRoutes.get('/__admin/jobs', (c) => c.json({ jobs: [...c.var.project.state(transcoderState).jobs.values()] }));
+
+transcoderRoutes.get('/__admin/transcoder/policy', (c) => c.json(c.var.project.state(transcoderState).policy));
+
+transcoderRoutes.patch('/__admin/transcoder/policy', async (c) => {
+  const state = c.var.project.state(transcoderState);
+  return c.json(updatePolicy(state.policy, await readJsonObject(c)));
+});

@@ -1,0 +1,69 @@
+/**
+ * The boundary between the transcoder area (platform-neutral orchestration) and whatever converts video:
+ * ffmpeg on Node (`src/node/transcoder`), or the simulated runner of this folder in browsers.
+ */
+
+/** A file a runner produced, named relative to its place (a quality's folder, or the video). */
+export interface ProducedFile {
+  name: string;
+  data: Blob;
+}
+
+/** What one output of a preset asks for, resolved to numbers. */
+export interface OutputPlan {
+  /** Bits per second. */
+  videoBitrate: number;
+  audioBitrate: number;
+  height: number;
+  /** Absent: the source's aspect ratio decides (an even width). */
+  width?: number;
+}
+
+export type WatermarkLocation = 'TOP_LEFT' | 'TOP_CENTER' | 'TOP_RIGHT' | 'BOTTOM_LEFT' | 'BOTTOM_CENTER' | 'BOTTOM_RIGHT';
+
+/** Everything a conversion needs, settings already resolved and fetched. */
+export interface ConvertPlan {
+  outputs: OutputPlan[];
+  speed: string;
+  videoEncoder: 'x264' | 'x265';
+  audioEncoder: 'aac';
+  profile?: string;
+  /** Extra encoder options, `{ "-tune": "film" }` or `{ "tune": "film" }`. */
+  rawParameters: Record<string, string>;
+  watermark?: { image: Blob; location: WatermarkLocation; paddingX: number; paddingY: number };
+  /** Present for VOD: HLS per quality with segments of this length, AES-128 encrypted when a key is given. */
+  hls?: { segmentSeconds: number; key?: Uint8Array<ArrayBuffer> };
+}
+
+/** One quality of a conversion. */
+export interface Rendition {
+  width: number;
+  height: number;
+  /** The whole converted video (MP4). */
+  file: ProducedFile;
+  /** With `hls`: the quality's `playlist.m3u8`, its segments and key, named relative to the quality's folder. */
+  hls?: ProducedFile[];
+}
+
+/** A source video taken in by a runner; `close` removes whatever it kept. */
+export interface OpenedSource {
+  durationSeconds: number;
+  width: number;
+  height: number;
+  /** One image per moment (seconds from the start, ascending, each before the end). */
+  thumbnails(times: number[]): Promise<ProducedFile[]>;
+  /** Every output of the plan from one decode of the source. */
+  convert(plan: ConvertPlan): Promise<Rendition[]>;
+  close(): Promise<void>;
+}
+
+/** Thrown by a runner when the source is not a video it can read; the job ends REJECTED with the message. */
+export class UnreadableSource extends Error {}
+
+/** Converts videos. `signal` aborts everything the opened source does afterwards (the job's time limit). */
+export interface TranscodeRunner {
+  open(source: ReadableStream<Uint8Array>, signal: AbortSignal): Promise<OpenedSource>;
+}
+
+/** The `transcoder` capability: a runner, or why conversions cannot run on this platform. */
+export type TranscoderCapability = { runner: TranscodeRunner } | { unavailable: string };

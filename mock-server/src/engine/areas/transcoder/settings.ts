@@ -1,0 +1,128 @@
+import { arrayOf, boolean, httpUrl, integer, invalid, object, oneOf, string, stringMap, type Check } from './fields.js';
+import type { WatermarkLocation } from './runner.js';
+
+/** The five kinds of settings record of spec 2.8, in the order of the `/metadata/<kind>` operations. */
+export const KINDS = ['thumbnail', 'webhook', 'upload', 'watermark', 'preset'] as const;
+export type Kind = (typeof KINDS)[number];
+
+/** A stored settings record: `name`, `default` and the kind's fields as the caller sent them. */
+export type SettingRecord = { name: string; default: boolean } & Record<string, unknown>;
+
+export const LOCATIONS: readonly WatermarkLocation[] = ['TOP_LEFT', 'TOP_CENTER', 'TOP_RIGHT', 'BOTTOM_LEFT', 'BOTTOM_CENTER', 'BOTTOM_RIGHT'];
+export const SPEEDS = ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow'] as const;
+const PROFILES = {
+  x264: ['baseline', 'main', 'high', 'high10', 'high422', 'high444'],
+  x265: ['main', 'main10', 'main12', 'main422-10', 'main444-8', 'mainstillpicture'],
+} as const;
+
+/**
+ * ffmpeg options a preset's `rawParameters` may not set: they would redirect input or output or break the filter
+ * graph and stream layout the transcoder builds.
+ */
+const RESERVED_OPTIONS = /^(i|f|y|n|map.*|filter.*|vf|af|lavfi|var_stream_map|hls_.*|master_pl_name|attach|dump_attachment|progress|stats.*|vstats.*|passlogfile|report)$/;
+
+const BITRATE = /^(\d+(?:\.\d+)?)([kKmM]?)$/;
+const RESOLUTION = /^(?:(\d+)x)?(\d+)$/;
+
+/** `"800k"` -> 800000 bits per second. */
+export function parseBitrate(text: string): number {
+  const [, value = '0', unit = ''] = BITRATE.exec(text) ?? [];
+  return Math.round(Number(value) * ({ k: 1e3, m: 1e6 }[unit.toLowerCase()] ?? 1));
+}
+
+/** `"360"` -> { height: 360 }; `"640x360"` -> { width: 640, height: 360 }. */
+export function parseResolution(text: string): { width?: number; height: number } {
+  const [, width, height = '0'] = RESOLUTION.exec(text) ?? [];
+  return width === undefined ? { height: Number(height) } : { width: Number(width), height: Number(height) };
+}
+
+const time = string({ pattern: /^\d{2}:[0-5]\d:[0-5]\d$/, hint: 'a time HH:MM:SS' });
+
+const bitrate: Check<string> = (value, field) => {
+  const text = string({ pattern: BITRATE, hint: 'a bitrate such as "800k", "1.5M" or "96000"' })(value, field);
+  const bits = parseBitrate(text);
+  if (bits < 1000 || bits > 100e6) throw invalid(field, 'must be from 1k to 100M bits per second');
+  return text;
+};
+
+const resolution: Check<string> = (value, field) => {
+  const text = string({ pattern: RESOLUTION, hint: 'a height such as "360" or "<width>x<height>" such as "640x360"' })(value, field);
+  const { width = 2, height } = parseResolution(text);
+  // H.264 and H.265 in 4:2:0 need even dimensions.
+  if (height < 16 || height > 4320 || width < 2 || width > 7680 || height % 2 || width % 2) {
+    throw invalid(field, 'must have even dimensions, a height from 16 to 4320 and a width up to 7680');
+  }
+  return text;
+};
+
+const output = object({ videoBitrate: bitrate, audioBitrate: bitrate, resolution }, ['videoBitrate', 'audioBitrate', 'resolution']);
+
+/** HTTP header names (RFC 9110 tokens) and values without line breaks. */
+const headers = stringMap(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, string({ pattern: /^[^\r\n]*$/, hint: 'a header value on one line' }));
+
+const rawParameters = stringMap(/^-?[A-Za-z][\w:.-]*$/, string({ pattern: /^[^\r\n]*$/, hint: 'a value on one line' }));
+
+const KIND_FIELDS: Record<Kind, { shape: Record<string, Check>; required: string[] }> = {
+  thumbnail: {
+    shape: { shots: arrayOf(time, { min: 1, max: 100 }), count: integer(1, 100), random: boolean, interval: integer(1, 86_400), startTime: integer(0, 86_400) },
+    required: [],
+  },
+  webhook: { shape: { url: httpUrl }, required: ['url'] },
+  upload: { shape: { url: httpUrl, headers }, required: ['url'] },
+  watermark: { shape: { location: oneOf(LOCATIONS), paddingX: integer(0, 4320), paddingY: integer(0, 4320), url: httpUrl }, required: ['location', 'url'] },
+  preset: {
+    shape: {
+      vod: boolean,
+      speed: oneOf(SPEEDS),
+      videoEncoder: oneOf(['x264', 'x265'] as const),
+      audioEncoder: oneOf(['aac'] as const),
+      profile: string({ maxLength: 40 }),
+      encrypt: boolean,
+      vodPlaylistBaseUrl: httpUrl,
+      rawParameters,
+      outputs: arrayOf(output, { min: 1, max: 10 }),
+    },
+    required: ['outputs'],
+  },
+};
+
+/** Rules between fields of one record, beyond each field's own shape. */
+const CROSS_CHECKS: Partial<Record<Kind, (record: SettingRecord) => void>> = {
+  thumbnail(r) {
+    // Precedence of spec 4.7: shots, then random, then interval; the first mode given must be complete.
+    if (r['shots']) return;
+    if (r['random'] === true || r['interval'] !== undefined) {
+      if (r['count'] === undefined) throw invalid('count', `is required with "${r['random'] === true ? 'random' : 'interval'}"`);
+    } else {
+      throw invalid('shots', 'is required unless "random" is true or "interval" is given (each with "count")');
+    }
+    if (r['startTime'] !== undefined && (r['random'] === true || r['interval'] === undefined)) throw invalid('startTime', 'is usable only with "interval"');
+  },
+  preset(r) {
+    const encoder = (r['videoEncoder'] as 'x264' | 'x265' | undefined) ?? 'x264';
+    const profile = r['profile'] as string | undefined;
+    if (profile !== undefined && !(PROFILES[encoder] as readonly string[]).includes(profile)) {
+      throw invalid('profile', `must be one of ${PROFILES[encoder].join(', ')} for ${encoder}`);
+    }
+    if (r['encrypt'] === true && r['vod'] !== true) throw invalid('encrypt', 'needs "vod": encryption applies to HLS');
+    for (const key of Object.keys((r['rawParameters'] as Record<string, string> | undefined) ?? {})) {
+      const option = key.replace(/^-/, '').split(':')[0] ?? '';
+      if (RESERVED_OPTIONS.test(option)) throw invalid(`rawParameters.${key}`, 'is set by the transcoder itself and cannot be changed');
+    }
+    if (r['vod'] === true) {
+      // Each quality gets a folder named by its height, so heights must differ.
+      const heights = (r['outputs'] as { resolution: string }[]).map((o) => parseResolution(o.resolution).height);
+      const twice = heights.findIndex((h, i) => heights.indexOf(h) !== i);
+      if (twice >= 0) throw invalid(`outputs[${twice}].resolution`, `repeats the height ${heights[twice]}: VOD qualities are named by height`);
+    }
+  },
+};
+
+/** Validates a settings record of `kind` (spec 2.8): the stored record, or 400 naming the field. */
+export function validateSetting(kind: Kind, body: unknown): SettingRecord {
+  const { shape, required } = KIND_FIELDS[kind];
+  const fields = object({ name: string({ maxLength: 200 }), default: boolean, ...shape }, ['name', ...required])(body, '');
+  const record = { ...fields, name: fields['name'] as string, default: fields['default'] === true };
+  CROSS_CHECKS[kind]?.(record);
+  return record;
+}

@@ -1,0 +1,100 @@
+// The ffmpeg command lines of a job, built from its plan. Pure functions: no process, no files.
+import type { ConvertPlan, WatermarkLocation } from '../../engine/areas/transcoder/runner.js';
+
+const QUIET = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y'];
+
+/** What the transcoder knows of a source after probing it. */
+export interface SourceInfo {
+  durationSeconds: number;
+  /** Timestamp of the first frame, seconds. */
+  startSeconds: number;
+  width: number;
+  height: number;
+  hasAudio: boolean;
+}
+
+/**
+ * Selects, for each moment T, the first frame at or after it, in one decode:
+ * `gte(t,T)*(isnan(prev_pts)+lt(prev_pts*TB,T))`, summed over the moments.
+ */
+export function thumbnailArgs(source: string, info: SourceInfo, times: number[], pattern: string): string[] {
+  const terms = times.map((time) => {
+    const t = (time + info.startSeconds).toFixed(3);
+    return `gte(t\\,${t})*(isnan(prev_pts)+lt(prev_pts*TB\\,${t}))`;
+  });
+  return [...QUIET, '-i', source, '-map', '0:v:0', '-vf', `select='${terms.join('+')}'`, '-fps_mode', 'passthrough', '-frames:v', String(times.length), '-q:v', '3', pattern];
+}
+
+const OVERLAY: Record<WatermarkLocation, (px: number, py: number) => string> = {
+  TOP_LEFT: (px, py) => `x=${px}:y=${py}`,
+  TOP_CENTER: (_, py) => `x=(W-w)/2:y=${py}`,
+  TOP_RIGHT: (px, py) => `x=W-w-${px}:y=${py}`,
+  BOTTOM_LEFT: (px, py) => `x=${px}:y=H-h-${py}`,
+  BOTTOM_CENTER: (_, py) => `x=(W-w)/2:y=H-h-${py}`,
+  BOTTOM_RIGHT: (px, py) => `x=W-w-${px}:y=H-h-${py}`,
+};
+
+/** The pixel format a profile needs (4:2:0 8-bit unless the profile says otherwise). */
+function pixelFormat(profile = ''): string {
+  const depth = /10/.test(profile) ? '10le' : /12/.test(profile) ? '12le' : '';
+  const chroma = /422/.test(profile) ? '422' : /444/.test(profile) ? '444' : '420';
+  return `yuv${chroma}p${depth}`;
+}
+
+/** Watermark once on the source (so it looks the same on every quality), then one scaled branch per output. */
+function filterGraph(plan: ConvertPlan): string {
+  const n = plan.outputs.length;
+  const w = plan.watermark;
+  const head = w ? `[0:v][1:v]overlay=${OVERLAY[w.location](w.paddingX, w.paddingY)}[marked];[marked]` : '[0:v]';
+  const branches = plan.outputs.map(({ width, height }, i) => `[s${i}]scale=${width ?? -2}:${height},setsar=1[v${i}]`);
+  return `${head}split=${n}${plan.outputs.map((_, i) => `[s${i}]`).join('')};${branches.join(';')}`;
+}
+
+/** Options as ffmpeg wants them: `-name value`. */
+function rawOptions(raw: Record<string, string>): string[] {
+  return Object.entries(raw).flatMap(([key, value]) => [key.startsWith('-') ? key : `-${key}`, value]);
+}
+
+/**
+ * Every output of the plan as an MP4 from ONE decode of the source (a split filter graph). Keyframes fall every
+ * segment length, at the same moments in every quality, so the files can later be cut into aligned HLS segments
+ * without re-encoding.
+ */
+export function encodeArgs(source: string, watermark: string | undefined, info: SourceInfo, plan: ConvertPlan, outputPath: (i: number) => string): string[] {
+  const x265 = plan.videoEncoder === 'x265';
+  const keyframes = plan.hls?.segmentSeconds ?? 2;
+  const perOutput = plan.outputs.flatMap((o, i) => [
+    '-map', `[v${i}]`,
+    ...(info.hasAudio ? ['-map', '0:a:0', '-c:a', 'aac', '-b:a', String(o.audioBitrate)] : []),
+    '-c:v', x265 ? 'libx265' : 'libx264',
+    '-preset', plan.speed,
+    ...(plan.profile ? ['-profile:v', plan.profile] : []),
+    '-pix_fmt', pixelFormat(plan.profile),
+    '-b:v', String(o.videoBitrate), '-maxrate', String(o.videoBitrate), '-bufsize', String(2 * o.videoBitrate),
+    '-force_key_frames', `expr:gte(t,n_forced*${keyframes})`,
+    ...(x265 ? ['-x265-params', 'log-level=error:scenecut=0', '-tag:v', 'hvc1'] : ['-sc_threshold', '0']),
+    ...rawOptions(plan.rawParameters),
+    '-movflags', '+faststart',
+    outputPath(i),
+  ]);
+  return [...QUIET, '-i', source, ...(watermark ? ['-i', watermark] : []), '-filter_complex', filterGraph(plan), ...perOutput];
+}
+
+/** Cuts the encoded files into HLS, one folder per quality named by its height, copying the streams. */
+export function hlsArgs(inputs: string[], heights: number[], hasAudio: boolean, segmentSeconds: number, keyInfo: string | undefined, folder: string): string[] {
+  const maps = inputs.flatMap((_, i) => ['-map', `${i}:v:0`, ...(hasAudio ? ['-map', `${i}:a:0`] : [])]);
+  const streams = heights.map((h, i) => `v:${i}${hasAudio ? `,a:${i}` : ''},name:${h}`).join(' ');
+  return [
+    ...QUIET,
+    ...inputs.flatMap((input) => ['-i', input]),
+    ...maps,
+    '-c', 'copy',
+    '-f', 'hls',
+    '-hls_time', String(segmentSeconds),
+    '-hls_playlist_type', 'vod',
+    ...(keyInfo ? ['-hls_key_info_file', keyInfo] : []),
+    '-hls_segment_filename', `${folder}/%v/seg_%03d.ts`,
+    '-var_stream_map', streams,
+    `${folder}/%v/playlist.m3u8`,
+  ];
+}

@@ -1,0 +1,138 @@
+import { createWriteStream, openAsBlob } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { UnreadableSource, type ConvertPlan, type OpenedSource, type ProducedFile, type Rendition, type TranscodeRunner } from '../../engine/areas/transcoder/runner.js';
+import { encodeArgs, hlsArgs, thumbnailArgs, type SourceInfo } from './commands.js';
+import { runTool, type Tools } from './tools.js';
+
+/** The files of a folder, sorted by name, as Blobs read from disk when sent. */
+async function filesOf(folder: string): Promise<ProducedFile[]> {
+  const names = (await readdir(folder)).sort();
+  return Promise.all(names.map(async (name) => ({ name, data: (await openAsBlob(join(folder, name))) as Blob })));
+}
+
+async function probe(tools: Tools, path: string, signal: AbortSignal): Promise<SourceInfo> {
+  let json: string;
+  try {
+    json = await runTool(tools.ffprobe, ['-v', 'error', '-show_entries', 'format=duration,start_time:stream=codec_type,width,height', '-of', 'json', path], signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw new UnreadableSource((error as Error).message);
+  }
+  const { format = {}, streams = [] } = JSON.parse(json) as { format?: Record<string, string>; streams?: Record<string, string | number>[] };
+  const video = streams.find((s) => s['codec_type'] === 'video');
+  const durationSeconds = Number(format['duration']);
+  if (!video) throw new UnreadableSource('it has no video stream');
+  if (!(durationSeconds > 0)) throw new UnreadableSource('its duration is unknown');
+  return {
+    durationSeconds,
+    startSeconds: Number(format['start_time']) || 0,
+    width: Number(video['width']),
+    height: Number(video['height']),
+    hasAudio: streams.some((s) => s['codec_type'] === 'audio'),
+  };
+}
+
+/** A source written to its own scratch folder; every file the job makes lives there until `close`. */
+class FfmpegSource implements OpenedSource {
+  #step = 0;
+
+  constructor(
+    private readonly tools: Tools,
+    private readonly folder: string,
+    private readonly info: SourceInfo,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  get durationSeconds(): number {
+    return this.info.durationSeconds;
+  }
+  get width(): number {
+    return this.info.width;
+  }
+  get height(): number {
+    return this.info.height;
+  }
+
+  get #source(): string {
+    return join(this.folder, 'source');
+  }
+
+  /** A new empty folder inside the scratch folder. */
+  async #newFolder(name: string): Promise<string> {
+    const path = join(this.folder, `${name}-${++this.#step}`);
+    await mkdir(path);
+    return path;
+  }
+
+  async thumbnails(times: number[]): Promise<ProducedFile[]> {
+    const out = await this.#newFolder('thumbnails');
+    await runTool(this.tools.ffmpeg, thumbnailArgs(this.#source, this.info, times, join(out, '%03d.jpg')), this.signal);
+    return filesOf(out);
+  }
+
+  async convert(plan: ConvertPlan): Promise<Rendition[]> {
+    const out = await this.#newFolder('convert');
+    let watermark: string | undefined;
+    if (plan.watermark) {
+      watermark = join(out, 'watermark');
+      await writeFile(watermark, new Uint8Array(await plan.watermark.image.arrayBuffer()));
+    }
+    const mp4 = (i: number) => join(out, `${i}.mp4`);
+    await runTool(this.tools.ffmpeg, encodeArgs(this.#source, watermark, this.info, plan, mp4), this.signal);
+    const renditions: Rendition[] = await Promise.all(
+      plan.outputs.map(async ({ height, width = Math.round((this.info.width * height) / this.info.height / 2) * 2 }, i) => ({
+        width,
+        height,
+        file: { name: `${i}.mp4`, data: (await openAsBlob(mp4(i))) as Blob },
+      })),
+    );
+    if (plan.hls) await this.#hls(out, plan.hls, renditions);
+    return renditions;
+  }
+
+  /** Cuts the MP4s into HLS (AES-128 with the plan's key); the key is delivered beside each quality's playlist. */
+  async #hls(out: string, { segmentSeconds, key }: NonNullable<ConvertPlan['hls']>, renditions: Rendition[]): Promise<void> {
+    let keyInfo: string | undefined;
+    if (key) {
+      // The key file stays outside the HLS folder: ffmpeg reads it there, and the delivered copies are named here.
+      await writeFile(join(out, 'enc.key'), key);
+      keyInfo = join(out, 'key-info');
+      await writeFile(keyInfo, `enc.key\n${join(out, 'enc.key')}\n`);
+    }
+    const hls = join(out, 'hls');
+    const heights = renditions.map((r) => r.height);
+    await runTool(this.tools.ffmpeg, hlsArgs(renditions.map((_, i) => join(out, `${i}.mp4`)), heights, this.info.hasAudio, segmentSeconds, keyInfo, hls), this.signal);
+    for (const r of renditions) {
+      const files = await filesOf(join(hls, String(r.height)));
+      const playlist = files.filter((f) => f.name === 'playlist.m3u8');
+      const keyFile = key ? [{ name: 'enc.key', data: new Blob([key]) }] : [];
+      // Segments and key first, the playlist last: when it arrives, everything it names is in place.
+      r.hls = [...files.filter((f) => f.name !== 'playlist.m3u8'), ...keyFile, ...playlist];
+    }
+  }
+
+  async close(): Promise<void> {
+    await rm(this.folder, { recursive: true, force: true });
+  }
+}
+
+/** Runs ffmpeg; every job works in its own folder under the system's temporary folder. */
+export function ffmpegRunner(tools: Tools): TranscodeRunner {
+  return {
+    async open(stream, signal) {
+      const folder = await mkdtemp(join(tmpdir(), 'basekit-transcode-'));
+      try {
+        await pipeline(Readable.fromWeb(stream as NodeReadableStream<Uint8Array>), createWriteStream(join(folder, 'source')), { signal });
+        return new FfmpegSource(tools, folder, await probe(tools, join(folder, 'source'), signal), signal);
+      } catch (error) {
+        await rm(folder, { recursive: true, force: true });
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,190 @@
+// Conversions on the real ffmpeg, through HTTP: deliveries, notifications, retries, limits and clean-up.
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { createUser } from '../support/users.js';
+import { Receiver, makeVideo, makeWatermark, probe, transcoderClient } from './support.js';
+
+// Jobs work under the system temporary folder: give this file its own, to see that they clean up.
+const systemTmp = tmpdir();
+const scratch = mkdtempSync(join(systemTmp, 'transcoder-jobs-'));
+process.env['TMPDIR'] = scratch;
+
+let server: TestServer;
+let receiver: Receiver;
+let post: ReturnType<typeof transcoderClient>;
+
+beforeAll(async () => {
+  receiver = await new Receiver(mkdtempSync(join(systemTmp, 'transcoder-files-'))).listen();
+  makeVideo(join(receiver.root, 'src/video.mp4'), { seconds: 4 });
+  makeWatermark(join(receiver.root, 'src/mark.png'));
+  writeFileSync(join(receiver.root, 'src/notes.txt'), 'this is not a video');
+  server = await startTestServer();
+  post = transcoderClient(server, (await createUser(server, 'editor')).auth);
+});
+afterAll(async () => {
+  await server.close();
+  await receiver.close();
+});
+
+beforeEach(async () => {
+  await server.admin('/__admin/transcoder/policy', { method: 'PATCH', body: JSON.stringify({ retryDelayMs: 10, deliveryAttempts: 5, timeLimitMs: 120_000 }) });
+  for (const [kind, body] of Object.entries({
+    upload: { name: 'receiver', default: true, url: `${receiver.url}/upload`, headers: { 'x-delivery-secret': 's3cret' } },
+    webhook: { name: 'receiver', default: true, url: `${receiver.url}/webhook` },
+    watermark: { name: 'corner', default: true, url: `${receiver.url}/src/mark.png`, location: 'BOTTOM_RIGHT', paddingX: 8, paddingY: 8 },
+    thumbnail: { name: 'two', default: true, shots: ['00:00:01', '00:00:03'] },
+    preset: { name: 'files', default: true, speed: 'ultrafast', outputs: [{ resolution: '120', videoBitrate: '150k', audioBitrate: '48k' }, { resolution: '160x120', videoBitrate: '200k', audioBitrate: '48k' }] },
+  })) {
+    expect((await post(`/metadata/${kind}`, body)).ok).toBe(true);
+  }
+});
+
+async function convert(body: Record<string, unknown>): Promise<{ requestId: string; videoId: string }> {
+  const res = await post('/video/convert', { upload: true, webhook: true, ...body });
+  expect(res.status).toBe(202);
+  return (await res.json()) as { requestId: string; videoId: string };
+}
+
+async function jobOf(requestId: string): Promise<Record<string, unknown>> {
+  const { jobs } = (await (await server.admin('/__admin/jobs')).json()) as { jobs: Record<string, unknown>[] };
+  return jobs.find((j) => j['requestId'] === requestId)!;
+}
+
+describe('conversion with ffmpeg', () => {
+  it('delivers thumbnails and one watermarked file per output, then COMPLETE, and removes its files', async () => {
+    const { requestId, videoId } = await convert({ url: `${receiver.url}/src/video.mp4`, preset: true, thumbnail: true, watermark: true });
+    const notes = await receiver.notificationsOf(requestId, 2);
+    expect(notes.map((n) => [n.job, n.status])).toEqual([
+      ['thumbnail', 'COMPLETE'],
+      ['convert', 'COMPLETE'],
+    ]);
+    expect(notes[0]).toMatchObject({ requestId, retry: '0', payload: { videoId, count: 2 }, queueId: expect.any(String) });
+    expect(notes[1]!.payload).toMatchObject({ videoId, vod: false, qualities: [{ resolution: '160x120', bandwidth: 198000 }, { resolution: '160x120', bandwidth: 248000 }] });
+
+    const delivered = receiver.deliveriesOf(videoId);
+    expect(delivered.map((d) => d.category)).toEqual(['thumbnail', 'thumbnail', 'converted', 'converted']);
+    expect(receiver.uploadHeaders.at(-1)!.get('x-delivery-secret')).toBe('s3cret');
+    const thumb = probe(join(receiver.root, videoId, delivered[0]!.file.name));
+    expect([thumb.width, thumb.height]).toEqual([320, 240]);
+    for (const d of delivered.slice(2)) {
+      const video = probe(join(receiver.root, videoId, d.file.name));
+      expect([video.width, video.height, video.codecs]).toEqual([160, 120, ['h264', 'aac']]);
+      expect(video.duration).toBeGreaterThan(3.5);
+    }
+    expect(readdirSync(scratch)).toEqual([]);
+    expect(await jobOf(requestId)).toMatchObject({ state: 'complete', deliveries: { delivered: 4, failed: 0 } });
+  });
+
+  it('cuts VOD into AES-128 HLS per quality with a master playlist and downloadable files', async () => {
+    expect(
+      (await post('/metadata/preset', {
+        name: 'vod', vod: true, encrypt: true, speed: 'ultrafast', vodPlaylistBaseUrl: 'https://cdn.example.com/videos/',
+        outputs: [{ resolution: '120', videoBitrate: '150k', audioBitrate: '48k' }, { resolution: '180', videoBitrate: '250k', audioBitrate: '64k' }],
+      })).status,
+    ).toBe(201);
+    const { requestId, videoId } = await convert({ url: `${receiver.url}/src/video.mp4`, preset: 'vod' });
+    const [done] = await receiver.notificationsOf(requestId, 1);
+    expect(done).toMatchObject({ status: 'COMPLETE', job: 'convert', payload: { vod: true, playlist: `${videoId}/playlist.m3u8` } });
+
+    const delivered = receiver.deliveriesOf(videoId);
+    const categories = delivered.map((d) => d.category);
+    expect(categories.slice(-3)).toEqual(['playlist', 'downloadable', 'downloadable']);
+    const chunks = delivered.filter((d) => d.category === 'chunk');
+    expect(new Set(chunks.map((d) => d.resolution))).toEqual(new Set(['120', '180']));
+    expect(chunks.map((d) => d.path)).toContain(`${videoId}/180/enc.key`);
+
+    const master = readFileSync(join(receiver.root, videoId, 'playlist.m3u8'), 'utf8');
+    expect(master).toContain(`#EXT-X-STREAM-INF:PROGRAM-ID=1, BANDWIDTH=198000, RESOLUTION=160x120\nhttps://cdn.example.com/videos/${videoId}/120/playlist.m3u8`);
+    expect(master).toContain(`#EXT-X-STREAM-INF:PROGRAM-ID=1, BANDWIDTH=314000, RESOLUTION=240x180\nhttps://cdn.example.com/videos/${videoId}/180/playlist.m3u8`);
+    const quality = readFileSync(join(receiver.root, videoId, '180/playlist.m3u8'), 'utf8');
+    expect(quality).toContain('#EXT-X-KEY:METHOD=AES-128,URI="enc.key"');
+    expect(readFileSync(join(receiver.root, videoId, '180/enc.key'))).toHaveLength(16);
+    for (const segment of quality.split('\n').filter((l) => l.endsWith('.ts'))) {
+      expect(readdirSync(join(receiver.root, videoId, '180'))).toContain(segment);
+    }
+    const download = delivered.find((d) => d.category === 'downloadable')!;
+    expect(probe(join(receiver.root, videoId, download.file.name)).height).toBe(120);
+  });
+
+  it('rejects thumbnails past the end of the video with THUMBNAIL_REJECTED', async () => {
+    await post('/metadata/thumbnail', { name: 'late', interval: 2, count: 4, startTime: 1 });
+    const { requestId, videoId } = await convert({ url: `${receiver.url}/src/video.mp4`, thumbnail: 'late' });
+    const [note] = await receiver.notificationsOf(requestId, 1);
+    expect(note).toMatchObject({ status: 'THUMBNAIL_REJECTED', job: 'thumbnail', payload: { videoId, reason: expect.stringContaining('00:00:05, 00:00:07') } });
+    expect(receiver.deliveriesOf(videoId)).toEqual([]);
+  });
+
+  it.each([
+    ['unreachable', 'http://127.0.0.1:9/video.mp4', 'unreachable'],
+    ['missing', '/src/nothing.mp4', 'answered 404'],
+    ['not a video', '/src/notes.txt', 'not a readable video'],
+  ])('rejects a source that is %s', async (_, path, reason) => {
+    const { requestId, videoId } = await convert({ url: path.startsWith('/') ? `${receiver.url}${path}` : path, preset: true, thumbnail: true });
+    const [note] = await receiver.notificationsOf(requestId, 1);
+    expect(note).toMatchObject({ status: 'REJECTED', job: 'convert', payload: { videoId, reason: expect.stringContaining(reason) } });
+    expect(await jobOf(requestId)).toMatchObject({ state: 'rejected', reason: expect.stringContaining(reason) });
+    expect(readdirSync(scratch)).toEqual([]);
+  });
+
+  it('retries failed deliveries with the retry count, and records the outcome', async () => {
+    receiver.failUploads = 2;
+    receiver.failWebhooks = 1;
+    const { requestId, videoId } = await convert({ url: `${receiver.url}/src/video.mp4`, thumbnail: true });
+    const [note] = await receiver.notificationsOf(requestId, 1);
+    expect(note).toMatchObject({ status: 'COMPLETE', retry: '1' });
+    expect(receiver.deliveriesOf(videoId)).toHaveLength(2);
+    await expect.poll(() => jobOf(requestId)).toMatchObject({
+      state: 'complete',
+      deliveries: { delivered: 2, failed: 0, retries: 2 },
+      notifications: [{ status: 'COMPLETE', job: 'thumbnail', attempts: 2, delivered: true }],
+    });
+  });
+
+  it('ends REJECTED when every try of a delivery fails', async () => {
+    await server.admin('/__admin/transcoder/policy', { method: 'PATCH', body: JSON.stringify({ deliveryAttempts: 2 }) });
+    receiver.failUploads = 3;
+    const { requestId } = await convert({ url: `${receiver.url}/src/video.mp4`, thumbnail: true });
+    const [note] = await receiver.notificationsOf(requestId, 1);
+    receiver.failUploads = 0;
+    expect(note).toMatchObject({ status: 'THUMBNAIL_REJECTED', payload: { reason: expect.stringContaining('answered 503') } });
+    await expect.poll(() => jobOf(requestId)).toMatchObject({ state: 'rejected', deliveries: { delivered: 1, failed: 1, retries: 2 } });
+  });
+
+  it('stops a job at its time limit', async () => {
+    await server.admin('/__admin/transcoder/policy', { method: 'PATCH', body: JSON.stringify({ timeLimitMs: 300 }) });
+    // A source that starts sending and never finishes.
+    const slow = createServer((_, res) => res.write('0'.repeat(100)));
+    await new Promise<void>((done) => slow.listen(0, '127.0.0.1', done));
+    try {
+      const { requestId } = await convert({ url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/video.mp4`, preset: true });
+      const [note] = await receiver.notificationsOf(requestId, 1);
+      expect(note).toMatchObject({ status: 'REJECTED', payload: { reason: expect.stringContaining('time limit') } });
+      expect(readdirSync(scratch)).toEqual([]);
+    } finally {
+      slow.closeAllConnections();
+      slow.close();
+    }
+  });
+});
+
+describe('without ffmpeg', () => {
+  it('still stores settings, and answers convert with 503 code 701', async () => {
+    process.env['FFMPEG_PATH'] = '/nonexistent/ffmpeg';
+    const bare = await startTestServer();
+    delete process.env['FFMPEG_PATH'];
+    try {
+      const send = transcoderClient(bare, (await createUser(bare, 'bare')).auth);
+      expect((await send('/metadata/upload', { name: 'u', default: true, url: 'https://example.com/up' })).status).toBe(201);
+      const res = await send('/video/convert', { url: 'https://example.com/in.mp4', upload: true, thumbnail: true });
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ code: 701, error: expect.stringContaining('FFMPEG_PATH=/nonexistent/ffmpeg') });
+    } finally {
+      await bare.close();
+    }
+  });
+});
