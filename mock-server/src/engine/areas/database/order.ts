@@ -28,6 +28,8 @@ function sortable(value: unknown, kind: number): unknown {
 
 export function compareValues(a: unknown, b: unknown): number {
   if (a === b) return 0;
+  // The common case first: two numbers (or two strings) of a typed column.
+  if (typeof a === typeof b && (typeof a === 'number' || typeof a === 'string')) return (a as number) < (b as number) ? -1 : 1;
   const [ka, kb] = [rank(a), rank(b)];
   if (ka !== kb) return ka - kb;
   const [sa, sb] = [sortable(a, ka), sortable(b, kb)] as [number, number];
@@ -36,10 +38,14 @@ export function compareValues(a: unknown, b: unknown): number {
 
 /** A comparator of rows for `order` (`score,-name`); ties keep creation order, since callers sort stably. */
 export function rowComparator(keys: SortKey[]): (a: Row, b: Row) => number {
+  const getters = keys.map(({ path, descending }) => ({
+    get: path.includes('.') ? (row: Row) => valueAt(row, path) : (row: Row) => row[path],
+    sign: descending ? -1 : 1,
+  }));
   return (a, b) => {
-    for (const { path, descending } of keys) {
-      const result = compareValues(valueAt(a, path), valueAt(b, path));
-      if (result !== 0) return descending ? -result : result;
+    for (const { get, sign } of getters) {
+      const result = compareValues(get(a), get(b));
+      if (result !== 0) return sign * result;
     }
     return 0;
   };
@@ -68,13 +74,14 @@ export class TopK {
   }
 
   offer(row: Row): void {
-    const entry = { row, seq: this.#seq++ };
     const heap = this.#heap;
+    const seq = this.#seq++;
     if (heap.length < this.k) {
-      heap.push(entry);
+      heap.push({ row, seq });
       this.#siftUp(heap.length - 1);
-    } else if (this.k > 0 && this.#cmp(entry, heap[0]!) < 0) {
-      heap[0] = entry;
+    } else if (this.k > 0 && this.compare(row, heap[0]!.row) < 0) {
+      // Only a row strictly before the worst kept one gets in: on a tie, the earlier row stays.
+      heap[0] = { row, seq };
       this.#siftDown(0);
     }
   }

@@ -1,0 +1,104 @@
+// Object database benchmark: create, get-by-id and an ordered range query at 10,000 and 100,000 rows, against a real
+// server (startServer), next to a bare Hono hello-world measured in the same run, plus the server's start-up time.
+// Run: `npm run bench -w @basekit/mock-server -- database` or `node --import tsx mock-server/bench/database.bench.ts`.
+import { createAdaptorServer } from '@hono/node-server';
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Hono } from 'hono';
+import { createRow } from '../src/engine/areas/database/rows.js';
+import type { Principal } from '../src/engine/shared/env.js';
+import { startServer } from '../src/node/server.js';
+
+const DURATION_SECONDS = 5;
+const CONNECTIONS = 10;
+const here = dirname(fileURLToPath(import.meta.url));
+
+type Target = { url: string; method?: string; headers?: Record<string, string>; body?: string };
+
+async function measure(name: string, target: Target) {
+  await autocannon({ ...target, connections: CONNECTIONS, duration: 1 }); // warm-up: JIT and connections
+  const result = await autocannon({ ...target, connections: CONNECTIONS, duration: DURATION_SECONDS });
+  if (result.errors || result.non2xx) throw new Error(`${name}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
+  const figures = { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 };
+  console.log(`${name.padEnd(52)} ${String(figures.rps).padStart(7)} req/s   p50 ${figures.p50} ms   p99 ${figures.p99} ms`);
+  return figures;
+}
+
+/** Median and p99 of one request at a time, in fractional milliseconds: the time the server spends on one query. */
+async function serviceTime(name: string, target: Target, count = 200): Promise<void> {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    const res = await fetch(target.url, { method: target.method, headers: target.headers, body: target.body });
+    await res.arrayBuffer();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(1);
+  console.log(`${name.padEnd(52)} one request at a time: median ${at(0.5)} ms   p99 ${at(0.99)} ms`);
+}
+
+/** A bare Hono hello-world on @hono/node-server: the ceiling the database's get-by-id is compared with. */
+async function helloWorld(): Promise<{ url: string; close: () => void }> {
+  const app = new Hono().get('/', (c) => c.json({ hello: 'world' }));
+  const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+/** Milliseconds from spawning the CLI (through tsx) to its `listening on` line. */
+function startupTime(): Promise<number> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(here, '../src/node/cli.ts'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('listening on')) {
+        resolve(performance.now() - started);
+        child.kill();
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`the server exited (${code}) before listening`)));
+  });
+}
+
+async function main(): Promise<void> {
+  const startups: number[] = [];
+  for (let i = 0; i < 3; i++) startups.push(await startupTime());
+  console.log(`start-up (node --import tsx src/node/cli.ts, until "listening on"): ${startups.map((ms) => `${Math.round(ms)} ms`).join(', ')}`);
+
+  const hello = await helloWorld();
+  const server = await startServer({ port: 0 });
+  const { project } = server.engine;
+  const config = project.config;
+  const token = (await project.tokens.issue('client', 3600, 'bench-user')).token;
+  const headers = { 'X-Service-Object-Storage-Id': config.objectStorageId, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+  const principal: Principal = { ...(await project.tokens.verify(token))!, isMaster: false };
+  // Seeded through the engine's core: 100,000 HTTP creates would take longer than the whole benchmark.
+  const seed = (table: string, count: number): string[] =>
+    Array.from({ length: count }, (_, i) => createRow(project, principal, table, { score: Math.floor(Math.random() * 1_000_000), name: `player${i}`, level: i % 10 })._id);
+
+  try {
+    const ceiling = await measure('bare Hono hello-world', { url: hello.url });
+    await measure('create row', { url: `${server.url}/object-storage/classes/Created/`, method: 'POST', headers, body: JSON.stringify({ score: 1, name: 'x', tags: ['a'] }) });
+    seed('Score10k', 10_000);
+    const anyId = seed('Score100k', 100_000)[50_000]!;
+    const get = await measure('get row by id (100,000 rows in the table)', { url: `${server.url}/object-storage/classes/Score100k/${anyId}`, headers });
+    console.log(`get-by-id reaches ${Math.round((100 * get.rps) / ceiling.rps)} % of the hello-world's requests per second`);
+    const where = JSON.stringify({ score: { $gt: 500_000 } });
+    for (const [table, label] of [['Score10k', '10,000'], ['Score100k', '100,000']] as const) {
+      const url = `${server.url}/object-storage/classes/query/${table}?order=-score&limit=100`;
+      await measure(`query $gt + order=-score + limit=100, ${label} rows`, { url, method: 'POST', headers, body: where });
+      await serviceTime(`  same query, ${label} rows`, { url, method: 'POST', headers, body: where });
+    }
+  } finally {
+    hello.close();
+    await server.close();
+  }
+}
+
+await main();
