@@ -17,14 +17,16 @@ function encodeSegment(segment: string): string {
 
 /**
  * The public address of a stored file: `{storage_url}/<bucket>/<path>`, with the resize segment and the download
- * name when asked for, each part correctly encoded. `path` is relative to the bucket, as `upload` returns it.
+ * name when asked for, each part correctly encoded. `path` is relative to the bucket, as `upload` returns it, or
+ * starts with `/<bucket>/` as listing URLs do.
  *
  * @example
  * downloadUrl('https://storage.example.com', 'my-bucket', 'photos/cat one.jpg', { resize: { width: 200, height: 200 }, filename: 'cat.jpg' });
  * // https://storage.example.com/my-bucket/photos/cat%20one.jpg/r/200x200?name=cat.jpg
  */
 export function downloadUrl(storageUrl: string, bucket: string, path: string, { resize, filename }: DownloadOptions = {}): string {
-  const segments = path.split('/').filter(Boolean).map(encodeSegment);
+  const relative = path.startsWith(`/${bucket}/`) ? path.slice(bucket.length + 2) : path;
+  const segments = relative.split('/').filter(Boolean).map(encodeSegment);
   let url = `${storageUrl.replace(/\/+$/, '')}/${encodeSegment(bucket)}/${segments.join('/')}`;
   if (resize) {
     const { width, height } = resize;

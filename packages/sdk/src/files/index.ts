@@ -45,7 +45,7 @@ export function createFiles(core: Core) {
   const transfer = (operation: '/files/copy' | '/files/move', sources: string | string[], destination: string, { force, signal }: ForceOptions) => {
     const sourceUrls = list(sources);
     const body = { sourceUrls, forces: flags(sourceUrls.length, force), destinationUrl: destination };
-    return core.call(`POST ${operation}`, http.POST(operation, { body, signal })).then(() => undefined);
+    return core.call(`POST ${operation}`, http.POST(operation, { body, signal })).then((answer) => answer.newPaths);
   };
 
   async function* listAll(folder: string, { pageSize = 50, signal }: Omit<ListOptions, 'page'> = {}): AsyncGenerator<FileRecord, void, undefined> {
@@ -122,15 +122,16 @@ export function createFiles(core: Core) {
     },
 
     /**
-     * Copies files and folders of one parent into a folder (spec 4.6 #6); `force` replaces what exists there. Master only.
+     * Copies files and folders of one parent into a folder (spec 4.6 #6); `force` replaces what exists there.
+     * Returns the new paths. Master only.
      *
      * @example
-     * await admin.files.copy(['photos/a.jpg'], 'backup');
+     * const [copy] = await admin.files.copy(['photos/a.jpg'], 'backup');
      */
-    copy: (sources: string | string[], destination: string, options: ForceOptions = {}): Promise<void> => transfer('/files/copy', sources, destination, options),
+    copy: (sources: string | string[], destination: string, options: ForceOptions = {}): Promise<string[]> => transfer('/files/copy', sources, destination, options),
 
-    /** Moves files and folders of one parent into a folder (spec 4.6 #7); `force` replaces what exists there. Master only. */
-    move: (sources: string | string[], destination: string, options: ForceOptions = {}): Promise<void> => transfer('/files/move', sources, destination, options),
+    /** Moves files and folders of one parent into a folder (spec 4.6 #7); `force` replaces what exists there. Returns the new paths. Master only. */
+    move: (sources: string | string[], destination: string, options: ForceOptions = {}): Promise<string[]> => transfer('/files/move', sources, destination, options),
 
     /**
      * Renames a file (spec 4.6 #8; folders cannot be renamed) and returns its new path.
