@@ -6,7 +6,7 @@ export function banner(url: string, config: Config, notes: string[] = []): strin
   return [
     'basekit reference server',
     `  base_url        ${url}   users${on('users')}, database${on('database')}, leaderboards${on('leaderboards')}`,
-    `  storage_url     ${url}   bucket "${config.bucket}"${on('storage')}`,
+    `  storage_url     ${url}   bucket "${config.bucket}"${on('storage')}, files ${config.dataDir ? `kept in ${config.dataDir}` : 'in memory'}`,
     `  transcoder_url  ${url}${on('transcoder')}`,
     `  X-Service-Authentication-Id    ${config.authenticationId}`,
     `  client key                     ${config.clientKey}`,

@@ -1,7 +1,8 @@
 import type { Capabilities } from '../engine/index.js';
+import { nodeFiles } from './files/index.js';
 import { nodeTranscoder } from './transcoder/index.js';
 
 /** The Node implementations of the engine's platform capabilities. */
-export async function nodeCapabilities(): Promise<Partial<Capabilities>> {
-  return { transcoder: await nodeTranscoder() };
+export async function nodeCapabilities({ dataDir }: { dataDir?: string | undefined } = {}): Promise<Partial<Capabilities>> {
+  return { transcoder: await nodeTranscoder(), ...(await nodeFiles({ dataDir })) };
 }

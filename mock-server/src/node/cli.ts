@@ -5,7 +5,7 @@ import { ConfigError, type Capabilities } from '../engine/index.js';
 import { banner } from './banner.js';
 import { startServer } from './server.js';
 
-const USAGE = 'usage: basekit-server [--config FILE] [--port N] [--host H]';
+const USAGE = 'usage: basekit-server [--config FILE] [--port N] [--host H] [--data-dir DIR]';
 
 /** Banner notes about the transcoder: why conversions cannot run here, if they cannot. */
 function transcoderNotes({ transcoder }: Capabilities): string[] {
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   let values;
   try {
     ({ values } = parseArgs({
-      options: { config: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { config: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
       strict: true,
     }));
   } catch (error) {
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   const port = Number(values.port ?? process.env['PORT'] ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535\n${USAGE}`);
   try {
-    const server = await startServer({ config: readConfig(values.config), port, host: values.host ?? '127.0.0.1' });
+    const server = await startServer({ config: readConfig(values.config), port, host: values.host ?? '127.0.0.1', dataDir: values['data-dir'] });
     process.stdout.write(`listening on ${server.url}\n${banner(server.url, server.engine.project.config, transcoderNotes(server.engine.project.capabilities))}\n`);
     const stop = () => void server.close().then(() => process.exit(0));
     process.on('SIGINT', stop);

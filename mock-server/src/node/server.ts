@@ -1,6 +1,6 @@
 import { createAdaptorServer } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import { createEngine, type Engine } from '../engine/index.js';
+import { DEFAULT_CONFIG, createEngine, resolveConfig, type Engine } from '../engine/index.js';
 import { nodeCapabilities } from './capabilities.js';
 
 export interface StartOptions {
@@ -9,6 +9,8 @@ export interface StartOptions {
   /** 0 picks a free port. Default 3000. */
   port?: number;
   host?: string;
+  /** Keep files and metadata in this folder across restarts (`--data-dir`); overrides the config's `dataDir`. */
+  dataDir?: string;
 }
 
 export interface RunningServer {
@@ -26,8 +28,10 @@ export interface RunningServer {
  * const res = await fetch(`${server.url}/auth/login`, { method: 'POST', headers: { 'X-Service-Authentication-Id': 'dev-auth-id', 'X-Service-Authentication-Key': 'dev-master-key' } });
  * await server.close();
  */
-export async function startServer({ config, port = 3000, host = '127.0.0.1' }: StartOptions = {}): Promise<RunningServer> {
-  const engine = createEngine({ config, capabilities: await nodeCapabilities() });
+export async function startServer({ config, port = 3000, host = '127.0.0.1', dataDir }: StartOptions = {}): Promise<RunningServer> {
+  const input = config ?? DEFAULT_CONFIG;
+  const resolved = resolveConfig(dataDir ? { ...(input as object), dataDir } : input);
+  const engine = createEngine({ config: resolved, capabilities: await nodeCapabilities({ dataDir: resolved.dataDir }) });
   // Keep the global Request/Response: fetch clients in the same process (tests) must keep working.
   const server = createAdaptorServer({ fetch: engine.fetch, overrideGlobalObjects: false });
   await new Promise<void>((resolve, reject) => {

@@ -1,0 +1,67 @@
+import { ErrorCode, badRequest, notFound } from '../../shared/errors.js';
+import type { Project } from '../../shared/project.js';
+import { isImage } from './content-type.js';
+import { contentDisposition } from './disposition.js';
+import { type FilePath, nameOf, publicUrl } from './paths.js';
+import type { ResizedImage } from './resize-cache.js';
+import { type Representation, serveBytes } from './serve.js';
+import { type FilesState, filesState } from './state.js';
+import { type FileNode, find } from './tree.js';
+
+/** Largest width or height of a resized image. */
+export const MAX_RESIZE = 4096;
+
+interface Target {
+  path: FilePath;
+  file: FileNode;
+  resize?: { width: number; height: number };
+}
+
+/** The file a download path names: the path itself, or `<image path>/r/<width>x<height>`. */
+function resolve(root: FilesState['root'], bucket: string, path: FilePath): Target {
+  const node = find(root, path);
+  if (node?.kind === 'file') return { path, file: node };
+  const size = /^(\d{1,5})x(\d{1,5})$/.exec(nameOf(path));
+  const imagePath = path.slice(0, -2);
+  const image = size && path[path.length - 2] === 'r' ? find(root, imagePath) : undefined;
+  if (image?.kind !== 'file') throw notFound(ErrorCode.FILE_NOT_FOUND, `${publicUrl(bucket, path)} is not a file`);
+  const [width, height] = [Number(size![1]), Number(size![2])];
+  if (!(width >= 1 && width <= MAX_RESIZE && height >= 1 && height <= MAX_RESIZE)) {
+    throw badRequest(ErrorCode.VALIDATION_FAILED, `resize width and height must be between 1 and ${MAX_RESIZE}`);
+  }
+  return { path: imagePath, file: image, resize: { width, height } };
+}
+
+async function resized(project: Project, state: FilesState, file: FileNode, width: number, height: number): Promise<ResizedImage | undefined> {
+  const key = `${file.blobKey}/${width}x${height}`;
+  const cached = state.resized.get(key);
+  if (cached) return cached;
+  const stored = await state.blobs.get(file.blobKey);
+  const resizer = project.capabilities.images;
+  if (!stored || !resizer) return undefined;
+  const bytes = stored instanceof Uint8Array ? stored : new Uint8Array(await stored.arrayBuffer());
+  const image = await resizer.resize(bytes, width, height);
+  if (!image) throw badRequest(ErrorCode.NOT_AN_IMAGE, 'the file cannot be read as an image');
+  state.resized.set(key, image);
+  return image;
+}
+
+/**
+ * Answers a download of `/<bucket>/<path>` (or its resize form) with the file's bytes. Without an image resizer
+ * (in browsers) a resize serves the original image.
+ *
+ * @param downloadAs the `?name=`/`?filename=` name: served as an attachment under that name
+ */
+export async function download(project: Project, path: FilePath, headers: Headers, downloadAs?: string): Promise<Response> {
+  const state = project.state(filesState);
+  const { file, path: filePath, resize } = resolve(state.root, project.config.bucket, path);
+  if (resize && !isImage(file.contentType)) throw badRequest(ErrorCode.NOT_AN_IMAGE, `${publicUrl(project.config.bucket, filePath)} is not an image`);
+  const disposition = downloadAs ? contentDisposition('attachment', downloadAs) : contentDisposition('inline', nameOf(filePath));
+  const base = { etag: `"${file.md5}"`, lastModified: file.modified, contentType: file.contentType, contentDisposition: disposition };
+  const image = resize && (await resized(project, state, file, resize.width, resize.height));
+  if (image) return serveBytes(headers, { ...base, bytes: image.bytes, contentType: image.contentType, etag: `"${file.md5}-${resize.width}x${resize.height}"` });
+  const bytes = await state.blobs.get(file.blobKey);
+  // Deleted or replaced between the lookup and the read.
+  if (!bytes) throw notFound(ErrorCode.FILE_NOT_FOUND, `${publicUrl(project.config.bucket, filePath)} does not exist`);
+  return serveBytes(headers, { ...base, bytes } satisfies Representation);
+}

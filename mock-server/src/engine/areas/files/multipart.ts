@@ -1,0 +1,168 @@
+import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
+
+/** One part of a `multipart/form-data` body. */
+export interface FormPart {
+  name: string;
+  /** Present for file parts. */
+  filename?: string;
+  contentType?: string;
+  data: Uint8Array;
+}
+
+const HEADER_LIMIT = 16 * 1024;
+const CRLF = new Uint8Array([13, 10]);
+const HEADER_END = new Uint8Array([13, 10, 13, 10]);
+const DASHES = new Uint8Array([45, 45]);
+
+const malformed = (problem: string) => badRequest(ErrorCode.VALIDATION_FAILED, `malformed multipart body: ${problem}`);
+
+export function tooLarge(limit: number): ApiError {
+  return new ApiError(413, ErrorCode.PAYLOAD_TOO_LARGE, `upload is larger than ${limit} bytes`);
+}
+
+/** The boundary of a `multipart/form-data` Content-Type (400 for any other type). */
+export function boundaryOf(contentType: string | undefined): string {
+  const match = /^multipart\/form-data\s*;(?:.*;)?\s*boundary=(?:"([^"]{1,70})"|([^\s;]{1,70}))/i.exec(contentType ?? '');
+  if (!match) throw badRequest(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'the upload must be multipart/form-data with a boundary');
+  return (match[1] ?? match[2])!;
+}
+
+function indexOf(haystack: Uint8Array, needle: Uint8Array, from = 0): number {
+  const first = needle[0]!;
+  for (let i = haystack.indexOf(first, from); i !== -1 && i <= haystack.length - needle.length; i = haystack.indexOf(first, i + 1)) {
+    let j = 1;
+    while (j < needle.length && haystack[i + j] === needle[j]) j++;
+    if (j === needle.length) return i;
+  }
+  return -1;
+}
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}
+
+/** Reads a body stream chunk by chunk, counting bytes against the limit (413 past it). */
+class BodyReader {
+  buffer: Uint8Array = new Uint8Array(0);
+  #received = 0;
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+
+  constructor(
+    body: ReadableStream<Uint8Array>,
+    private readonly limit: number,
+  ) {
+    this.#reader = body.getReader();
+  }
+
+  /** Appends the next chunk to `buffer`; false at the end of the body. */
+  async more(): Promise<boolean> {
+    const { done, value } = await this.#reader.read();
+    if (done) return false;
+    this.#received += value.length;
+    if (this.#received > this.limit) throw tooLarge(this.limit);
+    this.buffer = this.buffer.length === 0 ? value : concat([this.buffer, value]);
+    return true;
+  }
+
+  /** Waits until `buffer` holds at least `length` bytes (400 when the body ends first). */
+  async need(length: number): Promise<void> {
+    while (this.buffer.length < length) if (!(await this.more())) throw malformed('the body ends too early');
+  }
+
+  consume(length: number): Uint8Array {
+    const head = this.buffer.subarray(0, length);
+    this.buffer = this.buffer.subarray(length);
+    return head;
+  }
+}
+
+function parseHeaders(block: string): Omit<FormPart, 'data'> {
+  const headers = new Map<string, string>();
+  for (const line of block.split('\r\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+  }
+  const disposition = headers.get('content-disposition') ?? '';
+  if (!/^form-data\s*(;|$)/i.test(disposition)) throw malformed('a part lacks "Content-Disposition: form-data"');
+  const params = new Map<string, string>();
+  for (const [, key, quoted, bare] of disposition.matchAll(/;\s*([^\s=;]+)\s*=\s*(?:"([^"]*)"|([^;]*))/g)) {
+    params.set(key!.toLowerCase(), quoted ?? bare!.trim());
+  }
+  const name = params.get('name');
+  if (name === undefined) throw malformed('a part has no name');
+  const part: Omit<FormPart, 'data'> = { name };
+  const extended = /^utf-8''(.*)$/i.exec(params.get('filename*') ?? '');
+  const filename = extended ? safeDecode(extended[1]!) : params.get('filename');
+  if (filename !== undefined) part.filename = filename;
+  const contentType = headers.get('content-type');
+  if (contentType) part.contentType = contentType;
+  return part;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw malformed(`"filename*" has a malformed percent-escape`);
+  }
+}
+
+/**
+ * Parses a `multipart/form-data` body as it streams in, so memory holds the parts and little more, and refuses
+ * (413) a body larger than `limit` bytes as soon as it passes the limit, with or without a Content-Length.
+ */
+export async function readMultipart(body: ReadableStream<Uint8Array> | null, boundary: string, limit: number): Promise<FormPart[]> {
+  if (!body) throw malformed('the body is empty');
+  const reader = new BodyReader(body, limit);
+  // Every boundary after the first follows a CRLF; prefixing one lets the first match the same delimiter.
+  reader.buffer = CRLF;
+  const delimiter = new TextEncoder().encode(`\r\n--${boundary}`);
+  const parts: FormPart[] = [];
+  await skipTo(reader, delimiter, () => undefined);
+  for (;;) {
+    await reader.need(2);
+    const after = reader.consume(2);
+    if (after[0] === DASHES[0] && after[1] === DASHES[1]) return parts; // the closing delimiter; the epilogue is ignored
+    if (after[0] !== CRLF[0] || after[1] !== CRLF[1]) throw malformed('a boundary is not followed by a line break');
+    const headers = parseHeaders(await readHeaderBlock(reader));
+    const chunks: Uint8Array[] = [];
+    await skipTo(reader, delimiter, (chunk) => chunks.push(chunk));
+    parts.push({ ...headers, data: concat(chunks) });
+  }
+}
+
+async function readHeaderBlock(reader: BodyReader): Promise<string> {
+  for (;;) {
+    const end = indexOf(reader.buffer, HEADER_END);
+    if (end !== -1) {
+      const block = new TextDecoder().decode(reader.consume(end));
+      reader.consume(HEADER_END.length);
+      return block;
+    }
+    if (reader.buffer.length > HEADER_LIMIT) throw malformed(`part headers are longer than ${HEADER_LIMIT} bytes`);
+    if (!(await reader.more())) throw malformed('the body ends inside part headers');
+  }
+}
+
+/** Passes the bytes before the next `delimiter` to `onData` as they arrive, and consumes the delimiter. */
+async function skipTo(reader: BodyReader, delimiter: Uint8Array, onData: (chunk: Uint8Array) => void): Promise<void> {
+  for (;;) {
+    const at = indexOf(reader.buffer, delimiter);
+    if (at !== -1) {
+      if (at > 0) onData(reader.consume(at));
+      reader.consume(delimiter.length);
+      return;
+    }
+    // Keep a tail that may be the start of a delimiter split across chunks.
+    const safe = reader.buffer.length - (delimiter.length - 1);
+    if (safe > 0) onData(reader.consume(safe));
+    if (!(await reader.more())) throw malformed('the closing boundary is missing');
+  }
+}

@@ -1,0 +1,102 @@
+import { Hono } from 'hono';
+import { bearer, master, projectHeader, serviceEnabled } from '../../shared/auth.js';
+import type { AppContext, AppEnv } from '../../shared/env.js';
+import { ErrorCode, badRequest } from '../../shared/errors.js';
+import { isPlainObject, readJsonObject } from '../../shared/http.js';
+import { deleteEntries, MAX_DELETE_FILES } from './delete.js';
+import { downloadName } from './disposition.js';
+import { download } from './download.js';
+import { choiceField, flagList, intField, stringList } from './fields.js';
+import { fileInfo, listFolder, MAX_PAGE_SIZE } from './listing.js';
+import { boundaryOf, readMultipart, tooLarge } from './multipart.js';
+import { checkName, parsePath } from './paths.js';
+import { renameFiles } from './rename.js';
+import { tooMany } from './selection.js';
+import { type TransferMode, transfer } from './transfer.js';
+import { createDirectory, upload, uploadItems } from './upload.js';
+
+const storage = serviceEnabled('storage');
+const storageId = projectHeader('x-service-storage-id', 'storageId', 404);
+/** Section 7 lists 401, not 403, for a client token on the master operations of file storage. */
+const masterOnly = master(401);
+
+/** The owner recorded on what the caller creates: the user, or null for the master token. */
+const ownerOf = (c: AppContext) => (c.var.principal.isMaster ? null : (c.var.principal.userId ?? null));
+const pathOf = (c: AppContext, value: unknown, field: string) => parsePath(c.var.project.config.bucket, value, field);
+
+export const filesRoutes = new Hono<AppEnv>();
+
+filesRoutes.post('/files', storage, storageId, bearer, async (c) => {
+  const { project } = c.var;
+  const limit = project.config.maxUploadBytes;
+  // Refused before reading when the length is declared; otherwise while reading.
+  if (Number(c.req.header('content-length')) > limit) throw tooLarge(limit);
+  const parts = await readMultipart(c.req.raw.body, boundaryOf(c.req.header('content-type')), limit);
+  const savedFilesUrls = await upload(project, uploadItems(project.config.bucket, parts), ownerOf(c));
+  return c.json({ savedFilesUrls });
+});
+
+filesRoutes.post('/directories', storage, storageId, bearer, async (c) => {
+  const body = await readJsonObject(c);
+  const { path, created } = await createDirectory(c.var.project, pathOf(c, body['path'], 'path'), ownerOf(c));
+  return c.json({ path }, created ? 201 : 200);
+});
+
+filesRoutes.post('/files/directoryInfo', storage, storageId, masterOnly, async (c) => {
+  const body = await readJsonObject(c);
+  const path = pathOf(c, body['url'], 'url');
+  const pageNumber = intField(body, 'pageNumber', 0, Number.MAX_SAFE_INTEGER, 0);
+  const pageSize = intField(body, 'pageSize', 1, MAX_PAGE_SIZE, MAX_PAGE_SIZE);
+  const files = listFolder(c.var.project, path, pageNumber, pageSize, choiceField(body, 'sortingType', ['ASC', 'DESC']));
+  return c.json({ files });
+});
+
+filesRoutes.post('/files/fileInfo', storage, storageId, masterOnly, async (c) => {
+  const body = await readJsonObject(c);
+  return c.json(fileInfo(c.var.project, pathOf(c, body['url'], 'url')));
+});
+
+filesRoutes.post('/files/delete', storage, storageId, bearer, async (c) => {
+  const body = await readJsonObject(c);
+  const urls = stringList(body, 'urls');
+  if (urls.length > MAX_DELETE_FILES) throw tooMany(MAX_DELETE_FILES, 'files');
+  await deleteEntries(c.var.project, urls.map((url) => pathOf(c, url, 'urls')), flagList(body, 'forced', urls.length, 'urls'));
+  return c.json({});
+});
+
+function transferRoute(mode: TransferMode) {
+  // Section 7 lists 417 for a disabled service on copy and move.
+  filesRoutes.post(`/files/${mode}`, serviceEnabled('storage', 417), storageId, masterOnly, async (c) => {
+    const body = await readJsonObject(c);
+    const sources = stringList(body, 'sourceUrls');
+    const forces = flagList(body, 'forces', sources.length, 'sourceUrls');
+    const destination = pathOf(c, body['destinationUrl'], 'destinationUrl');
+    const newPaths = await transfer(c.var.project, mode, sources.map((url) => pathOf(c, url, 'sourceUrls')), forces, destination);
+    return c.json({ newPaths });
+  });
+}
+transferRoute('copy');
+transferRoute('move');
+
+filesRoutes.post('/files/rename', storage, storageId, bearer, async (c) => {
+  const { items } = await readJsonObject(c);
+  if (!Array.isArray(items) || items.length === 0 || !items.every(isPlainObject)) {
+    throw badRequest(ErrorCode.VALIDATION_FAILED, '"items" must be a non-empty array of {pathToRename, newFileName}');
+  }
+  const renames = items.map((item) => {
+    if (typeof item['newFileName'] !== 'string') throw badRequest(ErrorCode.INVALID_PATH, '"newFileName" must be a string');
+    return { path: pathOf(c, item['pathToRename'], 'pathToRename'), newName: checkName(item['newFileName'], 'newFileName') };
+  });
+  return c.json({ newPaths: await renameFiles(c.var.project, renames) });
+});
+
+// Downloads: `/<bucket>/<path>`, public like a CDN address. Any other first segment is not ours: it goes on to
+// the other areas' routes or the 404 handler.
+filesRoutes.get('/*', async (c, next) => {
+  const { project } = c.var;
+  const pathname = new URL(c.req.url).pathname;
+  if (pathname.split('/')[1] !== project.config.bucket) return next();
+  await storage(c, async () => undefined); // throws 503 while the storage service is switched off
+  const name = downloadName(c.req.query('name'), c.req.query('filename'));
+  return download(project, pathOf(c, pathname, 'path'), c.req.raw.headers, name);
+});

@@ -1,0 +1,124 @@
+import type { BlobStore } from '../../shared/capabilities.js';
+import { isPlainObject } from '../../shared/http.js';
+import type { Project, StateSlice } from '../../shared/project.js';
+import { MemoryBlobStore } from './memory-blobs.js';
+import { ResizeCache } from './resize-cache.js';
+import { type FileNode, type FolderNode, type TreeNode, newFolder } from './tree.js';
+
+export interface FilesState {
+  root: FolderNode;
+  blobs: BlobStore;
+  /** Set when the bytes live in memory (no `blobs` capability): they are then part of the state export. */
+  memory?: MemoryBlobStore;
+  resized: ResizeCache;
+  /** Mutations run one after another, so each validates and applies against a tree nobody else is changing. */
+  queue: Promise<unknown>;
+}
+
+/** One folder or file in the JSON form: `path` is its names joined with `/` (names never contain `/`). */
+interface EntryJson {
+  path: string;
+  kind: 'folder' | 'file';
+  guid: string;
+  ownerId: string | null;
+  creationDate: number;
+  lastModificationDate: number;
+  size?: number;
+  md5Hash?: string;
+  crcHash?: string;
+  contentType?: string;
+  blobKey?: string;
+}
+
+interface FilesJson {
+  entries: EntryJson[];
+  /** Base64 bytes by blob key, when the bytes live in memory. */
+  blobs?: Record<string, string>;
+}
+
+function toEntries(folder: FolderNode, prefix: string, out: EntryJson[]): EntryJson[] {
+  for (const [name, node] of folder.children) {
+    const path = prefix + name;
+    const base = { path, kind: node.kind, guid: node.guid, ownerId: node.ownerId, creationDate: node.created, lastModificationDate: node.modified };
+    if (node.kind === 'file') {
+      out.push({ ...base, size: node.size, md5Hash: node.md5, crcHash: node.crc, contentType: node.contentType, blobKey: node.blobKey });
+    } else {
+      out.push(base);
+      toEntries(node, `${path}/`, out);
+    }
+  }
+  return out;
+}
+
+function toNode(entry: EntryJson): TreeNode {
+  const base = { guid: entry.guid, ownerId: entry.ownerId, created: entry.creationDate, modified: entry.lastModificationDate };
+  if (entry.kind === 'folder') return { kind: 'folder', ...base, children: new Map() };
+  const { size, md5Hash, crcHash, contentType, blobKey } = entry;
+  if (typeof size !== 'number' || typeof md5Hash !== 'string' || typeof crcHash !== 'string' || typeof contentType !== 'string' || typeof blobKey !== 'string') {
+    throw new Error(`file entry "${entry.path}" lacks size, md5Hash, crcHash, contentType or blobKey`);
+  }
+  return { kind: 'file', ...base, size, md5: md5Hash, crc: crcHash, contentType, blobKey } satisfies FileNode;
+}
+
+function fromEntries(entries: unknown): FolderNode {
+  if (!Array.isArray(entries)) throw new Error('"entries" must be an array');
+  const root = newFolder(null, 0);
+  for (const entry of entries as EntryJson[]) {
+    if (!isPlainObject(entry) || typeof entry.path !== 'string') throw new Error('each entry needs a "path"');
+    const names = entry.path.split('/');
+    let parent: TreeNode | undefined = root;
+    for (const name of names.slice(0, -1)) parent = parent?.kind === 'folder' ? parent.children.get(name) : undefined;
+    if (parent?.kind !== 'folder') throw new Error(`the folder of entry "${entry.path}" is not listed before it`);
+    parent.children.set(names[names.length - 1]!, toNode(entry));
+  }
+  return root;
+}
+
+function newState(project: Project, root: FolderNode, memory?: MemoryBlobStore): FilesState {
+  const base = { root, resized: new ResizeCache(), queue: Promise.resolve() };
+  const durable = project.capabilities.blobs;
+  if (durable) return { ...base, blobs: durable };
+  const inMemory = memory ?? new MemoryBlobStore();
+  return { ...base, blobs: inMemory, memory: inMemory };
+}
+
+function fromJSON(json: unknown, project: Project): FilesState {
+  if (!isPlainObject(json)) throw new Error('the files state must be an object');
+  const blobs = json['blobs'];
+  const memory = isPlainObject(blobs) ? MemoryBlobStore.fromJSON(blobs as Record<string, string>) : undefined;
+  return newState(project, fromEntries(json['entries']), memory);
+}
+
+function toJSON(state: FilesState): FilesJson {
+  const entries = toEntries(state.root, '', []);
+  return state.memory ? { entries, blobs: state.memory.toJSON() } : { entries };
+}
+
+/**
+ * The folder tree of the bucket (metadata) and where the bytes are. With a durable store (`--data-dir`), the tree
+ * saved by the previous run is restored at start-up.
+ */
+export const filesState: StateSlice<FilesState> = {
+  key: 'files',
+  init(project) {
+    const saved = project.capabilities.persistence?.restore('files');
+    return saved === undefined ? newState(project, newFolder(null, project.clock.now())) : fromJSON(saved, project);
+  },
+  toJSON,
+  fromJSON,
+};
+
+/**
+ * Runs a change of the files state after the changes before it, then saves the tree when there is a durable store.
+ * Validate inside `work` and only mutate once nothing can fail: a request changes all or nothing.
+ */
+export function mutate<T>(project: Project, work: (state: FilesState) => Promise<T>): Promise<T> {
+  const state = project.state(filesState);
+  const run = state.queue.then(async () => {
+    const result = await work(state);
+    await project.capabilities.persistence?.save('files', toJSON(state));
+    return result;
+  });
+  state.queue = run.catch(() => undefined);
+  return run;
+}

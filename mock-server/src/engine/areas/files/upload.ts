@@ -1,0 +1,108 @@
+import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+import type { Project } from '../../shared/project.js';
+import { contentTypeFor } from './content-type.js';
+import { crc32Hex } from './crc32.js';
+import { md5Hex } from './md5.js';
+import type { FormPart } from './multipart.js';
+import { type FilePath, checkName, firstRepeated, parsePath, publicUrl, savedPath } from './paths.js';
+import { mutate } from './state.js';
+import { type FileNode, checkFolderPath, ensureFolder, find, setChild } from './tree.js';
+
+/** One file of an upload request: `fileItems[i].fileToUpload`, `.path` and `.replacing`. */
+export interface UploadItem {
+  folder: FilePath;
+  name: string;
+  bytes: Uint8Array;
+  declaredType?: string;
+  replacing: boolean;
+}
+
+const FIELD = /^fileItems\[(\d{1,4})\]\.(fileToUpload|path|replacing)$/;
+
+/** Turns the parts of an upload body into items, in index order (400 for unknown, repeated or missing fields). */
+export function uploadItems(bucket: string, parts: readonly FormPart[]): UploadItem[] {
+  const byIndex = new Map<number, Map<string, FormPart>>();
+  for (const part of parts) {
+    const match = FIELD.exec(part.name);
+    if (!match) throw badRequest(ErrorCode.VALIDATION_FAILED, `unknown field "${part.name}"; expected fileItems[i].fileToUpload, .path or .replacing`);
+    const fields = byIndex.get(Number(match[1])) ?? new Map<string, FormPart>();
+    if (fields.has(match[2]!)) throw badRequest(ErrorCode.VALIDATION_FAILED, `field "${part.name}" is repeated`);
+    byIndex.set(Number(match[1]), fields.set(match[2]!, part));
+  }
+  if (byIndex.size === 0) throw badRequest(ErrorCode.VALIDATION_FAILED, 'the upload has no fileItems[i].fileToUpload');
+  return [...byIndex].sort(([a], [b]) => a - b).map(([index, fields]) => item(bucket, index, fields));
+}
+
+function item(bucket: string, index: number, fields: Map<string, FormPart>): UploadItem {
+  const field = (name: string) => `fileItems[${index}].${name}`;
+  const file = fields.get('fileToUpload');
+  if (file?.filename === undefined) throw badRequest(ErrorCode.VALIDATION_FAILED, `${field('fileToUpload')} is required and must be a file with a file name`);
+  const text = (name: string) => {
+    const part = fields.get(name);
+    return part && new TextDecoder().decode(part.data);
+  };
+  const replacing = text('replacing')?.trim().toLowerCase() ?? 'false';
+  if (replacing !== 'true' && replacing !== 'false') throw badRequest(ErrorCode.VALIDATION_FAILED, `${field('replacing')} must be true or false`);
+  const upload: UploadItem = {
+    folder: parsePath(bucket, text('path') ?? '', field('path')),
+    name: checkName(file.filename, `${field('fileToUpload')} file name`),
+    bytes: file.data,
+    replacing: replacing === 'true',
+  };
+  if (file.contentType) upload.declaredType = file.contentType;
+  return upload;
+}
+
+/**
+ * Stores every file of an upload, creating missing folders, or nothing when one of them cannot be stored
+ * (417 when a file exists and `replacing` is false, or a file stands where a folder is needed).
+ * Returns the saved path of each stored file, in item order.
+ */
+export function upload(project: Project, items: readonly UploadItem[], ownerId: string | null): Promise<string[]> {
+  const { bucket } = project.config;
+  const targets = items.map((i) => [...i.folder, i.name]);
+  const repeated = firstRepeated(targets);
+  if (repeated) throw badRequest(ErrorCode.VALIDATION_FAILED, `two items upload to ${publicUrl(bucket, repeated)}`);
+  // Hashing is pure work on the bytes: done before waiting for the other changes.
+  const hashed = items.map((i) => ({ ...i, md5: md5Hex(i.bytes), crc: crc32Hex(i.bytes), blobKey: newId(24) }));
+  return mutate(project, async (state) => {
+    for (const [i, target] of targets.entries()) {
+      checkFolderPath(state.root, target, bucket);
+      const existing = find(state.root, target);
+      if (existing?.kind === 'folder') throw new ApiError(417, ErrorCode.FILE_EXISTS, `${publicUrl(bucket, target)} is a folder`);
+      if (existing && !items[i]!.replacing) throw new ApiError(417, ErrorCode.FILE_EXISTS, `${publicUrl(bucket, target)} already exists and replacing is false`);
+    }
+    await Promise.all(hashed.map((i) => state.blobs.put(i.blobKey, i.bytes)));
+    const now = project.clock.now();
+    const replaced: string[] = [];
+    for (const i of hashed) {
+      const { folder } = ensureFolder(state.root, i.folder, ownerId, now);
+      const old = folder.children.get(i.name) as FileNode | undefined;
+      if (old) replaced.push(old.blobKey);
+      setChild(folder, i.name, {
+        kind: 'file',
+        guid: old?.guid ?? newId(24),
+        ownerId,
+        created: old?.created ?? now,
+        modified: now,
+        size: i.bytes.length,
+        md5: i.md5,
+        crc: i.crc,
+        contentType: contentTypeFor(i.name, i.declaredType),
+        blobKey: i.blobKey,
+      }, now);
+    }
+    await Promise.all(replaced.map((key) => state.blobs.delete(key)));
+    return targets.map(savedPath);
+  });
+}
+
+/** Creates a folder and its missing parents; `created` is false when it already existed (417 when a file is in the way). */
+export function createDirectory(project: Project, path: FilePath, ownerId: string | null): Promise<{ path: string; created: boolean }> {
+  return mutate(project, async (state) => {
+    checkFolderPath(state.root, path, project.config.bucket);
+    const { created } = ensureFolder(state.root, path, ownerId, project.clock.now());
+    return { path: savedPath(path), created };
+  });
+}

@@ -1,0 +1,13 @@
+import type { Capabilities } from '../../engine/index.js';
+import { diskStorage } from './disk.js';
+import { sharpResizer } from './images.js';
+
+/**
+ * The Node capabilities of the files area: sharp for resized downloads and, with a data folder, durable storage.
+ *
+ * @example
+ * const capabilities = await nodeFiles({ dataDir: './data' });
+ */
+export async function nodeFiles({ dataDir }: { dataDir?: string | undefined }): Promise<Partial<Capabilities>> {
+  return { images: sharpResizer, ...(dataDir ? await diskStorage(dataDir) : {}) };
+}

@@ -1,0 +1,53 @@
+import type { TestServer } from '../support/server.js';
+import { masterAuth } from '../support/users.js';
+
+/** `X-Service-Storage-Id` plus the given auth headers. */
+export function storageHeaders(server: TestServer, auth: Record<string, string>): Record<string, string> {
+  return { 'X-Service-Storage-Id': server.config.storageId, ...auth };
+}
+
+export interface UploadFile {
+  name: string;
+  content: string | Uint8Array;
+  path?: string;
+  replacing?: boolean;
+  type?: string;
+}
+
+/** The multipart body of an upload, as the spec names its fields. */
+export function uploadForm(files: readonly UploadFile[]): FormData {
+  const form = new FormData();
+  files.forEach((file, i) => {
+    form.append(`fileItems[${i}].fileToUpload`, new Blob([file.content as BlobPart], file.type ? { type: file.type } : {}), file.name);
+    if (file.path !== undefined) form.append(`fileItems[${i}].path`, file.path);
+    if (file.replacing !== undefined) form.append(`fileItems[${i}].replacing`, String(file.replacing));
+  });
+  return form;
+}
+
+/** A storage client for tests: JSON calls and uploads with one set of auth headers. */
+export function storageClient(server: TestServer, auth: Record<string, string>) {
+  const headers = storageHeaders(server, auth);
+  return {
+    post: (path: string, body: unknown) =>
+      server.request(path, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
+    upload: (files: readonly UploadFile[]) => server.request('/files', { method: 'POST', headers, body: uploadForm(files) }),
+    /** Uploads and returns the saved paths; throws with the answer when it is not 200. */
+    async put(files: readonly UploadFile[]): Promise<string[]> {
+      const res = await server.request('/files', { method: 'POST', headers, body: uploadForm(files) });
+      const body = (await res.json()) as { savedFilesUrls: string[] };
+      if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${JSON.stringify(body)}`);
+      return body.savedFilesUrls;
+    },
+  };
+}
+
+export type StorageClient = ReturnType<typeof storageClient>;
+
+/** A master-token storage client. */
+export async function masterClient(server: TestServer): Promise<StorageClient> {
+  return storageClient(server, await masterAuth(server));
+}
+
+/** The download URL path of a saved path. */
+export const downloadPath = (server: TestServer, saved: string) => `/${server.config.storageId}/${saved}`;
