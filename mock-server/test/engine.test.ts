@@ -41,3 +41,21 @@ describe('engine', () => {
     expect(await res.json()).toMatchObject({ code: 107 });
   });
 });
+
+describe('CORS', () => {
+  it('answers a preflight for any origin with the requested headers', async () => {
+    const res = await server.request('/object-storage/batch', {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://app.test', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,x-service-object-storage-id' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-headers')).toContain('x-service-object-storage-id');
+  });
+
+  it('exposes the download headers on simple responses', async () => {
+    const res = await server.request('/no/such/thing', { headers: { Origin: 'http://app.test' } });
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-expose-headers')).toContain('Content-Disposition');
+  });
+});

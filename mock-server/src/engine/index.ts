@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { adminRoutes } from './admin/routes.js';
 import type { Area } from './area.js';
@@ -46,6 +47,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
     return c.json({ code: ErrorCode.INTERNAL, error: 'internal server error' }, 500);
   });
   app.notFound(() => errorResponse(new ApiError(404, ErrorCode.ROUTE_NOT_FOUND, 'no such operation')));
+  // Browser apps call the service from their own origin; downloads expose the headers players and savers read.
+  app.use('*', cors({ origin: '*', exposeHeaders: ['Content-Disposition', 'Content-Length', 'Content-Range', 'Accept-Ranges', 'ETag', 'Last-Modified'] }));
   app.use('*', async (c, next) => {
     c.set('project', project);
     await next();
