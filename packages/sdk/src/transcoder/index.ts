@@ -17,6 +17,8 @@ export type ConvertRequest = JsonBody<'/video/convert', 'post'>;
 /** What the service answers to a conversion request. */
 export type ConvertResult = JsonResult<'/video/convert', 'post'>;
 
+export * from './deliveries.js';
+
 
 /** The video transcoder (spec 4.7). */
 export type Transcoder = ReturnType<typeof createTranscoder>;
