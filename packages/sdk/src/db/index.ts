@@ -5,7 +5,7 @@ import type { Data } from './types.js';
 
 export { Batch, BATCH_LIMIT, type BatchResult } from './batch.js';
 export { op } from './operators.js';
-export { Query, type Comparable, type Counted, type Key, type ValueOf, type Where } from './query.js';
+export { Query, type Comparable, type Counted, type Key, type SubQuery, type ValueOf, type Where } from './query.js';
 export { Table } from './table.js';
 export type * from './types.js';
 export { pointer } from './values.js';

@@ -16,6 +16,12 @@ type StringKey<T> = { [K in Key<T>]: ValueOf<T, K> extends string ? K : unknown 
 /** The JSON query of spec 4.4. */
 export type Where = Record<string, unknown>;
 
+/** A query on another table, used inside this one. */
+export interface SubQuery {
+  readonly className: string;
+  readonly where: Where;
+}
+
 /** The URL parameters of spec 4.5. */
 interface Params {
   order?: string;
@@ -118,13 +124,13 @@ export class Query<T extends object = Data> {
     this.#constrain(key, '$regex', pattern.source);
     return options ? this.#constrain(key, '$options', options) : this;
   }
-  /** `$inQuery`: the pointer column points to a row that `query` matches. */
-  matchesQuery(key: Key<T>, query: Query<object>): this {
-    return this.#constrain(key, '$inQuery', { where: query.#where, className: query.className });
+  /** `$inQuery`: the pointer column points to a row that `query` (on the pointed table) matches. */
+  matchesQuery(key: Key<T>, query: SubQuery): this {
+    return this.#constrain(key, '$inQuery', { where: query.where, className: query.className });
   }
-  /** `$notInQuery`: the pointer column points to no row that `query` matches. */
-  doesNotMatchQuery(key: Key<T>, query: Query<object>): this {
-    return this.#constrain(key, '$notInQuery', { where: query.#where, className: query.className });
+  /** `$notInQuery`: the pointer column points to no row that `query` (on the pointed table) matches. */
+  doesNotMatchQuery(key: Key<T>, query: SubQuery): this {
+    return this.#constrain(key, '$notInQuery', { where: query.where, className: query.className });
   }
   /** `$select`: the column's value is the `queryKey` of some row `query` matches. */
   matchesKeyInQuery<Q extends object>(key: Key<T>, queryKey: Key<Q>, query: Query<Q>): this {
