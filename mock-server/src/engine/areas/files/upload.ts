@@ -68,7 +68,7 @@ export function upload(project: Project, items: readonly UploadItem[], ownerId: 
   const hashed = items.map((i) => ({ ...i, md5: md5Hex(i.bytes), crc: crc32Hex(i.bytes), blobKey: newId(24) }));
   return mutate(project, async (state) => {
     for (const [i, target] of targets.entries()) {
-      checkFolderPath(state.root, target, bucket);
+      checkFolderPath(state.root, items[i]!.folder, bucket);
       const existing = find(state.root, target);
       if (existing?.kind === 'folder') throw new ApiError(417, ErrorCode.FILE_EXISTS, `${publicUrl(bucket, target)} is a folder`);
       if (existing && !items[i]!.replacing) throw new ApiError(417, ErrorCode.FILE_EXISTS, `${publicUrl(bucket, target)} already exists and replacing is false`);
