@@ -29,7 +29,7 @@ interface Params {
   skip?: number;
   keys?: string;
   include?: string;
-  count?: 1;
+  count?: '1';
   sample?: number;
 }
 
@@ -212,9 +212,9 @@ export class Query<T extends object = Data> {
 
   async #run(params: Params, signal?: AbortSignal, where = this.#where): Promise<{ results: Row<T>[]; count?: number }> {
     const answer = await this.db.core.call(
-      'POST /object-storage/classes/query/{className}',
-      this.db.http.POST('/object-storage/classes/query/{className}', {
-        params: { path: { className: this.className }, query: params },
+      'POST /object-storage/classes/query/{tableName}',
+      this.db.http.POST('/object-storage/classes/query/{tableName}', {
+        params: { path: { tableName: this.className }, query: params },
         body: where,
         signal,
       }),
@@ -244,12 +244,12 @@ export class Query<T extends object = Data> {
    * const open = await notes.query().equalTo('done', false).count();
    */
   async count({ signal }: CallOptions = {}): Promise<number> {
-    return (await this.#run({ ...this.#params, count: 1, limit: 0 }, signal)).count ?? 0;
+    return (await this.#run({ ...this.#params, count: '1', limit: 0 }, signal)).count ?? 0;
   }
 
   /** One page of rows and the number of all matching rows (`count=1`). */
   async findAndCount({ signal }: CallOptions = {}): Promise<Counted<T>> {
-    const { results, count = 0 } = await this.#run({ ...this.#params, count: 1 }, signal);
+    const { results, count = 0 } = await this.#run({ ...this.#params, count: '1' }, signal);
     return { results, count };
   }
 
@@ -262,7 +262,7 @@ export class Query<T extends object = Data> {
   async get(id: string, { signal }: CallOptions = {}): Promise<Row<T>> {
     const { results } = await this.#run({ ...this.#params, limit: 1 }, signal, { ...this.#where, _id: id });
     if (results[0]) return results[0];
-    const operation = 'POST /object-storage/classes/query/{className}';
+    const operation = 'POST /object-storage/classes/query/{tableName}';
     throw new NotFoundError(404, 101, `no ${this.className} row ${id} matches the query`, { operation, method: 'POST', url: '' });
   }
 

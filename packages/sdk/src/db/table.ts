@@ -34,10 +34,10 @@ export class Table<T extends object = Data> {
    */
   async create(values: NewRow<T>, { signal }: CallOptions = {}): Promise<Created> {
     const { http, core } = this.db;
-    const path = { className: this.name };
+    const path = { tableName: this.name };
     const created = await core.call(
-      'POST /object-storage/classes/{className}',
-      http.POST('/object-storage/classes/{className}', { params: { path }, body: encode(values) as never, signal }),
+      'POST /object-storage/classes/{tableName}',
+      http.POST('/object-storage/classes/{tableName}', { params: { path }, body: encode(values) as never, signal }),
     );
     return decode(created, true) as Created;
   }
@@ -50,10 +50,10 @@ export class Table<T extends object = Data> {
    */
   async get(id: string, { signal }: CallOptions = {}): Promise<Row<T>> {
     const { http, core } = this.db;
-    const path = { className: this.name, objectId: id };
+    const path = { tableName: this.name, objectId: id };
     const row = await core.call(
-      'GET /object-storage/classes/{className}/{objectId}',
-      http.GET('/object-storage/classes/{className}/{objectId}', { params: { path }, signal }),
+      'GET /object-storage/classes/{tableName}/{objectId}',
+      http.GET('/object-storage/classes/{tableName}/{objectId}', { params: { path }, signal }),
     );
     return decode(row, true) as Row<T>;
   }
@@ -66,10 +66,10 @@ export class Table<T extends object = Data> {
    */
   async update(id: string, changes: Changes<T>, { signal }: CallOptions = {}): Promise<Updated> {
     const { http, core } = this.db;
-    const path = { className: this.name, objectId: id };
+    const path = { tableName: this.name, objectId: id };
     const updated = await core.call(
-      'PUT /object-storage/classes/{className}/{objectId}',
-      http.PUT('/object-storage/classes/{className}/{objectId}', { params: { path }, body: encode(changes) as never, signal }),
+      'PUT /object-storage/classes/{tableName}/{objectId}',
+      http.PUT('/object-storage/classes/{tableName}/{objectId}', { params: { path }, body: encode(changes) as never, signal }),
     );
     return decode(updated, true) as Updated;
   }
@@ -77,10 +77,10 @@ export class Table<T extends object = Data> {
   /** Deletes a row (spec 4.2 #4). */
   async delete(id: string, { signal }: CallOptions = {}): Promise<void> {
     const { http, core } = this.db;
-    const path = { className: this.name, objectId: id };
+    const path = { tableName: this.name, objectId: id };
     await core.call(
-      'DELETE /object-storage/classes/{className}/{objectId}',
-      http.DELETE('/object-storage/classes/{className}/{objectId}', { params: { path }, signal }),
+      'DELETE /object-storage/classes/{tableName}/{objectId}',
+      http.DELETE('/object-storage/classes/{tableName}/{objectId}', { params: { path }, signal }),
     );
   }
 
@@ -93,8 +93,8 @@ export class Table<T extends object = Data> {
   async deleteAll({ signal }: CallOptions = {}): Promise<number> {
     const { http, core } = this.db;
     const answer = await core.call(
-      'DELETE /object-storage/classes/{className}',
-      http.DELETE('/object-storage/classes/{className}', { params: { path: { className: this.name } }, signal }),
+      'DELETE /object-storage/classes/{tableName}',
+      http.DELETE('/object-storage/classes/{tableName}', { params: { path: { tableName: this.name } }, signal }),
     );
     return answer.deletedCount;
   }
