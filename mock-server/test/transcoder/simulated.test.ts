@@ -13,7 +13,7 @@ let receiver: Receiver;
 let auth: string;
 
 async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = { authorization: auth }): Promise<Response> {
-  return engine.fetch(new Request(`http://engine.test${path}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body: body && JSON.stringify(body) }));
+  return engine.fetch(new Request(`http://engine.test${path}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }));
 }
 
 beforeEach(async () => {
