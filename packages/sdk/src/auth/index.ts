@@ -43,15 +43,8 @@ export function createAuth(core: Core) {
   const http = core.http(baseUrl, projectId);
 
   async function signIn(key: string, form: Record<string, string> | undefined, signal?: AbortSignal): Promise<Session> {
-    const tokens = await core.call(
-      'POST /auth/login',
-      open.POST('/auth/login', {
-        headers: { 'X-Service-Authentication-Key': key },
-        body: form as never,
-        bodySerializer: formData as never,
-        signal,
-      }),
-    );
+    const headers = { 'X-Service-Authentication-Key': key };
+    const tokens = await core.call(open.POST('/auth/login', { headers, body: form as never, bodySerializer: formData as never, signal }));
     return core.session.signIn(tokens as TokenResponse);
   }
 
@@ -63,7 +56,7 @@ export function createAuth(core: Core) {
      * const user = await auth.register({ username: 'ann', password: 's3cret', email: 'ann@example.com' });
      */
     register: (user: Registration, { signal }: CallOptions = {}): Promise<RegisteredUser> =>
-      core.call('POST /auth/users', open.POST('/auth/users', { body: user, signal })),
+      core.call(open.POST('/auth/users', { body: user, signal })),
 
     /**
      * Logs a user in with the client key (spec 4.1 #2) and keeps the session.
@@ -93,10 +86,7 @@ export function createAuth(core: Core) {
       const refreshToken = (await core.session.current())?.refreshToken;
       try {
         if (refreshToken) {
-          await core.call(
-            'DELETE /auth/logout',
-            open.DELETE('/auth/logout', { headers: { 'X-Service-Authentication-Key': clientKey }, params: { query: { 'refresh-token': refreshToken } }, signal }),
-          );
+          await core.call(open.DELETE('/auth/logout', { headers: { 'X-Service-Authentication-Key': clientKey }, params: { query: { 'refresh-token': refreshToken } }, signal }));
         }
       } finally {
         await core.session.signOut();
@@ -121,7 +111,7 @@ export function createAuth(core: Core) {
     onSessionChange: (listener: SessionListener): (() => void) => core.session.onChange(listener),
 
     /** The signed-in user (spec 4.1 #8). */
-    me: ({ signal }: CallOptions = {}): Promise<User> => core.call('GET /auth/users/me', http.GET('/auth/users/me', { signal })),
+    me: ({ signal }: CallOptions = {}): Promise<User> => core.call(http.GET('/auth/users/me', { signal })),
 
     /**
      * Changes the signed-in user's profile (spec 4.1 #5).
@@ -130,15 +120,15 @@ export function createAuth(core: Core) {
      * await auth.updateMe({ firstName: 'Ann' });
      */
     updateMe: (changes: UserChanges, { signal }: CallOptions = {}): Promise<User> =>
-      core.call('PUT /auth/users/me', http.PUT('/auth/users/me', { body: changes, signal })),
+      core.call(http.PUT('/auth/users/me', { body: changes, signal })),
 
     /** A user by id (spec 4.1 #7): master, or that user's own token. */
     user: (userId: string, { signal }: CallOptions = {}): Promise<User> =>
-      core.call('GET /auth/users/{userId}', http.GET('/auth/users/{userId}', { params: { path: { userId } }, signal })),
+      core.call(http.GET('/auth/users/{userId}', { params: { path: { userId } }, signal })),
 
     /** A user by username (spec 4.1 #9): master, or that user's own token. */
     userByUsername: (username: string, { signal }: CallOptions = {}): Promise<User> =>
-      core.call('GET /auth/users/by-username/{username}', http.GET('/auth/users/by-username/{username}', { params: { path: { username } }, signal })),
+      core.call(http.GET('/auth/users/by-username/{username}', { params: { path: { username } }, signal })),
 
     /**
      * Changes another user's profile (spec 4.1 #10). Master only.
@@ -147,7 +137,7 @@ export function createAuth(core: Core) {
      * await admin.auth.updateUser(userId, { lastName: 'Smith' });
      */
     updateUser: (userId: string, changes: UserChanges, { signal }: CallOptions = {}): Promise<User> =>
-      core.call('PUT /auth/users/{userId}', http.PUT('/auth/users/{userId}', { params: { path: { userId } }, body: changes, signal })),
+      core.call(http.PUT('/auth/users/{userId}', { params: { path: { userId } }, body: changes, signal })),
 
     /**
      * Users whose first name, last name, username or e-mail contains `word` (spec 4.1 #11). Master only.
@@ -156,14 +146,14 @@ export function createAuth(core: Core) {
      * const { userCount, users } = await admin.auth.search('ann', { page: 0, pageSize: 20 });
      */
     search: (word: string, { signal, ...paging }: Paging = {}): Promise<UserList> =>
-      core.call('GET /auth/users/search', http.GET('/auth/users/search', { params: { query: { word, ...paging } }, signal })),
+      core.call(http.GET('/auth/users/search', { params: { query: { word, ...paging } }, signal })),
 
     /** One page of all users (spec 4.1 #12). Master only. */
     list: ({ signal, ...paging }: Paging = {}): Promise<UserList> =>
-      core.call('GET /auth/users', http.GET('/auth/users', { params: { query: paging }, signal })),
+      core.call(http.GET('/auth/users', { params: { query: paging }, signal })),
 
     /** The users with these ids (spec 4.1 #13). Master only. */
     usersByIds: (userIds: string[], { signal }: CallOptions = {}): Promise<UserList> =>
-      core.call('POST /auth/users/by-user-ids', http.POST('/auth/users/by-user-ids', { body: { userIds }, signal })),
+      core.call(http.POST('/auth/users/by-user-ids', { body: { userIds }, signal })),
   };
 }

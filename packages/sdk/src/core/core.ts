@@ -16,8 +16,11 @@ export interface Core {
   send(operation: string, request: Request): Promise<Response>;
   /** An openapi-fetch client for one address that sends `headers` and, when `authorize`, the session's token. */
   http(baseUrl: string, headers?: Record<string, string>, authorize?: boolean): HttpClient;
-  /** Awaits an openapi-fetch call and returns its data, or throws the SDK's typed error. */
-  call<T>(operation: string, pending: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T>;
+  /**
+   * Awaits a call of an `http` client and returns its data. Its errors are already the SDK's: a `ServiceError`
+   * named after the operation (`PUT /auth/users/me`), a `NetworkError`, an `AbortError`.
+   */
+  call<T>(pending: Promise<{ data?: T; response: Response }>): Promise<T>;
 }
 
 const isAbort = (error: unknown) => error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
@@ -35,6 +38,16 @@ async function readBody(response: Response): Promise<unknown> {
     return undefined;
   }
 }
+
+/** Turns failures into the SDK's errors, named after the operation of the contract (`PUT /auth/users/me`). */
+const errorMiddleware: Middleware = {
+  async onResponse({ request, response, schemaPath }) {
+    if (response.ok) return undefined;
+    const operation = `${request.method} ${schemaPath}`;
+    throw ServiceError.from(response.status, await readBody(response), { operation, method: request.method, url: request.url });
+  },
+  onError: ({ request, schemaPath, error }) => transportError(`${request.method} ${schemaPath}`, error),
+};
 
 /** Adds the session's Authorization to each request, and after a 401 renews once and replays the request. */
 function sessionMiddleware(core: Core, send: (request: Request) => Promise<Response>): Middleware {
@@ -90,22 +103,17 @@ export function createCore(options: ClientOptions): Core {
     },
     http(baseUrl, headers = {}, authorize = true) {
       const client = createFetchClient<paths>({ baseUrl, headers, fetch: rawFetch });
+      // onResponse runs in reverse order: the session replays a 401 before the error is raised.
+      client.use(errorMiddleware);
       if (authorize) client.use(sessionMiddleware(core, rawFetch));
       return client;
     },
-    async call(operation, pending) {
-      let result: Awaited<typeof pending>;
+    async call(pending) {
       try {
-        result = await pending;
+        return (await pending).data as never;
       } catch (error) {
-        throw transportError(operation, error);
+        throw transportError('request', error);
       }
-      const { response } = result;
-      if (!response.ok) {
-        const [method = 'GET'] = operation.split(' ');
-        throw ServiceError.from(response.status, result.error, { operation, method, url: response.url });
-      }
-      return result.data as never;
     },
   };
   return core;

@@ -71,7 +71,7 @@ export class Batch {
     const results: BatchResult[] = [];
     for (let start = 0; start < this.#items.length; start += BATCH_LIMIT) {
       const requests = this.#items.slice(start, start + BATCH_LIMIT);
-      const answer = await this.db.core.call('POST /object-storage/batch', this.db.http.POST('/object-storage/batch', { body: { requests } as never, signal }));
+      const answer = await this.db.core.call(this.db.http.POST('/object-storage/batch', { body: { requests } as never, signal }));
       for (const item of answer as BatchResult[]) results.push('success' in item ? { success: decode(item.success, true) as Created | Updated } : item);
     }
     return results;

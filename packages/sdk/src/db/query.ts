@@ -212,12 +212,7 @@ export class Query<T extends object = Data> {
 
   async #run(params: Params, signal?: AbortSignal, where = this.#where): Promise<{ results: Row<T>[]; count?: number }> {
     const answer = await this.db.core.call(
-      'POST /object-storage/classes/query/{tableName}',
-      this.db.http.POST('/object-storage/classes/query/{tableName}', {
-        params: { path: { tableName: this.className }, query: params },
-        body: where,
-        signal,
-      }),
+      this.db.http.POST('/object-storage/classes/query/{tableName}', { params: { path: { tableName: this.className }, query: params }, body: where, signal }),
     );
     return decode(answer) as { results: Row<T>[]; count?: number };
   }

@@ -35,10 +35,7 @@ export class Table<T extends object = Data> {
   async create(values: NewRow<T>, { signal }: CallOptions = {}): Promise<Created> {
     const { http, core } = this.db;
     const path = { tableName: this.name };
-    const created = await core.call(
-      'POST /object-storage/classes/{tableName}',
-      http.POST('/object-storage/classes/{tableName}', { params: { path }, body: encode(values) as never, signal }),
-    );
+    const created = await core.call(http.POST('/object-storage/classes/{tableName}', { params: { path }, body: encode(values) as never, signal }));
     return decode(created, true) as Created;
   }
 
@@ -51,10 +48,7 @@ export class Table<T extends object = Data> {
   async get(id: string, { signal }: CallOptions = {}): Promise<Row<T>> {
     const { http, core } = this.db;
     const path = { tableName: this.name, objectId: id };
-    const row = await core.call(
-      'GET /object-storage/classes/{tableName}/{objectId}',
-      http.GET('/object-storage/classes/{tableName}/{objectId}', { params: { path }, signal }),
-    );
+    const row = await core.call(http.GET('/object-storage/classes/{tableName}/{objectId}', { params: { path }, signal }));
     return decode(row, true) as Row<T>;
   }
 
@@ -67,10 +61,7 @@ export class Table<T extends object = Data> {
   async update(id: string, changes: Changes<T>, { signal }: CallOptions = {}): Promise<Updated> {
     const { http, core } = this.db;
     const path = { tableName: this.name, objectId: id };
-    const updated = await core.call(
-      'PUT /object-storage/classes/{tableName}/{objectId}',
-      http.PUT('/object-storage/classes/{tableName}/{objectId}', { params: { path }, body: encode(changes) as never, signal }),
-    );
+    const updated = await core.call(http.PUT('/object-storage/classes/{tableName}/{objectId}', { params: { path }, body: encode(changes) as never, signal }));
     return decode(updated, true) as Updated;
   }
 
@@ -78,10 +69,7 @@ export class Table<T extends object = Data> {
   async delete(id: string, { signal }: CallOptions = {}): Promise<void> {
     const { http, core } = this.db;
     const path = { tableName: this.name, objectId: id };
-    await core.call(
-      'DELETE /object-storage/classes/{tableName}/{objectId}',
-      http.DELETE('/object-storage/classes/{tableName}/{objectId}', { params: { path }, signal }),
-    );
+    await core.call(http.DELETE('/object-storage/classes/{tableName}/{objectId}', { params: { path }, signal }));
   }
 
   /**
@@ -92,10 +80,7 @@ export class Table<T extends object = Data> {
    */
   async deleteAll({ signal }: CallOptions = {}): Promise<number> {
     const { http, core } = this.db;
-    const answer = await core.call(
-      'DELETE /object-storage/classes/{tableName}',
-      http.DELETE('/object-storage/classes/{tableName}', { params: { path: { tableName: this.name } }, signal }),
-    );
+    const answer = await core.call(http.DELETE('/object-storage/classes/{tableName}', { params: { path: { tableName: this.name } }, signal }));
     return answer.deletedCount;
   }
 }

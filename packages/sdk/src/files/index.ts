@@ -45,7 +45,7 @@ export function createFiles(core: Core) {
   const transfer = (operation: '/files/copy' | '/files/move', sources: string | string[], destination: string, { force, signal }: ForceOptions) => {
     const sourceUrls = list(sources);
     const body = { sourceUrls, forces: flags(sourceUrls.length, force), destinationUrl: destination };
-    return core.call(`POST ${operation}`, http.POST(operation, { body, signal })).then((answer) => answer.newPaths);
+    return core.call(http.POST(operation, { body, signal })).then((answer) => answer.newPaths);
   };
 
   async function* listAll(folder: string, { pageSize = 50, signal }: Omit<ListOptions, 'page'> = {}): AsyncGenerator<FileRecord, void, undefined> {
@@ -68,10 +68,7 @@ export function createFiles(core: Core) {
      */
     async upload(items: UploadItem[], { onProgress, signal }: CallOptions & { onProgress?: (progress: UploadProgress) => void } = {}): Promise<string[]> {
       const form = await uploadForm(items);
-      const answer = await core.call(
-        'POST /files',
-        http.POST('/files', { body: form as never, bodySerializer: (body: FormData) => body, signal, ...(onProgress && { fetch: progressFetch(onProgress) }) }),
-      );
+      const answer = await core.call(http.POST('/files', { body: form as never, bodySerializer: (body: FormData) => body, signal, ...(onProgress && { fetch: progressFetch(onProgress) }) }));
       return answer.savedFilesUrls;
     },
 
@@ -83,7 +80,7 @@ export function createFiles(core: Core) {
      */
     async createFolder(path: string, { signal }: CallOptions = {}): Promise<{ created: boolean }> {
       const pending = http.POST('/directories', { body: { path }, signal });
-      await core.call('POST /directories', pending);
+      await core.call(pending);
       return { created: (await pending).response.status === 201 };
     },
 
@@ -95,7 +92,7 @@ export function createFiles(core: Core) {
      */
     async list(folder: string, { page = 0, pageSize = 50, signal }: ListOptions = {}): Promise<FileRecord[]> {
       const body = { url: folder, pageNumber: page, pageSize, sortingType: 'ASC' as const };
-      return (await core.call('POST /files/directoryInfo', http.POST('/files/directoryInfo', { body, signal }))).files;
+      return (await core.call(http.POST('/files/directoryInfo', { body, signal }))).files;
     },
 
     /**
@@ -108,7 +105,7 @@ export function createFiles(core: Core) {
 
     /** A file's details (spec 4.6 #4). Master only. */
     info: (path: string, { signal }: CallOptions = {}): Promise<FileInfo> =>
-      core.call('POST /files/fileInfo', http.POST('/files/fileInfo', { body: { url: path }, signal })),
+      core.call(http.POST('/files/fileInfo', { body: { url: path }, signal })),
 
     /**
      * Deletes files and folders of one parent (spec 4.6 #5); a non-empty folder needs `force`.
@@ -118,7 +115,7 @@ export function createFiles(core: Core) {
      */
     async delete(paths: string | string[], { force, signal }: ForceOptions = {}): Promise<void> {
       const urls = list(paths);
-      await core.call('POST /files/delete', http.POST('/files/delete', { body: { urls, forced: flags(urls.length, force) }, signal }));
+      await core.call(http.POST('/files/delete', { body: { urls, forced: flags(urls.length, force) }, signal }));
     },
 
     /**
@@ -147,7 +144,7 @@ export function createFiles(core: Core) {
     /** Renames several files in one request; returns the new paths in order. */
     async renameAll(items: { path: string; newName: string }[], { signal }: CallOptions = {}): Promise<string[]> {
       const body = { items: items.map(({ path, newName }) => ({ pathToRename: path, newFileName: newName })) };
-      return (await core.call('POST /files/rename', http.POST('/files/rename', { body, signal }))).newPaths;
+      return (await core.call(http.POST('/files/rename', { body, signal }))).newPaths;
     },
 
     /**

@@ -31,7 +31,7 @@ export function createLeaderboards(core: Core) {
      */
     async sendEvent(eventName: string, fields: Record<string, number>, { signal }: CallOptions = {}): Promise<void> {
       const fieldsAndValues = Object.entries(fields).map(([fieldName, value]) => ({ fieldName, value }));
-      await core.call('POST /game/events', http.POST('/game/events', { body: { eventName, fieldsAndValues }, signal }));
+      await core.call(http.POST('/game/events', { body: { eventName, fieldsAndValues }, signal }));
     },
 
     /**
@@ -41,7 +41,7 @@ export function createLeaderboards(core: Core) {
      * const { rank, scores } = await boards.rank('high-score');
      */
     rank: (leaderboardId: string, { signal }: CallOptions = {}): Promise<Rank> =>
-      core.call('GET /game/leaderboards/{leaderboardId}', http.GET('/game/leaderboards/{leaderboardId}', { params: { path: { leaderboardId } }, signal })),
+      core.call(http.GET('/game/leaderboards/{leaderboardId}', { params: { path: { leaderboardId } }, signal })),
 
     /**
      * The best `count` players (spec 4.8 #3).
@@ -50,10 +50,7 @@ export function createLeaderboards(core: Core) {
      * const { usersProfile } = await boards.top('high-score', 10);
      */
     top: (leaderboardId: string, count: number, { signal }: CallOptions = {}): Promise<ProfileList> =>
-      core.call(
-        'GET /game/leaderboards/top/{leaderboardId}',
-        http.GET('/game/leaderboards/top/{leaderboardId}', { params: { path: { leaderboardId }, query: { count } }, signal }),
-      ),
+      core.call(http.GET('/game/leaderboards/top/{leaderboardId}', { params: { path: { leaderboardId }, query: { count } }, signal })),
 
     /**
      * The signed-in player and the players around them, `count` in all (spec 4.8 #4).
@@ -62,9 +59,6 @@ export function createLeaderboards(core: Core) {
      * const { usersProfile } = await boards.aroundMe('high-score', 10);
      */
     aroundMe: (leaderboardId: string, count: number, { signal }: CallOptions = {}): Promise<ProfileList> =>
-      core.call(
-        'GET /game/leaderboards/around-me/{leaderboardId}',
-        http.GET('/game/leaderboards/around-me/{leaderboardId}', { params: { path: { leaderboardId }, query: { count } }, signal }),
-      ),
+      core.call(http.GET('/game/leaderboards/around-me/{leaderboardId}', { params: { path: { leaderboardId }, query: { count } }, signal })),
   };
 }

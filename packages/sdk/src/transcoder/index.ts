@@ -38,7 +38,7 @@ export function createTranscoder(core: Core) {
   const save =
     <P extends '/metadata/thumbnail' | '/metadata/webhook' | '/metadata/upload' | '/metadata/watermark' | '/metadata/preset'>(path: P) =>
     (settings: JsonBody<P, 'post'>, { signal }: CallOptions = {}): Promise<JsonResult<P, 'post'>> =>
-      core.call(`POST ${path}`, http.POST(path as '/metadata/thumbnail', { body: settings as never, signal })) as never;
+      core.call(http.POST(path as '/metadata/thumbnail', { body: settings as never, signal })) as never;
 
   return {
     /**
@@ -84,6 +84,6 @@ export function createTranscoder(core: Core) {
      * await transcoder.convert({ url: 'https://example.com/in.mp4', preset: 'hls', upload: true, webhook: 'status' });
      */
     convert: (request: ConvertRequest, { signal }: CallOptions = {}): Promise<ConvertResult> =>
-      core.call('POST /video/convert', http.POST('/video/convert', { body: request, signal })),
+      core.call(http.POST('/video/convert', { body: request, signal })),
   };
 }
