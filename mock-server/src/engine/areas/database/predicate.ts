@@ -10,7 +10,15 @@ import { RE2JS } from 're2js';
 import { isPlainObject } from '../../shared/http.js';
 import { SYSTEM_COLUMNS } from './names.js';
 import type { Row, Table } from './state.js';
-import { SAFE_REGEX, toCriteria, type Clause } from './where.js';
+
+/** One condition in mingo's query language; a where resolves to a list of them, all of which must hold. */
+export type Clause = Record<string, unknown>;
+
+/** Clauses as one mingo criteria object. */
+export const toCriteria = (clauses: Clause[]): Clause => (clauses.length === 1 ? clauses[0]! : clauses.length ? { $and: clauses } : {});
+
+/** The name of the custom mingo operator that matches with re2js (linear time) instead of JavaScript's RegExp. */
+export const SAFE_REGEX = '$safeRegex';
 
 /** `$regex` through re2js: linear in the length of the input whatever the pattern, so no pattern can stall the server. */
 const $safeRegex: typeof $regex = (selector, value) => {

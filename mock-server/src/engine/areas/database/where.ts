@@ -4,13 +4,11 @@ import { ErrorCode, badRequest } from '../../shared/errors.js';
 import { isPlainObject } from '../../shared/http.js';
 import type { Project } from '../../shared/project.js';
 import { canRead } from './acl.js';
+import { SAFE_REGEX, toCriteria, type Clause } from './predicate.js';
 import { checkPath, checkTableName } from './names.js';
 import { matchingRows } from './query.js';
 import { databaseState } from './state.js';
 import { MAX_DEPTH, isTyped, normalizeIso, normalizeValue, parsePointer, valueAt } from './values.js';
-
-/** One condition in mingo's query language; a where resolves to a list of them, all of which must hold. */
-export type Clause = Record<string, unknown>;
 
 /** Who is asking and for which table: sub-queries and `$relatedTo` depend on both. */
 export interface WhereContext {
@@ -26,9 +24,6 @@ const TIMESTAMP_COLUMNS = new Set(['createdAt', 'updatedAt']);
 const RANGE_OPS = new Set(['$lt', '$lte', '$gt', '$gte']);
 const LOGICAL_OPS = new Set(['$or', '$and', '$nor']);
 const REGEX_FLAGS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL };
-
-/** The name of the custom mingo operator that matches with re2js (linear time) instead of JavaScript's RegExp. */
-export const SAFE_REGEX = '$safeRegex';
 
 /** A query operand in stored form. `createdAt`/`updatedAt` are stored as ISO strings, so a Date becomes its string. */
 function operand(path: string, value: unknown): unknown {
@@ -139,6 +134,3 @@ export function resolveWhere(ctx: WhereContext, where: unknown): Clause[] {
   }
   return clauses;
 }
-
-/** Clauses as one mingo criteria object. */
-export const toCriteria = (clauses: Clause[]): Clause => (clauses.length === 1 ? clauses[0]! : clauses.length ? { $and: clauses } : {});
