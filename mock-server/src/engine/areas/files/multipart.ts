@@ -37,6 +37,16 @@ function indexOf(haystack: Uint8Array, needle: Uint8Array, from = 0): number {
   return -1;
 }
 
+/** Where the longest end of `haystack` that is a beginning of `needle` starts (`haystack.length` when none). */
+function partialMatchStart(haystack: Uint8Array, needle: Uint8Array): number {
+  for (let start = Math.max(0, haystack.length - needle.length + 1); start < haystack.length; start++) {
+    let j = 0;
+    while (start + j < haystack.length && haystack[start + j] === needle[j]) j++;
+    if (start + j === haystack.length) return start;
+  }
+  return haystack.length;
+}
+
 function concat(chunks: readonly Uint8Array[]): Uint8Array {
   if (chunks.length === 1) return chunks[0]!;
   const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
@@ -160,8 +170,9 @@ async function skipTo(reader: BodyReader, delimiter: Uint8Array, onData: (chunk:
       reader.consume(delimiter.length);
       return;
     }
-    // Keep a tail that may be the start of a delimiter split across chunks.
-    const safe = reader.buffer.length - (delimiter.length - 1);
+    // Keep only a tail that may be the start of a delimiter split across chunks; mostly there is none, the buffer
+    // empties, and the next chunk is used as it arrives instead of being copied behind a tail.
+    const safe = partialMatchStart(reader.buffer, delimiter);
     if (safe > 0) onData(reader.consume(safe));
     if (!(await reader.more())) throw malformed('the closing boundary is missing');
   }

@@ -1,0 +1,104 @@
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { masterClient } from './support.js';
+
+let dir: string;
+let servers: TestServer[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'basekit-data-'));
+});
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+async function start(overrides: Record<string, unknown> = {}): Promise<TestServer> {
+  const server = await startTestServer(overrides);
+  servers.push(server);
+  return server;
+}
+
+const bytes = new Uint8Array(100_000).map((_, i) => (i * 31) % 256);
+
+describe('--data-dir (config dataDir)', () => {
+  it('keeps files and their metadata across a restart', async () => {
+    const dataDir = join(dir, 'restart');
+    const first = await start({ dataDir });
+    const master = await masterClient(first);
+    const [saved] = await master.put([{ name: 'kept ü.bin', content: bytes, path: 'a/b' }, { name: 'gone.txt', content: 'x' }]);
+    await master.post('/files/rename', { items: [{ pathToRename: 'gone.txt', newFileName: 'renamed.txt' }] });
+    await master.post('/directories', { path: 'empty' });
+    const info = await (await master.post('/files/fileInfo', { url: saved })).json();
+    await first.close();
+
+    const second = await start({ dataDir });
+    const again = await masterClient(second);
+    expect(await (await again.post('/files/fileInfo', { url: saved })).json()).toEqual(info);
+    expect(new Uint8Array(await (await second.request(`/dev-storage/${saved}`)).arrayBuffer())).toEqual(bytes);
+    const range = await second.request(`/dev-storage/${saved}`, { headers: { Range: 'bytes=10-19' } });
+    expect(new Uint8Array(await range.arrayBuffer())).toEqual(bytes.subarray(10, 20));
+    const { files } = (await (await again.post('/files/directoryInfo', { url: '/' })).json()) as { files: { url: string }[] };
+    expect(files.map((f) => f.url)).toEqual(['/dev-storage/a', '/dev-storage/empty', '/dev-storage/renamed.txt']);
+  });
+
+  it('deletes the bytes of deleted files from the folder and writes nothing but its own files', async () => {
+    const dataDir = join(dir, 'contents');
+    const server = await start({ dataDir });
+    const master = await masterClient(server);
+    await master.put([{ name: 'a.txt', content: 'a', path: 'p' }, { name: 'b.txt', content: 'b', path: 'p' }]);
+    await master.post('/files/copy', { sourceUrls: ['p/a.txt'], forces: [false], destinationUrl: 'q' });
+    await master.upload([{ name: 'x', content: 'x', path: '../../escape' }]);
+    expect((await readdir(join(dataDir, 'blobs'))).length).toBe(3);
+    await master.post('/files/delete', { urls: ['p'], forced: [true] });
+    expect((await readdir(join(dataDir, 'blobs'))).length).toBe(1);
+    expect((await readdir(dataDir)).sort()).toEqual(['blobs', 'state']);
+    expect(await readdir(join(dataDir, 'state'))).toEqual(['files.json']);
+    expect((await readdir(join(dataDir, 'blobs')))[0]).toMatch(/^[A-Za-z0-9]+$/);
+  });
+
+  it('never serves a half-written file: temporary files left by a crash are removed at start-up', async () => {
+    const dataDir = join(dir, 'crash');
+    const server = await start({ dataDir });
+    await (await masterClient(server)).put([{ name: 'whole.txt', content: 'whole' }]);
+    await server.close();
+    // What a crash during a write leaves: a temporary file that was never renamed into place.
+    await writeFile(join(dataDir, 'blobs', '.tmp-0123456789abcdef'), 'half');
+    await writeFile(join(dataDir, 'state', '.tmp-fedcba9876543210'), '{"entries": [');
+    const restarted = await start({ dataDir });
+    expect(await (await restarted.request('/dev-storage/whole.txt')).text()).toBe('whole');
+    expect((await readdir(join(dataDir, 'blobs'))).some((n) => n.startsWith('.tmp-'))).toBe(false);
+    expect(await readdir(join(dataDir, 'state'))).toEqual(['files.json']);
+  });
+});
+
+describe('GET/PUT /__admin/state', () => {
+  it('exports folders, files and (in memory) their bytes, and imports them back', async () => {
+    const server = await start();
+    const master = await masterClient(server);
+    const [saved] = await master.put([{ name: 'data.bin', content: bytes, path: 'x' }]);
+    const info = await (await master.post('/files/fileInfo', { url: saved })).json();
+    const state = (await (await server.admin('/__admin/state')).json()) as { areas: { files: { entries: unknown[]; blobs: Record<string, string> } } };
+    expect(state.areas.files.entries).toHaveLength(2);
+    expect(Object.values(state.areas.files.blobs)).toEqual([Buffer.from(bytes).toString('base64')]);
+
+    await server.reset();
+    expect((await server.request(`/dev-storage/${saved}`)).status).toBe(404);
+    expect((await server.admin('/__admin/state', { method: 'PUT', body: JSON.stringify(state) })).status).toBe(200);
+    expect(new Uint8Array(await (await server.request(`/dev-storage/${saved}`)).arrayBuffer())).toEqual(bytes);
+    expect(await (await (await masterClient(server)).post('/files/fileInfo', { url: saved })).json()).toEqual(info);
+  });
+
+  it('refuses a files state that does not fit (400) and keeps the current one', async () => {
+    const server = await start();
+    const master = await masterClient(server);
+    await master.put([{ name: 'keep.txt', content: 'keep' }]);
+    const bad = { areas: { files: { entries: [{ path: 'orphan/child.txt', kind: 'file' }] } } };
+    expect((await server.admin('/__admin/state', { method: 'PUT', body: JSON.stringify(bad) })).status).toBe(400);
+    expect(await (await server.request('/dev-storage/keep.txt')).text()).toBe('keep');
+  });
+});
