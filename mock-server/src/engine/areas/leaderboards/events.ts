@@ -1,12 +1,12 @@
 import type { EventDefinition } from '../../config.js';
-import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
+import { ApiError, ErrorCode, badRequest, type ErrorCodeValue } from '../../shared/errors.js';
 import { isPlainObject } from '../../shared/http.js';
 import type { Project } from '../../shared/project.js';
 import { Standing, type Leaderboard, type Scores } from './leaderboard.js';
 import { leaderboards } from './state.js';
 
 /** 417 "event data incorrect" (spec 7). */
-const incorrect = (code: (typeof ErrorCode)['UNKNOWN_EVENT' | 'UNKNOWN_FIELD' | 'INVALID_EVENT_VALUE'], message: string) => new ApiError(417, code, message);
+const incorrect = (code: ErrorCodeValue, message: string) => new ApiError(417, code, message);
 
 /** The shape of spec 4.8 #1; 400 when `eventName` or a `fieldName` is null or missing (spec 7). */
 function parseBody(body: Record<string, unknown>): { eventName: string; fieldsAndValues: Record<string, unknown>[] } {
