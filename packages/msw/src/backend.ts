@@ -1,0 +1,97 @@
+import type { Engine } from '@basekit/mock-server/engine';
+import { applySeed, type Seed } from './seed.js';
+import type { ServiceApi } from './service-api.js';
+
+/** An e-mail the service would have sent (registration confirmations). */
+export type Mail = Engine['project']['outbox'][number];
+
+/** A transcoder job as the admin API lists it (`GET /__admin/jobs`). */
+export interface TranscoderJob {
+  queueId: string;
+  requestId: string;
+  videoId: string;
+  url: string;
+  state: 'queued' | 'running' | 'complete' | 'rejected';
+  reason?: string;
+  createdAt: string;
+  startedAt?: string;
+  finishedAt?: string;
+  deliveries: { delivered: number; failed: number; retries: number };
+  notifications: { status: 'REJECTED' | 'THUMBNAIL_REJECTED' | 'COMPLETE'; job: 'convert' | 'thumbnail'; attempts: number; delivered: boolean }[];
+  lastDeliveryError?: string;
+}
+
+/** The whole state as the admin API exports it (`GET /__admin/state`): one entry per area under `areas`. */
+export interface StateExport {
+  clockOffsetMs: number;
+  outbox: Mail[];
+  areas: Record<string, unknown>;
+}
+
+/** A row as the database stores it. */
+export type StoredRow = Record<string, unknown> & { _id: string; createdAt: string; updatedAt: string };
+
+/**
+ * Test controls of one backend (the engine inside msw, or a running reference server), all through the service's
+ * own HTTP API and its admin API.
+ */
+export interface Backend {
+  /** Settles when the initial seed is in; rejects with the seed's error. Every other call waits for it. */
+  ready: Promise<void>;
+  /** Back to the state right after the initial seed (and its config, if a test changed it). */
+  reset(): Promise<void>;
+  /** Adds users, folders, files, rows and scores; all or nothing. `reset()` drops them again. */
+  seed(fixture: Seed): Promise<void>;
+  /** The server clock: `advance` moves it forward (tokens expire, timestamps move) and returns the new time. */
+  clock: { advance(seconds: number): Promise<Date>; now(): Promise<Date> };
+  /** The e-mails the service would have sent. */
+  outbox(): Promise<Mail[]>;
+  /** The transcoder's jobs, in submission order. */
+  jobs(): Promise<TranscoderJob[]>;
+  /** The whole state, for assertions. */
+  state(): Promise<StateExport>;
+  /** The rows of a table in creation order (none when the table does not exist), ACLs ignored. */
+  rows(table: string): Promise<StoredRow[]>;
+}
+
+/**
+ * The controls of a backend reached through `api`, seeded with `initial` (if any), whose `reset()` returns to the
+ * state right after that seed.
+ */
+export function createBackend(api: ServiceApi, initial?: Seed): Backend {
+  const passwords = new Map<string, string>();
+  const ready = (async () => {
+    if (initial) await applySeed(api, initial, passwords);
+    // Kept as text, so that every reset imports fresh objects.
+    return {
+      state: JSON.stringify(await api.admin('GET', '/__admin/state')),
+      config: JSON.stringify(await api.admin('GET', '/__admin/config')),
+    };
+  })();
+  const admin = async <T>(method: string, path: string, json?: unknown) => {
+    await ready;
+    return api.admin<T>(method, path, json);
+  };
+  const advance = async (seconds: number) => new Date((await admin<{ now: string }>('POST', '/__admin/clock', { advanceSeconds: seconds })).now);
+
+  return {
+    ready: ready.then(() => undefined),
+    async reset() {
+      const baseline = await ready;
+      await api.admin('PUT', '/__admin/state', JSON.parse(baseline.state));
+      if (JSON.stringify(await api.admin('GET', '/__admin/config')) !== baseline.config) await api.admin('PATCH', '/__admin/config', JSON.parse(baseline.config));
+    },
+    async seed(fixture) {
+      await ready;
+      await applySeed(api, fixture, passwords);
+    },
+    clock: { advance, now: () => advance(0) },
+    outbox: async () => (await admin<{ messages: Mail[] }>('GET', '/__admin/outbox')).messages,
+    jobs: async () => (await admin<{ jobs: TranscoderJob[] }>('GET', '/__admin/jobs')).jobs,
+    state: () => admin<StateExport>('GET', '/__admin/state'),
+    async rows(table) {
+      const { areas } = await admin<StateExport>('GET', '/__admin/state');
+      return (areas['database'] as Record<string, { rows: StoredRow[] }>)[table]?.rows ?? [];
+    },
+  };
+}

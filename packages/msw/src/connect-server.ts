@@ -1,0 +1,24 @@
+import { createBackend, type Backend } from './backend.js';
+import type { Seed } from './seed.js';
+import { ServiceApi } from './service-api.js';
+
+export interface ServerOptions {
+  /** The reference server's URL, e.g. `http://127.0.0.1:3000`. */
+  url: string;
+  masterKey: string;
+  /** Seeded at once; `reset()` returns to the state right after it. */
+  seed?: Seed;
+}
+
+/**
+ * The same test controls as `createHandlers` gives, for a running reference server (through its admin API): seed
+ * it with the fixture the msw tests use, reset it between tests, move its clock.
+ *
+ * @example
+ * const backend = connectServer({ url: server.url, masterKey: 'dev-master-key', seed: demoSeed });
+ * await backend.ready;
+ * await backend.reset();
+ */
+export function connectServer({ url, masterKey, seed }: ServerOptions): Backend {
+  return createBackend(new ServiceApi((request) => fetch(request), url.replace(/\/+$/, ''), masterKey), seed);
+}

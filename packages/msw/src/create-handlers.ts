@@ -1,0 +1,69 @@
+import { DEFAULT_CONFIG, createEngine, resolveConfig, type Capabilities, type ConfigInput, type Engine } from '@basekit/mock-server/engine';
+import { createBackend, type Backend } from './backend.js';
+import { distinctBases, toEngineRequest } from './bases.js';
+import { canvasImageResizer } from './canvas-resizer.js';
+import { EngineHandler } from './engine-handler.js';
+import type { Seed } from './seed.js';
+import { ServiceApi } from './service-api.js';
+
+export interface HandlersOptions {
+  /** `{base_url}`: users, database, leaderboards (as given to the SDK). */
+  baseUrl: string;
+  /** `{storage_url}`: file storage and downloads; defaults to `baseUrl`. */
+  storageUrl?: string;
+  /** `{transcoder_url}`; defaults to `baseUrl`. */
+  transcoderUrl?: string;
+  /** The project config, as the reference server's config file; the server's built-in development config when absent. */
+  config?: ConfigInput;
+  /** What the backend holds at start and after every `reset()`. */
+  seed?: Seed;
+  /** Replaces platform capabilities, e.g. `fetch` for the transcoder's deliveries or an `images` resizer in Node. */
+  capabilities?: Partial<Capabilities>;
+}
+
+/** msw request handlers backed by the engine, with the test controls of that backend and the engine itself. */
+export type BasekitHandlers = EngineHandler[] & Backend & { engine: Engine };
+
+/** The engine's answer to an operation it does not have (docs/errors.md, code 2). */
+const ROUTE_NOT_FOUND = 2;
+
+async function isUnknownRoute(response: Response): Promise<boolean> {
+  if (response.status !== 404) return false;
+  const body = (await response.clone().json().catch(() => undefined)) as { code?: unknown } | undefined;
+  return body?.code === ROUTE_NOT_FOUND;
+}
+
+/**
+ * msw 2.x handlers that answer every area of the service with the reference server's engine, in memory: one
+ * catch-all handler per distinct base URL. A request the engine has no operation for (its 404 with code 2) is not
+ * claimed, so msw's `onUnhandledRequest` sees it. The returned array also carries the test controls (`reset`,
+ * `seed`, `clock`, `outbox`, `jobs`, `state`, `rows`) and the `engine`.
+ *
+ * @example
+ * // Node (Vitest, Jest)
+ * const backend = createHandlers({ baseUrl: 'https://api.example.test', seed: { users: [{ username: 'ann', password: 'pw' }] } });
+ * const server = setupServer(...backend);
+ * beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+ * beforeEach(() => backend.reset());
+ * afterAll(() => server.close());
+ *
+ * // Browser
+ * await setupWorker(...createHandlers({ baseUrl: 'https://api.example.test' })).start();
+ */
+export function createHandlers(options: HandlersOptions): BasekitHandlers {
+  const config = resolveConfig(options.config ?? DEFAULT_CONFIG);
+  const images = canvasImageResizer();
+  const engine = createEngine({ config, capabilities: { ...(images && { images }), ...options.capabilities } });
+  // Seeding talks to the engine directly, at the base URL's origin (where confirmation links then point).
+  const origin = new URL(options.baseUrl, globalThis.location?.href).origin;
+  const backend = createBackend(new ServiceApi(engine.fetch, origin, config.masterKey), options.seed);
+  const handlers = distinctBases([options.baseUrl, options.storageUrl, options.transcoderUrl]).map(
+    (base) =>
+      new EngineHandler(base.href, async (request) => {
+        await backend.ready;
+        const response = await engine.fetch(await toEngineRequest(request, base));
+        return (await isUnknownRoute(response)) ? undefined : response;
+      }),
+  );
+  return Object.assign(handlers, backend, { engine });
+}

@@ -1,0 +1,37 @@
+import { HttpHandler, type HttpRequestParsedResult, type ResponseResolutionContext } from 'msw';
+
+/** Answers a request, or undefined when the engine serves no such operation. */
+export type Serve = (request: Request) => Promise<Response | undefined>;
+
+interface EngineParsedResult extends HttpRequestParsedResult {
+  /** The engine's answer, present when the URL matched and the engine serves the operation. */
+  response?: Response;
+}
+
+/**
+ * An msw handler for every method under `<base>/*` that hands the request to the engine. The engine runs while msw
+ * matches the request (in `parse`), so that a request it does not serve (unknown route) is not claimed at all and
+ * goes on to the next handler or to `onUnhandledRequest`, as for any msw handler that does not match.
+ * Because of that, `handler.test(request)` runs the engine too.
+ */
+export class EngineHandler extends HttpHandler {
+  constructor(
+    base: string,
+    private readonly serve: Serve,
+  ) {
+    // The resolver's arguments carry the engine's answer (see `extendResolverArgs`); msw types them as params/cookies only.
+    super(/.+/, `${base}/*`, (info) => (info as unknown as { response: Response }).response);
+  }
+
+  override async parse(args: { request: Request; resolutionContext?: ResponseResolutionContext }): Promise<EngineParsedResult> {
+    const parsed = await super.parse(args);
+    if (!parsed.match.matches) return parsed;
+    // A clone: msw hands the same request to later handlers when this one does not claim it.
+    const response = await this.serve(args.request.clone());
+    return response ? { ...parsed, response } : { ...parsed, match: { ...parsed.match, matches: false } };
+  }
+
+  protected override extendResolverArgs(args: { request: Request; parsedResult: EngineParsedResult }) {
+    return { ...super.extendResolverArgs(args), response: args.parsedResult.response };
+  }
+}
