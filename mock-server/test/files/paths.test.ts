@@ -1,25 +1,16 @@
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { masterClient, type StorageClient } from './support.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { storageSuite } from './support.js';
 
-let server: TestServer;
-let master: StorageClient;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const suite = storageSuite();
 beforeEach(async () => {
-  await server.reset();
-  master = await masterClient(server);
-  await master.put([{ name: 'inside.txt', content: 'in', path: 'safe' }]);
+  await suite.master.put([{ name: 'inside.txt', content: 'in', path: 'safe' }]);
 });
 
 /** A GET with the path sent exactly as written (fetch would normalise dot segments first). */
 function rawGet(path: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${server.url}${path}`, { method: 'GET', path }, (res) => {
+    const req = httpRequest(`${suite.server.url}${path}`, { method: 'GET', path }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
@@ -58,27 +49,27 @@ const BAD_PATHS = [
 describe('path safety', () => {
   it.each(BAD_PATHS)('refuses %j before touching storage (400)', async (path) => {
     const responses = [
-      await master.upload([{ name: 'x.txt', content: 'x', path }]),
-      await master.post('/directories', { path }),
-      await master.post('/files/directoryInfo', { url: path }),
-      await master.post('/files/fileInfo', { url: `${path}/x` }),
-      await master.post('/files/delete', { urls: [path], forced: [true] }),
-      await master.post('/files/copy', { sourceUrls: ['safe/inside.txt'], forces: [true], destinationUrl: path }),
-      await master.post('/files/move', { sourceUrls: [path], forces: [true], destinationUrl: 'elsewhere' }),
-      await master.post('/files/rename', { items: [{ pathToRename: `${path}/x`, newFileName: 'y' }] }),
+      await suite.master.upload([{ name: 'x.txt', content: 'x', path }]),
+      await suite.master.post('/directories', { path }),
+      await suite.master.post('/files/directoryInfo', { url: path }),
+      await suite.master.post('/files/fileInfo', { url: `${path}/x` }),
+      await suite.master.post('/files/delete', { urls: [path], forced: [true] }),
+      await suite.master.post('/files/copy', { sourceUrls: ['safe/inside.txt'], forces: [true], destinationUrl: path }),
+      await suite.master.post('/files/move', { sourceUrls: [path], forces: [true], destinationUrl: 'elsewhere' }),
+      await suite.master.post('/files/rename', { items: [{ pathToRename: `${path}/x`, newFileName: 'y' }] }),
     ];
     for (const res of responses) {
       expect([path, res.url, res.status]).toEqual([path, res.url, 400]);
       expect(await res.json()).toMatchObject({ code: 600 });
     }
-    const { files } = (await (await master.post('/files/directoryInfo', { url: '/' })).json()) as { files: { url: string }[] };
+    const { files } = (await (await suite.master.post('/files/directoryInfo', { url: '/' })).json()) as { files: { url: string }[] };
     expect(files.map((f) => f.url)).toEqual(['/dev-storage/safe']);
   });
 
   it('refuses unsafe upload file names and new names', async () => {
     for (const name of ['..', '.', 'a\\b', 'x\u0001y', 'é'.repeat(128), '%2e%2e', '..%2f..%2fetc']) {
-      expect([name, (await master.upload([{ name, content: 'x' }])).status]).toEqual([name, 400]);
-      const rename = await master.post('/files/rename', { items: [{ pathToRename: 'safe/inside.txt', newFileName: name }] });
+      expect([name, (await suite.master.upload([{ name, content: 'x' }])).status]).toEqual([name, 400]);
+      const rename = await suite.master.post('/files/rename', { items: [{ pathToRename: 'safe/inside.txt', newFileName: name }] });
       expect([name, rename.status]).toEqual([name, 400]);
     }
   });
@@ -94,22 +85,22 @@ describe('path safety', () => {
 
   it('accepts names that only look odd: dots inside names, percent signs, spaces, quotes', async () => {
     const names = ['..hidden', 'a..b', '...', '100%', '50%off.txt', "it's \"quoted\".txt", ' spaced '];
-    const saved = await master.put(names.map((name) => ({ name, content: name, path: 'odd' })));
-    for (const [i, path] of saved.entries()) expect(await (await server.request(`/dev-storage/${path}`)).text()).toBe(names[i]);
+    const saved = await suite.master.put(names.map((name) => ({ name, content: name, path: 'odd' })));
+    for (const [i, path] of saved.entries()) expect(await (await suite.server.request(`/dev-storage/${path}`)).text()).toBe(names[i]);
   });
 
   it('accepts the same location with or without the bucket prefix, with or without the origin', async () => {
-    for (const url of ['safe/inside.txt', '/safe/inside.txt', '/dev-storage/safe/inside.txt', `${server.url}/dev-storage/safe/inside.txt`, 'safe//inside.txt/']) {
-      const res = await master.post('/files/fileInfo', { url });
+    for (const url of ['safe/inside.txt', '/safe/inside.txt', '/dev-storage/safe/inside.txt', `${suite.server.url}/dev-storage/safe/inside.txt`, 'safe//inside.txt/']) {
+      const res = await suite.master.post('/files/fileInfo', { url });
       expect([url, res.status]).toEqual([url, 200]);
       expect(await res.json()).toMatchObject({ url: '/dev-storage/safe/inside.txt' });
     }
   });
 
   it('keeps a top-level folder named like the bucket reachable through the prefix', async () => {
-    const [saved] = await master.put([{ name: 'f.txt', content: 'nested', path: '/dev-storage/dev-storage' }]);
+    const [saved] = await suite.master.put([{ name: 'f.txt', content: 'nested', path: '/dev-storage/dev-storage' }]);
     expect(saved).toBe('dev-storage/f.txt');
-    expect(await (await server.request(`/dev-storage/${saved}`)).text()).toBe('nested');
-    expect((await master.post('/files/fileInfo', { url: saved })).status).toBe(200);
+    expect(await (await suite.server.request(`/dev-storage/${saved}`)).text()).toBe('nested');
+    expect((await suite.master.post('/files/fileInfo', { url: saved })).status).toBe(200);
   });
 });

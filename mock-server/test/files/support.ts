@@ -1,5 +1,6 @@
-import type { TestServer } from '../support/server.js';
-import { masterAuth } from '../support/users.js';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { type TestServer, startTestServer } from '../support/server.js';
+import { createUser, masterAuth } from '../support/users.js';
 
 /** `X-Service-Storage-Id` plus the given auth headers. */
 export function storageHeaders(server: TestServer, auth: Record<string, string>): Record<string, string> {
@@ -51,3 +52,31 @@ export async function masterClient(server: TestServer): Promise<StorageClient> {
 
 /** The download URL path of a saved path. */
 export const downloadPath = (server: TestServer, saved: string) => `/${server.config.storageId}/${saved}`;
+
+/** What a file-storage test works with: its server, a master client, and the client of user "ann". */
+export interface StorageSuite {
+  server: TestServer;
+  master: StorageClient;
+  user: StorageClient;
+  userId: string;
+}
+
+/**
+ * Starts a server for a test file and, before each test, resets it, logs the master in and registers "ann".
+ * Read the fields inside tests and hooks: they are set when the hooks run.
+ */
+export function storageSuite(overrides: Parameters<typeof startTestServer>[0] = {}): StorageSuite {
+  const suite = {} as StorageSuite;
+  beforeAll(async () => {
+    suite.server = await startTestServer(overrides);
+  });
+  afterAll(() => suite.server.close());
+  beforeEach(async () => {
+    await suite.server.reset();
+    suite.master = await masterClient(suite.server);
+    const ann = await createUser(suite.server, 'ann');
+    suite.user = storageClient(suite.server, ann.auth);
+    suite.userId = ann.userId;
+  });
+  return suite;
+}
