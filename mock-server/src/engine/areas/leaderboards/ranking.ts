@@ -24,9 +24,6 @@ interface Branch<T> {
 
 type Node<T> = Leaf<T> | Branch<T>;
 
-/** A node split in two: its new right half, and the bound between the halves. */
-type Split<T> = { right: Node<T>; bound: T } | undefined;
-
 const isLeaf = <T>(node: Node<T>): node is Leaf<T> => (node as Leaf<T>).items !== undefined;
 const entries = <T>(node: Node<T>) => (isLeaf(node) ? node.items.length : node.children.length);
 const sizeOf = <T>(node: Node<T>): number => (isLeaf(node) ? node.items.length : node.sizes.reduce((a, b) => a + b, 0));
@@ -53,13 +50,13 @@ export class RankedSet<T> {
 
   /** Adds `item`; false (and nothing changes) when an equal item is already held. */
   insert(item: T): boolean {
-    if (this.rankOf(item) >= 0) return false;
-    const split = this.#insert(this.#root, item);
-    if (split) {
-      const left = this.#root;
-      this.#root = { children: [left, split.right], sizes: [sizeOf(left), sizeOf(split.right)], bounds: [split.bound] };
-    }
+    if (!this.#insert(this.#root, item)) return false;
     this.#size++;
+    if (entries(this.#root) > CAPACITY) {
+      const root: Branch<T> = { children: [this.#root], sizes: [this.#size], bounds: [] };
+      this.#splitChild(root, 0);
+      this.#root = root;
+    }
     return true;
   }
 
@@ -152,27 +149,39 @@ export class RankedSet<T> {
     return low;
   }
 
-  #insert(node: Node<T>, item: T): Split<T> {
+  #insert(node: Node<T>, item: T): boolean {
     if (isLeaf(node)) {
-      node.items.splice(this.#lowerBound(node.items, item), 0, item);
-      if (node.items.length <= CAPACITY) return undefined;
-      const right = { items: node.items.splice(CAPACITY / 2) };
-      return { right, bound: right.items[0]! };
+      const index = this.#lowerBound(node.items, item);
+      if (index < node.items.length && this.compare(node.items[index]!, item) === 0) return false;
+      node.items.splice(index, 0, item);
+      return true;
     }
     const child = this.#childFor(node, item);
+    if (!this.#insert(node.children[child]!, item)) return false;
     node.sizes[child]!++;
-    const split = this.#insert(node.children[child]!, item);
-    if (!split) return undefined;
-    const rightSize = sizeOf(split.right);
-    node.children.splice(child + 1, 0, split.right);
-    node.sizes.splice(child + 1, 0, rightSize);
-    node.sizes[child]! -= rightSize;
-    node.bounds.splice(child, 0, split.bound);
-    if (node.children.length <= CAPACITY) return undefined;
-    // bounds[i] precedes children[i + 1]: the bound before the first child of the right half moves up.
+    if (entries(node.children[child]!) > CAPACITY) this.#splitChild(node, child);
+    return true;
+  }
+
+  /** Splits the over-full children[child] in two halves. */
+  #splitChild(branch: Branch<T>, child: number): void {
+    const node = branch.children[child]!;
     const half = CAPACITY / 2;
-    const right = { children: node.children.splice(half), sizes: node.sizes.splice(half), bounds: node.bounds.splice(half) };
-    return { right, bound: node.bounds.pop()! };
+    let right: Node<T>;
+    let bound: T;
+    if (isLeaf(node)) {
+      right = { items: node.items.splice(half) };
+      bound = right.items[0]!;
+    } else {
+      right = { children: node.children.splice(half), sizes: node.sizes.splice(half), bounds: node.bounds.splice(half) };
+      // bounds[i] precedes children[i + 1]: the bound before the right half's first child moves up.
+      bound = node.bounds.pop()!;
+    }
+    const rightSize = sizeOf(right);
+    branch.children.splice(child + 1, 0, right);
+    branch.sizes.splice(child + 1, 0, rightSize);
+    branch.sizes[child]! -= rightSize;
+    branch.bounds.splice(child, 0, bound);
   }
 
   #remove(node: Node<T>, item: T): boolean {
