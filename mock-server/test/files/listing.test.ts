@@ -1,23 +1,14 @@
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import type { FileRecord } from '../../src/engine/areas/files/listing.js';
 import { masterClient, storageSuite } from './support.js';
 
 const suite = storageSuite();
 
-interface Listed {
-  guid: string;
-  url: string;
-  ownerId: string | null;
-  isDirectory: boolean;
-  fileSizeInBytes: number;
-  numberOfDirectChildren: number;
-  numberOfTotalChildren: number;
-}
-
-async function list(body: Record<string, unknown>): Promise<Listed[]> {
+async function list(body: Record<string, unknown>): Promise<FileRecord[]> {
   const res = await suite.master.post('/files/directoryInfo', body);
-  const json = (await res.json()) as { files: Listed[] };
+  const json = (await res.json()) as { files: FileRecord[] };
   if (res.status !== 200) throw new Error(`listing failed: ${res.status} ${JSON.stringify(json)}`);
   return json.files;
 }

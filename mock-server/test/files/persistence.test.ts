@@ -46,6 +46,17 @@ describe('--data-dir (config dataDir)', () => {
     expect(files.map((f) => f.url)).toEqual(['/dev-storage/a', '/dev-storage/empty', '/dev-storage/renamed.txt']);
   });
 
+  it('stays empty after an admin reset and the next request, also across a restart', async () => {
+    const dataDir = join(dir, 'reset');
+    const first = await start({ dataDir });
+    await (await masterClient(first)).put([{ name: 'old.txt', content: 'old' }]);
+    await first.reset();
+    expect((await first.request('/dev-storage/old.txt')).status).toBe(404);
+    await first.close();
+    const second = await start({ dataDir });
+    expect((await second.request('/dev-storage/old.txt')).status).toBe(404);
+  });
+
   it('deletes the bytes of deleted files from the folder and writes nothing but its own files', async () => {
     const dataDir = join(dir, 'contents');
     const server = await start({ dataDir });

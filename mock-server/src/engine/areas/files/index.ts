@@ -7,4 +7,8 @@ export const filesArea: Area = {
   name: 'storage',
   routes: filesRoutes,
   state: filesState,
+  attach(project) {
+    // Restores the tree a durable store saved (--data-dir) now, at start-up, rather than on first use.
+    project.state(filesState);
+  },
 };

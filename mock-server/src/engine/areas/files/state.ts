@@ -101,8 +101,13 @@ function toJSON(state: FilesState): FilesJson {
 export const filesState: StateSlice<FilesState> = {
   key: 'files',
   init(project) {
-    const saved = project.capabilities.persistence?.restore('files');
-    return saved === undefined ? newState(project, newFolder(null, project.clock.now())) : fromJSON(saved, project);
+    const { persistence } = project.capabilities;
+    const saved = persistence?.restore('files');
+    if (saved !== undefined) return fromJSON(saved, project);
+    const state = newState(project, newFolder(null, project.clock.now()));
+    // After an admin reset, a restart must find the empty tree too; a failing disk shows on the next change's save.
+    void persistence?.save('files', toJSON(state)).catch(() => undefined);
+    return state;
   },
   toJSON,
   fromJSON,
