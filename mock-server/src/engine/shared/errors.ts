@@ -51,7 +51,6 @@ export const ErrorCode = {
   UNKNOWN_FIELD: 801,
   INVALID_EVENT_VALUE: 802,
   UNKNOWN_LEADERBOARD: 803,
-  UNKNOWN_GAME: 804,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
