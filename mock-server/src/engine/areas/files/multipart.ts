@@ -73,7 +73,9 @@ class BodyReader {
 
   /** Appends the next chunk to `buffer`; false at the end of the body. */
   async more(): Promise<boolean> {
-    const { done, value } = await this.#reader.read();
+    const { done, value } = await this.#reader.read().catch(() => {
+      throw malformed('the body could not be read to its end');
+    });
     if (done) return false;
     this.#received += value.length;
     if (this.#received > this.limit) throw tooLarge(this.limit);
