@@ -9,7 +9,7 @@ import { type FilesState, filesState } from './state.js';
 import { type FileNode, find } from './tree.js';
 
 /** Largest width or height of a resized image. */
-export const MAX_RESIZE = 4096;
+const MAX_RESIZE = 4096;
 
 interface Target {
   path: FilePath;

@@ -4,9 +4,9 @@ import { ErrorCode, badRequest } from '../../shared/errors.js';
 export type FilePath = readonly string[];
 
 /** Longest name, in UTF-8 bytes (the common file-system limit). */
-export const MAX_NAME_BYTES = 255;
+const MAX_NAME_BYTES = 255;
 /** Longest path, in characters, names joined with `/`. */
-export const MAX_PATH_CHARS = 1024;
+const MAX_PATH_CHARS = 1024;
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const ESCAPE = /%[0-9a-f]{2}/i;

@@ -7,7 +7,7 @@ import { mutate } from './state.js';
 import { type FolderNode, type TreeNode, checkFolderPath, descendantCount, ensureFolder, find, removeChild, setChild } from './tree.js';
 
 /** Spec 8: the named elements plus all their children. */
-export const MAX_TRANSFER_ENTRIES = 100;
+const MAX_TRANSFER_ENTRIES = 100;
 
 export type TransferMode = 'copy' | 'move';
 

@@ -59,7 +59,7 @@ export function checkFolderPath(root: FolderNode, path: FilePath, bucket: string
   }
 }
 
-export function fileInTheWay(bucket: string, path: FilePath): ApiError {
+function fileInTheWay(bucket: string, path: FilePath): ApiError {
   return new ApiError(417, ErrorCode.FILE_EXISTS, `${publicUrl(bucket, path)} is a file, not a folder`);
 }
 
