@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, expect, it } from 'vitest';
 import { createEngine, DEFAULT_CONFIG, type Engine } from '../../src/engine/index.js';
+import type { TranscoderDelivery } from '../../../packages/sdk/src/transcoder/deliveries.js';
 import { Receiver } from './support.js';
 
 const ORIGIN = 'http://receiver.test';
@@ -58,9 +59,16 @@ it('sends thumbnails, HLS chunks, the master playlist and downloadable files, th
   });
 
   const delivered = receiver.deliveriesOf(videoId);
-  const order = delivered.map((d) => (d.category === 'chunk' ? `chunk ${d.resolution}` : d.category));
-  // Per quality: 5 segments of 2 s, the key, then the quality's playlist.
-  expect(order).toEqual([...Array(3).fill('thumbnail'), ...Array(7).fill('chunk 360'), ...Array(7).fill('chunk 720'), 'playlist', 'downloadable', 'downloadable']);
+  // Files arrive after those they name: segments and keys, the quality playlists, the master, the downloads.
+  const stage = (d: TranscoderDelivery) =>
+    d.category === 'chunk' ? (d.path.endsWith('/playlist.m3u8') ? 'quality playlist' : `file ${d.resolution}`) : d.category;
+  const stages = delivered.map(stage);
+  expect([...new Set(stages)]).toEqual(['thumbnail', expect.stringMatching(/^file/), expect.stringMatching(/^file/), 'quality playlist', 'playlist', 'downloadable']);
+  // Per quality: 5 segments of 2 s and the key.
+  expect(stages.filter((s) => s === 'file 360')).toHaveLength(6);
+  expect(stages.filter((s) => s === 'file 720')).toHaveLength(6);
+  expect(stages.filter((s) => s === 'quality playlist')).toHaveLength(2);
+  expect(stages.slice(-3)).toEqual(['playlist', 'downloadable', 'downloadable']);
   expect(delivered.find((d) => d.category === 'thumbnail')!.file.type).toBe('image/jpeg');
   expect(readFileSync(join(receiver.root, videoId, '360/playlist.m3u8'), 'utf8')).toContain('#EXT-X-KEY:METHOD=AES-128,URI="enc.key"');
   expect(readFileSync(join(receiver.root, videoId, 'playlist.m3u8'), 'utf8')).toBe(

@@ -108,11 +108,7 @@ class FfmpegSource implements OpenedSource {
     const heights = renditions.map((r) => r.height);
     await runTool(this.tools.ffmpeg, hlsArgs(renditions.map((_, i) => join(out, `${i}.mp4`)), heights, this.info.hasAudio, segmentSeconds, keyInfo, hls), this.signal);
     for (const r of renditions) {
-      const files = await filesOf(join(hls, String(r.height)));
-      const playlist = files.filter((f) => f.name === 'playlist.m3u8');
-      const keyFile = key ? [{ name: 'enc.key', data: new Blob([key]) }] : [];
-      // Segments and key first, the playlist last: when it arrives, everything it names is in place.
-      r.hls = [...files.filter((f) => f.name !== 'playlist.m3u8'), ...keyFile, ...playlist];
+      r.hls = [...(await filesOf(join(hls, String(r.height)))), ...(key ? [{ name: 'enc.key', data: new Blob([key]) }] : [])];
     }
   }
 

@@ -8,6 +8,9 @@ export type Status = 'REJECTED' | 'THUMBNAIL_REJECTED' | 'COMPLETE';
 /** Which part of a request a notification is about. */
 export type JobKind = 'convert' | 'thumbnail';
 
+/** Files of one batch sent at the same time, at most (a job's uploads overlap their round trips). */
+const PARALLEL_UPLOADS = 4;
+
 /** The category fields of an upload delivery (spec 6.2), besides requestId, videoId and file. */
 export type UploadFields =
   | { thumbnail: true }
@@ -15,6 +18,12 @@ export type UploadFields =
   | { vod: true; resolution: string; path: string }
   | { vod: true; playlist: true; path: string }
   | { vod: true; downloadable: true };
+
+/** One file to deliver with its category fields. */
+export interface Upload {
+  fields: UploadFields;
+  file: ProducedFile;
+}
 
 const CONTENT_TYPES: Record<string, string> = {
   jpg: 'image/jpeg',
@@ -52,8 +61,24 @@ export class Deliveries {
     private readonly webhook?: SettingRecord,
   ) {}
 
-  /** Delivers one file; `signal` (the job's time limit) stops the tries. False when every try failed. */
-  async file(fields: UploadFields, file: ProducedFile, signal: AbortSignal): Promise<boolean> {
+  /**
+   * Delivers batches one after the other, so that a file arrives only after those it names (a playlist after its
+   * segments); the files of a batch go a few at a time. `signal` (the job's time limit) stops the tries.
+   * Answers how many files failed every try.
+   */
+  async files(batches: Upload[][], signal: AbortSignal): Promise<number> {
+    let failed = 0;
+    for (const batch of batches) {
+      const queue = [...batch];
+      const worker = async () => {
+        for (let next = queue.shift(); next; next = queue.shift()) if (!(await this.#file(next, signal))) failed++;
+      };
+      await Promise.all(Array.from({ length: Math.min(PARALLEL_UPLOADS, queue.length) }, worker));
+    }
+    return failed;
+  }
+
+  async #file({ fields, file }: Upload, signal: AbortSignal): Promise<boolean> {
     const { requestId, videoId, deliveries } = this.record;
     const body = () => {
       const form = new FormData();

@@ -1,8 +1,8 @@
 import type { Project } from '../../shared/project.js';
-import { Deliveries, type JobKind, type Status, type UploadFields } from './deliveries.js';
+import { Deliveries, type JobKind, type Status, type Upload } from './deliveries.js';
 import type { JobRecord } from './jobs.js';
 import { masterPlaylist, playlistAddress } from './playlist.js';
-import { UnreadableSource, type ConvertPlan, type OpenedSource, type ProducedFile, type TranscodeRunner, type WatermarkLocation } from './runner.js';
+import { UnreadableSource, type ConvertPlan, type OpenedSource, type TranscodeRunner, type WatermarkLocation } from './runner.js';
 import { parseBitrate, parseResolution, type SettingRecord } from './settings.js';
 import type { TranscoderPolicy } from './state.js';
 import { hms, thumbnailMoments } from './thumbnails.js';
@@ -80,8 +80,7 @@ async function thumbnails({ spec, source, deliveries, signal }: Run): Promise<No
     if (signal.aborted) throw error;
     return rejected(`thumbnails failed: ${(error as Error).message}`);
   }
-  let failed = 0;
-  for (const file of files) if (!(await deliveries.file({ thumbnail: true }, { ...file, name: `thumbnail-${file.name}` }, signal))) failed++;
+  const failed = await deliveries.files([files.map((file) => ({ fields: { thumbnail: true }, file: { ...file, name: `thumbnail-${file.name}` } }))], signal);
   if (failed > 0) return rejected(undelivered(failed, spec.record));
   return { status: 'COMPLETE', job: 'thumbnail', payload: { videoId, count: files.length } };
 }
@@ -117,22 +116,24 @@ async function convert(run: Run): Promise<Notification> {
   const renditions = await source.convert(plan);
 
   const qualities = renditions.map((r, i) => ({ resolution: `${r.width}x${r.height}`, bandwidth: outputs[i]!.videoBitrate + outputs[i]!.audioBitrate }));
-  const sends: [UploadFields, ProducedFile][] = [];
+  let batches: Upload[][];
   if (!vod) {
-    for (const [i, r] of renditions.entries()) sends.push([{ vod: false }, { ...r.file, name: `output-${i + 1}-${r.width}x${r.height}.mp4` }]);
+    batches = [renditions.map((r, i) => ({ fields: { vod: false }, file: { ...r.file, name: `output-${i + 1}-${r.width}x${r.height}.mp4` } }))];
   } else {
-    for (const r of renditions) {
-      for (const file of r.hls ?? []) sends.push([{ vod: true, resolution: String(r.height), path: `${videoId}/${r.height}/${file.name}` }, file]);
-    }
+    const chunks = renditions.flatMap((r) => (r.hls ?? []).map((file) => ({ fields: { vod: true, resolution: String(r.height), path: `${videoId}/${r.height}/${file.name}` }, file }) as Upload));
+    const isPlaylist = (u: Upload) => u.file.name === 'playlist.m3u8';
     const base = preset['vodPlaylistBaseUrl'] as string | undefined;
     const master = masterPlaylist(
       renditions.map((r, i) => ({ ...r, bandwidth: qualities[i]!.bandwidth, address: playlistAddress(`${videoId}/${r.height}/playlist.m3u8`, videoId, base) })),
     );
-    sends.push([{ vod: true, playlist: true, path: `${videoId}/playlist.m3u8` }, { name: 'playlist.m3u8', data: new Blob([master]) }]);
-    for (const r of renditions) sends.push([{ vod: true, downloadable: true }, { ...r.file, name: `${r.height}p.mp4` }]);
+    batches = [
+      chunks.filter((u) => !isPlaylist(u)),
+      chunks.filter(isPlaylist),
+      [{ fields: { vod: true, playlist: true, path: `${videoId}/playlist.m3u8` }, file: { name: 'playlist.m3u8', data: new Blob([master]) } }],
+      renditions.map((r) => ({ fields: { vod: true, downloadable: true }, file: { ...r.file, name: `${r.height}p.mp4` } })),
+    ];
   }
-  let failed = 0;
-  for (const [fields, file] of sends) if (!(await deliveries.file(fields, file, signal))) failed++;
+  const failed = await deliveries.files(batches, signal);
   if (failed > 0) return { status: 'REJECTED', job: 'convert', payload: { videoId, reason: undelivered(failed, spec.record) } };
   const payload: Record<string, unknown> = { videoId, vod, qualities };
   if (vod) payload['playlist'] = `${videoId}/playlist.m3u8`;
