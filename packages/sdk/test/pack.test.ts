@@ -1,10 +1,11 @@
 // What an app developer installs: the packed tarball, installed into a fresh project outside the workspace,
 // imported by its public entry points and run against the reference server.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support.js';
 
@@ -42,6 +43,8 @@ it('packs, installs offline into a fresh project and runs there', { timeout: 180
   run('npm', ['install', join(dir, filename), '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], dir);
   await writeFile(join(dir, 'app.mjs'), APP);
   const { authenticationId, clientKey, gameId } = server.config;
-  const output = JSON.parse(run('node', ['app.mjs', server.url, authenticationId, clientKey, gameId], dir));
+  // Asynchronously: the server answering the app runs in this process.
+  const { stdout } = await promisify(execFile)('node', ['app.mjs', server.url, authenticationId, clientKey, gameId], { cwd: dir, timeout: 60_000 });
+  const output = JSON.parse(stdout);
   expect(output).toEqual({ me: 'packed', wrong: true, rank: { rank: 1, scores: [42, 0, 0] }, separate: 'function' });
 });

@@ -68,7 +68,7 @@ export function createFiles(core: Core) {
      */
     async upload(items: UploadItem[], { onProgress, signal }: CallOptions & { onProgress?: (progress: UploadProgress) => void } = {}): Promise<string[]> {
       const form = await uploadForm(items);
-      const answer = await core.call(http.POST('/files', { body: form as never, bodySerializer: (body: FormData) => body, signal, ...(onProgress && { fetch: progressFetch(onProgress) }) }));
+      const answer = await core.call(http.POST('/files', { body: form as never, bodySerializer: (body) => body, signal, ...(onProgress && { fetch: progressFetch(onProgress) }) }));
       return answer.savedFilesUrls;
     },
 

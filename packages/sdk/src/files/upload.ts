@@ -61,7 +61,7 @@ export function progressFetch(onProgress: (progress: UploadProgress) => void) {
         validateStatus: () => true,
         onUploadProgress: ({ loaded, total }) => onProgress(total === undefined ? { loaded } : { loaded, total }),
       });
-      const headers = new Headers(Object.entries(answer.headers).map(([key, value]) => [key, String(value)]));
+      const headers = new Headers(Object.entries(answer.headers).map(([key, value]): [string, string] => [key, String(value)]));
       return new Response(answer.status === 204 ? null : answer.data, { status: answer.status, headers });
     } catch (error) {
       if (axios.isCancel(error)) throw new DOMException('upload aborted', 'AbortError');
