@@ -49,6 +49,8 @@ export class Project {
     this.#state.clear();
     this.outbox.length = 0;
     this.clock.reset();
+    // Created now rather than on first use, so a durable slice records its empty state before a restart.
+    for (const slice of this.slices) this.state(slice);
   }
 
   reconfigure(config: Config): void {
