@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createUser } from '../support/users.js';
-import { Receiver, makeVideo, makeWatermark, probe, transcoderClient } from './support.js';
+import { downloadPath, storageClient } from '../files/support.js';
+import { Receiver, makeVideo, makeWatermark, pixelAt, probe, transcoderClient } from './support.js';
 
 // Jobs work under the system temporary folder: give this file its own, to see that they clean up.
 const systemTmp = tmpdir();
@@ -17,14 +18,17 @@ process.env['TMPDIR'] = scratch;
 let server: TestServer;
 let receiver: Receiver;
 let post: ReturnType<typeof transcoderClient>;
+let editor: Record<string, string>;
 
 beforeAll(async () => {
   receiver = await new Receiver(mkdtempSync(join(systemTmp, 'transcoder-files-'))).listen();
   makeVideo(join(receiver.root, 'src/video.mp4'), { seconds: 4 });
+  makeVideo(join(receiver.root, 'src/black.mp4'), { seconds: 1, audio: false, picture: 'color=c=black' });
   makeWatermark(join(receiver.root, 'src/mark.png'));
   writeFileSync(join(receiver.root, 'src/notes.txt'), 'this is not a video');
   server = await startTestServer();
-  post = transcoderClient(server, (await createUser(server, 'editor')).auth);
+  editor = (await createUser(server, 'editor')).auth;
+  post = transcoderClient(server, editor);
 });
 afterAll(async () => {
   await server.close();
@@ -109,6 +113,44 @@ describe('conversion with ffmpeg', () => {
     }
     const download = delivered.find((d) => d.category === 'downloadable')!;
     expect(probe(join(receiver.root, videoId, download.file.name)).height).toBe(120);
+  });
+
+  // A 40x20 red mark on a black 320x240 video, 8 pixels from the edges: [location, centre of the mark].
+  it.each([
+    ['TOP_LEFT', 28, 18],
+    ['TOP_CENTER', 160, 18],
+    ['TOP_RIGHT', 292, 18],
+    ['BOTTOM_LEFT', 28, 222],
+    ['BOTTOM_CENTER', 160, 222],
+    ['BOTTOM_RIGHT', 292, 222],
+  ])('draws the watermark at %s with its padding', async (location, x, y) => {
+    await post('/metadata/watermark', { name: 'placed', url: `${receiver.url}/src/mark.png`, location, paddingX: 8, paddingY: 8 });
+    await post('/metadata/preset', { name: 'full', speed: 'ultrafast', outputs: [{ resolution: '240', videoBitrate: '300k', audioBitrate: '64k' }] });
+    const { requestId, videoId } = await convert({ url: `${receiver.url}/src/black.mp4`, preset: 'full', watermark: 'placed' });
+    expect((await receiver.notificationsOf(requestId, 1))[0]!.status).toBe('COMPLETE');
+    const pixel = pixelAt(join(receiver.root, videoId, receiver.deliveriesOf(videoId)[0]!.file.name), 0.5);
+    const [r = 0, g = 0] = pixel(x, y);
+    expect(r).toBeGreaterThan(100);
+    expect(g).toBeLessThan(60);
+    // Nothing drawn at the point mirrored through the centre.
+    expect(pixel(319 - x, 239 - y)[0]).toBeLessThan(40);
+  });
+
+  it('encodes with x265, a profile and raw ffmpeg parameters', async () => {
+    await post('/metadata/preset', {
+      name: 'hevc', videoEncoder: 'x265', profile: 'main', speed: 'ultrafast', rawParameters: { '-metadata': 'title=basekit test' },
+      outputs: [{ resolution: '120', videoBitrate: '150k', audioBitrate: '48k' }],
+    });
+    const { requestId, videoId } = await convert({ url: `${receiver.url}/src/video.mp4`, preset: 'hevc' });
+    expect((await receiver.notificationsOf(requestId, 1))[0]!.status).toBe('COMPLETE');
+    const video = probe(join(receiver.root, videoId, receiver.deliveriesOf(videoId)[0]!.file.name));
+    expect(video).toMatchObject({ codecs: ['hevc', 'aac'], height: 120, title: 'basekit test' });
+  });
+
+  it("converts a file of this server's own storage", async () => {
+    const [saved] = await storageClient(server, editor).put([{ name: 'clip.mp4', path: 'videos', content: readFileSync(join(receiver.root, 'src/video.mp4')) }]);
+    const { requestId } = await convert({ url: `${server.url}${downloadPath(server, saved!)}`, thumbnail: true });
+    expect((await receiver.notificationsOf(requestId, 1))[0]).toMatchObject({ status: 'COMPLETE', payload: { count: 2 } });
   });
 
   it('rejects thumbnails past the end of the video with THUMBNAIL_REJECTED', async () => {

@@ -106,12 +106,20 @@ export class Receiver {
   }
 }
 
-/** A small test video (testsrc2 with a sine tone unless `audio` is false), written with ffmpeg. */
-export function makeVideo(path: string, { seconds = 4, size = '320x240', audio = true } = {}): string {
+/** A small test video (a lavfi `picture`, testsrc2 by default, with a sine tone unless `audio` is false), written with ffmpeg. */
+export function makeVideo(path: string, { seconds = 4, size = '320x240', audio = true, picture = 'testsrc2' } = {}): string {
   mkdirSync(dirname(path), { recursive: true });
   const sound = audio ? ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:a', 'aac', '-b:a', '64k'] : [];
-  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=25:duration=${seconds}`, ...sound, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-shortest', path]);
+  const video = `${picture}${picture.includes('=') ? ':' : '='}size=${size}:rate=25:duration=${seconds}`;
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', video, ...sound, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-shortest', path]);
   return path;
+}
+
+/** The colour `[r, g, b]` at (x, y) of the frame at `second` of a video. */
+export function pixelAt(path: string, second: number): (x: number, y: number) => number[] {
+  const { width } = probe(path);
+  const frame = execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-ss', String(second), '-i', path, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-']);
+  return (x, y) => [...frame.subarray((y * width + x) * 3, (y * width + x) * 3 + 3)];
 }
 
 /** A 40x20 half-transparent red PNG. */
@@ -122,12 +130,12 @@ export function makeWatermark(path: string): string {
 }
 
 /** Video properties of a file, through ffprobe. */
-export function probe(path: string): { width: number; height: number; duration: number; codecs: string[] } {
+export function probe(path: string): { width: number; height: number; duration: number; codecs: string[]; title?: string } {
   const out = JSON.parse(
-    execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration:stream=codec_name,width,height', '-of', 'json', path], { encoding: 'utf8' }),
-  ) as { format: { duration: string }; streams: { codec_name: string; width?: number; height?: number }[] };
+    execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration:format_tags=title:stream=codec_name,width,height', '-of', 'json', path], { encoding: 'utf8' }),
+  ) as { format: { duration: string; tags?: { title?: string } }; streams: { codec_name: string; width?: number; height?: number }[] };
   const video = out.streams.find((s) => s.width)!;
-  return { width: video.width!, height: video.height!, duration: Number(out.format.duration), codecs: out.streams.map((s) => s.codec_name) };
+  return { width: video.width!, height: video.height!, duration: Number(out.format.duration), codecs: out.streams.map((s) => s.codec_name), title: out.format.tags?.title };
 }
 
 /** JSON requests to the transcoder with a user's token. */
