@@ -1,3 +1,4 @@
+import { startServer, type RunningServer } from '@basekit/mock-server';
 import { connectServer } from '@basekit/msw';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,7 +8,6 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../../mock-server/src/node/server.js';
 import { demoSeed } from '../src/mocks/demo-seed.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
