@@ -4,7 +4,12 @@ export interface ErrorBody {
   error: string;
 }
 
-/** Base of every error the SDK throws; `instanceof BasekitError` catches them all. */
+/**
+ * Base of every error the SDK throws; `instanceof BasekitError` catches them all.
+ *
+ * @example
+ * catch (e) { if (e instanceof BasekitError) report(e.name, e.message) }
+ */
 export class BasekitError extends Error {
   override name = 'BasekitError';
 }
@@ -35,6 +40,7 @@ export class ServiceError extends BasekitError {
     super(message);
   }
 
+  /** The contract's operation that failed, e.g. `POST /auth/login`. */
   get operation(): string {
     return this.request.operation;
   }
@@ -47,35 +53,75 @@ export class ServiceError extends BasekitError {
   }
 }
 
-/** 400: the request is malformed or a field is invalid. */
+/**
+ * 400: the request is malformed or a field is invalid.
+ *
+ * @example
+ * catch (e) { if (e instanceof ValidationError) form.showError(e.message) }
+ */
 export class ValidationError extends ServiceError {
   override name = 'ValidationError';
 }
-/** 401: the token or the credentials are missing, wrong or expired. */
+/**
+ * 401: the token or the credentials are missing, wrong or expired.
+ *
+ * @example
+ * catch (e) { if (e instanceof UnauthorizedError) showLogin() }
+ */
 export class UnauthorizedError extends ServiceError {
   override name = 'UnauthorizedError';
 }
-/** 403: the caller may not do this. */
+/**
+ * 403: the caller may not do this.
+ *
+ * @example
+ * catch (e) { if (e instanceof ForbiddenError) alert('not allowed') }
+ */
 export class ForbiddenError extends ServiceError {
   override name = 'ForbiddenError';
 }
-/** 404: what the request names does not exist. */
+/**
+ * 404: what the request names does not exist.
+ *
+ * @example
+ * const note = await notes.get(id).catch((e) => { if (e instanceof NotFoundError) return undefined; throw e })
+ */
 export class NotFoundError extends ServiceError {
   override name = 'NotFoundError';
 }
-/** 409: it already exists. */
+/**
+ * 409: it already exists.
+ *
+ * @example
+ * catch (e) { if (e instanceof ConflictError) askForAnotherUsername() }
+ */
 export class ConflictError extends ServiceError {
   override name = 'ConflictError';
 }
-/** 413: the upload is too large. */
+/**
+ * 413: the upload is too large.
+ *
+ * @example
+ * catch (e) { if (e instanceof PayloadTooLargeError) alert('file too large') }
+ */
 export class PayloadTooLargeError extends ServiceError {
   override name = 'PayloadTooLargeError';
 }
-/** 417: a precondition failed (wrong key or id, a limit, a file that exists, a disabled service). */
+/**
+ * 417: a precondition failed (wrong key or id, a limit, a file that exists, a disabled service).
+ *
+ * @example
+ * catch (e) { if (e instanceof ExpectationFailedError && e.code === 601) askToReplace() }
+ */
 export class ExpectationFailedError extends ServiceError {
   override name = 'ExpectationFailedError';
 }
-/** 5xx: the service failed. */
+/**
+ * 5xx: the service failed.
+ *
+ * @example
+ * catch (e) { if (e instanceof ServerError) retryLater() }
+ */
 export class ServerError extends ServiceError {
   override name = 'ServerError';
 }
@@ -90,26 +136,52 @@ const STATUS_CLASSES: Record<number, typeof ServiceError> = {
   417: ExpectationFailedError,
 };
 
-/** The request never got an answer (DNS, refused connection, CORS, a dropped socket). */
+/**
+ * The request never got an answer (DNS, refused connection, CORS, a dropped socket).
+ *
+ * @example
+ * catch (e) { if (e instanceof NetworkError) showOffline() }
+ */
 export class NetworkError extends BasekitError {
   override name = 'NetworkError';
 }
 
-/** The caller aborted the request through its `AbortSignal`. */
+/**
+ * The caller aborted the request through its `AbortSignal`.
+ *
+ * @example
+ * catch (e) { if (e instanceof AbortError) return; throw e }
+ */
 export class AbortError extends BasekitError {
   override name = 'AbortError';
 }
 
-/** The session could not be renewed (the refresh token expired or was logged out); log in again. */
+/**
+ * The session could not be renewed (the refresh token expired or was logged out); log in again.
+ *
+ * @example
+ * catch (e) { if (e instanceof SessionExpiredError) showLogin() }
+ */
 export class SessionExpiredError extends BasekitError {
   override name = 'SessionExpiredError';
 }
 
+/**
+ * True when `body` has the service's error shape `{"code", "error"}`.
+ *
+ * @example
+ * if (isErrorBody(await response.json())) console.log('a service error')
+ */
 export function isErrorBody(body: unknown): body is ErrorBody {
   return typeof body === 'object' && body !== null && typeof (body as ErrorBody).code === 'number' && typeof (body as ErrorBody).error === 'string';
 }
 
-/** True when `error` is a `ServiceError`, of the given status if one is named. */
+/**
+ * True when `error` is a `ServiceError`, of the given status if one is named.
+ *
+ * @example
+ * catch (e) { if (isServiceError(e, 404)) return undefined; throw e }
+ */
 export function isServiceError(error: unknown, status?: number): error is ServiceError {
   return error instanceof ServiceError && (status === undefined || error.status === status);
 }

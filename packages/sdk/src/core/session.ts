@@ -11,7 +11,9 @@ export interface TokenResponse {
   jti: string;
 }
 
+/** What happened to the session: a login, a renewal, a logout, or a renewal the service refused. */
 export type SessionChange = 'signedIn' | 'refreshed' | 'signedOut' | 'expired';
+/** Hears each session change with the session after it (undefined once signed out or expired). */
 export type SessionListener = (change: SessionChange, session: Session | undefined) => void;
 
 /** Renew the access token this long before it expires, so a request never leaves with a token about to lapse. */
@@ -19,7 +21,10 @@ const RENEW_AHEAD_MS = 30_000;
 
 /**
  * The signed-in session: kept in a `TokenStore`, renewed before it expires and once after a 401, with one
- * renewal shared by every concurrent request (single flight).
+ * renewal shared by every concurrent request (single flight). Every core has one: `client.core.session`.
+ *
+ * @example
+ * const session = await client.core.session.fresh(); // renewed first when about to expire
  */
 export class SessionManager {
   readonly #listeners = new Set<SessionListener>();
@@ -33,6 +38,7 @@ export class SessionManager {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** The stored session, or undefined when signed out. */
   current(): Promise<Session | undefined> {
     return Promise.resolve(this.store.get());
   }
@@ -46,6 +52,7 @@ export class SessionManager {
     return session;
   }
 
+  /** Forgets the session (on the client only) and tells the listeners. */
   async signOut(change: 'signedOut' | 'expired' = 'signedOut'): Promise<void> {
     this.#expiry = undefined;
     await this.store.clear();

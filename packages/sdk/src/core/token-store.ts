@@ -11,8 +11,11 @@ export interface Session {
 
 /** Where the session is kept: memory by default, `localStorage` in browsers, or anything with these three methods. */
 export interface TokenStore {
+  /** The kept session, or undefined. */
   get(): Session | undefined | Promise<Session | undefined>;
+  /** Keeps a session, replacing the one kept before. */
   set(session: Session): void | Promise<void>;
+  /** Forgets the session. */
   clear(): void | Promise<void>;
 }
 

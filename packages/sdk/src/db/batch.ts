@@ -5,7 +5,12 @@ import type { Table } from './table.js';
 import type { Changes, Created, NewRow, Updated } from './types.js';
 import { decode, encode } from './values.js';
 
-/** The most requests the service takes in one batch. */
+/**
+ * The most requests the service takes in one batch; `Batch.run` splits larger batches.
+ *
+ * @example
+ * const requests = Math.ceil(batch.size / BATCH_LIMIT);
+ */
 export const BATCH_LIMIT = 50;
 
 /** One item's outcome, in the service's shape (spec 2.5), dates as `Date`. */
