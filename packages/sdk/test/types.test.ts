@@ -86,6 +86,17 @@ function masterOnly() {
   void client.auth.updateUser('id', { password: 'x' });
 }
 
+function otherAreas() {
+  // @ts-expect-error watermark locations are an enum
+  void client.transcoder.saveWatermark({ name: 'w', default: false, location: 'MIDDLE', paddingX: 0, paddingY: 0, url: 'https://x/y.png' });
+  // @ts-expect-error a conversion needs the source url
+  void client.transcoder.convert({ upload: true, preset: true });
+  // @ts-expect-error event values are numbers
+  void client.leaderboards.sendEvent('match_end', { score: '12' });
+  // @ts-expect-error extra registration fields are strings
+  void client.auth.register({ username: 'ann', password: 'pw', age: 3 });
+}
+
 function options() {
   // @ts-expect-error the project's authentication id is required
   createClient({ baseUrl: 'http://localhost:3000', clientKey: 'k' });
@@ -98,6 +109,7 @@ describe('types', () => {
     expectTypeOf(rows).toBeFunction();
     expectTypeOf(queries).toBeFunction();
     expectTypeOf(masterOnly).toBeFunction();
+    expectTypeOf(otherAreas).toBeFunction();
     expectTypeOf(options).toBeFunction();
   });
 
