@@ -91,6 +91,25 @@ describe('sign in and out', () => {
   });
 });
 
+describe('registration confirmed by e-mail', () => {
+  it('keeps a new user out until the link of the e-mail is opened', async () => {
+    const confirming = await startTestServer({ emailConfirmation: true });
+    try {
+      const client = createClient(optionsFor(confirming));
+      const user = await client.auth.register({ username: 'eve', password: 'pw-eve', email: 'eve@example.com' });
+      expect(user.active).toBe(false);
+      expect(await rejection(client.auth.login('eve', 'pw-eve'))).toMatchObject({ status: 401, code: 215 });
+      const { messages } = (await (await confirming.admin('/__admin/outbox')).json()) as { messages: { to: string; link: string }[] };
+      const link = messages.find((m) => m.to === 'eve@example.com')!.link;
+      expect((await client.auth.confirmRegistration(link.split('/').pop()!)).active).toBe(true);
+      await client.auth.login('eve', 'pw-eve');
+      expect((await client.auth.me()).username).toBe('eve');
+    } finally {
+      await confirming.close();
+    }
+  });
+});
+
 describe('token refresh', () => {
   it('renews before the access token expires, without a 401', async () => {
     const traffic = recordingFetch();

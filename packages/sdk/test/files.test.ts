@@ -62,6 +62,16 @@ describe('upload and download', () => {
     expect(Math.max(width!, height!)).toBe(16);
   });
 
+  it('downloads a stored file as a Blob, resized when asked', async () => {
+    const png = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#000' } }).png().toBuffer();
+    const [saved] = await user.files.upload([{ file: png, name: 'dl.png', path: fresh() }]);
+    const blob = await user.files.download(saved!, { resize: { width: 10, height: 10 } });
+    const { width } = await sharp(Buffer.from(await blob.arrayBuffer())).metadata();
+    expect(width).toBe(10);
+    expect(await rejection(user.files.download('nowhere/none.png'))).toMatchObject({ status: 404, operation: 'GET /{bucket}/{path}' });
+    expect(await rejection(user.files.download(saved!, { signal: AbortSignal.abort() }))).toBeInstanceOf(AbortError);
+  });
+
   it('refuses to overwrite unless replacing', async () => {
     const folder = fresh();
     await user.files.upload([{ file: text('one'), name: 'f.txt', path: folder }]);

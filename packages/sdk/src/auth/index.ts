@@ -93,6 +93,16 @@ export function createAuth(core: Core) {
       }
     },
 
+    /**
+     * Confirms a registration with the token of its confirmation e-mail's link (for an app that opens the link
+     * itself); the user can log in afterwards.
+     *
+     * @example
+     * const user = await auth.confirmRegistration(new URL(link).pathname.split('/').pop()!);
+     */
+    confirmRegistration: (token: string, { signal }: CallOptions = {}): Promise<User> =>
+      core.call(open.GET('/auth/confirm/{token}', { params: { path: { token } }, signal })),
+
     /** The signed-in session, or undefined. */
     session: (): Promise<Session | undefined> => core.session.current(),
 

@@ -154,6 +154,17 @@ export function createFiles(core: Core) {
      * files.downloadUrl('photos/cat.jpg', { resize: { width: 64, height: 64 }, filename: 'avatar.jpg' });
      */
     downloadUrl: (path: string, options?: DownloadOptions): string => downloadUrl(storageUrl, bucket, path, options),
+
+    /**
+     * Downloads a stored file (its public address, see `downloadUrl`), resized when asked.
+     *
+     * @example
+     * const thumbnail = await files.download('photos/cat.jpg', { resize: { width: 64, height: 64 } });
+     */
+    async download(path: string, { signal, ...options }: DownloadOptions & CallOptions = {}): Promise<Blob> {
+      const request = new Request(downloadUrl(storageUrl, bucket, path, options), { signal: signal ?? null });
+      return (await core.send('GET /{bucket}/{path}', request)).blob();
+    },
   };
   return files;
 }
