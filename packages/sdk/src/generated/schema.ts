@@ -1044,15 +1044,16 @@ export interface webhooks {
          * File delivery (sent by the service)
          * @description Spec 6.2. Each result file is posted to the upload setting's url, with the setting's `headers`. Five
          *     categories, told apart by their fields: a thumbnail; a converted file (no VOD); an HLS chunk of one
-         *     quality (segments, the AES-128 key `enc.key` when encrypted, and the quality's `playlist.m3u8`, in that
-         *     order) to be stored at `path`; the master playlist, to be stored at `path`; a downloadable MP4 per
-         *     quality. Paths are `<videoId>/playlist.m3u8` and `<videoId>/<height>/<file>`; the master playlist's
+         *     quality (a segment, the AES-128 key `enc.key` when encrypted, or the quality's `playlist.m3u8`) to be
+         *     stored at `path`; the master playlist, to be stored at `path`; a downloadable MP4 per quality. Paths are `<videoId>/playlist.m3u8` and `<videoId>/<height>/<file>`; the master playlist's
          *     addresses are `vodPlaylistBaseUrl` followed by the path, or relative to the master without a base.
          *
          *     **Decision:** a multipart POST per file; booleans are sent as `true`/`false`. Failed deliveries are
          *     retried like notifications; a file that fails every try makes the notification REJECTED (or
-         *     THUMBNAIL_REJECTED) with the reason. Order: thumbnails, then per quality its chunks, then the master
-         *     playlist, then the downloadable files.
+         *     THUMBNAIL_REJECTED) with the reason.
+         *     **Decision:** a file arrives only after the files it names: thumbnails; then the segments and keys of
+         *     every quality; then the quality playlists; then the master playlist; then the downloadable files. Within
+         *     each of these groups up to 4 deliveries are under way at once, so their order may vary.
          *     **Decision:** file names: `thumbnail-001.jpg`..., `output-<n>-<W>x<H>.mp4` (no VOD), `<height>p.mp4`
          *     (downloadable).
          */
