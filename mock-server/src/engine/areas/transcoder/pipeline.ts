@@ -2,7 +2,7 @@ import type { Project } from '../../shared/project.js';
 import { Deliveries, type JobKind, type Status, type Upload } from './deliveries.js';
 import type { JobRecord } from './jobs.js';
 import { masterPlaylist, playlistAddress } from './playlist.js';
-import { UnreadableSource, type ConvertPlan, type OpenedSource, type TranscodeRunner, type WatermarkLocation } from './runner.js';
+import { UnreadableSource, type ConvertPlan, type OpenedSource, type Rendition, type TranscodeRunner, type WatermarkLocation } from './runner.js';
 import { parseBitrate, parseResolution, type SettingRecord } from './settings.js';
 import type { TranscoderPolicy } from './state.js';
 import { hms, thumbnailMoments } from './thumbnails.js';
@@ -92,51 +92,62 @@ async function watermarkOf({ project, spec, signal }: Run): Promise<ConvertPlan[
   return { image, location: w['location'] as WatermarkLocation, paddingX: (w['paddingX'] as number | undefined) ?? 0, paddingY: (w['paddingY'] as number | undefined) ?? 0 };
 }
 
-/** Converts every output, delivers the files (categories 2, or 3, 4 and 5) and says how it went. */
-async function convert(run: Run): Promise<Notification> {
-  const { spec, source, deliveries, signal } = run;
-  const preset = spec.preset!;
-  const { videoId } = spec.record;
-  const vod = preset['vod'] === true;
-  const outputs = (preset['outputs'] as Record<string, string>[]).map((o) => ({
-    videoBitrate: parseBitrate(o['videoBitrate']!),
-    audioBitrate: parseBitrate(o['audioBitrate']!),
-    ...parseResolution(o['resolution']!),
-  }));
+/** What ffmpeg (or the simulation) is asked to do for a preset. */
+function convertPlan(preset: SettingRecord, watermark: ConvertPlan['watermark']): ConvertPlan {
   const plan: ConvertPlan = {
-    outputs,
+    outputs: (preset['outputs'] as Record<string, string>[]).map((o) => ({
+      videoBitrate: parseBitrate(o['videoBitrate']!),
+      audioBitrate: parseBitrate(o['audioBitrate']!),
+      ...parseResolution(o['resolution']!),
+    })),
     speed: (preset['speed'] as string | undefined) ?? 'medium',
     videoEncoder: (preset['videoEncoder'] as 'x264' | 'x265' | undefined) ?? 'x264',
     audioEncoder: 'aac',
     profile: preset['profile'] as string | undefined,
     rawParameters: (preset['rawParameters'] as Record<string, string> | undefined) ?? {},
-    watermark: await watermarkOf(run),
+    watermark,
   };
-  if (vod) plan.hls = { segmentSeconds: SEGMENT_SECONDS, key: preset['encrypt'] === true ? crypto.getRandomValues(new Uint8Array(16)) : undefined };
-  const renditions = await source.convert(plan);
+  if (preset['vod'] === true) plan.hls = { segmentSeconds: SEGMENT_SECONDS, key: preset['encrypt'] === true ? crypto.getRandomValues(new Uint8Array(16)) : undefined };
+  return plan;
+}
 
-  const qualities = renditions.map((r, i) => ({ resolution: `${r.width}x${r.height}`, bandwidth: outputs[i]!.videoBitrate + outputs[i]!.audioBitrate }));
-  let batches: Upload[][];
-  if (!vod) {
-    batches = [renditions.map((r, i) => ({ fields: { vod: false }, file: { ...r.file, name: `output-${i + 1}-${r.width}x${r.height}.mp4` } }))];
-  } else {
-    const chunks = renditions.flatMap((r) => (r.hls ?? []).map((file) => ({ fields: { vod: true, resolution: String(r.height), path: `${videoId}/${r.height}/${file.name}` }, file }) as Upload));
-    const isPlaylist = (u: Upload) => u.file.name === 'playlist.m3u8';
-    const base = preset['vodPlaylistBaseUrl'] as string | undefined;
-    const master = masterPlaylist(
-      renditions.map((r, i) => ({ ...r, bandwidth: qualities[i]!.bandwidth, address: playlistAddress(`${videoId}/${r.height}/playlist.m3u8`, videoId, base) })),
-    );
-    batches = [
-      chunks.filter((u) => !isPlaylist(u)),
-      chunks.filter(isPlaylist),
-      [{ fields: { vod: true, playlist: true, path: `${videoId}/playlist.m3u8` }, file: { name: 'playlist.m3u8', data: new Blob([master]) } }],
-      renditions.map((r) => ({ fields: { vod: true, downloadable: true }, file: { ...r.file, name: `${r.height}p.mp4` } })),
-    ];
+/**
+ * The files of a conversion as deliveries, in batches sent one after the other: converted files (category 2); or
+ * the qualities' segments and keys, their playlists, the master playlist and the downloadable files (3, 3, 4, 5).
+ */
+function conversionUploads(videoId: string, preset: SettingRecord, renditions: Rendition[], bandwidths: number[]): Upload[][] {
+  if (preset['vod'] !== true) {
+    return [renditions.map((r, i) => ({ fields: { vod: false }, file: { ...r.file, name: `output-${i + 1}-${r.width}x${r.height}.mp4` } }))];
   }
-  const failed = await deliveries.files(batches, signal);
+  const chunks = renditions.flatMap((r) =>
+    (r.hls ?? []).map((file): Upload => ({ fields: { vod: true, resolution: String(r.height), path: `${videoId}/${r.height}/${file.name}` }, file })),
+  );
+  const isPlaylist = (u: Upload) => u.file.name === 'playlist.m3u8';
+  const base = preset['vodPlaylistBaseUrl'] as string | undefined;
+  const master = masterPlaylist(
+    renditions.map((r, i) => ({ ...r, bandwidth: bandwidths[i]!, address: playlistAddress(`${videoId}/${r.height}/playlist.m3u8`, videoId, base) })),
+  );
+  return [
+    chunks.filter((u) => !isPlaylist(u)),
+    chunks.filter(isPlaylist),
+    [{ fields: { vod: true, playlist: true, path: `${videoId}/playlist.m3u8` }, file: { name: 'playlist.m3u8', data: new Blob([master]) } }],
+    renditions.map((r) => ({ fields: { vod: true, downloadable: true }, file: { ...r.file, name: `${r.height}p.mp4` } })),
+  ];
+}
+
+/** Converts every output, delivers the files and says how it went. */
+async function convert(run: Run): Promise<Notification> {
+  const { spec, source, deliveries, signal } = run;
+  const preset = spec.preset!;
+  const { videoId } = spec.record;
+  const plan = convertPlan(preset, await watermarkOf(run));
+  const renditions = await source.convert(plan);
+  const bandwidths = plan.outputs.map((o) => o.videoBitrate + o.audioBitrate);
+  const failed = await deliveries.files(conversionUploads(videoId, preset, renditions, bandwidths), signal);
   if (failed > 0) return { status: 'REJECTED', job: 'convert', payload: { videoId, reason: undelivered(failed, spec.record) } };
-  const payload: Record<string, unknown> = { videoId, vod, qualities };
-  if (vod) payload['playlist'] = `${videoId}/playlist.m3u8`;
+  const qualities = renditions.map((r, i) => ({ resolution: `${r.width}x${r.height}`, bandwidth: bandwidths[i]! }));
+  const payload: Record<string, unknown> = { videoId, vod: plan.hls !== undefined, qualities };
+  if (plan.hls) payload['playlist'] = `${videoId}/playlist.m3u8`;
   return { status: 'COMPLETE', job: 'convert', payload };
 }
 

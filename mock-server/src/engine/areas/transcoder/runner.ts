@@ -65,5 +65,12 @@ export interface TranscodeRunner {
   open(source: ReadableStream<Uint8Array>, signal: AbortSignal): Promise<OpenedSource>;
 }
 
-/** The `transcoder` capability: a runner, or why conversions cannot run on this platform. */
+/**
+ * The `transcoder` capability: a runner, or why conversions cannot run on this platform. Absent, the engine uses
+ * its simulated runner.
+ *
+ * @example
+ * createEngine({ capabilities: { transcoder: { runner: ffmpegRunner(tools) } } });
+ * createEngine({ capabilities: { transcoder: { unavailable: 'ffmpeg was not found' } } }); // convert answers 503
+ */
 export type TranscoderCapability = { runner: TranscodeRunner } | { unavailable: string };

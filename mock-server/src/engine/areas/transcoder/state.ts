@@ -32,9 +32,9 @@ interface TranscoderJson {
   policy: TranscoderPolicy;
 }
 
-function create(settings: Record<Kind, SettingRecord[]>, jobs: JobRecord[], policy: TranscoderPolicy): TranscoderState {
+function create(settings: Partial<Record<Kind, SettingRecord[]>>, jobs: JobRecord[], policy: TranscoderPolicy): TranscoderState {
   const state: TranscoderState = {
-    settings: Object.fromEntries(KINDS.map((k) => [k, new Map(settings[k].map((r) => [r.name, r]))])) as TranscoderState['settings'],
+    settings: Object.fromEntries(KINDS.map((k) => [k, new Map((settings[k] ?? []).map((r) => [r.name, r]))])) as TranscoderState['settings'],
     jobs: new Map(jobs.map((j) => [j.queueId, j])),
     policy,
     queue: new JobQueue(() => state.policy.concurrency),
@@ -44,14 +44,15 @@ function create(settings: Record<Kind, SettingRecord[]>, jobs: JobRecord[], poli
 
 export const transcoderState: StateSlice<TranscoderState> = {
   key: 'transcoder',
-  init: () => create({ thumbnail: [], webhook: [], upload: [], watermark: [], preset: [] }, [], { ...DEFAULT_POLICY }),
+  init: () => create({}, [], { ...DEFAULT_POLICY }),
   toJSON: (s): TranscoderJson => ({
     settings: Object.fromEntries(KINDS.map((k) => [k, [...s.settings[k].values()]])) as TranscoderJson['settings'],
     jobs: [...s.jobs.values()],
     policy: s.policy,
   }),
   fromJSON: (json) => {
-    const { settings, jobs, policy } = json as TranscoderJson;
+    // Parts left out of an imported state start empty.
+    const { settings = {}, jobs = [], policy } = json as Partial<TranscoderJson>;
     return create(settings, jobs, { ...DEFAULT_POLICY, ...policy });
   },
 };
