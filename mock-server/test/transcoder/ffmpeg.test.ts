@@ -153,6 +153,13 @@ describe('conversion with ffmpeg', () => {
     expect((await receiver.notificationsOf(requestId, 1))[0]).toMatchObject({ status: 'COMPLETE', payload: { count: 2 } });
   });
 
+  it('takes as many random thumbnails as asked, even more than one per second', async () => {
+    await post('/metadata/thumbnail', { name: 'many', random: true, count: 30 });
+    const { requestId, videoId } = await convert({ url: `${receiver.url}/src/video.mp4`, thumbnail: 'many' });
+    expect((await receiver.notificationsOf(requestId, 1))[0]).toMatchObject({ status: 'COMPLETE', payload: { count: 30 } });
+    expect(receiver.deliveriesOf(videoId).filter((d) => d.category === 'thumbnail')).toHaveLength(30);
+  });
+
   it('rejects thumbnails past the end of the video with THUMBNAIL_REJECTED', async () => {
     await post('/metadata/thumbnail', { name: 'late', interval: 2, count: 4, startTime: 1 });
     const { requestId, videoId } = await convert({ url: `${receiver.url}/src/video.mp4`, thumbnail: 'late' });

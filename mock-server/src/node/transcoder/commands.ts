@@ -8,21 +8,34 @@ export interface SourceInfo {
   durationSeconds: number;
   /** Timestamp of the first frame, seconds. */
   startSeconds: number;
+  /** Seconds between frames (1/25 when the stream does not say). */
+  frameSeconds: number;
   width: number;
   height: number;
   hasAudio: boolean;
 }
 
 /**
- * Selects, for each moment T, the first frame at or after it, in one decode:
- * `gte(t,T)*(isnan(prev_pts)+lt(prev_pts*TB,T))`, summed over the moments.
+ * Frame numbers for moments (ascending): the first frame at or after each moment, each a later frame than the one
+ * before (two moments within one frame's time still give two images), none past the last frame.
+ */
+function framesAt(info: SourceInfo, times: number[]): number[] {
+  const last = Math.max(0, Math.floor(info.durationSeconds / info.frameSeconds) - 1);
+  let previous = -1;
+  return times.map((time) => (previous = Math.min(last, Math.max(previous + 1, Math.ceil(time / info.frameSeconds - 1e-6)))));
+}
+
+/**
+ * Selects one frame per moment in one decode. Frame k is the first frame at or after T = (k - 1/2) frame times
+ * (half a frame of slack for rounded timestamps): `gte(t,T)*(isnan(prev_pts)+lt(prev_pts*TB,T))`, summed.
  */
 export function thumbnailArgs(source: string, info: SourceInfo, times: number[], pattern: string): string[] {
-  const terms = times.map((time) => {
-    const t = (time + info.startSeconds).toFixed(3);
+  const frames = [...new Set(framesAt(info, times))];
+  const terms = frames.map((k) => {
+    const t = (Math.max(0, k - 0.5) * info.frameSeconds + info.startSeconds).toFixed(4);
     return `gte(t\\,${t})*(isnan(prev_pts)+lt(prev_pts*TB\\,${t}))`;
   });
-  return [...QUIET, '-i', source, '-map', '0:v:0', '-vf', `select='${terms.join('+')}'`, '-fps_mode', 'passthrough', '-frames:v', String(times.length), '-q:v', '3', pattern];
+  return [...QUIET, '-i', source, '-map', '0:v:0', '-vf', `select='${terms.join('+')}'`, '-fps_mode', 'passthrough', '-frames:v', String(frames.length), '-q:v', '3', pattern];
 }
 
 const OVERLAY: Record<WatermarkLocation, (px: number, py: number) => string> = {

@@ -15,10 +15,16 @@ async function filesOf(folder: string): Promise<ProducedFile[]> {
   return Promise.all(names.map(async (name) => ({ name, data: (await openAsBlob(join(folder, name))) as Blob })));
 }
 
+/** `"30000/1001"` -> 29.97; NaN or 0 when unknown (`"0/0"`). */
+function frameRate(fraction: string): number {
+  const [num = 0, den = 0] = fraction.split('/').map(Number);
+  return num / den;
+}
+
 async function probe(tools: Tools, path: string, signal: AbortSignal): Promise<SourceInfo> {
   let json: string;
   try {
-    json = await runTool(tools.ffprobe, ['-v', 'error', '-show_entries', 'format=duration,start_time:stream=codec_type,width,height', '-of', 'json', path], signal);
+    json = await runTool(tools.ffprobe, ['-v', 'error', '-show_entries', 'format=duration,start_time:stream=codec_type,width,height,avg_frame_rate', '-of', 'json', path], signal);
   } catch (error) {
     if (signal.aborted) throw error;
     throw new UnreadableSource((error as Error).message);
@@ -31,6 +37,7 @@ async function probe(tools: Tools, path: string, signal: AbortSignal): Promise<S
   return {
     durationSeconds,
     startSeconds: Number(format['start_time']) || 0,
+    frameSeconds: 1 / (frameRate(String(video['avg_frame_rate'])) || 25),
     width: Number(video['width']),
     height: Number(video['height']),
     hasAudio: streams.some((s) => s['codec_type'] === 'audio'),
