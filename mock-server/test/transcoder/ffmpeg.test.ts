@@ -160,6 +160,14 @@ describe('conversion with ffmpeg', () => {
     expect(receiver.deliveriesOf(videoId).filter((d) => d.category === 'thumbnail')).toHaveLength(30);
   });
 
+  it('cuts HLS from a video without sound', async () => {
+    await post('/metadata/preset', { name: 'silent', vod: true, speed: 'ultrafast', outputs: [{ resolution: '120', videoBitrate: '100k', audioBitrate: '32k' }] });
+    const { requestId, videoId } = await convert({ url: `${receiver.url}/src/black.mp4`, preset: 'silent' });
+    expect((await receiver.notificationsOf(requestId, 1))[0]!.status).toBe('COMPLETE');
+    expect(readFileSync(join(receiver.root, videoId, '120/playlist.m3u8'), 'utf8')).toContain('seg_000.ts');
+    expect(probe(join(receiver.root, videoId, '120/seg_000.ts')).codecs).toEqual(['h264']);
+  });
+
   it('rejects thumbnails past the end of the video with THUMBNAIL_REJECTED', async () => {
     await post('/metadata/thumbnail', { name: 'late', interval: 2, count: 4, startTime: 1 });
     const { requestId, videoId } = await convert({ url: `${receiver.url}/src/video.mp4`, thumbnail: 'late' });
