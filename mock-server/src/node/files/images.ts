@@ -1,5 +1,8 @@
-import sharp from 'sharp';
 import type { ImageResizer } from '../../engine/shared/capabilities.js';
+
+// Loaded on the first resize: sharp's native library costs start-up time that most runs never need.
+let sharpModule: Promise<typeof import('sharp')> | undefined;
+const loadSharp = async () => (await (sharpModule ??= import('sharp'))).default;
 
 /**
  * Image resizing with sharp: the image is turned upright (EXIF orientation) and scaled to fit inside the box,
@@ -7,6 +10,7 @@ import type { ImageResizer } from '../../engine/shared/capabilities.js';
  */
 export const sharpResizer: ImageResizer = {
   async resize(bytes, width, height) {
+    const sharp = await loadSharp();
     try {
       const { data, info } = await sharp(bytes).rotate().resize(width, height, { fit: 'inside' }).toBuffer({ resolveWithObject: true });
       return { bytes: new Uint8Array(data.buffer, data.byteOffset, data.length), contentType: `image/${info.format}` };
