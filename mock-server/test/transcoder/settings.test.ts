@@ -60,6 +60,7 @@ describe('settings records', () => {
     ['webhook', { name: '', url: 'https://example.com/' }, 'name'],
     ['webhook', { name: 'w', url: 'https://example.com/', default: 'yes' }, 'default'],
     ['webhook', { name: 'w', url: 'https://example.com/', colour: 'red' }, 'colour'],
+    ['webhook', { name: 'w', url: 'https://example.com/', toString: 'x' }, 'toString'],
     ['upload', { name: 'u', url: 'https://example.com/', headers: { 'x-n': 1 } }, 'headers.x-n'],
     ['upload', { name: 'u', url: 'https://example.com/', headers: { 'bad name': 'v' } }, 'headers.bad name'],
     ['upload', { name: 'u', url: 'https://example.com/', headers: { 'x-a': 'line\r\nbreak' } }, 'headers.x-a'],
@@ -137,6 +138,8 @@ describe('convert requests', () => {
     [{ upload: 3 }, 'upload', 142],
     [{ upload: undefined }, 'upload', 142],
     [{ preset: undefined, thumbnail: undefined }, 'preset', 142],
+    [{ preset: false, thumbnail: false }, 'preset', 142],
+    [{ upload: false }, 'upload', 142],
     [{ preset: false, watermark: true }, 'watermark', 142],
     [{ extra: 1 }, 'extra', 142],
   ])('refuses %j with 400 naming the field, queueing nothing', async (change, field, code) => {

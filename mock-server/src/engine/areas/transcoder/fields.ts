@@ -73,7 +73,7 @@ export function object(shape: Record<string, Check>, required: readonly string[]
     for (const key of required) if (value[key] === undefined) throw invalid(at(key), 'is required');
     const result: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value)) {
-      const check = shape[key];
+      const check = Object.hasOwn(shape, key) ? shape[key] : undefined;
       if (!check) throw invalid(at(key), 'is not a known field');
       if (v !== undefined) result[key] = check(v, at(key));
     }

@@ -56,16 +56,16 @@ export function submitConvert(project: Project, body: unknown): JobRecord {
   const capability = project.capabilities.transcoder;
   if (capability && 'unavailable' in capability) throw new ApiError(503, ErrorCode.TRANSCODER_UNAVAILABLE, capability.unavailable);
   const request = convertRequest(body, '');
-  if (request['preset'] === undefined && request['thumbnail'] === undefined) throw invalid('preset', 'or "thumbnail" is required: there is nothing to do');
-  if (request['watermark'] !== undefined && request['watermark'] !== false && !request['preset']) throw invalid('watermark', 'needs "preset": a watermark is drawn on converted video');
-  const spec: Omit<JobSpec, 'record'> = {
-    upload: resolve(project, 'upload', request['upload'])!,
+  const upload = resolve(project, 'upload', request['upload']);
+  const spec: Omit<JobSpec, 'record' | 'upload'> = {
     webhook: resolve(project, 'webhook', request['webhook']),
     thumbnail: resolve(project, 'thumbnail', request['thumbnail']),
     watermark: resolve(project, 'watermark', request['watermark']),
     preset: resolve(project, 'preset', request['preset']),
   };
-  if (!spec.upload) throw invalid('upload', 'is required: results are delivered there');
+  if (!upload) throw invalid('upload', 'is required: results are delivered there');
+  if (!spec.preset && !spec.thumbnail) throw invalid('preset', 'or "thumbnail" is required: there is nothing to do');
+  if (spec.watermark && !spec.preset) throw invalid('watermark', 'needs "preset": a watermark is drawn on converted video');
   const record: JobRecord = {
     queueId: newId(16),
     requestId: newId(16),
@@ -79,6 +79,6 @@ export function submitConvert(project: Project, body: unknown): JobRecord {
   const state = project.state(transcoderState);
   state.jobs.set(record.queueId, record);
   const runner = capability?.runner ?? simulatedRunner;
-  state.queue.push(() => runJob(project, runner, state.policy, { ...spec, record }));
+  state.queue.push(() => runJob(project, runner, state.policy, { ...spec, upload, record }));
   return record;
 }
