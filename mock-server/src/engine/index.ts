@@ -62,3 +62,6 @@ export function createEngine(options: EngineOptions = {}): Engine {
 export type { Config, ConfigInput, ServiceName } from './config.js';
 export { DEFAULT_CONFIG, ConfigError, resolveConfig } from './config.js';
 export type { Capabilities } from './shared/capabilities.js';
+export { ErrorCode, type ErrorCodeValue } from './shared/errors.js';
+export type { Mail } from './shared/project.js';
+export type { JobRecord } from './areas/transcoder/jobs.js';

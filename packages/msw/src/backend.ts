@@ -1,25 +1,11 @@
-import type { Engine } from '@basekit/mock-server/engine';
+import type { JobRecord, Mail } from '@basekit/mock-server/engine';
 import { applySeed, type Seed } from './seed.js';
 import type { ServiceApi } from './service-api.js';
 
-/** An e-mail the service would have sent (registration confirmations). */
-export type Mail = Engine['project']['outbox'][number];
+export type { Mail };
 
 /** A transcoder job as the admin API lists it (`GET /__admin/jobs`). */
-export interface TranscoderJob {
-  queueId: string;
-  requestId: string;
-  videoId: string;
-  url: string;
-  state: 'queued' | 'running' | 'complete' | 'rejected';
-  reason?: string;
-  createdAt: string;
-  startedAt?: string;
-  finishedAt?: string;
-  deliveries: { delivered: number; failed: number; retries: number };
-  notifications: { status: 'REJECTED' | 'THUMBNAIL_REJECTED' | 'COMPLETE'; job: 'convert' | 'thumbnail'; attempts: number; delivered: boolean }[];
-  lastDeliveryError?: string;
-}
+export type TranscoderJob = JobRecord;
 
 /** The whole state as the admin API exports it (`GET /__admin/state`): one entry per area under `areas`. */
 export interface StateExport {

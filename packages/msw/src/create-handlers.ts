@@ -1,4 +1,4 @@
-import { DEFAULT_CONFIG, createEngine, resolveConfig, type Capabilities, type ConfigInput, type Engine } from '@basekit/mock-server/engine';
+import { DEFAULT_CONFIG, ErrorCode, createEngine, resolveConfig, type Capabilities, type ConfigInput, type Engine } from '@basekit/mock-server/engine';
 import { createBackend, type Backend } from './backend.js';
 import { distinctBases, toEngineRequest } from './bases.js';
 import { canvasImageResizer } from './canvas-resizer.js';
@@ -24,13 +24,10 @@ export interface HandlersOptions {
 /** msw request handlers backed by the engine, with the test controls of that backend and the engine itself. */
 export type BasekitHandlers = EngineHandler[] & Backend & { engine: Engine };
 
-/** The engine's answer to an operation it does not have (docs/errors.md, code 2). */
-const ROUTE_NOT_FOUND = 2;
-
 async function isUnknownRoute(response: Response): Promise<boolean> {
   if (response.status !== 404) return false;
   const body = (await response.clone().json().catch(() => undefined)) as { code?: unknown } | undefined;
-  return body?.code === ROUTE_NOT_FOUND;
+  return body?.code === ErrorCode.ROUTE_NOT_FOUND;
 }
 
 /**
