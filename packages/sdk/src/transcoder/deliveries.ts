@@ -150,6 +150,12 @@ export function deliveryPath(delivery: TranscoderDelivery): string {
   return 'path' in delivery ? delivery.path : safePath(`${delivery.videoId}/${delivery.file.name}`);
 }
 
+/**
+ * How a delivery receiver keeps what it receives.
+ *
+ * @example
+ * const options: DeliveryReceiverOptions = { save: (path, file) => writeFile(join('public/videos', path), file.stream()) };
+ */
 export interface DeliveryReceiverOptions {
   /** Stores one delivered file at `path` (relative, `/`-separated, already checked to stay inside its root). */
   save(path: string, file: File, delivery: TranscoderDelivery): Promise<void> | void;
