@@ -51,7 +51,7 @@ class Client {
     });
   }
 
-  upload(path: string, bytes: Uint8Array, replacing: boolean): Promise<Response> {
+  upload(path: string, bytes: Uint8Array<ArrayBuffer>, replacing: boolean): Promise<Response> {
     const form = new FormData();
     const slash = path.lastIndexOf('/');
     form.append('fileItems[0].fileToUpload', new File([bytes], path.slice(slash + 1)));

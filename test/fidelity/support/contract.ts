@@ -46,6 +46,8 @@ export interface Contract {
   operations: Operation[];
   /** Header name of each apiKey security scheme, `authenticationId` -> `X-Service-Authentication-Id`. */
   headerOf: Record<string, string>;
+  /** The contract's verdict on a request body (form fields as strings, files as any string): undefined when it fits. */
+  checkRequestBody(op: Operation, mediaType: string, body: unknown): string | undefined;
   /** The contract's verdict on a response: undefined when it fits, else why not. */
   checkResponse(op: Operation, status: number, contentType: string | null, body: unknown): string | undefined;
 }
@@ -126,5 +128,14 @@ export function loadContract(): Contract {
     return `body does not match the ${key} response schema: ${ajv.errorsText(validate.errors, { separator: '; ' })}`;
   }
 
-  return { doc, operations, headerOf, checkResponse };
+  function checkRequestBody(op: Operation, mediaType: string, body: unknown): string | undefined {
+    const raw = (((doc['paths'] as Json)[op.path] as Json)[op.method] as Json)['requestBody'] as Json | undefined;
+    if (!raw) return 'the contract documents no request body';
+    const base = typeof raw['$ref'] === 'string' ? raw['$ref'].slice(1) : `/paths/${escape(op.path)}/${op.method}/requestBody`;
+    if (!(mediaType in (resolve<Json>(raw)['content'] as Json))) return `media type ${mediaType} is not documented`;
+    const validate = validatorAt(`${base}/content/${escape(mediaType)}/schema`);
+    return validate(body) ? undefined : `request body does not match the schema: ${ajv.errorsText(validate.errors, { separator: '; ' })}`;
+  }
+
+  return { doc, operations, headerOf, checkRequestBody, checkResponse };
 }
