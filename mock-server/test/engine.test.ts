@@ -59,3 +59,28 @@ describe('CORS', () => {
     expect(res.headers.get('access-control-expose-headers')).toContain('Content-Disposition');
   });
 });
+
+describe('JSON bodies', () => {
+  const clock = (body: string) => server.admin('/__admin/clock', { method: 'POST', body });
+
+  it('refuses a body nested deeper than 100 levels with 400, however deep', async () => {
+    for (const depth of [101, 5_000, 200_000]) {
+      const res = await clock(`${'['.repeat(depth)}${']'.repeat(depth)}`);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ code: 107, error: expect.stringContaining('nested deeper') });
+    }
+  });
+
+  it('accepts nesting up to the limit', async () => {
+    const nested = `${'{"a":'.repeat(98)}1${'}'.repeat(98)}`;
+    const res = await clock(`{"advanceSeconds": 0, "x": ${nested}}`);
+    expect(res.status).toBe(200);
+  });
+
+  it('refuses __proto__ keys at any depth with 400 code 105', async () => {
+    const res = await clock('{"advanceSeconds": 0, "x": [{"y": {"__proto__": {"polluted": true}}}]}');
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 105 });
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+});

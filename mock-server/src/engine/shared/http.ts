@@ -1,21 +1,39 @@
 import type { AppContext } from './env.js';
 import { ErrorCode, badRequest } from './errors.js';
 
-function rejectProtoKeys(key: string, value: unknown): unknown {
-  if (key === '__proto__') throw badRequest(ErrorCode.INVALID_KEY_NAME, 'the key "__proto__" is not allowed');
-  return value;
+/** Deeper bodies are refused: no operation of the service takes more, and deep values cost stack further on. */
+export const MAX_JSON_DEPTH = 100;
+
+/**
+ * Refuses `__proto__` keys (copied into an object they can change its prototype) and bodies nested deeper than
+ * MAX_JSON_DEPTH. Iterative, so no body can exhaust the stack here.
+ */
+function checkParsed(root: unknown): void {
+  const pending: [unknown, number][] = [[root, 1]];
+  for (let item = pending.pop(); item; item = pending.pop()) {
+    const [value, depth] = item;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > MAX_JSON_DEPTH) throw badRequest(ErrorCode.INVALID_JSON, `request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    for (const [key, child] of Object.entries(value)) {
+      if (key === '__proto__') throw badRequest(ErrorCode.INVALID_KEY_NAME, 'the key "__proto__" is not allowed');
+      pending.push([child, depth + 1]);
+    }
+  }
 }
 
-/** The request body parsed as JSON (400, code 107 when it is not); `__proto__` keys are refused. */
+/** The request body parsed as JSON (400, code 107 when it is not); `__proto__` keys and very deep nesting are refused. */
 export async function readJson(c: AppContext): Promise<unknown> {
   const text = await c.req.text();
   if (text.trim() === '') return undefined;
+  let body: unknown;
   try {
-    return JSON.parse(text, rejectProtoKeys);
+    // No reviver: with one, V8 parses recursively and a deeply nested body overflows the stack.
+    body = JSON.parse(text);
   } catch (error) {
-    if (error instanceof SyntaxError) throw badRequest(ErrorCode.INVALID_JSON, `request body is not valid JSON: ${error.message}`);
-    throw error;
+    throw badRequest(ErrorCode.INVALID_JSON, `request body is not valid JSON: ${(error as Error).message}`);
   }
+  checkParsed(body);
+  return body;
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
