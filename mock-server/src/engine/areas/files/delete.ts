@@ -14,7 +14,7 @@ export const MAX_DELETE_FILES = 1000;
  */
 export function deleteEntries(project: Project, paths: readonly FilePath[], forced: readonly boolean[]): Promise<void> {
   const { bucket } = project.config;
-  return mutate(project, async (state) => {
+  return mutate(project, async (state, release) => {
     const { parent, items } = select(state.root, bucket, paths, forced);
     let files = 0;
     for (const { path, node, forced: force } of items) {
@@ -27,6 +27,6 @@ export function deleteEntries(project: Project, paths: readonly FilePath[], forc
     const folder = find(state.root, parent) as FolderNode;
     const now = project.clock.now();
     for (const { path } of items) removeChild(folder, nameOf(path), now);
-    await Promise.all(items.flatMap(({ node }) => [...filesIn(node)].map((file) => state.blobs.delete(file.blobKey))));
+    release(items.flatMap(({ node }) => [...filesIn(node)].map((file) => file.blobKey)));
   });
 }

@@ -113,15 +113,22 @@ export const filesState: StateSlice<FilesState> = {
   fromJSON,
 };
 
+/** Hands blob keys that a change no longer refers to back to `mutate`, which deletes them once that is safe. */
+export type Release = (keys: Iterable<string>) => void;
+
 /**
  * Runs a change of the files state after the changes before it, then saves the tree when there is a durable store.
- * Validate inside `work` and only mutate once nothing can fail: a request changes all or nothing.
+ * Validate inside `work` and only mutate once nothing can fail: a request changes all or nothing. Bytes the change
+ * no longer refers to are given to `release`, never deleted inside `work`: they are deleted after the tree without
+ * them is saved, so a crash in between leaves unreferenced bytes at worst, never a listed file without bytes.
  */
-export function mutate<T>(project: Project, work: (state: FilesState) => Promise<T>): Promise<T> {
+export function mutate<T>(project: Project, work: (state: FilesState, release: Release) => Promise<T>): Promise<T> {
   const state = project.state(filesState);
   const run = state.queue.then(async () => {
-    const result = await work(state);
+    const released: string[] = [];
+    const result = await work(state, (keys) => released.push(...keys));
     await project.capabilities.persistence?.save('files', toJSON(state));
+    await Promise.all(released.map((key) => state.blobs.delete(key)));
     return result;
   });
   state.queue = run.catch(() => undefined);

@@ -55,7 +55,7 @@ function graft(folder: FolderNode, name: string, node: TreeNode, now: number, re
 export function transfer(project: Project, mode: TransferMode, sources: readonly FilePath[], forces: readonly boolean[], destination: FilePath): Promise<string[]> {
   const { bucket } = project.config;
   if (sources.length > MAX_TRANSFER_ENTRIES) throw tooMany(MAX_TRANSFER_ENTRIES, 'elements');
-  return mutate(project, async (state) => {
+  return mutate(project, async (state, release) => {
     const { parent, items } = select(state.root, bucket, sources, forces);
     if (samePath(destination, parent)) throw badRequest(ErrorCode.INVALID_PATH, `the sources are already in ${publicUrl(bucket, destination)}`);
     const inside = items.find(({ path }) => isWithin(destination, path));
@@ -82,7 +82,7 @@ export function transfer(project: Project, mode: TransferMode, sources: readonly
       const source = find(state.root, parent) as FolderNode;
       for (const { path } of items) removeChild(source, nameOf(path), now);
     }
-    await Promise.all(replaced.map((key) => state.blobs.delete(key)));
+    release(replaced);
     return items.map(({ path }) => savedPath([...destination, nameOf(path)]));
   });
 }

@@ -66,7 +66,7 @@ export function upload(project: Project, items: readonly UploadItem[], ownerId: 
   if (repeated) throw badRequest(ErrorCode.VALIDATION_FAILED, `two items upload to ${publicUrl(bucket, repeated)}`);
   // Hashing is pure work on the bytes: done before waiting for the other changes.
   const hashed = items.map((i) => ({ ...i, md5: md5Hex(i.bytes), crc: crc32Hex(i.bytes), blobKey: newId(24) }));
-  return mutate(project, async (state) => {
+  return mutate(project, async (state, release) => {
     for (const [i, target] of targets.entries()) {
       checkFolderPath(state.root, items[i]!.folder, bucket);
       const existing = find(state.root, target);
@@ -93,7 +93,7 @@ export function upload(project: Project, items: readonly UploadItem[], ownerId: 
         blobKey: i.blobKey,
       }, now);
     }
-    await Promise.all(replaced.map((key) => state.blobs.delete(key)));
+    release(replaced);
     return targets.map(savedPath);
   });
 }
