@@ -3,17 +3,16 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer } from '../../../mock-server/src/node/server.js';
-import { TEST_CONFIG, type TestServer } from '../../../mock-server/test/support/server.js';
+import { TEST_CONFIG, startTestServer as startDirect, type TestServer } from '../../../mock-server/test/support/server.js';
 import { BUNDLE_PATH, loadContract } from '../support/contract.js';
 import { startFront } from './front.js';
 
 /**
  * Stands in for `startTestServer` when the SDK's end-to-end suite runs through Prism (see ../prism.test.ts):
  * the same reference server, with Stoplight Prism validating every request and response against the bundled
- * contract in front of it. `url` leads to Prism (see ./front.ts for the one kind of request Prism cannot route),
- * so every SDK call goes through it; `request` and `admin` (the
- * tests' own set-up and the admin API, which is not part of the contract) go to the server directly.
+ * contract in front of it. `url` leads to Prism (./front.ts routes the two kinds of request Prism cannot pass
+ * through faithfully around it), so every SDK call is validated; `request` and `admin` (the tests' own set-up and
+ * the admin API, which is not part of the contract) go to the server directly.
  * Every violation Prism logs is written to `$PRISM_VIOLATIONS_DIR` when the server closes.
  */
 export { TEST_CONFIG, type TestServer };
@@ -34,9 +33,8 @@ function freePort(): Promise<number> {
 /** Prism's log lines that report a broken contract, in either direction. */
 const VIOLATION = /violation|UNPROCESSABLE_ENTITY|NO_PATH_MATCHED|NO_METHOD_MATCHED|✖/i;
 
-export async function startTestServer(overrides: Record<string, unknown> = {}): Promise<TestServer> {
-  const config = { ...TEST_CONFIG, ...overrides };
-  const running = await startServer({ config, port: 0 });
+export async function startTestServer(overrides: Partial<TestServer['config']> = {}): Promise<TestServer> {
+  const running = await startDirect(overrides);
   const port = await freePort();
   const prism = spawn(PRISM, ['proxy', fileURLToPath(BUNDLE_PATH), running.url, '--errors', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
   const log: string[] = [];
@@ -51,21 +49,15 @@ export async function startTestServer(overrides: Record<string, unknown> = {}): 
   });
   const ownViolations: string[] = [];
   const front = await startFront({ prism: `http://127.0.0.1:${port}`, server: running.url, bucket: running.engine.project.config.bucket, contract: loadContract(), violations: ownViolations });
-  const request = (path: string, init?: RequestInit) => fetch(`${running.url}${path}`, init);
-  const admin = (path: string, init: RequestInit = {}) => request(path, { ...init, headers: { 'X-Service-Authentication-Key': config.masterKey, ...init.headers } });
   return {
     ...running,
     url: front.url,
-    config,
-    request,
-    admin,
-    async reset() {
-      const res = await admin('/__admin/reset', { method: 'POST' });
-      if (!res.ok) throw new Error(`reset failed: ${res.status}`);
-    },
     async close() {
       prism.removeAllListeners('exit');
+      // Its last log lines may still be on their way: the streams are complete once it has closed them.
+      const closed = new Promise((resolve) => prism.once('close', resolve));
       prism.kill('SIGTERM');
+      await closed;
       front.server.closeAllConnections();
       await new Promise((resolve) => front.server.close(resolve));
       await running.close();
@@ -74,5 +66,5 @@ export async function startTestServer(overrides: Record<string, unknown> = {}): 
       const throughPrism = log.filter((line) => line.includes('Forwarding')).length;
       if (dir) writeFileSync(join(dir, `${process.pid}-${port}.json`), JSON.stringify({ throughPrism, checkedHere: front.checkedHere(), violations }));
     },
-  } as TestServer;
+  };
 }
