@@ -71,6 +71,20 @@ describe('refresh token expiry (refreshTokenTtlSeconds)', () => {
     await expectStatus(await renewal(ann.refreshToken), 401, ErrorCode.INVALID_REFRESH_TOKEN);
     await expectStatus(await renewal(ann.refreshToken), 401, ErrorCode.INVALID_REFRESH_TOKEN);
   });
+
+  it('changes nothing when it refuses an expired token; the next login drops it', async () => {
+    await advanceClock(server, REFRESH_TTL);
+    const tokensInState = async () => {
+      const { areas } = (await (await server.admin('/__admin/state')).json()) as { areas: { users: { refreshTokens: [string, unknown][] } } };
+      return areas.users.refreshTokens.map(([token]) => token);
+    };
+    const before = await tokensInState();
+    await expectStatus(await renewal(ann.refreshToken), 401, ErrorCode.INVALID_REFRESH_TOKEN);
+    expect(await tokensInState()).toEqual(before);
+    expect(before).toContain(ann.refreshToken);
+    await expectStatus(await loginRequest(server, { username: ann.username, password: ann.password }, clientKey(server)), 200);
+    expect(await tokensInState()).not.toContain(ann.refreshToken);
+  });
 });
 
 describe('DELETE /auth/logout', () => {

@@ -29,8 +29,11 @@ export async function login(project: Project, username: string, password: string
   }
   // After the password check, so that the answer tells nothing about a user to someone without the password.
   if (!user.active) throw new ApiError(401, ErrorCode.USER_INACTIVE, 'this user has not confirmed the registration e-mail yet');
+  const now = project.clock.now();
+  // Expired tokens are dropped here, by a request that succeeds: a failed renewal must change nothing.
+  for (const [token, { expiresAt }] of state.refreshTokens) if (expiresAt <= now) state.refreshTokens.delete(token);
   const refreshToken = newSecret();
-  state.refreshTokens.set(refreshToken, { userId: user.userId, expiresAt: project.clock.now() + project.config.refreshTokenTtlSeconds * 1000 });
+  state.refreshTokens.set(refreshToken, { userId: user.userId, expiresAt: now + project.config.refreshTokenTtlSeconds * 1000 });
   return clientTokens(project, user.userId, refreshToken);
 }
 
@@ -38,10 +41,7 @@ export async function login(project: Project, username: string, password: string
 export async function renew(project: Project, refreshToken: string): Promise<TokenResponse> {
   const { refreshTokens, users } = project.state(usersState);
   const entry = refreshTokens.get(refreshToken);
-  const expired = entry !== undefined && entry.expiresAt <= project.clock.now();
-  // An expired token is dropped when it is met, so the state does not keep it forever.
-  if (expired) refreshTokens.delete(refreshToken);
-  if (!entry || expired || !users.get(entry.userId)?.active) {
+  if (!entry || entry.expiresAt <= project.clock.now() || !users.get(entry.userId)?.active) {
     throw new ApiError(401, ErrorCode.INVALID_REFRESH_TOKEN, 'refresh token is incorrect or expired');
   }
   return clientTokens(project, entry.userId, refreshToken);
