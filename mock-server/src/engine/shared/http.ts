@@ -1,8 +1,8 @@
 import type { AppContext } from './env.js';
 import { ErrorCode, badRequest } from './errors.js';
 
-/** Deeper bodies are refused: no operation of the service takes more, and deep values cost stack further on. */
-export const MAX_JSON_DEPTH = 100;
+/** Deeper bodies are refused before any area sees them (areas have stricter limits of their own, with their own codes). */
+export const MAX_JSON_DEPTH = 512;
 
 /**
  * Refuses `__proto__` keys (copied into an object they can change its prototype) and bodies nested deeper than
