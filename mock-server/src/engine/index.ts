@@ -48,15 +48,14 @@ export function createEngine(options: EngineOptions = {}): Engine {
   });
   app.notFound(() => errorResponse(new ApiError(404, ErrorCode.ROUTE_NOT_FOUND, 'no such operation')));
   // Browser apps call the service from their own origin; downloads expose the headers players and savers read.
-  app.use('*', cors({ origin: '*', exposeHeaders: ['Content-Disposition', 'Content-Length', 'Content-Range', 'Accept-Ranges', 'ETag', 'Last-Modified'] }));
-  app.use('*', async (c, next) => {
-    c.set('project', project);
-    await next();
-  });
+  // Only requests with an Origin (browsers) need CORS headers: others skip the middleware's cost.
+  const allowOrigins = cors({ origin: '*', exposeHeaders: ['Content-Disposition', 'Content-Length', 'Content-Range', 'Accept-Ranges', 'ETag', 'Last-Modified'] });
+  app.use('*', (c, next) => (c.req.header('origin') === undefined ? next() : allowOrigins(c, next)));
   app.route('/', adminRoutes);
   for (const area of areas) app.route('/', area.routes);
 
-  return { fetch: (request) => Promise.resolve(app.fetch(request)), project };
+  const env = { project };
+  return { fetch: (request) => Promise.resolve(app.fetch(request, env)), project };
 }
 
 export type { Config, ConfigInput, ServiceName } from './config.js';

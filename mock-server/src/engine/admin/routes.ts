@@ -11,7 +11,7 @@ export const adminRoutes = new Hono<AppEnv>();
 adminRoutes.use('/__admin/*', adminKey);
 
 adminRoutes.post('/__admin/reset', (c) => {
-  c.var.project.reset();
+  c.env.project.reset();
   return c.json({});
 });
 
@@ -20,32 +20,32 @@ adminRoutes.post('/__admin/clock', async (c) => {
   if (typeof advanceSeconds !== 'number' || !Number.isFinite(advanceSeconds) || advanceSeconds < 0) {
     throw badRequest(ErrorCode.VALIDATION_FAILED, '"advanceSeconds" must be a non-negative number');
   }
-  c.var.project.clock.advance(advanceSeconds);
-  return c.json({ now: c.var.project.clock.iso() });
+  c.env.project.clock.advance(advanceSeconds);
+  return c.json({ now: c.env.project.clock.iso() });
 });
 
-adminRoutes.get('/__admin/outbox', (c) => c.json({ messages: c.var.project.outbox }));
+adminRoutes.get('/__admin/outbox', (c) => c.json({ messages: c.env.project.outbox }));
 
-adminRoutes.get('/__admin/state', (c) => c.json(c.var.project.exportState()));
+adminRoutes.get('/__admin/state', (c) => c.json(c.env.project.exportState()));
 
 adminRoutes.put('/__admin/state', async (c) => {
   const body = await readJsonObject(c);
   if (body['areas'] !== undefined && !isPlainObject(body['areas'])) throw badRequest(ErrorCode.VALIDATION_FAILED, '"areas" must be an object');
-  const before = c.var.project.exportState();
+  const before = c.env.project.exportState();
   try {
-    c.var.project.importState(body);
+    c.env.project.importState(body);
   } catch (error) {
     // An import that does not fit leaves the state as it was.
-    c.var.project.importState(before);
+    c.env.project.importState(before);
     throw badRequest(ErrorCode.VALIDATION_FAILED, `state could not be imported: ${(error as Error).message}`);
   }
   return c.json({});
 });
 
-adminRoutes.get('/__admin/config', (c) => c.json(c.var.project.config));
+adminRoutes.get('/__admin/config', (c) => c.json(c.env.project.config));
 
 adminRoutes.patch('/__admin/config', async (c) => {
-  const { project } = c.var;
+  const { project } = c.env;
   const patch = await readJsonObject(c);
   try {
     project.reconfigure(resolveConfig({ ...project.config, ...patch }));

@@ -13,7 +13,7 @@ function bearerToken(header: string | undefined): string | undefined {
 export async function principalOf(c: AppContext): Promise<Principal | undefined> {
   const token = bearerToken(c.req.header('authorization'));
   if (!token) return undefined;
-  const claims = await c.var.project.tokens.verify(token);
+  const claims = await c.env.project.tokens.verify(token);
   return claims && { ...claims, isMaster: claims.scope === 'master' };
 }
 
@@ -48,7 +48,7 @@ export function master(clientStatus: 401 | 403 = 403) {
 export function projectHeader(header: string, key: 'authenticationId' | 'objectStorageId' | 'storageId' | 'gameId', status: 404 | 417) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const value = c.req.header(header);
-    if (value !== c.var.project.config[key]) {
+    if (value !== c.env.project.config[key]) {
       throw new ApiError(status, ErrorCode.UNKNOWN_PROJECT, value ? `unknown ${header} "${value}"` : `header ${header} is required`);
     }
     await next();
@@ -58,7 +58,7 @@ export function projectHeader(header: string, key: 'authenticationId' | 'objectS
 /** Refuses every request while the service is switched off in the config (`services`). */
 export function serviceEnabled(service: ServiceName, status: 417 | 503 = 503) {
   return createMiddleware<AppEnv>(async (c, next) => {
-    if (!c.var.project.config.services[service]) throw new ApiError(status, ErrorCode.SERVICE_DISABLED, `the ${service} service is disabled`);
+    if (!c.env.project.config.services[service]) throw new ApiError(status, ErrorCode.SERVICE_DISABLED, `the ${service} service is disabled`);
     await next();
   });
 }

@@ -4,8 +4,11 @@ import type { AccessClaims } from './tokens.js';
 
 /** Hono's typed context for every engine route. */
 export interface AppEnv {
-  Variables: {
+  /** Handed to every request by `createEngine` (no middleware needed). */
+  Bindings: {
     project: Project;
+  };
+  Variables: {
     /** Set by the `bearer`/`master` middlewares. */
     principal: Principal;
   };

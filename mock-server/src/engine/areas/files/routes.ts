@@ -22,12 +22,12 @@ const masterOnly = master(401);
 
 /** The owner recorded on what the caller creates: the user, or null for the master token. */
 const ownerOf = (c: AppContext) => (c.var.principal.isMaster ? null : (c.var.principal.userId ?? null));
-const pathOf = (c: AppContext, value: unknown, field: string) => parsePath(c.var.project.config.bucket, value, field);
+const pathOf = (c: AppContext, value: unknown, field: string) => parsePath(c.env.project.config.bucket, value, field);
 
 export const filesRoutes = new Hono<AppEnv>();
 
 filesRoutes.post('/files', storage, storageId, bearer, async (c) => {
-  const { project } = c.var;
+  const { project } = c.env;
   const limit = project.config.maxUploadBytes;
   // Refused before reading when the length is declared; otherwise while reading.
   if (Number(c.req.header('content-length')) > limit) throw tooLarge(limit);
@@ -38,7 +38,7 @@ filesRoutes.post('/files', storage, storageId, bearer, async (c) => {
 
 filesRoutes.post('/directories', storage, storageId, bearer, async (c) => {
   const body = await readJsonObject(c);
-  const { path, created } = await createDirectory(c.var.project, pathOf(c, body['path'], 'path'), ownerOf(c));
+  const { path, created } = await createDirectory(c.env.project, pathOf(c, body['path'], 'path'), ownerOf(c));
   return c.json({ path }, created ? 201 : 200);
 });
 
@@ -47,20 +47,20 @@ filesRoutes.post('/files/directoryInfo', storage, storageId, masterOnly, async (
   const path = pathOf(c, body['url'], 'url');
   const pageNumber = intField(body, 'pageNumber', 0, Number.MAX_SAFE_INTEGER, 0);
   const pageSize = intField(body, 'pageSize', 1, MAX_PAGE_SIZE, MAX_PAGE_SIZE);
-  const files = listFolder(c.var.project, path, pageNumber, pageSize, choiceField(body, 'sortingType', ['ASC', 'DESC']));
+  const files = listFolder(c.env.project, path, pageNumber, pageSize, choiceField(body, 'sortingType', ['ASC', 'DESC']));
   return c.json({ files });
 });
 
 filesRoutes.post('/files/fileInfo', storage, storageId, masterOnly, async (c) => {
   const body = await readJsonObject(c);
-  return c.json(fileInfo(c.var.project, pathOf(c, body['url'], 'url')));
+  return c.json(fileInfo(c.env.project, pathOf(c, body['url'], 'url')));
 });
 
 filesRoutes.post('/files/delete', storage, storageId, bearer, async (c) => {
   const body = await readJsonObject(c);
   const urls = stringList(body, 'urls');
   if (urls.length > MAX_DELETE_FILES) throw tooMany(MAX_DELETE_FILES, 'files');
-  await deleteEntries(c.var.project, urls.map((url) => pathOf(c, url, 'urls')), flagList(body, 'forced', urls.length, 'urls'));
+  await deleteEntries(c.env.project, urls.map((url) => pathOf(c, url, 'urls')), flagList(body, 'forced', urls.length, 'urls'));
   return c.json({});
 });
 
@@ -71,7 +71,7 @@ function transferRoute(mode: TransferMode) {
     const sources = stringList(body, 'sourceUrls');
     const forces = flagList(body, 'forces', sources.length, 'sourceUrls');
     const destination = pathOf(c, body['destinationUrl'], 'destinationUrl');
-    const newPaths = await transfer(c.var.project, mode, sources.map((url) => pathOf(c, url, 'sourceUrls')), forces, destination);
+    const newPaths = await transfer(c.env.project, mode, sources.map((url) => pathOf(c, url, 'sourceUrls')), forces, destination);
     return c.json({ newPaths });
   });
 }
@@ -87,13 +87,13 @@ filesRoutes.post('/files/rename', storage, storageId, bearer, async (c) => {
     if (typeof item['newFileName'] !== 'string') throw badRequest(ErrorCode.INVALID_PATH, '"newFileName" must be a string');
     return { path: pathOf(c, item['pathToRename'], 'pathToRename'), newName: checkName(item['newFileName'], 'newFileName') };
   });
-  return c.json({ newPaths: await renameFiles(c.var.project, renames) });
+  return c.json({ newPaths: await renameFiles(c.env.project, renames) });
 });
 
 // Downloads: `/<bucket>/<path>`, public like a CDN address. Any other first segment is not ours: it goes on to
 // the other areas' routes or the 404 handler.
 filesRoutes.get('/*', async (c, next) => {
-  const { project } = c.var;
+  const { project } = c.env;
   const pathname = new URL(c.req.url).pathname;
   if (pathname.split('/')[1] !== project.config.bucket) return next();
   await storage(c, async () => undefined); // throws 503 while the storage service is switched off

@@ -25,26 +25,26 @@ leaderboardsRoutes.use('/game/*', serviceEnabled('leaderboards', 417), projectHe
 
 leaderboardsRoutes.post('/game/events', async (c) => {
   const userId = player(c);
-  submitEvent(c.var.project, userId, await readJsonObject(c));
+  submitEvent(c.env.project, userId, await readJsonObject(c));
   return c.json({ message: 'OK' });
 });
 
 leaderboardsRoutes.get('/game/leaderboards/top/:id', (c) => {
   const count = intParam(c, 'count', { min: 1, max: 100, fallback: 10 });
-  return c.json(top(c.var.project, c.req.param('id'), count));
+  return c.json(top(c.env.project, c.req.param('id'), count));
 });
 
 leaderboardsRoutes.get('/game/leaderboards/around-me/:id', (c) => {
   const userId = player(c);
   const count = intParam(c, 'count', { min: 1, max: 20, fallback: 10 });
-  return c.json(aroundMe(c.var.project, c.req.param('id'), userId, count));
+  return c.json(aroundMe(c.env.project, c.req.param('id'), userId, count));
 });
 
-leaderboardsRoutes.get('/game/leaderboards/:id', (c) => c.json(rankOf(c.var.project, c.req.param('id'), player(c))));
+leaderboardsRoutes.get('/game/leaderboards/:id', (c) => c.json(rankOf(c.env.project, c.req.param('id'), player(c))));
 
 // Admin API (not part of the service contract): empties one leaderboard.
 leaderboardsRoutes.put('/__admin/leaderboards/:id/reset', adminKey, (c) => {
   const id = c.req.param('id');
-  if (!resetLeaderboard(c.var.project, id)) throw notFound(ErrorCode.UNKNOWN_LEADERBOARD, `no leaderboard "${id}"`);
+  if (!resetLeaderboard(c.env.project, id)) throw notFound(ErrorCode.UNKNOWN_LEADERBOARD, `no leaderboard "${id}"`);
   return c.json({});
 });

@@ -16,24 +16,24 @@ transcoderRoutes.use('/video/*', serviceEnabled('transcoder'), bearer);
 
 for (const kind of KINDS) {
   transcoderRoutes.post(`/metadata/${kind}`, async (c) => {
-    const { record, created } = saveSetting(c.var.project, kind, await readJsonObject(c));
+    const { record, created } = saveSetting(c.env.project, kind, await readJsonObject(c));
     return c.json(record, created ? 201 : 200);
   });
 }
 
 transcoderRoutes.post('/video/convert', async (c) => {
-  const { requestId, videoId } = submitConvert(c.var.project, await readJsonObject(c));
+  const { requestId, videoId } = submitConvert(c.env.project, await readJsonObject(c));
   return c.json({ requestId, videoId }, 202);
 });
 
 transcoderRoutes.use('/__admin/jobs', adminKey);
 transcoderRoutes.use('/__admin/transcoder/*', adminKey);
 
-transcoderRoutes.get('/__admin/jobs', (c) => c.json({ jobs: [...c.var.project.state(transcoderState).jobs.values()] }));
+transcoderRoutes.get('/__admin/jobs', (c) => c.json({ jobs: [...c.env.project.state(transcoderState).jobs.values()] }));
 
-transcoderRoutes.get('/__admin/transcoder/policy', (c) => c.json(c.var.project.state(transcoderState).policy));
+transcoderRoutes.get('/__admin/transcoder/policy', (c) => c.json(c.env.project.state(transcoderState).policy));
 
 transcoderRoutes.patch('/__admin/transcoder/policy', async (c) => {
-  const state = c.var.project.state(transcoderState);
+  const state = c.env.project.state(transcoderState);
   return c.json(updatePolicy(state.policy, await readJsonObject(c)));
 });

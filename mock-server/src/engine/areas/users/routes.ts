@@ -33,7 +33,7 @@ async function formFields(c: AppContext): Promise<Record<string, string>> {
 /** The access level of the caller's key (spec 5.2): 417 unless it is the client or the master key. */
 function keyLevel(c: AppContext): 'client' | 'master' {
   const key = c.req.header('x-service-authentication-key');
-  const { clientKey, masterKey } = c.var.project.config;
+  const { clientKey, masterKey } = c.env.project.config;
   if (key === masterKey) return 'master';
   if (key === clientKey) return 'client';
   throw new ApiError(417, ErrorCode.INVALID_KEY, 'X-Service-Authentication-Key is missing or incorrect');
@@ -44,7 +44,7 @@ const paging = (c: AppContext): Paging => ({
   pageSize: intParam(c, 'pageSize', PAGE_SIZE),
 });
 
-const recordOf = (c: AppContext, user: StoredUser) => c.json(userRecord(c.var.project, user));
+const recordOf = (c: AppContext, user: StoredUser) => c.json(userRecord(c.env.project, user));
 
 export const usersRoutes = new Hono<AppEnv>();
 
@@ -52,16 +52,16 @@ usersRoutes.use('/auth/*', serviceEnabled('users'));
 
 usersRoutes.post('/auth/users', authIdOr404, async (c) => {
   const origin = new URL(c.req.url).origin;
-  const user = await register(c.var.project, await readJsonObject(c), origin);
-  return c.json(userRecord(c.var.project, user, { withAvatar: true }));
+  const user = await register(c.env.project, await readJsonObject(c), origin);
+  return c.json(userRecord(c.env.project, user, { withAvatar: true }));
 });
 
 // The link of the confirmation e-mail: opened in a browser, so it carries no headers.
-usersRoutes.get(`${CONFIRMATION_PATH}/:token`, (c) => recordOf(c, confirmRegistration(c.var.project, c.req.param('token'))));
+usersRoutes.get(`${CONFIRMATION_PATH}/:token`, (c) => recordOf(c, confirmRegistration(c.env.project, c.req.param('token'))));
 
 // One path, three operations told apart by the key and the refresh flag (spec 4.1 #2-#4).
 usersRoutes.post('/auth/login', authIdOr417, async (c) => {
-  const { project } = c.var;
+  const { project } = c.env;
   if (keyLevel(c) === 'master') return c.json(await masterLogin(project));
   const fields = await formFields(c);
   if (c.req.header('x-service-authentication-refresh') === '1') {
@@ -77,35 +77,35 @@ usersRoutes.delete('/auth/logout', authIdOr417, (c) => {
   keyLevel(c); // either key may expire a refresh token
   const refreshToken = c.req.query('refresh-token');
   if (!refreshToken) throw badRequest(ErrorCode.VALIDATION_FAILED, 'query parameter "refresh-token" is required');
-  logout(c.var.project, refreshToken);
+  logout(c.env.project, refreshToken);
   return c.json({});
 });
 
 // Static paths before /auth/users/:userId, which would otherwise take "me" and "search" for ids.
-usersRoutes.get('/auth/users/me', authIdOr404, bearer, (c) => recordOf(c, currentUser(c.var.project, c.var.principal)));
+usersRoutes.get('/auth/users/me', authIdOr404, bearer, (c) => recordOf(c, currentUser(c.env.project, c.var.principal)));
 
 usersRoutes.put('/auth/users/me', authIdOr404, bearer, async (c) => {
-  const user = currentUser(c.var.project, c.var.principal);
-  return recordOf(c, updateUser(c.var.project, user, await readJsonObject(c)));
+  const user = currentUser(c.env.project, c.var.principal);
+  return recordOf(c, updateUser(c.env.project, user, await readJsonObject(c)));
 });
 
 usersRoutes.get('/auth/users/search', authIdOr417, master(), (c) => {
   const word = c.req.query('word');
   if (!word) throw badRequest(ErrorCode.VALIDATION_FAILED, 'query parameter "word" is required');
-  return c.json(searchUsers(c.var.project, word, paging(c)));
+  return c.json(searchUsers(c.env.project, word, paging(c)));
 });
 
-usersRoutes.get('/auth/users', authIdOr417, master(), (c) => c.json(listUsers(c.var.project, paging(c))));
+usersRoutes.get('/auth/users', authIdOr417, master(), (c) => c.json(listUsers(c.env.project, paging(c))));
 
-usersRoutes.post('/auth/users/by-user-ids', authIdOr417, master(), async (c) => c.json(usersByIds(c.var.project, await readJsonObject(c))));
+usersRoutes.post('/auth/users/by-user-ids', authIdOr417, master(), async (c) => c.json(usersByIds(c.env.project, await readJsonObject(c))));
 
 usersRoutes.get('/auth/users/by-username/:username', authIdOr404, bearer, (c) =>
-  recordOf(c, userByUsername(c.var.project, c.var.principal, c.req.param('username'))),
+  recordOf(c, userByUsername(c.env.project, c.var.principal, c.req.param('username'))),
 );
 
-usersRoutes.get('/auth/users/:userId', authIdOr404, bearer, (c) => recordOf(c, userById(c.var.project, c.var.principal, c.req.param('userId'))));
+usersRoutes.get('/auth/users/:userId', authIdOr404, bearer, (c) => recordOf(c, userById(c.env.project, c.var.principal, c.req.param('userId'))));
 
 usersRoutes.put('/auth/users/:userId', authIdOr404, master(), async (c) => {
-  const user = userById(c.var.project, c.var.principal, c.req.param('userId'));
-  return recordOf(c, updateUser(c.var.project, user, await readJsonObject(c)));
+  const user = userById(c.env.project, c.var.principal, c.req.param('userId'));
+  return recordOf(c, updateUser(c.env.project, user, await readJsonObject(c)));
 });
