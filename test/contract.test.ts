@@ -28,6 +28,21 @@ function contractOperations(doc: { paths: Record<string, Record<string, unknown>
   return ops;
 }
 
+type MediaType = { example?: unknown; examples?: unknown; schema?: { format?: string } };
+type Content = { content?: Record<string, MediaType>; $ref?: string };
+
+/** Follows a local `#/components/...` reference. */
+function resolve<T>(doc: Record<string, unknown>, node: T & { $ref?: string }): T {
+  if (!node.$ref) return node;
+  return node.$ref.slice(2).split('/').reduce<any>((at, key) => at[key], doc) as T;
+}
+
+/** True when a body or response shows an example (binary downloads are shown by their schema). */
+function hasExample(doc: Record<string, unknown>, part: Content): boolean {
+  const content = Object.values(resolve(doc, part).content ?? {});
+  return content.length === 0 || content.some((c) => c.example !== undefined || c.examples !== undefined || c.schema?.format === 'binary');
+}
+
 describe('the contract', () => {
   const doc = parse(readFileSync(BUNDLE, 'utf8'));
 
@@ -40,6 +55,20 @@ describe('the contract', () => {
 
   it('describes the download of a stored file', () => {
     expect(contractOperations(doc).has('GET /{}/{}')).toBe(true);
+  });
+
+  it('shows an example of every request body and of every success response', () => {
+    const missing: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { requestBody?: Content; responses: Record<string, Content> }>>)) {
+      for (const method of METHODS) {
+        const op = item[method];
+        if (!op) continue;
+        if (op.requestBody && !hasExample(doc, op.requestBody)) missing.push(`${method} ${path} request`);
+        const success = Object.entries(op.responses).filter(([status]) => status.startsWith('2'));
+        if (!success.some(([, response]) => hasExample(doc, response))) missing.push(`${method} ${path} response`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 
   it('is bundled from its sources (run `npm run bundle`)', () => {
