@@ -1,0 +1,86 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const CLI = fileURLToPath(new URL('../src/node/cli.ts', import.meta.url));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `basekit-server` with `args`; once it prints `listening on`, calls `whileUp` with the URL and stops it. */
+function runCli(args: string[], whileUp?: (url: string) => Promise<void>): Promise<Run> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    let started = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const url = /^listening on (http:\/\/\S+)$/m.exec(stdout)?.[1];
+      if (url && !started && stdout.includes('admin API')) {
+        started = true;
+        (whileUp ?? (async () => undefined))(url).then(() => child.kill('SIGTERM'), (error) => (child.kill('SIGKILL'), reject(error)));
+      }
+    });
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function configFile(config: unknown): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'basekit-cli-')), 'config.json');
+  writeFileSync(file, typeof config === 'string' ? config : JSON.stringify(config));
+  return file;
+}
+
+describe('basekit-server', () => {
+  it('starts on a free port with the built-in config, prints "listening on" first, then the banner, and stops on SIGTERM', async () => {
+    const run = await runCli(['--port', '0'], async (url) => {
+      const res = await fetch(`${url}/auth/login`, {
+        method: 'POST',
+        headers: { 'X-Service-Authentication-Id': 'dev-auth-id', 'X-Service-Authentication-Key': 'dev-master-key' },
+      });
+      expect(((await res.json()) as { scope: string }).scope).toBe('master');
+    });
+    const [first, ...banner] = run.stdout.trim().split('\n');
+    expect(first).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
+    for (const key of ['dev-auth-id', 'dev-client-key', 'dev-master-key', 'dev-db', 'dev-storage', 'dev-game', 'high-score']) {
+      expect(banner.join('\n')).toContain(key);
+    }
+    expect(run.code).toBe(0);
+  });
+
+  it('serves the project of a config file on the given host', async () => {
+    const file = configFile({ authenticationId: 'a1', clientKey: 'c1', masterKey: 'm1', objectStorageId: 'd1', storageId: 's1', gameId: 'g1' });
+    const run = await runCli(['--config', file, '--port', '0', '--host', '127.0.0.1'], async (url) => {
+      const res = await fetch(`${url}/auth/login`, { method: 'POST', headers: { 'X-Service-Authentication-Id': 'a1', 'X-Service-Authentication-Key': 'm1' } });
+      expect(res.status).toBe(200);
+    });
+    expect(run.stdout).toContain('bucket "s1"');
+  });
+
+  it('refuses a bad config file with a message naming the key and the problem', async () => {
+    const file = configFile({ authenticationId: 'a1', clientKey: 'c1', masterKey: 'm1', objectStorageId: 'd1', storageId: 's1', gameId: 'g1', accessTokenTtlSeconds: 'soon' });
+    const run = await runCli(['--config', file, '--port', '0']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/accessTokenTtlSeconds: must be integer/);
+    const missing = await runCli(['--config', configFile({ clientKey: 'c' }), '--port', '0']);
+    expect(missing.stderr).toContain('missing required key "authenticationId"');
+    const notJson = await runCli(['--config', configFile('{nope'), '--port', '0']);
+    expect(notJson.stderr).toContain('is not valid JSON');
+  });
+
+  it('refuses unknown options and bad ports with the usage', async () => {
+    for (const args of [['--nope'], ['--port', 'x'], ['--port', '70000']]) {
+      const run = await runCli(args);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('usage: basekit-server');
+    }
+  });
+});
