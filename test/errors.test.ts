@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { ErrorCode } from '../mock-server/src/engine/shared/errors.js';
+import { ErrorCode } from '@basekit/engine';
 
 it('docs/errors.md lists exactly the codes of the catalogue', () => {
   const doc = readFileSync(new URL('../docs/errors.md', import.meta.url), 'utf8');

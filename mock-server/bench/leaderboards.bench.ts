@@ -2,12 +2,12 @@
 // median and p99 of rank, top-10 and around-me-10 inside the engine; then the same over HTTP against a real server
 // (startServer), next to the server's simplest authenticated GET (`GET /auth/users/me`) and a rank on an empty
 // leaderboard. The HTTP load runs in a worker thread (http-load.mjs) so that the client does not share the server's event loop.
-// Run: `npm run bench -w @basekit/mock-server -- leaderboards` or `node --import tsx --expose-gc mock-server/bench/leaderboards.bench.ts`.
+// Run: `npm run bench -w @basekit/mock-server -- leaderboards` or `node --conditions=@basekit/source --import tsx --expose-gc mock-server/bench/leaderboards.bench.ts`.
 import { Worker } from 'node:worker_threads';
-import { submitEvent } from '../src/engine/areas/leaderboards/events.js';
-import { aroundMe, rankOf, top } from '../src/engine/areas/leaderboards/results.js';
-import { DEFAULT_CONFIG, type ConfigInput } from '../src/engine/index.js';
-import { startServer } from '../src/node/server.js';
+import { submitEvent } from '../../packages/engine/src/areas/leaderboards/events.js';
+import { aroundMe, rankOf, top } from '../../packages/engine/src/areas/leaderboards/results.js';
+import { DEFAULT_CONFIG, type ConfigInput } from '@basekit/engine';
+import { startServer } from '../src/server.js';
 
 const PLAYERS = 1_000_000;
 const MOVES = 200_000;

@@ -3,12 +3,12 @@
 // command run alone on the same input and ladder: one decode, split, scale, encode, HLS out. That command is the
 // physical limit of this work; the target is a ratio of at most 1.15. Wall times move with the machine's load, so the
 // runs alternate and the CPU time (this process and its children, ffmpeg included) is reported beside them.
-// Run: `npm run bench -w @basekit/mock-server -- transcoder` or `node --import tsx mock-server/bench/transcoder.bench.ts`.
+// Run: `npm run bench -w @basekit/mock-server -- transcoder` or `node --conditions=@basekit/source --import tsx mock-server/bench/transcoder.bench.ts`.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer } from '../src/node/server.js';
+import { startServer } from '../src/server.js';
 import { Receiver, makeVideo } from '../test/transcoder/support.js';
 
 const SECONDS = 20;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const CLI = fileURLToPath(new URL('../src/node/cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
 interface Run {
   code: number | null;
@@ -15,7 +15,7 @@ interface Run {
 
 /** Runs `basekit-server` with `args`; once it prints `listening on`, calls `whileUp` with the URL and stops it. */
 function runCli(args: string[], whileUp?: (url: string) => Promise<void>): Promise<Run> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--conditions=@basekit/source', '--import', 'tsx', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

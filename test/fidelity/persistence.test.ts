@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG } from '../../mock-server/src/engine/index.js';
+import { DEFAULT_CONFIG } from '@basekit/engine';
 import { startServerProcess, type ServerProcess } from './support/cli.js';
 
 /**

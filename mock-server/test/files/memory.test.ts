@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DEFAULT_CONFIG } from '../../src/engine/index.js';
+import { DEFAULT_CONFIG } from '@basekit/engine';
 
 const MiB = 1024 * 1024;
 const SIZE = 200 * MiB;
-const CLI = fileURLToPath(new URL('../../src/node/cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 
 let dir: string;
 let child: ChildProcess;
@@ -27,7 +27,7 @@ beforeAll(async () => {
   const config = join(dir, 'config.json');
   await writeFile(config, JSON.stringify({ ...DEFAULT_CONFIG, maxUploadBytes: 300 * MiB }));
   // A server process of its own, so that its memory is measured apart from the test's.
-  child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', '--config', config], { stdio: ['ignore', 'pipe', 'inherit'] });
+  child = spawn(process.execPath, ['--conditions=@basekit/source', '--import', 'tsx', CLI, '--port', '0', '--config', config], { stdio: ['ignore', 'pipe', 'inherit'] });
   url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {

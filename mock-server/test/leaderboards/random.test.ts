@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { submitEvent } from '../../src/engine/areas/leaderboards/events.js';
-import { aroundMe, rankOf, top } from '../../src/engine/areas/leaderboards/results.js';
-import { createEngine, DEFAULT_CONFIG, resolveConfig, type Config, type ConfigInput } from '../../src/engine/index.js';
+import { submitEvent } from '../../../packages/engine/src/areas/leaderboards/events.js';
+import { aroundMe, rankOf, top } from '../../../packages/engine/src/areas/leaderboards/results.js';
+import { createEngine, DEFAULT_CONFIG, resolveConfig, type Config, type ConfigInput } from '@basekit/engine';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createUser, type TestUser } from '../support/users.js';
 import { player, userIds } from './support.js';

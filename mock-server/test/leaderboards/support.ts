@@ -1,4 +1,4 @@
-import type { ConfigInput } from '../../src/engine/index.js';
+import type { ConfigInput } from '@basekit/engine';
 import { startTestServer, type TestServer } from '../support/server.js';
 import type { TestUser } from '../support/users.js';
 

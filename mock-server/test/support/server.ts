@@ -1,5 +1,5 @@
-import { DEFAULT_CONFIG, type ConfigInput } from '../../src/engine/index.js';
-import { startServer, type RunningServer } from '../../src/node/server.js';
+import { DEFAULT_CONFIG, type ConfigInput } from '@basekit/engine';
+import { startServer, type RunningServer } from '../../src/server.js';
 
 export const TEST_CONFIG: ConfigInput = {
   ...DEFAULT_CONFIG,

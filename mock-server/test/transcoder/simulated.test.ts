@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, expect, it } from 'vitest';
-import { createEngine, DEFAULT_CONFIG, type Engine } from '../../src/engine/index.js';
+import { createEngine, DEFAULT_CONFIG, type Engine } from '@basekit/engine';
 import type { TranscoderDelivery } from '../../../packages/sdk/src/transcoder/deliveries.js';
 import { Receiver } from './support.js';
 

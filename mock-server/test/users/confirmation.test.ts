@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ErrorCode } from '../../src/engine/shared/errors.js';
+import { ErrorCode } from '@basekit/engine';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { clientKey, expectStatus, loginRequest, patchConfig, registerRequest } from './helpers.js';
 

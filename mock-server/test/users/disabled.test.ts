@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { ErrorCode } from '../../src/engine/shared/errors.js';
+import { ErrorCode } from '@basekit/engine';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { clientKey, expectStatus, loginRequest, masterKey, patchConfig, registerRequest, usersCall } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '../../src/engine/shared/errors.js';
+import { ErrorCode } from '@basekit/engine';
 import { createUser } from '../support/users.js';
 import { expectStatus, usersCall, useCast } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '../../src/engine/shared/errors.js';
+import { ErrorCode } from '@basekit/engine';
 import { clientKey, expectStatus, loginRequest, registerRequest, usersCall, type Json, useCast } from './helpers.js';
 
 const cast = useCast();

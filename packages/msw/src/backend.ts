@@ -1,4 +1,4 @@
-import type { JobRecord, Mail } from '@basekit/mock-server/engine';
+import type { JobRecord, Mail } from '@basekit/engine';
 import { applySeed, type Seed } from './seed.js';
 import type { ServiceApi } from './service-api.js';
 

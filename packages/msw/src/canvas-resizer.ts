@@ -1,4 +1,4 @@
-import type { Capabilities } from '@basekit/mock-server/engine';
+import type { Capabilities } from '@basekit/engine';
 
 type ImageResizer = NonNullable<Capabilities['images']>;
 

@@ -1,4 +1,4 @@
-import { DEFAULT_CONFIG, ErrorCode, createEngine, resolveConfig, type Capabilities, type ConfigInput, type Engine } from '@basekit/mock-server/engine';
+import { DEFAULT_CONFIG, ErrorCode, createEngine, resolveConfig, type Capabilities, type ConfigInput, type Engine } from '@basekit/engine';
 import { createBackend, type Backend } from './backend.js';
 import { distinctBases, toEngineRequest } from './bases.js';
 import { canvasImageResizer } from './canvas-resizer.js';

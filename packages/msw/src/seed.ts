@@ -1,4 +1,4 @@
-import type { Config } from '@basekit/mock-server/engine';
+import type { Config } from '@basekit/engine';
 import type { ServiceApi } from './service-api.js';
 
 /** A user to create. It can log in with `password` afterwards. */

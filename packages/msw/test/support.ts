@@ -1,4 +1,4 @@
-import { DEFAULT_CONFIG } from '@basekit/mock-server/engine';
+import { DEFAULT_CONFIG } from '@basekit/engine';
 
 export const BASE = 'https://api.basekit.test';
 export const { authenticationId, clientKey, masterKey, objectStorageId, storageId, gameId } = DEFAULT_CONFIG;

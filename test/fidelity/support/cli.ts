@@ -11,9 +11,9 @@ export interface ServerProcess {
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts the reference server's CLI (`mock-server/src/node/cli.ts`) as its own process and waits for its URL. */
+/** Starts the reference server's CLI (`mock-server/src/cli.ts`) as its own process and waits for its URL. */
 export function startServerProcess(args: string[]): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'mock-server/src/node/cli.ts', '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--conditions=@basekit/source', '--import', 'tsx', 'mock-server/src/cli.ts', '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -1,4 +1,4 @@
-import type { Capabilities } from '../../engine/index.js';
+import type { Capabilities } from '@basekit/engine';
 import { diskStorage } from './disk.js';
 import { sharpResizer } from './images.js';
 

@@ -1,7 +1,7 @@
 import { openAsBlob } from 'node:fs';
 import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BlobStore, Persistence, StoredBytes } from '../../engine/shared/capabilities.js';
+import type { BlobStore, Persistence, StoredBytes } from '@basekit/engine';
 import { copyAtomic, removeLeftovers, writeAtomic } from './atomic.js';
 
 const KEY = /^[A-Za-z0-9_-]{1,64}$/;

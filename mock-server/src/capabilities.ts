@@ -1,4 +1,4 @@
-import type { Capabilities } from '../engine/index.js';
+import type { Capabilities } from '@basekit/engine';
 import { nodeFiles } from './files/index.js';
 import { nodeTranscoder } from './transcoder/index.js';
 

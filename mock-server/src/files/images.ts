@@ -1,4 +1,4 @@
-import type { ImageResizer } from '../../engine/shared/capabilities.js';
+import type { ImageResizer } from '@basekit/engine';
 
 // Loaded on the first resize: sharp's native library costs start-up time that most runs never need.
 let sharpModule: Promise<typeof import('sharp')> | undefined;

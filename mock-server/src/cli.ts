@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError, type Capabilities } from '../engine/index.js';
+import { ConfigError, type Capabilities } from '@basekit/engine';
 import { banner } from './banner.js';
 import { startServer } from './server.js';
 

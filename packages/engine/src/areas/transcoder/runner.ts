@@ -1,6 +1,6 @@
 /**
  * The boundary between the transcoder area (platform-neutral orchestration) and whatever converts video:
- * ffmpeg on Node (`src/node/transcoder`), or the simulated runner of this folder in browsers.
+ * ffmpeg on Node (`mock-server/src/transcoder`), or the simulated runner of this folder in browsers.
  */
 
 /** A file a runner produced, named relative to its place (a quality's folder, or the video). */

@@ -1,4 +1,4 @@
-import type { TranscoderCapability } from '../../engine/areas/transcoder/runner.js';
+import type { TranscoderCapability } from '@basekit/engine';
 import { ffmpegRunner } from './runner.js';
 import { findTools } from './tools.js';
 

@@ -1,5 +1,5 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import schema from '../../config.schema.json' with { type: 'json' };
+import schema from '../config.schema.json' with { type: 'json' };
 
 export type ServiceName = 'users' | 'database' | 'storage' | 'transcoder' | 'leaderboards';
 export const SERVICE_NAMES: readonly ServiceName[] = ['users', 'database', 'storage', 'transcoder', 'leaderboards'];

@@ -1,4 +1,4 @@
-import type { Config } from '../engine/index.js';
+import type { Config } from '@basekit/engine';
 
 /** The start-up banner: every key and URL a developer needs to point an app at this server. */
 export function banner(url: string, config: Config, notes: string[] = []): string {

@@ -1,6 +1,6 @@
 import { createAdaptorServer } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_CONFIG, createEngine, resolveConfig, type Engine } from '../engine/index.js';
+import { DEFAULT_CONFIG, createEngine, resolveConfig, type Engine } from '@basekit/engine';
 import { nodeCapabilities } from './capabilities.js';
 
 export interface StartOptions {

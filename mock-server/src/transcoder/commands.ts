@@ -1,5 +1,5 @@
 // The ffmpeg command lines of a job, built from its plan. Pure functions: no process, no files.
-import type { ConvertPlan, WatermarkLocation } from '../../engine/areas/transcoder/runner.js';
+import type { ConvertPlan, WatermarkLocation } from '@basekit/engine';
 
 const QUIET = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y'];
 

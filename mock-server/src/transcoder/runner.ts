@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { UnreadableSource, type ConvertPlan, type OpenedSource, type ProducedFile, type Rendition, type TranscodeRunner } from '../../engine/areas/transcoder/runner.js';
+import { UnreadableSource, type ConvertPlan, type OpenedSource, type ProducedFile, type Rendition, type TranscodeRunner } from '@basekit/engine';
 import { encodeArgs, hlsArgs, thumbnailArgs, type SourceInfo } from './commands.js';
 import { runTool, type Tools } from './tools.js';
 
