@@ -5,19 +5,21 @@ import { parse } from 'yaml';
 import { bundle } from '../openapi/bundle.mjs';
 // @ts-expect-error -- plain ESM scripts without type declarations
 import { generate, output } from '../packages/sdk/scripts/generate.mjs';
+// @ts-expect-error -- plain ESM scripts without type declarations
+import { compile, output as configValidator } from '../packages/engine/scripts/compile-config.mjs';
 
-const SPEC = new URL('../../shared/spec/service-interface.md', import.meta.url);
+/** The operations of section 4 of the service's interface, kept in the repository as data. */
+const SPEC_OPERATIONS = new URL('../openapi/spec-operations.json', import.meta.url);
 const BUNDLE = new URL('../openapi/dist/basekit.yaml', import.meta.url);
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 /** `/auth/users/<user_id>/` and `/auth/users/{userId}` both become `/auth/users/{}`. */
 const normalize = (path: string) => path.replace(/\?.*$/, '').replace(/<[^>]+>|\{[^}]+\}/g, '{}').replace(/(.)\/$/, '$1');
 
-/** Every "METHOD `path`" row of the endpoint tables of section 4 of the spec. */
+/** Every operation of the endpoint tables of section 4 of the spec, normalized. */
 function specOperations(): string[] {
-  const text = readFileSync(SPEC, 'utf8');
-  const section4 = text.slice(text.indexOf('# 4. Endpoints'), text.indexOf('# 5. Authentication'));
-  return [...section4.matchAll(/^\| \d+ \| (GET|PUT|POST|DELETE|PATCH) `([^`]+)`/gm)].map(([, method, path]) => `${method} ${normalize(path!)}`);
+  const { operations } = JSON.parse(readFileSync(SPEC_OPERATIONS, 'utf8')) as { operations: { method: string; path: string }[] };
+  return operations.map(({ method, path }) => `${method} ${normalize(path)}`);
 }
 
 function contractOperations(doc: { paths: Record<string, Record<string, unknown>> }): Set<string> {
@@ -77,5 +79,11 @@ describe('the contract', () => {
 
   it('has generated SDK types that match it (run `npm run generate`)', async () => {
     expect(readFileSync(output, 'utf8')).toBe(await generate());
+  });
+});
+
+describe('the config schema', () => {
+  it('is compiled into the engine\'s validator (run `npm run generate`)', () => {
+    expect(readFileSync(configValidator, 'utf8')).toBe(compile());
   });
 });

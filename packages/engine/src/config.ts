@@ -1,5 +1,4 @@
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import schema from '../config.schema.json' with { type: 'json' };
+import validateGenerated from './generated/validate-config.js';
 
 export type ServiceName = 'users' | 'database' | 'storage' | 'transcoder' | 'leaderboards';
 export const SERVICE_NAMES: readonly ServiceName[] = ['users', 'database', 'storage', 'transcoder', 'leaderboards'];
@@ -59,9 +58,18 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-const validateSchema = new Ajv2020({ allErrors: true, useDefaults: false }).compile(schema);
+/** One finding of the generated validator (Ajv's error object, in the parts used here). */
+interface SchemaError {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
 
-function describe(error: ErrorObject): string {
+/** The validator compiled from config.schema.json by scripts/compile-config.mjs (Ajv standalone code). */
+const validateSchema = validateGenerated as ((data: unknown) => boolean) & { errors?: SchemaError[] | null };
+
+function describe(error: SchemaError): string {
   const key = error.instancePath.replace(/^\//, '').replaceAll('/', '.') || '(root)';
   if (error.keyword === 'additionalProperties') return `${key}: unknown key "${String(error.params['additionalProperty'])}"`;
   if (error.keyword === 'required') return `${key}: missing required key "${String(error.params['missingProperty'])}"`;
