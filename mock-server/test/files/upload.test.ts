@@ -31,6 +31,15 @@ describe('POST /files (upload)', () => {
     }
   });
 
+  it('keeps a double quote in a file name, as fetch and browsers (%22) and curl (\\") write it', async () => {
+    expect(await suite.user.put([{ name: 'say "hi".txt', content: 'fetch' }])).toEqual([encodeURIComponent('say "hi".txt')]);
+    const curlStyle = '--b\r\nContent-Disposition: form-data; name="fileItems[0].fileToUpload"; filename="curl \\"q\\".txt"\r\n\r\ncurl\r\n--b--\r\n';
+    const headers = { ...storageHeaders(suite.server, await masterAuth(suite.server)), 'Content-Type': 'multipart/form-data; boundary=b' };
+    const res = await suite.server.request('/files', { method: 'POST', headers, body: curlStyle });
+    expect(await res.json()).toEqual({ savedFilesUrls: [encodeURIComponent('curl "q".txt')] });
+    expect(await text(encodeURIComponent('curl "q".txt'))).toBe('curl');
+  });
+
   it('refuses an existing file with replacing false (417) and stores nothing of that request', async () => {
     await suite.user.put([{ name: 'taken.txt', content: 'old' }]);
     const res = await suite.user.upload([

@@ -104,8 +104,8 @@ function parseHeaders(block: string): Omit<FormPart, 'data'> {
   const disposition = headers.get('content-disposition') ?? '';
   if (!/^form-data\s*(;|$)/i.test(disposition)) throw malformed('a part lacks "Content-Disposition: form-data"');
   const params = new Map<string, string>();
-  for (const [, key, quoted, bare] of disposition.matchAll(/;\s*([^\s=;]+)\s*=\s*(?:"([^"]*)"|([^;]*))/g)) {
-    params.set(key!.toLowerCase(), quoted ?? bare!.trim());
+  for (const [, key, quoted, bare] of disposition.matchAll(/;\s*([^\s=;]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/g)) {
+    params.set(key!.toLowerCase(), quoted === undefined ? bare!.trim() : unquote(quoted));
   }
   const name = params.get('name');
   if (name === undefined) throw malformed('a part has no name');
@@ -116,6 +116,14 @@ function parseHeaders(block: string): Omit<FormPart, 'data'> {
   const contentType = headers.get('content-type');
   if (contentType) part.contentType = contentType;
   return part;
+}
+
+/**
+ * A quoted parameter's text. Browsers and fetch's FormData write `"`, CR and LF as `%22`, `%0D`, `%0A` (HTML's
+ * multipart/form-data encoding); curl and others escape with a backslash (RFC 2616 quoted-string). Both are undone.
+ */
+function unquote(quoted: string): string {
+  return quoted.replace(/\\(.)/g, '$1').replace(/%(?:22|0D|0A)/gi, (escape) => decodeURIComponent(escape));
 }
 
 function safeDecode(text: string): string {
