@@ -6,9 +6,9 @@ import { $and, $nor, $or } from 'mingo/operators/query/logical';
 import { Query } from 'mingo/query';
 import type { $regex } from 'mingo/operators/query/evaluation';
 import { resolve } from 'mingo/util';
-import { RE2JS } from 're2js';
 import { isPlainObject } from '../../shared/http.js';
 import { SYSTEM_COLUMNS } from './names.js';
+import { safeRegex } from './safe-regex.js';
 import type { Row, Table } from './state.js';
 
 /** One condition in mingo's query language; a where resolves to a list of them, all of which must hold. */
@@ -23,7 +23,7 @@ export const SAFE_REGEX = '$safeRegex';
 /** `$regex` through re2js: linear in the length of the input whatever the pattern, so no pattern can stall the server. */
 const $safeRegex: typeof $regex = (selector, value) => {
   const { pattern, flags } = value as { pattern: string; flags: number };
-  const re = RE2JS.compile(pattern, flags);
+  const re = safeRegex().compile(pattern, flags);
   return (row) => {
     const value = resolve(row, selector, { unwrapArray: true });
     return (Array.isArray(value) ? value : [value]).some((item) => typeof item === 'string' && re.test(item));

@@ -6,6 +6,7 @@ import { runBatch } from './batch.js';
 import { queryOptions } from './params.js';
 import { queryRows } from './query.js';
 import { createRow, deleteAllRows, deleteRow, getRow, updateRow } from './rows.js';
+import { loadSafeRegexFor } from './safe-regex.js';
 
 export const databaseRoutes = new Hono<AppEnv>();
 
@@ -20,6 +21,7 @@ databaseRoutes.use(
 databaseRoutes.post('/object-storage/classes/query/:table', async (c) => {
   const options = queryOptions(c);
   const where = await readJsonObject(c, { emptyAllowed: true });
+  await loadSafeRegexFor(where);
   return c.json(queryRows(c.env.project, c.var.principal, c.req.param('table'), where, options));
 });
 

@@ -1,4 +1,3 @@
-import { RE2JS } from 're2js';
 import type { Principal } from '../../shared/env.js';
 import { ErrorCode, badRequest } from '../../shared/errors.js';
 import { isPlainObject } from '../../shared/http.js';
@@ -7,6 +6,7 @@ import { canRead } from './acl.js';
 import { SAFE_REGEX, toCriteria, type Clause } from './predicate.js';
 import { checkPath, checkTableName } from './names.js';
 import { matchingRows } from './query.js';
+import { safeRegex } from './safe-regex.js';
 import { databaseState } from './state.js';
 import { MAX_DEPTH, isTyped, normalizeIso, normalizeValue, parsePointer, valueAt } from './values.js';
 
@@ -23,7 +23,6 @@ const invalid = (message: string) => badRequest(ErrorCode.INVALID_QUERY, message
 const TIMESTAMP_COLUMNS = new Set(['createdAt', 'updatedAt']);
 const RANGE_OPS = new Set(['$lt', '$lte', '$gt', '$gte']);
 const LOGICAL_OPS = new Set(['$or', '$and', '$nor']);
-const REGEX_FLAGS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL };
 
 /** A query operand in stored form. `createdAt`/`updatedAt` are stored as ISO strings, so a Date becomes its string. */
 function operand(path: string, value: unknown): unknown {
@@ -58,9 +57,11 @@ function pointersTo(ctx: WhereContext, op: string, spec: unknown): unknown[] {
 function regexClause(path: string, pattern: unknown, options: unknown): Clause {
   if (typeof pattern !== 'string') throw invalid('$regex takes a string pattern');
   if (options !== undefined && (typeof options !== 'string' || !/^[ims]*$/.test(options))) throw invalid('$options takes the flags i, m and s');
-  const flags = [...((options as string | undefined) ?? '')].reduce((all, flag) => all | REGEX_FLAGS[flag]!, 0);
+  const RE2 = safeRegex();
+  const flagBits: Record<string, number> = { i: RE2.CASE_INSENSITIVE, m: RE2.MULTILINE, s: RE2.DOTALL };
+  const flags = [...((options as string | undefined) ?? '')].reduce((all, flag) => all | flagBits[flag]!, 0);
   try {
-    RE2JS.compile(pattern, flags);
+    RE2.compile(pattern, flags);
   } catch (error) {
     throw invalid(`$regex: ${(error as Error).message}`);
   }
