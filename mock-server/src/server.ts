@@ -1,11 +1,11 @@
 import { createAdaptorServer } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_CONFIG, createEngine, resolveConfig, type Engine } from '@basekit/engine';
+import { createEngine, developmentConfig, resolveConfig, type ConfigInput, type Engine } from '@basekit/engine';
 import { nodeCapabilities } from './capabilities.js';
 
 export interface StartOptions {
-  /** Project config (see `config.schema.json`); the built-in development config when absent. */
-  config?: unknown;
+  /** Config keys (see `config.schema.json`) over the built-in development config (see `developmentConfig`). */
+  config?: Partial<ConfigInput>;
   /** 0 picks a free port. Default 3000. */
   port?: number;
   host?: string;
@@ -29,8 +29,7 @@ export interface RunningServer {
  * await server.close();
  */
 export async function startServer({ config, port = 3000, host = '127.0.0.1', dataDir }: StartOptions = {}): Promise<RunningServer> {
-  const input = config ?? DEFAULT_CONFIG;
-  const resolved = resolveConfig(dataDir ? { ...(input as object), dataDir } : input);
+  const resolved = resolveConfig(developmentConfig(dataDir ? { ...config, dataDir } : config));
   const engine = createEngine({ config: resolved, capabilities: await nodeCapabilities({ dataDir: resolved.dataDir }) });
   // Keep the global Request/Response: fetch clients in the same process (tests) must keep working.
   const server = createAdaptorServer({ fetch: engine.fetch, overrideGlobalObjects: false });

@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { startServer } from '../src/server.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
@@ -81,6 +83,39 @@ describe('basekit-server', () => {
       const run = await runCli(args);
       expect(run.code).toBe(1);
       expect(run.stderr).toContain('usage: basekit-server');
+    }
+  });
+
+  it('says in one line that a busy port is busy, without a stack trace', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const run = await runCli(['--port', String(port)]);
+      expect(run.code).toBe(1);
+      expect(run.stderr.trim()).toBe(`basekit-server: port ${port} is in use on 127.0.0.1: stop what uses it, or choose another with --port (0 picks a free one) or PORT`);
+    } finally {
+      taken.close();
+    }
+  });
+});
+
+describe('startServer', () => {
+  it('takes the given config keys over the built-in development config', async () => {
+    const server = await startServer({ port: 0, config: { emailConfirmation: true, clientKey: 'my-client-key' } });
+    try {
+      expect(server.engine.project.config).toMatchObject({ authenticationId: 'dev-auth-id', clientKey: 'my-client-key', emailConfirmation: true, leaderboards: [{ id: 'high-score' }] });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('drops the built-in game when given a game of its own', async () => {
+    const server = await startServer({ port: 0, config: { events: [{ name: 'lap', fields: ['time'] }] } });
+    try {
+      expect(server.engine.project.config).toMatchObject({ events: [{ name: 'lap' }], leaderboards: [] });
+    } finally {
+      await server.close();
     }
   });
 });

@@ -53,6 +53,19 @@ export const DEFAULT_CONFIG: ConfigInput = {
   leaderboards: [{ id: 'high-score', fields: [{ event: 'match_end', field: 'score' }] }],
 };
 
+/**
+ * The given keys over the built-in development config, for tests and tools that want "the development project, but
+ * with this": `developmentConfig({ emailConfirmation: true })`. The game comes whole: given `events` or
+ * `leaderboards`, the built-in ones are dropped (they would name events the given game may not have).
+ *
+ * @example
+ * const engine = createEngine({ config: developmentConfig({ emailConfirmation: true, maxUploadBytes: 1024 }) });
+ */
+export function developmentConfig(overrides: Partial<ConfigInput> = {}): ConfigInput {
+  const ownGame = overrides.events !== undefined || overrides.leaderboards !== undefined;
+  return { ...DEFAULT_CONFIG, ...(ownGame && { events: [], leaderboards: [] }), ...overrides };
+}
+
 /** A configuration that failed validation; `message` names each offending key and its problem. */
 export class ConfigError extends Error {
   override name = 'ConfigError';

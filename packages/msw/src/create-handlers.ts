@@ -1,4 +1,4 @@
-import { DEFAULT_CONFIG, ErrorCode, createEngine, resolveConfig, type Capabilities, type ConfigInput, type Engine } from '@basekit/engine';
+import { ErrorCode, createEngine, developmentConfig, resolveConfig, type Capabilities, type ConfigInput, type Engine } from '@basekit/engine';
 import { createBackend, type Backend } from './backend.js';
 import { distinctBases, toEngineRequest } from './bases.js';
 import { canvasImageResizer } from './canvas-resizer.js';
@@ -13,8 +13,8 @@ export interface HandlersOptions {
   storageUrl?: string;
   /** `{transcoder_url}`; defaults to `baseUrl`. */
   transcoderUrl?: string;
-  /** The project config, as the reference server's config file; the server's built-in development config when absent. */
-  config?: ConfigInput;
+  /** Config keys, as in the reference server's config file, over its built-in development config (see `developmentConfig`). */
+  config?: Partial<ConfigInput>;
   /** What the backend holds at start and after every `reset()`. */
   seed?: Seed;
   /** Replaces platform capabilities, e.g. `fetch` for the transcoder's deliveries or an `images` resizer in Node. */
@@ -48,7 +48,7 @@ async function isUnknownRoute(response: Response): Promise<boolean> {
  * await setupWorker(...createHandlers({ baseUrl: 'https://api.example.test' })).start();
  */
 export function createHandlers(options: HandlersOptions): BasekitHandlers {
-  const config = resolveConfig(options.config ?? DEFAULT_CONFIG);
+  const config = resolveConfig(developmentConfig(options.config));
   const images = canvasImageResizer();
   const engine = createEngine({ config, capabilities: { ...(images && { images }), ...options.capabilities } });
   // Seeding talks to the engine directly, at the base URL's origin (where confirmation links then point).
