@@ -29,14 +29,22 @@ const CACHE_LIMIT = 10_000;
  */
 export class TokenIssuer {
   readonly #verified = new Map<string, AccessClaims>();
-  #key: Uint8Array;
+  #key?: Promise<CryptoKey>;
 
   constructor(
-    secret: string,
+    private readonly secret: string,
     private readonly projectId: string,
     private readonly clock: Clock,
-  ) {
-    this.#key = new TextEncoder().encode(secret);
+  ) {}
+
+  /**
+   * The HMAC key as a WebCrypto `CryptoKey`, imported once. jose takes raw key bytes only when they are a
+   * `Uint8Array` of its own realm, and test DOMs such as jsdom install a `TextEncoder` of another realm, so raw
+   * bytes would fail every token there; a `CryptoKey` is recognised in any realm (and is not re-imported per token).
+   */
+  #signingKey(): Promise<CryptoKey> {
+    this.#key ??= crypto.subtle.importKey('raw', new TextEncoder().encode(this.secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    return this.#key;
   }
 
   async issue(scope: Scope, ttlSeconds: number, userId?: string): Promise<IssuedToken> {
@@ -48,7 +56,7 @@ export class TokenIssuer {
       .setIssuedAt(now)
       .setExpirationTime(now + ttlSeconds);
     if (userId) jwt.setSubject(userId);
-    return { token: await jwt.sign(this.#key), jti, expiresIn: ttlSeconds };
+    return { token: await jwt.sign(await this.#signingKey()), jti, expiresIn: ttlSeconds };
   }
 
   /** The token's claims, or undefined when it is malformed, forged, of another project or expired. */
@@ -61,7 +69,7 @@ export class TokenIssuer {
   async #verifySignature(token: string): Promise<AccessClaims | undefined> {
     try {
       // Expiry is checked against the server clock by the caller, so jose must not check it against real time.
-      const { payload } = await jwtVerify(token, this.#key, { algorithms: ['HS256'], currentDate: new Date(0) });
+      const { payload } = await jwtVerify(token, await this.#signingKey(), { algorithms: ['HS256'], currentDate: new Date(0) });
       if (payload['pid'] !== this.projectId || typeof payload.exp !== 'number' || typeof payload.jti !== 'string') return undefined;
       const scope = payload['scope'];
       if (scope !== 'client' && scope !== 'master') return undefined;

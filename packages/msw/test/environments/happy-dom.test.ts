@@ -1,0 +1,4 @@
+// @vitest-environment happy-dom
+import { frontEndScenario } from './scenario.js';
+
+frontEndScenario('happy-dom');

@@ -1,0 +1,4 @@
+// @vitest-environment jsdom
+import { frontEndScenario } from './scenario.js';
+
+frontEndScenario('jsdom');

@@ -1,0 +1,4 @@
+// @vitest-environment node
+import { frontEndScenario } from './scenario.js';
+
+frontEndScenario('node');
