@@ -1,12 +1,9 @@
 // Object database benchmark: create, get-by-id and an ordered range query at 10,000 and 100,000 rows, against a real
-// server (startServer), next to a bare Hono hello-world measured in the same run, plus the server's start-up time.
+// server (startServer), next to a bare Hono hello-world measured in the same run. Start-up: start.bench.ts.
 // Run: `npm run bench -w @basekit/mock-server -- database` or `node --conditions=@basekit/source --import tsx mock-server/bench/database.bench.ts`.
 import { createAdaptorServer } from '@hono/node-server';
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import { createRow } from '../../packages/engine/src/areas/database/rows.js';
 import type { Principal } from '../../packages/engine/src/shared/env.js';
@@ -14,7 +11,6 @@ import { startServer } from '../src/server.js';
 
 const DURATION_SECONDS = 5;
 const CONNECTIONS = 10;
-const here = dirname(fileURLToPath(import.meta.url));
 
 type Target = { url: string; method?: string; headers?: Record<string, string>; body?: string };
 
@@ -49,28 +45,7 @@ async function helloWorld(): Promise<{ url: string; close: () => void }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
 }
 
-/** Milliseconds from spawning the built CLI (what `npm start` and the `basekit-server` bin run) to its `listening on` line. */
-function startupTime(): Promise<number> {
-  const started = performance.now();
-  const child = spawn(process.execPath, [join(here, '../dist/cli.js'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('listening on')) {
-        resolve(performance.now() - started);
-        child.kill();
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`the server exited (${code}) before listening`)));
-  });
-}
-
 async function main(): Promise<void> {
-  const startups: number[] = [];
-  for (let i = 0; i < 5; i++) startups.push(await startupTime());
-  console.log(`start-up (node dist/cli.js, until "listening on"): ${startups.map((ms) => `${Math.round(ms)} ms`).join(', ')}`);
-
   const hello = await helloWorld();
   const server = await startServer({ port: 0 });
   const { project } = server.engine;
