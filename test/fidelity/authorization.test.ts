@@ -17,7 +17,12 @@ interface CallSpec {
 }
 
 /** The columns, in the order of `CALLERS`: none, garbage, expired, otherProject, user, otherUser, master. */
-type Row = { call: () => Promise<CallSpec>; expect: [number, number, number, number, number, number, number] };
+type Row = {
+  call: () => Promise<CallSpec>;
+  expect: [number, number, number, number, number, number, number];
+  /** The operation of the contract, when the row's name is not its id (a second row of one operation). */
+  operation?: string;
+};
 
 /** An operation that needs a valid token: every invalid one is 401, then user, other user, master. */
 const token = (user: number, otherUser: number, master: number): Row['expect'] => [401, 401, 401, 401, user, otherUser, master];
@@ -48,16 +53,17 @@ async function privateRow(table = 'Private'): Promise<string> {
   return row['_id'] as string;
 }
 
-function uploadForm(folder: string, name = 'a.png'): FormData {
+function uploadForm(folder: string, name = 'a.png', replacing = false): FormData {
   const form = new FormData();
   form.append('fileItems[0].fileToUpload', new File([TINY_PNG], name, { type: 'image/png' }));
   form.append('fileItems[0].path', folder);
+  form.append('fileItems[0].replacing', String(replacing));
   return form;
 }
 
 /** A file uploaded by `user`; its saved path. */
-async function userFile(): Promise<string> {
-  const saved = await asUser('/files', uploadForm(unique('folder')), storage());
+async function userFile(folder = unique('folder')): Promise<string> {
+  const saved = await asUser('/files', uploadForm(folder), storage());
   return (saved['savedFilesUrls'] as string[])[0]!;
 }
 
@@ -120,15 +126,29 @@ const MATRIX: Record<string, Row> = {
     call: async () => ({ path: '/object-storage/batch', body: { requests: [{ method: 'PUT', path: `/classes/Private/${await privateRow()}`, body: { secret: 'batch' } }] } }),
     expect: token(200, 200, 200),
   },
-  // files: section 7 lists no 403 for storage; the master operations refuse user tokens with 401
+  // files: the master operations refuse user tokens with 401 (section 7); a user replaces, renames and deletes only own files (403)
   uploadFiles: { call: async () => ({ path: '/files', body: uploadForm(unique('up')) }), expect: token(200, 200, 200) },
+  'uploadFiles replacing': {
+    operation: 'uploadFiles',
+    call: async () => {
+      const folder = unique('replace');
+      await userFile(folder);
+      return { path: '/files', body: uploadForm(folder, 'a.png', true) };
+    },
+    expect: token(200, 403, 200),
+  },
   createDirectory: { call: async () => ({ path: '/directories', body: { path: unique('dir') } }), expect: token(201, 201, 201) },
   listDirectory: { call: async () => ({ path: '/files/directoryInfo', body: { url: '/', pageNumber: 0, pageSize: 10 } }), expect: token(401, 401, 200) },
   getFileInfo: { call: async () => ({ path: '/files/fileInfo', body: { url: await userFile() } }), expect: token(401, 401, 200) },
-  deleteFiles: { call: async () => ({ path: '/files/delete', body: { urls: [await userFile()] } }), expect: token(200, 200, 200) },
+  deleteFiles: { call: async () => ({ path: '/files/delete', body: { urls: [await userFile()] } }), expect: token(200, 403, 200) },
+  'deleteFiles folder': {
+    operation: 'deleteFiles',
+    call: async () => ({ path: '/files/delete', body: { urls: [(await userFile()).split('/')[0]], forced: [true] } }),
+    expect: token(200, 403, 200),
+  },
   copyFiles: { call: async () => ({ path: '/files/copy', body: { sourceUrls: [await userFile()], destinationUrl: unique('copies') } }), expect: token(401, 401, 200) },
   moveFiles: { call: async () => ({ path: '/files/move', body: { sourceUrls: [await userFile()], destinationUrl: unique('moved') } }), expect: token(401, 401, 200) },
-  renameFiles: { call: async () => ({ path: '/files/rename', body: { items: [{ pathToRename: await userFile(), newFileName: `${unique('renamed')}.png` }] } }), expect: token(200, 200, 200) },
+  renameFiles: { call: async () => ({ path: '/files/rename', body: { items: [{ pathToRename: await userFile(), newFileName: `${unique('renamed')}.png` }] } }), expect: token(200, 403, 200) },
   downloadFile: { call: async () => ({ path: `/${fixture.server.engine.project.config.bucket}/${await userFile()}` }), expect: anyone(200) },
   // leaderboards: the master token names no player (417)
   submitGameEvent: { call: async () => ({ path: '/game/events', body: { eventName: 'match_end', fieldsAndValues: [{ fieldName: 'score', value: 1 }] } }), expect: token(200, 200, 417) },
@@ -165,13 +185,13 @@ afterAll(() => fixture.close());
 
 describe('the authorization matrix', () => {
   it('has a row for every operation of the contract', () => {
-    expect(Object.keys(MATRIX).sort()).toEqual([...operations.keys()].sort());
+    expect([...new Set(Object.entries(MATRIX).map(([id, row]) => row.operation ?? id))].sort()).toEqual([...operations.keys()].sort());
   });
 
   const cells = Object.entries(MATRIX).flatMap(([id, row]) => CALLERS.map((caller, i) => ({ id, caller, status: row.expect[i]!, row })));
 
   it.each(cells)('$id as $caller → $status', async ({ id, caller, status, row }) => {
-    const op = operations.get(id)!;
+    const op = operations.get(row.operation ?? id)!;
     const spec = await row.call();
     const before = await fixture.snapshot();
     const json = spec.body !== undefined && !(spec.body instanceof FormData);

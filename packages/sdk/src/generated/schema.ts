@@ -202,6 +202,9 @@ export interface paths {
          *     413, refused before reading when `Content-Length` says so, otherwise as soon as the body passes the limit.
          *     **Decision:** unknown or repeated form fields, an item without a file, and two items with the same
          *     destination answer 400. Any valid token may upload; `ownerId` is the user (null for the master token).
+         *     **Decision (spec 5.2, a client token reaches the caller's own data):** a user token may replace only a
+         *     file that is the user's or has no owner; another user's file answers 403 (code 119) and nothing of the
+         *     request is stored. A replaced file keeps its owner. The master token may replace any file.
          *     **Decision:** the Content-Type a file is served with comes from its name's extension, else from the file
          *     part's Content-Type, else `application/octet-stream`.
          */
@@ -310,7 +313,10 @@ export interface paths {
          *
          *     **Decision:** the answer is `{}`. `forced` may be left out (all false); with another length it is 400.
          *     More than 1000 urls answer 417 as well. Deleting the root (`/` or `/<bucket>`) answers 400; a url named
-         *     twice answers 400. Any valid token may delete (section 7 lists no 403 for file storage).
+         *     twice answers 400.
+         *     **Decision (spec 5.2, a client token reaches the caller's own data):** a user token may delete a file that
+         *     is the user's or has no owner, and a folder when it and everything inside it is; anything else answers 403
+         *     (code 119) and nothing is deleted. The master token may delete anything.
          */
         post: operations["deleteFiles"];
         delete?: never;
@@ -391,6 +397,8 @@ export interface paths {
          *     a new name already taken 417 (code 601), an unsafe `newFileName` (separators, `.`/`..`, control
          *     characters, over 255 bytes) 400. `newFileName` is a plain name, not percent-decoded. Two items for the
          *     same file or the same new name answer 400. The served Content-Type follows the new extension.
+         *     **Decision (spec 5.2):** a user token may rename only files that are the user's or have no owner; another
+         *     user's file answers 403 (code 119) and nothing is renamed. The master token may rename any file.
          */
         post: operations["renameFiles"];
         delete?: never;
@@ -1898,7 +1906,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The caller may not do this (a master-only operation, or an ACL that denies it). */
+        /** @description The caller may not do this (a master-only operation, an ACL that denies it, or another user's file). */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -2894,6 +2902,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             417: components["responses"]["ExpectationFailed"];
@@ -3106,6 +3115,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
@@ -3250,6 +3260,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];

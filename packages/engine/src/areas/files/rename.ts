@@ -1,6 +1,7 @@
 import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
 import type { Project } from '../../shared/project.js';
 import { contentTypeFor } from './content-type.js';
+import { type Caller, checkOwnership } from './ownership.js';
 import { type FilePath, firstRepeated, nameOf, parentOf, publicUrl, savedPath } from './paths.js';
 import { mutate } from './state.js';
 import { type FileNode, type FolderNode, existing, find, removeChild, setChild } from './tree.js';
@@ -12,10 +13,10 @@ export interface RenameItem {
 }
 
 /**
- * Renames files in place, or nothing: folders cannot be renamed (400), the new name must be free (417).
- * Returns the new saved path of each file, in item order.
+ * Renames files in place, or nothing: folders cannot be renamed (400), a user may rename only files that are
+ * theirs (403), the new name must be free (417). Returns the new saved path of each file, in item order.
  */
-export function renameFiles(project: Project, items: readonly RenameItem[]): Promise<string[]> {
+export function renameFiles(project: Project, caller: Caller, items: readonly RenameItem[]): Promise<string[]> {
   const { bucket } = project.config;
   const targets = items.map(({ path, newName }) => [...parentOf(path), newName]);
   const repeated = firstRepeated(items.map((i) => i.path)) ?? firstRepeated(targets);
@@ -24,6 +25,7 @@ export function renameFiles(project: Project, items: readonly RenameItem[]): Pro
     const files = items.map(({ path, newName }, i) => {
       const node = existing(state.root, path, bucket);
       if (node.kind !== 'file') throw badRequest(ErrorCode.NOT_A_FILE, `${publicUrl(bucket, path)} is a folder; only files can be renamed`);
+      checkOwnership(bucket, caller, path, node);
       if (newName !== nameOf(path) && find(state.root, targets[i]!)) {
         throw new ApiError(417, ErrorCode.FILE_EXISTS, `${publicUrl(bucket, targets[i]!)} already exists`);
       }

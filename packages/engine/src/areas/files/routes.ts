@@ -60,7 +60,7 @@ filesRoutes.post('/files/delete', storage, storageId, bearer, async (c) => {
   const body = await readJsonObject(c);
   const urls = stringList(body, 'urls');
   if (urls.length > MAX_DELETE_FILES) throw tooMany(MAX_DELETE_FILES, 'files');
-  await deleteEntries(c.env.project, urls.map((url) => pathOf(c, url, 'urls')), flagList(body, 'forced', urls.length, 'urls'));
+  await deleteEntries(c.env.project, ownerOf(c), urls.map((url) => pathOf(c, url, 'urls')), flagList(body, 'forced', urls.length, 'urls'));
   return c.json({});
 });
 
@@ -87,7 +87,7 @@ filesRoutes.post('/files/rename', storage, storageId, bearer, async (c) => {
     if (typeof item['newFileName'] !== 'string') throw badRequest(ErrorCode.INVALID_PATH, '"newFileName" must be a string');
     return { path: pathOf(c, item['pathToRename'], 'pathToRename'), newName: checkName(item['newFileName'], 'newFileName') };
   });
-  return c.json({ newPaths: await renameFiles(c.env.project, renames) });
+  return c.json({ newPaths: await renameFiles(c.env.project, ownerOf(c), renames) });
 });
 
 // Downloads: `/<bucket>/<path>`, public like a CDN address. Any other first segment is not ours: it goes on to

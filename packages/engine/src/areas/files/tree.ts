@@ -88,10 +88,15 @@ export function removeChild(folder: FolderNode, name: string, now: number): void
   folder.modified = now;
 }
 
+/** `node` and every file and folder below it. */
+export function* nodesIn(node: TreeNode): Generator<TreeNode> {
+  yield node;
+  if (node.kind === 'folder') for (const child of node.children.values()) yield* nodesIn(child);
+}
+
 /** Every file at or below `node`. */
 export function* filesIn(node: TreeNode): Generator<FileNode> {
-  if (node.kind === 'file') yield node;
-  else for (const child of node.children.values()) yield* filesIn(child);
+  for (const inner of nodesIn(node)) if (inner.kind === 'file') yield inner;
 }
 
 /** Number of files and folders below `node` (0 for a file). */

@@ -5,6 +5,7 @@ import { contentTypeFor } from './content-type.js';
 import { crc32Hex } from './crc32.js';
 import { md5Hex } from './md5.js';
 import type { FormPart } from './multipart.js';
+import { type Caller, checkOwnership } from './ownership.js';
 import { type FilePath, checkName, firstRepeated, parsePath, publicUrl, savedPath } from './paths.js';
 import { mutate } from './state.js';
 import { type FileNode, checkFolderPath, ensureFolder, find, setChild } from './tree.js';
@@ -56,10 +57,13 @@ function item(bucket: string, index: number, fields: Map<string, FormPart>): Upl
 
 /**
  * Stores every file of an upload, creating missing folders, or nothing when one of them cannot be stored
- * (417 when a file exists and `replacing` is false, or a file stands where a folder is needed).
- * Returns the saved path of each stored file, in item order.
+ * (417 when a file exists and `replacing` is false, or a file stands where a folder is needed; 403 when a user
+ * replaces another user's file). A replaced file keeps its owner. Returns the saved path of each stored file, in
+ * item order.
+ *
+ * @param caller the owner of new files and folders: the user, or null for the master token
  */
-export function upload(project: Project, items: readonly UploadItem[], ownerId: string | null): Promise<string[]> {
+export function upload(project: Project, items: readonly UploadItem[], caller: Caller): Promise<string[]> {
   const { bucket } = project.config;
   const targets = items.map((i) => [...i.folder, i.name]);
   const repeated = firstRepeated(targets);
@@ -72,18 +76,20 @@ export function upload(project: Project, items: readonly UploadItem[], ownerId: 
       const existing = find(state.root, target);
       if (existing?.kind === 'folder') throw new ApiError(417, ErrorCode.FILE_EXISTS, `${publicUrl(bucket, target)} is a folder`);
       if (existing && !items[i]!.replacing) throw new ApiError(417, ErrorCode.FILE_EXISTS, `${publicUrl(bucket, target)} already exists and replacing is false`);
+      if (existing) checkOwnership(bucket, caller, target, existing);
     }
     await Promise.all(hashed.map((i) => state.blobs.put(i.blobKey, i.bytes)));
     const now = project.clock.now();
     const replaced: string[] = [];
     for (const i of hashed) {
-      const { folder } = ensureFolder(state.root, i.folder, ownerId, now);
+      const { folder } = ensureFolder(state.root, i.folder, caller, now);
       const old = folder.children.get(i.name) as FileNode | undefined;
       if (old) replaced.push(old.blobKey);
       setChild(folder, i.name, {
         kind: 'file',
         guid: old?.guid ?? newId(24),
-        ownerId,
+        // The owner stays: nobody takes over a shared (ownerless) file by replacing it.
+        ownerId: old ? old.ownerId : caller,
         created: old?.created ?? now,
         modified: now,
         size: i.bytes.length,
