@@ -28,7 +28,17 @@ export interface Config {
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   maxUploadBytes: number;
+  /** Largest JSON or form request body, in bytes (413 past it). */
+  maxJsonBodyBytes: number;
+  /** Work one database query may do, in cost units (400 past it). */
+  maxQueryCost: number;
+  /** Largest database row as JSON, in bytes (413 past it). */
+  maxRowBytes: number;
+  /** Most columns of one database table (400 past it). */
+  maxTableColumns: number;
   dataDir?: string;
+  /** The words accepted in header names, `X-<word>-…` (`['Service']` by default). */
+  headerWord: string[];
   events: EventDefinition[];
   leaderboards: LeaderboardDefinition[];
   services: Record<ServiceName, boolean>;
@@ -36,7 +46,8 @@ export interface Config {
 
 /** What a config file may contain: the six keys are required, the rest default. */
 export type ConfigInput = Pick<Config, 'authenticationId' | 'clientKey' | 'masterKey' | 'objectStorageId' | 'storageId' | 'gameId'> &
-  Partial<Omit<Config, 'leaderboards' | 'services'>> & {
+  Partial<Omit<Config, 'leaderboards' | 'services' | 'headerWord'>> & {
+    headerWord?: string | string[];
     leaderboards?: (Omit<LeaderboardDefinition, 'aggregation' | 'order'> & Partial<LeaderboardDefinition>)[];
     services?: Partial<Record<ServiceName, boolean>>;
   };
@@ -117,8 +128,13 @@ export function resolveConfig(input: unknown): Config {
     accessTokenTtlSeconds: 7199,
     refreshTokenTtlSeconds: 30 * 24 * 3600,
     maxUploadBytes: 100 * 1024 * 1024,
+    maxJsonBodyBytes: 1024 * 1024,
+    maxQueryCost: 2_000_000,
+    maxRowBytes: 128 * 1024,
+    maxTableColumns: 1000,
     events: [],
     ...input,
+    headerWord: [input.headerWord ?? 'Service'].flat(),
     leaderboards: (input.leaderboards ?? []).map((b) => ({ aggregation: 'best', order: 'desc', ...b })),
     services: { users: true, database: true, storage: true, transcoder: true, leaderboards: true, ...input.services },
   };

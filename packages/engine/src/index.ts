@@ -8,6 +8,7 @@ import { resolveConfig, DEFAULT_CONFIG } from './config.js';
 import { defaultCapabilities, type Capabilities } from './shared/capabilities.js';
 import type { AppEnv } from './shared/env.js';
 import { ApiError, ErrorCode, errorResponse } from './shared/errors.js';
+import { withServiceHeaders } from './shared/header-word.js';
 import { Project } from './shared/project.js';
 
 export interface EngineOptions {
@@ -55,7 +56,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   for (const area of areas) app.route('/', area.routes);
 
   const env = { project };
-  return { fetch: (request) => Promise.resolve(app.fetch(request, env)), project };
+  return { fetch: (request) => Promise.resolve(app.fetch(withServiceHeaders(request, project.config.headerWord), env)), project };
 }
 
 export type { Config, ConfigInput, ServiceName } from './config.js';
