@@ -1,6 +1,6 @@
 import { ErrorCode, badRequest, notFound } from '../../shared/errors.js';
 import type { Project } from '../../shared/project.js';
-import { isImage } from './content-type.js';
+import { isActiveContent, isImage } from './content-type.js';
 import { contentDisposition } from './disposition.js';
 import { type FilePath, nameOf, publicUrl } from './paths.js';
 import type { ResizedImage } from './resize-cache.js';
@@ -46,6 +46,12 @@ async function resized(project: Project, state: FilesState, file: FileNode, widt
   return image;
 }
 
+/** Attachment when a download name is asked for or the type could run scripts, else inline under the file's name. */
+function disposition(contentType: string, name: string, downloadAs: string | undefined): string {
+  if (downloadAs) return contentDisposition('attachment', downloadAs);
+  return contentDisposition(isActiveContent(contentType) ? 'attachment' : 'inline', name);
+}
+
 /**
  * Answers a download of `/<bucket>/<path>` (or its resize form) with the file's bytes. Without an image resizer
  * (in browsers) a resize serves the original image.
@@ -56,10 +62,13 @@ export async function download(project: Project, path: FilePath, headers: Header
   const state = project.state(filesState);
   const { file, path: filePath, resize } = resolve(state.root, project.config.bucket, path);
   if (resize && !isImage(file.contentType)) throw badRequest(ErrorCode.NOT_AN_IMAGE, `${publicUrl(project.config.bucket, filePath)} is not an image`);
-  const disposition = downloadAs ? contentDisposition('attachment', downloadAs) : contentDisposition('inline', nameOf(filePath));
-  const base = { etag: `"${file.md5}"`, lastModified: file.modified, contentType: file.contentType, contentDisposition: disposition };
+  const name = nameOf(filePath);
+  const base = { etag: `"${file.md5}"`, lastModified: file.modified, contentType: file.contentType, contentDisposition: disposition(file.contentType, name, downloadAs) };
   const image = resize && (await resized(project, state, file, resize.width, resize.height));
-  if (image) return serveBytes(headers, { ...base, bytes: image.bytes, contentType: image.contentType, etag: `"${file.md5}-${resize.width}x${resize.height}"` });
+  if (image) {
+    const { bytes, contentType } = image;
+    return serveBytes(headers, { ...base, bytes, contentType, contentDisposition: disposition(contentType, name, downloadAs), etag: `"${file.md5}-${resize.width}x${resize.height}"` });
+  }
   const bytes = await state.blobs.get(file.blobKey);
   // Deleted or replaced between the lookup and the read.
   if (!bytes) throw notFound(ErrorCode.FILE_NOT_FOUND, `${publicUrl(project.config.bucket, filePath)} does not exist`);

@@ -62,6 +62,9 @@ export function serveBytes(headers: Headers, rep: Representation): Response {
     'Access-Control-Allow-Origin': '*',
     'Access-Control-Expose-Headers': 'Content-Length, Content-Range, Content-Disposition, ETag, Last-Modified, Accept-Ranges',
     'X-Content-Type-Options': 'nosniff',
+    // Applies only when a file is opened as a document: no scripts, an origin of its own (GitHub's raw file host does
+    // the same). An image or a video opened directly still shows (img-src, media-src); inside pages it is ignored.
+    'Content-Security-Policy': "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox",
   };
   if (notModified(headers, rep)) return new Response(null, { status: 304, headers: common });
   const range = requestedRange(headers, rep, size);
