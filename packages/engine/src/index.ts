@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
+import { getPath } from 'hono/utils/url';
 import { adminRoutes } from './admin/routes.js';
 import type { Area } from './area.js';
 import { AREAS } from './areas/index.js';
@@ -9,6 +10,7 @@ import { defaultCapabilities, type Capabilities } from './shared/capabilities.js
 import type { AppEnv } from './shared/env.js';
 import { ApiError, ErrorCode, errorResponse } from './shared/errors.js';
 import { withServiceHeaders } from './shared/header-word.js';
+import { servicePath } from './shared/path.js';
 import { Project } from './shared/project.js';
 
 export interface EngineOptions {
@@ -40,7 +42,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const project = new Project(config, { ...defaultCapabilities(), ...options.capabilities }, areas.map((a) => a.state));
   for (const area of areas) area.attach?.(project);
 
-  const app = new Hono<AppEnv>();
+  const app = new Hono<AppEnv>({ getPath: (request) => servicePath(getPath(request)) });
   app.onError((error, c) => {
     if (error instanceof ApiError) return errorResponse(error);
     if (error instanceof HTTPException && error.status < 500) return errorResponse(new ApiError(error.status, ErrorCode.VALIDATION_FAILED, error.message));
@@ -63,6 +65,8 @@ export type { Config, ConfigInput, ServiceName } from './config.js';
 export { DEFAULT_CONFIG, ConfigError, developmentConfig, resolveConfig } from './config.js';
 export type { Capabilities, BlobStore, Persistence, StoredBytes, ImageResizer } from './shared/capabilities.js';
 export { UnreadableSource, type ConvertPlan, type OutputPlan, type OpenedSource, type ProducedFile, type Rendition, type TranscodeRunner, type TranscoderCapability, type WatermarkLocation } from './areas/transcoder/runner.js';
+export { ffmpegOptions } from './areas/transcoder/ffmpeg-options.js';
+export { MAX_FRAME } from './areas/transcoder/units.js';
 export { ErrorCode, type ErrorCodeValue } from './shared/errors.js';
 export type { Mail } from './shared/project.js';
 export type { JobRecord } from './areas/transcoder/jobs.js';

@@ -3,6 +3,7 @@ import { bearer, master, projectHeader, serviceEnabled } from '../../shared/auth
 import type { AppContext, AppEnv } from '../../shared/env.js';
 import { ErrorCode, badRequest } from '../../shared/errors.js';
 import { isPlainObject, readJsonObject } from '../../shared/http.js';
+import { servicePath } from '../../shared/path.js';
 import { deleteEntries, MAX_DELETE_FILES } from './delete.js';
 import { downloadName } from './disposition.js';
 import { download } from './download.js';
@@ -94,7 +95,7 @@ filesRoutes.post('/files/rename', storage, storageId, bearer, async (c) => {
 // the other areas' routes or the 404 handler.
 filesRoutes.get('/*', async (c, next) => {
   const { project } = c.env;
-  const pathname = new URL(c.req.url).pathname;
+  const pathname = servicePath(new URL(c.req.url).pathname);
   if (pathname.split('/')[1] !== project.config.bucket) return next();
   await storage(c, async () => undefined); // throws 503 while the storage service is switched off
   const name = downloadName(c.req.query('name'), c.req.query('filename'));
