@@ -9,12 +9,18 @@ function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-/** Verifies the caller's access token for this project; undefined when there is none or it is invalid. */
+/**
+ * Verifies the caller's access token for this project; undefined when there is none or it is invalid. A user token
+ * whose user no longer exists (after an admin reset, or a restart of a server that keeps users in memory) is
+ * refused with 401 as well: a signature outlives its user, access must not.
+ */
 export async function principalOf(c: AppContext): Promise<Principal | undefined> {
   const token = bearerToken(c.req.header('authorization'));
   if (!token) return undefined;
   const claims = await c.env.project.tokens.verify(token);
-  return claims && { ...claims, isMaster: claims.scope === 'master' };
+  if (!claims) return undefined;
+  if (claims.userId !== undefined && !c.env.project.directory.has(claims.userId)) throw unauthorized('the user of this access token no longer exists');
+  return { ...claims, isMaster: claims.scope === 'master' };
 }
 
 /** Requires a valid access token (client or master): 401 otherwise. */

@@ -27,7 +27,7 @@ export class Project {
   readonly clock = new Clock();
   readonly outbox: Mail[] = [];
   tokens: TokenIssuer;
-  directory: UserDirectory = { profile: () => undefined };
+  directory: UserDirectory = { profile: () => undefined, has: () => false };
   readonly #state = new Map<string, unknown>();
 
   constructor(

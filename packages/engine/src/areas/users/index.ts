@@ -13,6 +13,7 @@ export const usersArea: Area = {
         const user = project.state(usersState).users.get(userId);
         return user && { userId, userName: user.username, firstName: user.firstName, lastName: user.lastName };
       },
+      has: (userId) => project.state(usersState).users.has(userId),
     };
   },
 };
