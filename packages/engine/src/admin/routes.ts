@@ -29,7 +29,8 @@ adminRoutes.get('/__admin/outbox', (c) => c.json({ messages: c.env.project.outbo
 adminRoutes.get('/__admin/state', (c) => c.json(c.env.project.exportState()));
 
 adminRoutes.put('/__admin/state', async (c) => {
-  const body = await readJsonObject(c);
+  // A whole project's state is larger than any request body of the API: it is bounded like an upload.
+  const body = await readJsonObject(c, { maxBytes: c.env.project.config.maxUploadBytes });
   if (body['areas'] !== undefined && !isPlainObject(body['areas'])) throw badRequest(ErrorCode.VALIDATION_FAILED, '"areas" must be an object');
   const before = c.env.project.exportState();
   try {

@@ -8,6 +8,7 @@ export const ErrorCode = {
   ROUTE_NOT_FOUND: 2,
   SERVICE_DISABLED: 3,
   UNSUPPORTED_MEDIA_TYPE: 4,
+  REQUEST_TOO_LARGE: 5,
   // database (Parse numbering)
   OBJECT_NOT_FOUND: 101,
   INVALID_QUERY: 102,
@@ -21,6 +22,10 @@ export const ErrorCode = {
   INVALID_EMAIL: 125,
   DUPLICATE_VALUE: 137,
   VALIDATION_FAILED: 142,
+  // database limits of this server (not Parse's)
+  QUERY_TOO_COSTLY: 150,
+  ROW_TOO_LARGE: 151,
+  TOO_MANY_COLUMNS: 152,
   // users and authentication
   USERNAME_TAKEN: 202,
   INVALID_TOKEN: 209,
@@ -43,9 +48,14 @@ export const ErrorCode = {
   FOLDER_NOT_EMPTY: 608,
   NOT_A_FOLDER: 609,
   RANGE_NOT_SATISFIABLE: 610,
+  TOO_MANY_PARTS: 611,
+  RESIZE_OUT_OF_RANGE: 612,
   // transcoder
   UNKNOWN_SETTING: 700,
   TRANSCODER_UNAVAILABLE: 701,
+  OPTION_NOT_ALLOWED: 702,
+  TOO_MANY_JOBS: 703,
+  TOO_MANY_SETTINGS: 704,
   // leaderboards
   UNKNOWN_EVENT: 800,
   UNKNOWN_FIELD: 801,

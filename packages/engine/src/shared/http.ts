@@ -1,5 +1,5 @@
 import type { AppContext } from './env.js';
-import { ErrorCode, badRequest } from './errors.js';
+import { ApiError, ErrorCode, badRequest } from './errors.js';
 
 /** Deeper bodies are refused before any area sees them (areas have stricter limits of their own, with their own codes). */
 export const MAX_JSON_DEPTH = 512;
@@ -21,9 +21,48 @@ function checkParsed(root: unknown): void {
   }
 }
 
-/** The request body parsed as JSON (400, code 107 when it is not); `__proto__` keys and very deep nesting are refused. */
-export async function readJson(c: AppContext): Promise<unknown> {
-  const text = await c.req.text();
+/** How large a body a reader accepts; `maxJsonBodyBytes` of the config when absent. */
+export interface BodyLimit {
+  maxBytes?: number;
+}
+
+const tooLarge = (limit: number) => new ApiError(413, ErrorCode.REQUEST_TOO_LARGE, `request body is larger than ${limit} bytes (maxJsonBodyBytes)`);
+
+/**
+ * The request body's bytes, refused with 413 (code 5) as soon as they pass the limit: at once when Content-Length
+ * declares more, otherwise while the body streams in, so no more than the limit is ever held in memory.
+ */
+export async function readBody(c: AppContext, { maxBytes = c.env.project.config.maxJsonBodyBytes }: BodyLimit = {}): Promise<Uint8Array> {
+  if (Number(c.req.header('content-length')) > maxBytes) throw tooLarge(maxBytes);
+  const body = c.req.raw.body;
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read().catch(() => {
+      throw badRequest(ErrorCode.INVALID_JSON, 'the request body could not be read to its end');
+    });
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      void reader.cancel().catch(() => undefined);
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** The request body parsed as JSON (400, code 107 when it is not; 413 past the body limit); `__proto__` keys and very deep nesting are refused. */
+export async function readJson(c: AppContext, limit: BodyLimit = {}): Promise<unknown> {
+  const text = new TextDecoder().decode(await readBody(c, limit));
   if (text.trim() === '') return undefined;
   let body: unknown;
   try {
@@ -36,13 +75,23 @@ export async function readJson(c: AppContext): Promise<unknown> {
   return body;
 }
 
+/** The request body as form data (multipart or URL-encoded) within the body limit; 400 when it is not a valid form. */
+export async function readForm(c: AppContext): Promise<FormData> {
+  const bytes = await readBody(c);
+  try {
+    return await new Response(bytes, { headers: { 'content-type': c.req.header('content-type') ?? '' } }).formData();
+  } catch {
+    throw badRequest(ErrorCode.VALIDATION_FAILED, 'request body is not a valid form');
+  }
+}
+
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The request body as a JSON object; an empty body counts as `{}` when `emptyAllowed`. */
-export async function readJsonObject(c: AppContext, { emptyAllowed = false } = {}): Promise<Record<string, unknown>> {
-  const body = await readJson(c);
+export async function readJsonObject(c: AppContext, { emptyAllowed = false, ...limit }: BodyLimit & { emptyAllowed?: boolean } = {}): Promise<Record<string, unknown>> {
+  const body = await readJson(c, limit);
   if (body === undefined && emptyAllowed) return {};
   if (!isPlainObject(body)) throw badRequest(ErrorCode.INVALID_JSON, 'request body must be a JSON object');
   return body;

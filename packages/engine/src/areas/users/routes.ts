@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { bearer, master, projectHeader, serviceEnabled } from '../../shared/auth.js';
 import type { AppContext, AppEnv } from '../../shared/env.js';
 import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
-import { intParam, readJsonObject } from '../../shared/http.js';
+import { intParam, readForm, readJsonObject } from '../../shared/http.js';
 import { currentUser, register, updateUser, userById, userByUsername } from './accounts.js';
 import { CONFIRMATION_PATH, confirmRegistration } from './confirmation.js';
 import { PAGE_SIZE, listUsers, searchUsers, usersByIds, type Paging } from './listing.js';
@@ -18,16 +18,11 @@ const authIdOr417 = projectHeader('x-service-authentication-id', 'authentication
 async function formFields(c: AppContext): Promise<Record<string, string>> {
   const type = c.req.header('content-type') ?? '';
   if (!/^(multipart\/form-data|application\/x-www-form-urlencoded)/i.test(type)) return {};
-  try {
-    const form = await c.req.formData();
-    const fields: Record<string, string> = {};
-    form.forEach((value, key) => {
-      if (typeof value === 'string') fields[key] = value;
-    });
-    return fields;
-  } catch {
-    throw badRequest(ErrorCode.VALIDATION_FAILED, 'request body is not a valid form');
-  }
+  const fields: Record<string, string> = {};
+  (await readForm(c)).forEach((value, key) => {
+    if (typeof value === 'string') fields[key] = value;
+  });
+  return fields;
 }
 
 /** The access level of the caller's key (spec 5.2): 417 unless it is the client or the master key. */
