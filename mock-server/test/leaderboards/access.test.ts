@@ -69,6 +69,27 @@ describe('leaderboards: the status rows of spec 7', () => {
     }
   });
 
+  it('lets a master token act for a player named with ?userId= (server-side code, the published clients)', async () => {
+    const master = { 'X-Service-Game-Id': server.config.gameId, ...(await masterAuth(server)) };
+    const bob = await createUser(server, 'bob');
+    const asBob = `userId=${encodeURIComponent(bob.userId)}`;
+    const event = await server.request(`/game/events?${asBob}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...master }, body: EVENT });
+    expect(event.status).toBe(200);
+    const rank = await server.request(`/game/leaderboards/high-score?${asBob}`, { headers: master });
+    expect(await rank.json()).toEqual({ rank: 2, scores: [1, 0, 0] });
+    const around = await server.request(`/game/leaderboards/around-me/high-score?count=2&${asBob}`, { headers: master });
+    expect(((await around.json()) as { usersProfile: { userBriefProfile: { userId: string } }[] }).usersProfile.map((p) => p.userBriefProfile.userId)).toContain(bob.userId);
+    const unknown = await server.request('/game/leaderboards/high-score?userId=nobody', { headers: master });
+    expect([unknown.status, ((await unknown.json()) as { code: number }).code]).toEqual([417, 214]);
+  });
+
+  it('lets a user token act only for its own user', async () => {
+    const headers = { 'X-Service-Game-Id': server.config.gameId, ...ann.auth };
+    expect((await server.request(`/game/leaderboards/high-score?userId=${ann.userId}`, { headers })).status).toBe(200);
+    const other = await server.request('/game/leaderboards/high-score?userId=someone-else', { headers });
+    expect([other.status, ((await other.json()) as { code: number }).code]).toEqual([417, 119]);
+  });
+
   it('answers 200 to a user with the game id and a token', async () => {
     for (const [name, send] of Object.entries(operations({ 'X-Service-Game-Id': server.config.gameId, ...ann.auth }))) {
       expect((await send()).status, name).toBe(200);

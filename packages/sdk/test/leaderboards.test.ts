@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExpectationFailedError, createClient, memoryTokenStore } from '../src/index.js';
-import { optionsFor, rejection, startTestServer, userClient, type TestServer } from './support.js';
+import { masterClient, optionsFor, rejection, startTestServer, userClient, type TestServer } from './support.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -45,5 +45,18 @@ describe('leaderboards', () => {
     expect(await rejection(player.leaderboards.rank('no-such-board'))).toBeInstanceOf(ExpectationFailedError);
     const wrongGame = createClient(optionsFor(server, { gameId: 'other-game', tokenStore }));
     expect(await rejection(wrongGame.leaderboards.top('high-score', 3))).toMatchObject({ status: 417 });
+  });
+
+  // Last: it puts a top score on the board the other tests rank on.
+  it('lets server-side code with the master token act for a player (userId)', async () => {
+    const player = await userClient(server);
+    const { userId } = await player.auth.me();
+    const admin = await masterClient(server);
+    await admin.leaderboards.sendEvent('match_end', { score: 1_000_000 }, { userId });
+    expect(await admin.leaderboards.rank('high-score', { userId })).toEqual({ rank: 1, scores: [1_000_000, 0, 0] });
+    expect(await player.leaderboards.rank('high-score')).toEqual({ rank: 1, scores: [1_000_000, 0, 0] });
+    const around = await admin.leaderboards.aroundMe('high-score', 2, { userId });
+    expect(around.usersProfile[0]!.userBriefProfile.userId).toBe(userId);
+    await expect(admin.leaderboards.rank('high-score')).rejects.toBeInstanceOf(ExpectationFailedError);
   });
 });

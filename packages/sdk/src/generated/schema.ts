@@ -472,8 +472,8 @@ export interface paths {
          *     **Decision:** the answer to a valid event is `{"message": "OK"}`, like the profile list result.
          *     **Decision:** an event may carry any of its fields, but at least one; a field given twice answers 417.
          *     **Decision:** a sum whose result would not be a finite number answers 417 and changes nothing.
-         *     **Decision:** the master token names no player: 417 (code 119). Not 403, since spec 5.6 says master
-         *     requests never receive a 403.
+         *     **Decision:** the master token names no player unless `userId` names one: 417 (code 119). Not 403, since
+         *     spec 5.6 says master requests never receive a 403.
          *     **Decision:** a missing or invalid access token answers 401.
          */
         post: operations["submitGameEvent"];
@@ -497,8 +497,8 @@ export interface paths {
          *     first ranks higher, then the lower userId.
          *
          *     **Decision:** a caller with no score yet gets `{"rank": 0, "scores": [0, 0, 0]}`.
-         *     **Decision:** an unknown leaderboard answers 417 ("data incorrect"); a master token 417 (code 119), as it
-         *     names no player; a missing or invalid access token 401.
+         *     **Decision:** an unknown leaderboard answers 417 ("data incorrect"); a master token without `userId` 417
+         *     (code 119), as it names no player; a missing or invalid access token 401.
          *     Spec 7 also lists 400 for this operation (null `eventName` or `fieldName`); it takes no body, so the
          *     reference server never answers it.
          */
@@ -2392,6 +2392,13 @@ export interface components {
          */
         FileIfModifiedSince: string;
         /**
+         * @description **Beyond the spec** (the published Node client sends it from server-side code; see docs/published-clients.md):
+         *     with the master token, the player the operation is about. A user token may name only its own user (417,
+         *     code 119, otherwise); an unknown user answers 417 (code 214).
+         * @example 4f2b9c1e7a
+         */
+        ActingUserId: string;
+        /**
          * @description The leaderboard's id, from the project's configuration (the management panel).
          * @example high-score
          */
@@ -3386,7 +3393,15 @@ export interface operations {
     };
     submitGameEvent: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description **Beyond the spec** (the published Node client sends it from server-side code; see docs/published-clients.md):
+                 *     with the master token, the player the operation is about. A user token may name only its own user (417,
+                 *     code 119, otherwise); an unknown user answers 417 (code 214).
+                 * @example 4f2b9c1e7a
+                 */
+                userId?: components["parameters"]["ActingUserId"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3447,7 +3462,15 @@ export interface operations {
     };
     getLeaderboardRank: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description **Beyond the spec** (the published Node client sends it from server-side code; see docs/published-clients.md):
+                 *     with the master token, the player the operation is about. A user token may name only its own user (417,
+                 *     code 119, otherwise); an unknown user answers 417 (code 214).
+                 * @example 4f2b9c1e7a
+                 */
+                userId?: components["parameters"]["ActingUserId"];
+            };
             header?: never;
             path: {
                 /**
@@ -3509,6 +3532,13 @@ export interface operations {
                  * @example 10
                  */
                 count?: number;
+                /**
+                 * @description **Beyond the spec** (the published Node client sends it from server-side code; see docs/published-clients.md):
+                 *     with the master token, the player the operation is about. A user token may name only its own user (417,
+                 *     code 119, otherwise); an unknown user answers 417 (code 214).
+                 * @example 4f2b9c1e7a
+                 */
+                userId?: components["parameters"]["ActingUserId"];
             };
             header?: never;
             path: {

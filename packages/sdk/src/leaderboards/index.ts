@@ -7,6 +7,15 @@ export type Rank = components['schemas']['LeaderboardRankResult'];
 /** A list of players with their scores (spec 2.7). */
 export type ProfileList = components['schemas']['LeaderboardProfileList'];
 
+/** Options of the calls about one player. */
+export interface PlayerOptions extends CallOptions {
+  /**
+   * With the master token (server-side code only): the player to act for. Beyond the spec: the service accepted
+   * it from its published clients. A user token acts only for its own user.
+   */
+  userId?: string;
+}
+
 /** Game events and leaderboards (spec 4.8). */
 export type Leaderboards = ReturnType<typeof createLeaderboards>;
 
@@ -28,10 +37,11 @@ export function createLeaderboards(core: Core) {
      *
      * @example
      * await boards.sendEvent('match_end', { score: 120, kills: 3 });
+     * await adminBoards.sendEvent('match_end', { score: 90 }, { userId: 'player-id' }); // master token
      */
-    async sendEvent(eventName: string, fields: Record<string, number>, { signal }: CallOptions = {}): Promise<void> {
+    async sendEvent(eventName: string, fields: Record<string, number>, { signal, userId }: PlayerOptions = {}): Promise<void> {
       const fieldsAndValues = Object.entries(fields).map(([fieldName, value]) => ({ fieldName, value }));
-      await core.call(http.POST('/game/events', { body: { eventName, fieldsAndValues }, signal }));
+      await core.call(http.POST('/game/events', { params: { query: { userId } }, body: { eventName, fieldsAndValues }, signal }));
     },
 
     /**
@@ -40,8 +50,8 @@ export function createLeaderboards(core: Core) {
      * @example
      * const { rank, scores } = await boards.rank('high-score');
      */
-    rank: (leaderboardId: string, { signal }: CallOptions = {}): Promise<Rank> =>
-      core.call(http.GET('/game/leaderboards/{leaderboardId}', { params: { path: { leaderboardId } }, signal })),
+    rank: (leaderboardId: string, { signal, userId }: PlayerOptions = {}): Promise<Rank> =>
+      core.call(http.GET('/game/leaderboards/{leaderboardId}', { params: { path: { leaderboardId }, query: { userId } }, signal })),
 
     /**
      * The best `count` players (spec 4.8 #3).
@@ -58,7 +68,7 @@ export function createLeaderboards(core: Core) {
      * @example
      * const { usersProfile } = await boards.aroundMe('high-score', 10);
      */
-    aroundMe: (leaderboardId: string, count: number, { signal }: CallOptions = {}): Promise<ProfileList> =>
-      core.call(http.GET('/game/leaderboards/around-me/{leaderboardId}', { params: { path: { leaderboardId }, query: { count } }, signal })),
+    aroundMe: (leaderboardId: string, count: number, { signal, userId }: PlayerOptions = {}): Promise<ProfileList> =>
+      core.call(http.GET('/game/leaderboards/around-me/{leaderboardId}', { params: { path: { leaderboardId }, query: { count, userId } }, signal })),
   };
 }

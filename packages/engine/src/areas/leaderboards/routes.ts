@@ -9,13 +9,21 @@ import { aroundMe, rankOf, top } from './results.js';
 import { resetLeaderboard } from './state.js';
 
 /**
- * The player the caller's token names. A master token names none: 417 rather than 403, since spec 5.6 says
- * master requests never receive a 403 and spec 7 gives these operations 417 for incorrect data.
+ * The player an operation is about: the caller's own user, or, for the master token, the user named by `?userId=`
+ * (server-side code acts for a player this way; the published clients send it). A master token without `userId`
+ * names none: 417 rather than 403, since spec 5.6 says master requests never receive a 403 and spec 7 gives these
+ * operations 417 for incorrect data. A user token acts only for its own user.
  */
 function player(c: AppContext): string {
-  const { userId } = c.var.principal;
-  if (!userId) throw new ApiError(417, ErrorCode.OPERATION_FORBIDDEN, 'the master token has no player: this operation needs a user token');
-  return userId;
+  const { userId, isMaster } = c.var.principal;
+  const named = c.req.query('userId');
+  if (isMaster) {
+    if (named === undefined) throw new ApiError(417, ErrorCode.OPERATION_FORBIDDEN, 'the master token has no player: name one with ?userId= or use a user token');
+    if (!c.env.project.directory.has(named)) throw new ApiError(417, ErrorCode.USER_NOT_FOUND, `no user "${named}"`);
+    return named;
+  }
+  if (named !== undefined && named !== userId) throw new ApiError(417, ErrorCode.OPERATION_FORBIDDEN, 'a user token acts only for its own user: drop ?userId=');
+  return userId!;
 }
 
 export const leaderboardsRoutes = new Hono<AppEnv>();
