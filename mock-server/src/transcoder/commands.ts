@@ -1,7 +1,19 @@
 // The ffmpeg command lines of a job, built from its plan. Pure functions: no process, no files.
-import type { ConvertPlan, WatermarkLocation } from '@basekit/engine';
+import { MAX_FRAME, ffmpegOptions, type ConvertPlan, type WatermarkLocation } from '@basekit/engine';
 
 const QUIET = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y'];
+
+const VIDEO_CONTAINERS = 'mov,matroska,avi,flv,mpegts,mpeg,ogg,asf,mxf';
+const IMAGE_FORMATS = 'png_pipe,jpeg_pipe,webp_pipe,bmp_pipe,gif';
+
+/**
+ * Options for an input a client supplied, placed before its `-i` (or on ffprobe's command line): only plain media
+ * formats (a playlist or a concat list would make ffmpeg read other files or addresses), only the local file, and
+ * no picture larger than the largest output (a small compressed file must not decode into gigabytes).
+ */
+const guarded = (formats: string) => ['-format_whitelist', formats, '-protocol_whitelist', 'file', '-max_pixels', String(MAX_FRAME.pixels)];
+export const SOURCE_INPUT = guarded(VIDEO_CONTAINERS);
+export const IMAGE_INPUT = guarded(IMAGE_FORMATS);
 
 /** What the transcoder knows of a source after probing it. */
 export interface SourceInfo {
@@ -35,7 +47,7 @@ export function thumbnailArgs(source: string, info: SourceInfo, times: number[],
     const t = (Math.max(0, k - 0.5) * info.frameSeconds + info.startSeconds).toFixed(4);
     return `gte(t\\,${t})*(isnan(prev_pts)+lt(prev_pts*TB\\,${t}))`;
   });
-  return [...QUIET, '-i', source, '-map', '0:v:0', '-vf', `select='${terms.join('+')}'`, '-fps_mode', 'passthrough', '-frames:v', String(frames.length), '-q:v', '3', pattern];
+  return [...QUIET, ...SOURCE_INPUT, '-i', source, '-map', '0:v:0', '-vf', `select='${terms.join('+')}'`, '-fps_mode', 'passthrough', '-frames:v', String(frames.length), '-q:v', '3', pattern];
 }
 
 const OVERLAY: Record<WatermarkLocation, (px: number, py: number) => string> = {
@@ -63,11 +75,6 @@ function filterGraph(plan: ConvertPlan): string {
   return `${head}split=${n}${plan.outputs.map((_, i) => `[s${i}]`).join('')};${branches.join(';')}`;
 }
 
-/** Options as ffmpeg wants them: `-name value`. */
-function rawOptions(raw: Record<string, string>): string[] {
-  return Object.entries(raw).flatMap(([key, value]) => [key.startsWith('-') ? key : `-${key}`, value]);
-}
-
 /**
  * Every output of the plan as an MP4 from ONE decode of the source (a split filter graph). Keyframes fall every
  * segment length, at the same moments in every quality, so the files can later be cut into aligned HLS segments
@@ -76,6 +83,11 @@ function rawOptions(raw: Record<string, string>): string[] {
 export function encodeArgs(source: string, watermark: string | undefined, info: SourceInfo, plan: ConvertPlan, outputPath: (i: number) => string): string[] {
   const x265 = plan.videoEncoder === 'x265';
   const keyframes = plan.hls?.segmentSeconds ?? 2;
+  // Checked again here, so that no plan, however it was made, hands ffmpeg an option off the allow-list.
+  const options = ffmpegOptions(plan.rawParameters, plan.videoEncoder);
+  // The preset's encoder parameters join the server's own, which keep segments aligned and the log quiet.
+  const x265Params = ['log-level=error:scenecut=0', ...options.filter(([name]) => name === 'x265-params').map(([, value]) => value)].join(':');
+  const extra = options.filter(([name]) => name !== 'x265-params').flatMap(([name, value]) => [`-${name}`, value]);
   const perOutput = plan.outputs.flatMap((o, i) => [
     '-map', `[v${i}]`,
     ...(info.hasAudio ? ['-map', '0:a:0', '-c:a', 'aac', '-b:a', String(o.audioBitrate)] : []),
@@ -85,12 +97,12 @@ export function encodeArgs(source: string, watermark: string | undefined, info: 
     '-pix_fmt', pixelFormat(plan.profile),
     '-b:v', String(o.videoBitrate), '-maxrate', String(o.videoBitrate), '-bufsize', String(2 * o.videoBitrate),
     '-force_key_frames', `expr:gte(t,n_forced*${keyframes})`,
-    ...(x265 ? ['-x265-params', 'log-level=error:scenecut=0', '-tag:v', 'hvc1'] : ['-sc_threshold', '0']),
-    ...rawOptions(plan.rawParameters),
+    ...(x265 ? ['-x265-params', x265Params, '-tag:v', 'hvc1'] : ['-sc_threshold', '0']),
+    ...extra,
     '-movflags', '+faststart',
     outputPath(i),
   ]);
-  return [...QUIET, '-i', source, ...(watermark ? ['-i', watermark] : []), '-filter_complex', filterGraph(plan), ...perOutput];
+  return [...QUIET, ...SOURCE_INPUT, '-i', source, ...(watermark ? [...IMAGE_INPUT, '-i', watermark] : []), '-filter_complex', filterGraph(plan), ...perOutput];
 }
 
 /** Cuts the encoded files into HLS, one folder per quality named by its height, copying the streams. */

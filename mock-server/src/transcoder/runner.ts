@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { UnreadableSource, type ConvertPlan, type OpenedSource, type ProducedFile, type Rendition, type TranscodeRunner } from '@basekit/engine';
-import { encodeArgs, hlsArgs, thumbnailArgs, type SourceInfo } from './commands.js';
+import { MAX_FRAME, UnreadableSource, type ConvertPlan, type OpenedSource, type ProducedFile, type Rendition, type TranscodeRunner } from '@basekit/engine';
+import { SOURCE_INPUT, encodeArgs, hlsArgs, thumbnailArgs, type SourceInfo } from './commands.js';
 import { runTool, type Tools } from './tools.js';
 
 /** The files of a folder, sorted by name, as Blobs read from disk when sent. */
@@ -21,10 +21,11 @@ function frameRate(fraction: string): number {
   return num / den;
 }
 
-async function probe(tools: Tools, path: string, signal: AbortSignal): Promise<SourceInfo> {
+async function probe(tools: Tools, folder: string, signal: AbortSignal): Promise<SourceInfo> {
   let json: string;
   try {
-    json = await runTool(tools.ffprobe, ['-v', 'error', '-show_entries', 'format=duration,start_time:stream=codec_type,width,height,avg_frame_rate', '-of', 'json', path], signal);
+    const args = ['-v', 'error', ...SOURCE_INPUT, '-show_entries', 'format=duration,start_time:stream=codec_type,width,height,avg_frame_rate', '-of', 'json', 'source'];
+    json = await runTool(tools.ffprobe, args, { signal, cwd: folder });
   } catch (error) {
     if (signal.aborted) throw error;
     throw new UnreadableSource((error as Error).message);
@@ -34,6 +35,8 @@ async function probe(tools: Tools, path: string, signal: AbortSignal): Promise<S
   const durationSeconds = Number(format['duration']);
   if (!video) throw new UnreadableSource('it has no video stream');
   if (!(durationSeconds > 0)) throw new UnreadableSource('its duration is unknown');
+  // ffprobe answers 0 x 0 for a picture above -max_pixels.
+  if (!(Number(video['width']) > 0 && Number(video['height']) > 0)) throw new UnreadableSource(`its pictures are larger than ${MAX_FRAME.width}x${MAX_FRAME.height} pixels or of unknown size`);
   return {
     durationSeconds,
     startSeconds: Number(format['start_time']) || 0,
@@ -69,6 +72,11 @@ class FfmpegSource implements OpenedSource {
     return join(this.folder, 'source');
   }
 
+  /** Runs ffmpeg in the scratch folder, so that anything it writes by a relative name stays there. */
+  #ffmpeg(args: string[]): Promise<string> {
+    return runTool(this.tools.ffmpeg, args, { signal: this.signal, cwd: this.folder });
+  }
+
   /** A new empty folder inside the scratch folder. */
   async #newFolder(name: string): Promise<string> {
     const path = join(this.folder, `${name}-${++this.#step}`);
@@ -78,7 +86,7 @@ class FfmpegSource implements OpenedSource {
 
   async thumbnails(times: number[]): Promise<ProducedFile[]> {
     const out = await this.#newFolder('thumbnails');
-    await runTool(this.tools.ffmpeg, thumbnailArgs(this.#source, this.info, times, join(out, '%03d.jpg')), this.signal);
+    await this.#ffmpeg(thumbnailArgs(this.#source, this.info, times, join(out, '%03d.jpg')));
     return filesOf(out);
   }
 
@@ -90,7 +98,7 @@ class FfmpegSource implements OpenedSource {
       await writeFile(watermark, new Uint8Array(await plan.watermark.image.arrayBuffer()));
     }
     const mp4 = (i: number) => join(out, `${i}.mp4`);
-    await runTool(this.tools.ffmpeg, encodeArgs(this.#source, watermark, this.info, plan, mp4), this.signal);
+    await this.#ffmpeg(encodeArgs(this.#source, watermark, this.info, plan, mp4));
     const renditions: Rendition[] = await Promise.all(
       plan.outputs.map(async ({ height, width = Math.round((this.info.width * height) / this.info.height / 2) * 2 }, i) => ({
         width,
@@ -113,7 +121,7 @@ class FfmpegSource implements OpenedSource {
     }
     const hls = join(out, 'hls');
     const heights = renditions.map((r) => r.height);
-    await runTool(this.tools.ffmpeg, hlsArgs(renditions.map((_, i) => join(out, `${i}.mp4`)), heights, this.info.hasAudio, segmentSeconds, keyInfo, hls), this.signal);
+    await this.#ffmpeg(hlsArgs(renditions.map((_, i) => join(out, `${i}.mp4`)), heights, this.info.hasAudio, segmentSeconds, keyInfo, hls));
     for (const r of renditions) {
       r.hls = [...(await filesOf(join(hls, String(r.height)))), ...(key ? [{ name: 'enc.key', data: new Blob([key]) }] : [])];
     }
@@ -131,7 +139,7 @@ export function ffmpegRunner(tools: Tools): TranscodeRunner {
       const folder = await mkdtemp(join(tmpdir(), 'basekit-transcode-'));
       try {
         await pipeline(Readable.fromWeb(stream as NodeReadableStream<Uint8Array>), createWriteStream(join(folder, 'source')), { signal });
-        return new FfmpegSource(tools, folder, await probe(tools, join(folder, 'source'), signal), signal);
+        return new FfmpegSource(tools, folder, await probe(tools, folder, signal), signal);
       } catch (error) {
         await rm(folder, { recursive: true, force: true });
         throw error;

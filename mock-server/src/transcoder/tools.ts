@@ -48,10 +48,13 @@ function tail(text: string): string {
   return text.trim().split('\n').slice(-3).join(' | ').slice(-600);
 }
 
-/** Runs a tool to its end; its standard output, or an error carrying the end of its error output. */
-export function runTool(bin: string, args: string[], signal?: AbortSignal): Promise<string> {
+/**
+ * Runs a tool to its end, in `cwd` when given; its standard output, or an error carrying the end of its error
+ * output. `signal` kills it.
+ */
+export function runTool(bin: string, args: string[], { signal, cwd }: { signal?: AbortSignal; cwd?: string } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], signal });
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], signal, cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

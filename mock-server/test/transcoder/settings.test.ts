@@ -74,8 +74,6 @@ describe('settings records', () => {
     ['preset', { name: 'p', audioEncoder: 'opus', outputs: [VALID.preset.outputs[0]] }, 'audioEncoder'],
     ['preset', { name: 'p', videoEncoder: 'x265', profile: 'high', outputs: [VALID.preset.outputs[0]] }, 'profile'],
     ['preset', { name: 'p', encrypt: true, outputs: [VALID.preset.outputs[0]] }, 'encrypt'],
-    ['preset', { name: 'p', rawParameters: { '-i': '/etc/passwd' }, outputs: [VALID.preset.outputs[0]] }, 'rawParameters.-i'],
-    ['preset', { name: 'p', rawParameters: { hls_time: '9' }, outputs: [VALID.preset.outputs[0]] }, 'rawParameters.hls_time'],
     ['preset', { name: 'p', outputs: [{ videoBitrate: 'fast', audioBitrate: '96k', resolution: '360' }] }, 'outputs[0].videoBitrate'],
     ['preset', { name: 'p', outputs: [{ videoBitrate: '800k', resolution: '360' }] }, 'outputs[0].audioBitrate'],
     ['preset', { name: 'p', outputs: [{ videoBitrate: '800k', audioBitrate: '96k', resolution: '361' }] }, 'outputs[0].resolution'],

@@ -4,7 +4,7 @@ import type { Project } from '../../shared/project.js';
 import type { JobKind, Status } from './deliveries.js';
 import { httpUrl, invalid, object, type Check } from './fields.js';
 import { runJob, type JobSpec } from './pipeline.js';
-import type { Kind, SettingRecord } from './settings.js';
+import { validateSetting, type Kind, type SettingRecord } from './settings.js';
 import { simulatedRunner } from './simulated.js';
 import { transcoderState } from './state.js';
 
@@ -45,7 +45,9 @@ function resolve(project: Project, kind: Kind, ref: unknown): SettingRecord | un
     const missing = ref === true ? `there is no default ${kind} setting` : `there is no ${kind} setting named "${String(ref)}"`;
     throw new ApiError(400, ErrorCode.UNKNOWN_SETTING, `"${kind}": ${missing}`);
   }
-  return structuredClone(record);
+  // Checked again: a record may have come in through a state import. Validation also copies it, so later changes
+  // to the stored record do not reach a queued job.
+  return validateSetting(kind, record);
 }
 
 /**

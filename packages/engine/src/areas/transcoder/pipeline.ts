@@ -3,9 +3,10 @@ import { Deliveries, type JobKind, type Status, type Upload } from './deliveries
 import type { JobRecord } from './jobs.js';
 import { masterPlaylist, playlistAddress } from './playlist.js';
 import { UnreadableSource, type ConvertPlan, type OpenedSource, type Rendition, type TranscodeRunner, type WatermarkLocation } from './runner.js';
-import { parseBitrate, parseResolution, type SettingRecord } from './settings.js';
+import type { SettingRecord } from './settings.js';
 import type { TranscoderPolicy } from './state.js';
 import { hms, thumbnailMoments } from './thumbnails.js';
+import { parseBitrate, parseResolution } from './units.js';
 
 /** One queued request: its record and the settings it referenced, copied at submission. */
 export interface JobSpec {

@@ -1,5 +1,7 @@
 import { arrayOf, boolean, httpUrl, integer, invalid, object, oneOf, string, stringMap, type Check } from './fields.js';
+import { ffmpegOptions } from './ffmpeg-options.js';
 import type { WatermarkLocation } from './runner.js';
+import { BITRATE, BITRATE_RANGE, MAX_FRAME, RESOLUTION, parseBitrate, parseResolution } from './units.js';
 
 /** The five kinds of settings record of spec 2.8, in the order of the `/metadata/<kind>` operations. */
 export const KINDS = ['thumbnail', 'webhook', 'upload', 'watermark', 'preset'] as const;
@@ -15,33 +17,12 @@ const PROFILES = {
   x265: ['main', 'main10', 'main12', 'main422-10', 'main444-8', 'mainstillpicture'],
 } as const;
 
-/**
- * ffmpeg options a preset's `rawParameters` may not set: they would redirect input or output or break the filter
- * graph and stream layout the transcoder builds.
- */
-const RESERVED_OPTIONS = /^(i|f|y|n|map.*|filter.*|vf|af|lavfi|var_stream_map|hls_.*|master_pl_name|attach|dump_attachment|progress|stats.*|vstats.*|passlogfile|report)$/;
-
-const BITRATE = /^(\d+(?:\.\d+)?)([kKmM]?)$/;
-const RESOLUTION = /^(?:(\d+)x)?(\d+)$/;
-
-/** `"800k"` -> 800000 bits per second. */
-export function parseBitrate(text: string): number {
-  const [, value = '0', unit = ''] = BITRATE.exec(text) ?? [];
-  return Math.round(Number(value) * ({ k: 1e3, m: 1e6 }[unit.toLowerCase()] ?? 1));
-}
-
-/** `"360"` -> { height: 360 }; `"640x360"` -> { width: 640, height: 360 }. */
-export function parseResolution(text: string): { width?: number; height: number } {
-  const [, width, height = '0'] = RESOLUTION.exec(text) ?? [];
-  return width === undefined ? { height: Number(height) } : { width: Number(width), height: Number(height) };
-}
-
 const time = string({ pattern: /^\d{2}:[0-5]\d:[0-5]\d$/, hint: 'a time HH:MM:SS' });
 
 const bitrate: Check<string> = (value, field) => {
   const text = string({ pattern: BITRATE, hint: 'a bitrate such as "800k", "1.5M" or "96000"' })(value, field);
   const bits = parseBitrate(text);
-  if (bits < 1000 || bits > 100e6) throw invalid(field, 'must be from 1k to 100M bits per second');
+  if (bits < BITRATE_RANGE.min || bits > BITRATE_RANGE.max) throw invalid(field, 'must be from 1k to 100M bits per second');
   return text;
 };
 
@@ -49,8 +30,8 @@ const resolution: Check<string> = (value, field) => {
   const text = string({ pattern: RESOLUTION, hint: 'a height such as "360" or "<width>x<height>" such as "640x360"' })(value, field);
   const { width = 2, height } = parseResolution(text);
   // H.264 and H.265 in 4:2:0 need even dimensions.
-  if (height < 16 || height > 4320 || width < 2 || width > 7680 || height % 2 || width % 2) {
-    throw invalid(field, 'must have even dimensions, a height from 16 to 4320 and a width up to 7680');
+  if (height < 16 || height > MAX_FRAME.height || width < 2 || width > MAX_FRAME.width || height % 2 || width % 2) {
+    throw invalid(field, `must have even dimensions, a height from 16 to ${MAX_FRAME.height} and a width up to ${MAX_FRAME.width}`);
   }
   return text;
 };
@@ -60,7 +41,8 @@ const output = object({ videoBitrate: bitrate, audioBitrate: bitrate, resolution
 /** HTTP header names (RFC 9110 tokens) and values without line breaks. */
 const headers = stringMap(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, string({ pattern: /^[^\r\n]*$/, hint: 'a header value on one line' }));
 
-const rawParameters = stringMap(/^-?[A-Za-z][\w:.-]*$/, string({ pattern: /^[^\r\n]*$/, hint: 'a value on one line' }));
+/** Checked against the allow-list in the preset's cross-checks, where the encoder is known. */
+const rawParameters = stringMap(/^-?[A-Za-z][\w:.-]*$/, string({ maxLength: 500 }));
 
 const KIND_FIELDS: Record<Kind, { shape: Record<string, Check>; required: string[] }> = {
   thumbnail: {
@@ -105,10 +87,7 @@ const CROSS_CHECKS: Partial<Record<Kind, (record: SettingRecord) => void>> = {
       throw invalid('profile', `must be one of ${PROFILES[encoder].join(', ')} for ${encoder}`);
     }
     if (r['encrypt'] === true && r['vod'] !== true) throw invalid('encrypt', 'needs "vod": encryption applies to HLS');
-    for (const key of Object.keys((r['rawParameters'] as Record<string, string> | undefined) ?? {})) {
-      const option = key.replace(/^-/, '').split(':')[0] ?? '';
-      if (RESERVED_OPTIONS.test(option)) throw invalid(`rawParameters.${key}`, 'is set by the transcoder itself and cannot be changed');
-    }
+    if (r['rawParameters'] !== undefined) ffmpegOptions(r['rawParameters'], encoder);
     if (r['vod'] === true) {
       // Each quality gets a folder named by its height, so heights must differ.
       const heights = (r['outputs'] as { resolution: string }[]).map((o) => parseResolution(o.resolution).height);
