@@ -146,6 +146,7 @@ const MATRIX: Record<string, Row> = {
     call: async () => ({ path: '/files/delete', body: { urls: [(await userFile()).split('/')[0]], forced: [true] } }),
     expect: token(200, 403, 200),
   },
+  deleteFilesWithDelete: { call: async () => ({ path: '/files', body: { urls: [await userFile()] } }), expect: token(200, 403, 200) },
   copyFiles: { call: async () => ({ path: '/files/copy', body: { sourceUrls: [await userFile()], destinationUrl: unique('copies') } }), expect: token(401, 401, 200) },
   moveFiles: { call: async () => ({ path: '/files/move', body: { sourceUrls: [await userFile()], destinationUrl: unique('moved') } }), expect: token(401, 401, 200) },
   renameFiles: { call: async () => ({ path: '/files/rename', body: { items: [{ pathToRename: await userFile(), newFileName: `${unique('renamed')}.png` }] } }), expect: token(200, 403, 200) },

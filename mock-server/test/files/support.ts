@@ -29,9 +29,12 @@ export function uploadForm(files: readonly UploadFile[]): FormData {
 /** A storage client for tests: JSON calls and uploads with one set of auth headers. */
 export function storageClient(server: TestServer, auth: Record<string, string>) {
   const headers = storageHeaders(server, auth);
+  const send = (method: string, path: string, body: unknown) =>
+    server.request(path, { method, headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   return {
-    post: (path: string, body: unknown) =>
-      server.request(path, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
+    post: (path: string, body: unknown) => send('POST', path, body),
+    /** `DELETE` with a JSON body. */
+    delete: (path: string, body: unknown) => send('DELETE', path, body),
     upload: (files: readonly UploadFile[]) => server.request('/files', { method: 'POST', headers, body: uploadForm(files) }),
     /** Uploads and returns the saved paths; throws with the answer when it is not 200. */
     async put(files: readonly UploadFile[]): Promise<string[]> {

@@ -209,7 +209,13 @@ export interface paths {
          *     part's Content-Type, else `application/octet-stream`.
          */
         post: operations["uploadFiles"];
-        delete?: never;
+        /**
+         * Delete files and folders (DELETE form)
+         * @description **Beyond the spec** (issue 15, docs/published-clients.md): one of the service's published storage clients
+         *     deletes with `DELETE /files` and the JSON body of `POST /files/delete`. Same rules and answers as that
+         *     operation.
+         */
+        delete: operations["deleteFilesWithDelete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -431,9 +437,14 @@ export interface paths {
          *     `If-Range` get the whole file (200).
          *     **Decision:** `Content-Disposition` (RFC 6266) is `inline` with the stored name, or `attachment` with the
          *     asked name; `filename*` carries the exact name in UTF-8 (RFC 8187) and `filename` the same name's UTF-8
-         *     bytes, so that clients that only read `filename` (`curl -OJ`) keep non-Latin names too.
-         *     **Decision:** resizing takes 1 to 4096 pixels per side, enlarges small images, keeps the image format
-         *     where it can be written (SVG becomes PNG), and caches the resized copies. A non-image (by Content-Type,
+         *     bytes, so that clients that only read `filename` (`curl -OJ`) keep non-Latin names too. HTML, XHTML, SVG
+         *     and XML (`text/html`, `text/xml`, `application/xml`, `…+xml`) are always attachments, and every answer
+         *     carries `Content-Security-Policy: default-src 'none'; img-src 'self'; media-src 'self'; style-src
+         *     'unsafe-inline'; sandbox`, so an uploaded page or SVG never runs on the service's origin.
+         *     **Decision:** resizing takes 1 to `maxResizeSide` (4096 by default) pixels per side (400, code 612
+         *     otherwise), never enlarges (a box larger than the image gives the image at its own size), keeps the image
+         *     format where it can be written (SVG becomes PNG), and caches the resized copies (bounded in bytes and
+         *     count). A non-image (by Content-Type,
          *     or bytes that do not read as an image) answers 400 (code 607). In a browser (msw) without an image
          *     library the original image is served.
          *     **Decision:** a path that names a folder, or nothing, answers 404; an unsafe path (encoded `..`,
@@ -1387,17 +1398,22 @@ export interface components {
             /** @description Contents not shown in the spec (null in its sample); always null on the reference server. */
             metaData: unknown;
         };
+        /**
+         * @description A flag. **Beyond the spec:** the strings `"true"` and `"false"` are taken too, as the service's published
+         *     storage clients send them (issue 15).
+         */
+        FileFlag: boolean | ("true" | "false");
         FileDeleteRequest: {
             urls: components["schemas"]["FileLocation"][];
             /** @description One flag per url; a non-empty folder needs true. All false when absent. */
-            forced?: boolean[];
+            forced?: components["schemas"]["FileFlag"][];
         };
         /** @description Nothing to report. */
         FileEmptyResult: Record<string, never>;
         FileTransferRequest: {
             sourceUrls: components["schemas"]["FileLocation"][];
             /** @description One flag per source; true lets it replace or merge into what has its name at the destination. All false when absent. */
-            forces?: boolean[];
+            forces?: components["schemas"]["FileFlag"][];
             destinationUrl: components["schemas"]["FileLocation"];
         };
         FileTransferResult: {
@@ -2912,6 +2928,48 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            417: components["responses"]["ExpectationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteFilesWithDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "urls": [
+                 *         "photos/my%20cat.jpg"
+                 *       ],
+                 *       "forced": [
+                 *         false
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["FileDeleteRequest"];
+            };
+        };
+        responses: {
+            /** @description Everything named is deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {} */
+                    "application/json": components["schemas"]["FileEmptyResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -11,14 +11,22 @@ export function stringList(body: Record<string, unknown>, key: string): string[]
   return value as string[];
 }
 
-/** A JSON array of booleans, one per element of the list it goes with; all false when absent. */
+/** A flag as JSON gives it, or as the published clients write it: `true`/`false`, or the strings "true"/"false". */
+const FLAGS = new Map<unknown, boolean>([
+  [true, true],
+  [false, false],
+  ['true', true],
+  ['false', false],
+]);
+
+/** A JSON array of flags (see `FLAGS`), one per element of the list it goes with; all false when absent. */
 export function flagList(body: Record<string, unknown>, key: string, length: number, of: string): boolean[] {
   const value = body[key];
   if (value === undefined) return Array.from({ length }, () => false);
-  if (!Array.isArray(value) || value.length !== length || !value.every((v) => typeof v === 'boolean')) {
+  if (!Array.isArray(value) || value.length !== length || !value.every((v) => FLAGS.has(v))) {
     throw invalid(`"${key}" must be an array of ${length} booleans, one per element of "${of}"`);
   }
-  return value as boolean[];
+  return value.map((v) => FLAGS.get(v)!);
 }
 
 /** A whole JSON number within bounds, or `fallback` when absent. */

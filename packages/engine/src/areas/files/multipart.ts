@@ -120,10 +120,11 @@ function parseHeaders(block: string): Omit<FormPart, 'data'> {
 
 /**
  * A quoted parameter's text. Browsers and fetch's FormData write `"`, CR and LF as `%22`, `%0D`, `%0A` (HTML's
- * multipart/form-data encoding); curl and others escape with a backslash (RFC 2616 quoted-string). Both are undone.
+ * multipart/form-data encoding) and a backslash as it is; curl writes `\"` and `\\` (RFC 2616 quoted-string).
+ * Both are undone; any other backslash stays, as browsers sent it.
  */
 function unquote(quoted: string): string {
-  return quoted.replace(/\\(.)/g, '$1').replace(/%(?:22|0D|0A)/gi, (escape) => decodeURIComponent(escape));
+  return quoted.replace(/\\(["\\])/g, '$1').replace(/%(?:22|0D|0A)/gi, (escape) => decodeURIComponent(escape));
 }
 
 function safeDecode(text: string): string {

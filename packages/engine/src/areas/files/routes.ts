@@ -57,13 +57,17 @@ filesRoutes.post('/files/fileInfo', storage, storageId, masterOnly, async (c) =>
   return c.json(fileInfo(c.env.project, pathOf(c, body['url'], 'url')));
 });
 
-filesRoutes.post('/files/delete', storage, storageId, bearer, async (c) => {
+async function deleteFiles(c: AppContext) {
   const body = await readJsonObject(c);
   const urls = stringList(body, 'urls');
   if (urls.length > MAX_DELETE_FILES) throw tooMany(MAX_DELETE_FILES, 'files');
   await deleteEntries(c.env.project, ownerOf(c), urls.map((url) => pathOf(c, url, 'urls')), flagList(body, 'forced', urls.length, 'urls'));
   return c.json({});
-});
+}
+
+filesRoutes.post('/files/delete', storage, storageId, bearer, deleteFiles);
+// The same with `DELETE /files` and the same JSON body, as one of the service's published clients sends it.
+filesRoutes.delete('/files', storage, storageId, bearer, deleteFiles);
 
 function transferRoute(mode: TransferMode) {
   // Section 7 lists 417 for a disabled service on copy and move.
