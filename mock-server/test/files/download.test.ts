@@ -131,8 +131,8 @@ describe('GET /{bucket}/{path}', () => {
 });
 
 describe('GET /{bucket}/{image}/r/{w}x{h}', () => {
-  it('resizes an image to fit inside w×h keeping its aspect, in its own format', async () => {
-    for (const [box, width, height] of [['100x100', 100, 50], ['50x200', 50, 25], ['800x300', 600, 300]] as const) {
+  it('resizes an image to fit inside w×h keeping its aspect, in its own format, never larger than it is', async () => {
+    for (const [box, width, height] of [['100x100', 100, 50], ['50x200', 50, 25], ['800x300', 400, 200], ['4096x4096', 400, 200]] as const) {
       const res = await get(`media/wide.png/r/${box}`);
       expect([box, res.status, res.headers.get('content-type')]).toEqual([box, 200, 'image/png']);
       const meta = await sharp(new Uint8Array(await res.arrayBuffer())).metadata();
@@ -157,7 +157,22 @@ describe('GET /{bucket}/{image}/r/{w}x{h}', () => {
       expect([path, res.status]).toEqual([path, 400]);
       expect(await res.json()).toMatchObject({ code: 607 });
     }
-    for (const size of ['0x10', '10x0', '5000x10']) expect([size, (await get(`media/wide.png/r/${size}`)).status]).toEqual([size, 400]);
+    for (const size of ['0x10', '10x0', '5000x10', '10x4097']) {
+      const res = await get(`media/wide.png/r/${size}`);
+      expect([size, res.status, await res.json()]).toEqual([size, 400, { code: 612, error: 'resize width and height must be between 1 and 4096' }]);
+    }
     expect((await get('media/none.png/r/10x10')).status).toBe(404);
+  });
+
+  it('takes sides up to maxResizeSide', async () => {
+    const patch = (maxResizeSide: number) =>
+      server.admin('/__admin/config', { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ maxResizeSide }) });
+    expect((await patch(64)).status).toBe(200);
+    try {
+      expect((await get('media/wide.png/r/64x64')).status).toBe(200);
+      expect(await (await get('media/wide.png/r/65x10')).json()).toEqual({ code: 612, error: 'resize width and height must be between 1 and 64' });
+    } finally {
+      await patch(4096);
+    }
   });
 });

@@ -30,12 +30,12 @@ const text = async (saved: string) => (await suite.server.request(downloadPath(s
 describe("another user's files", () => {
   let annFile: string;
   beforeEach(async () => {
-    [annFile] = await suite.user.put([{ name: 'ann.txt', content: 'ann', path: 'shared' }]);
+    annFile = (await suite.user.put([{ name: 'ann.txt', content: 'ann', path: 'shared' }]))[0]!;
   });
 
   it('cannot be replaced, and a multi-file upload then stores nothing', async () => {
     await expectForbidden(() => bob.upload([{ name: 'new.txt', content: 'x', path: 'shared' }, { name: 'ann.txt', content: 'bob', path: 'shared', replacing: true }]));
-    expect(await text(annFile!)).toBe('ann');
+    expect(await text(annFile)).toBe('ann');
   });
 
   it('cannot be renamed, and the other items of the request stay as they were', async () => {

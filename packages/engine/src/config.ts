@@ -28,6 +28,13 @@ export interface Config {
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   maxUploadBytes: number;
+  /** Most parts of one upload request (413 past it). */
+  maxUploadParts: number;
+  /** Largest width or height of a resized download (400 past it). */
+  maxResizeSide: number;
+  /** Bytes and number of resized images kept in memory. */
+  resizeCacheBytes: number;
+  resizeCacheEntries: number;
   /** Largest JSON or form request body, in bytes (413 past it). */
   maxJsonBodyBytes: number;
   /** Work one database query may do, in cost units (400 past it). */
@@ -128,6 +135,10 @@ export function resolveConfig(input: unknown): Config {
     accessTokenTtlSeconds: 7199,
     refreshTokenTtlSeconds: 30 * 24 * 3600,
     maxUploadBytes: 100 * 1024 * 1024,
+    maxUploadParts: 1000,
+    maxResizeSide: 4096,
+    resizeCacheBytes: 64 * 1024 * 1024,
+    resizeCacheEntries: 1000,
     maxJsonBodyBytes: 1024 * 1024,
     maxQueryCost: 2_000_000,
     maxRowBytes: 128 * 1024,

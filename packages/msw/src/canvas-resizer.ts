@@ -13,8 +13,9 @@ const formatOf = (bytes: Uint8Array) => SIGNATURES.find(([, magic]) => magic.eve
 
 /**
  * Image resizing in the browser for downloads `.../r/<w>x<h>`: decoded with `createImageBitmap` (EXIF orientation
- * applied), drawn on an `OffscreenCanvas` scaled to fit inside the box with its aspect ratio kept (as sharp's
- * `fit: inside` on the reference server), written back in its format when a canvas can write it, PNG otherwise.
+ * applied), drawn on an `OffscreenCanvas` scaled to fit inside the box with its aspect ratio kept and never enlarged
+ * (as sharp's `fit: inside` with `withoutEnlargement` on the reference server), written back in its format when a
+ * canvas can write it, PNG otherwise.
  * Undefined where those APIs are missing (Node): the engine then serves the original image.
  *
  * @example
@@ -32,7 +33,7 @@ export function canvasImageResizer(): ImageResizer | undefined {
       } catch {
         return undefined; // not an image the browser can decode
       }
-      const scale = Math.min(width / bitmap.width, height / bitmap.height);
+      const scale = Math.min(1, width / bitmap.width, height / bitmap.height);
       const canvas = new OffscreenCanvas(Math.max(1, Math.round(bitmap.width * scale)), Math.max(1, Math.round(bitmap.height * scale)));
       canvas.getContext('2d')!.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
       bitmap.close();

@@ -56,10 +56,13 @@ export interface Persistence {
  * Resizes images.
  *
  * @example
- * const out = await images.resize(pngBytes, 100, 100); // fits inside 100x100, aspect kept
+ * const out = await images.resize(pngBytes, 100, 100); // fits inside 100x100, aspect kept, never enlarged
  */
 export interface ImageResizer {
-  /** The image scaled to fit inside `width`×`height` keeping its aspect ratio; undefined when `bytes` is not an image it can read. */
+  /**
+   * The image scaled down to fit inside `width`×`height` keeping its aspect ratio, never enlarged (a larger box gives
+   * the image at its own size); undefined when `bytes` is not an image it can read.
+   */
   resize(bytes: Uint8Array, width: number, height: number): Promise<{ bytes: Uint8Array; contentType: string } | undefined>;
 }
 

@@ -8,17 +8,14 @@ import { type Representation, serveBytes } from './serve.js';
 import { type FilesState, filesState } from './state.js';
 import { type FileNode, find } from './tree.js';
 
-/** Largest width or height of a resized image. */
-const MAX_RESIZE = 4096;
-
 interface Target {
   path: FilePath;
   file: FileNode;
   resize?: { width: number; height: number };
 }
 
-/** The file a download path names: the path itself, or `<image path>/r/<width>x<height>`. */
-function resolve(root: FilesState['root'], bucket: string, path: FilePath): Target {
+/** The file a download path names: the path itself, or `<image path>/r/<width>x<height>` (each side 1 to `maxSide`). */
+function resolve(root: FilesState['root'], bucket: string, path: FilePath, maxSide: number): Target {
   const node = find(root, path);
   if (node?.kind === 'file') return { path, file: node };
   const size = /^(\d{1,5})x(\d{1,5})$/.exec(nameOf(path));
@@ -26,8 +23,8 @@ function resolve(root: FilesState['root'], bucket: string, path: FilePath): Targ
   const image = size && path[path.length - 2] === 'r' ? find(root, imagePath) : undefined;
   if (image?.kind !== 'file') throw notFound(ErrorCode.FILE_NOT_FOUND, `${publicUrl(bucket, path)} is not a file`);
   const [width, height] = [Number(size![1]), Number(size![2])];
-  if (!(width >= 1 && width <= MAX_RESIZE && height >= 1 && height <= MAX_RESIZE)) {
-    throw badRequest(ErrorCode.VALIDATION_FAILED, `resize width and height must be between 1 and ${MAX_RESIZE}`);
+  if (!(width >= 1 && width <= maxSide && height >= 1 && height <= maxSide)) {
+    throw badRequest(ErrorCode.RESIZE_OUT_OF_RANGE, `resize width and height must be between 1 and ${maxSide}`);
   }
   return { path: imagePath, file: image, resize: { width, height } };
 }
@@ -42,7 +39,7 @@ async function resized(project: Project, state: FilesState, file: FileNode, widt
   const bytes = stored instanceof Uint8Array ? stored : new Uint8Array(await stored.arrayBuffer());
   const image = await resizer.resize(bytes, width, height);
   if (!image) throw badRequest(ErrorCode.NOT_AN_IMAGE, 'the file cannot be read as an image');
-  state.resized.set(key, image);
+  state.resized.set(key, image, { bytes: project.config.resizeCacheBytes, entries: project.config.resizeCacheEntries });
   return image;
 }
 
@@ -60,7 +57,7 @@ function disposition(contentType: string, name: string, downloadAs: string | und
  */
 export async function download(project: Project, path: FilePath, headers: Headers, downloadAs?: string): Promise<Response> {
   const state = project.state(filesState);
-  const { file, path: filePath, resize } = resolve(state.root, project.config.bucket, path);
+  const { file, path: filePath, resize } = resolve(state.root, project.config.bucket, path, project.config.maxResizeSide);
   if (resize && !isImage(file.contentType)) throw badRequest(ErrorCode.NOT_AN_IMAGE, `${publicUrl(project.config.bucket, filePath)} is not an image`);
   const name = nameOf(filePath);
   const base = { etag: `"${file.md5}"`, lastModified: file.modified, contentType: file.contentType, contentDisposition: disposition(file.contentType, name, downloadAs) };

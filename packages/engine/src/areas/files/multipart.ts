@@ -20,6 +20,12 @@ export function tooLarge(limit: number): ApiError {
   return new ApiError(413, ErrorCode.PAYLOAD_TOO_LARGE, `upload is larger than ${limit} bytes`);
 }
 
+/** What one multipart body may hold (config `maxUploadBytes`, `maxUploadParts`). */
+export interface MultipartLimits {
+  bytes: number;
+  parts: number;
+}
+
 /** The boundary of a `multipart/form-data` Content-Type (400 for any other type). */
 export function boundaryOf(contentType: string | undefined): string {
   const match = /^multipart\/form-data\s*;(?:.*;)?\s*boundary=(?:"([^"]{1,70})"|([^\s;]{1,70}))/i.exec(contentType ?? '');
@@ -136,12 +142,13 @@ function safeDecode(text: string): string {
 }
 
 /**
- * Parses a `multipart/form-data` body as it streams in, so memory holds the parts and little more, and refuses
- * (413) a body larger than `limit` bytes as soon as it passes the limit, with or without a Content-Length.
+ * Parses a `multipart/form-data` body as it streams in, so memory holds the parts and little more. A body larger
+ * than `limits.bytes`, or with more than `limits.parts` parts, is refused (413) as soon as it passes the limit, with
+ * or without a Content-Length: a flood of tiny parts costs no more than the parts allowed.
  */
-export async function readMultipart(body: ReadableStream<Uint8Array> | null, boundary: string, limit: number): Promise<FormPart[]> {
+export async function readMultipart(body: ReadableStream<Uint8Array> | null, boundary: string, limits: MultipartLimits): Promise<FormPart[]> {
   if (!body) throw malformed('the body is empty');
-  const reader = new BodyReader(body, limit);
+  const reader = new BodyReader(body, limits.bytes);
   // Every boundary after the first follows a CRLF; prefixing one lets the first match the same delimiter.
   reader.buffer = CRLF;
   const delimiter = new TextEncoder().encode(`\r\n--${boundary}`);
@@ -152,6 +159,7 @@ export async function readMultipart(body: ReadableStream<Uint8Array> | null, bou
     const after = reader.consume(2);
     if (after[0] === DASHES[0] && after[1] === DASHES[1]) return parts; // the closing delimiter; the epilogue is ignored
     if (after[0] !== CRLF[0] || after[1] !== CRLF[1]) throw malformed('a boundary is not followed by a line break');
+    if (parts.length === limits.parts) throw new ApiError(413, ErrorCode.TOO_MANY_PARTS, `the upload has more than ${limits.parts} parts`);
     const headers = parseHeaders(await readHeaderBlock(reader));
     const chunks: Uint8Array[] = [];
     await skipTo(reader, delimiter, (chunk) => chunks.push(chunk));

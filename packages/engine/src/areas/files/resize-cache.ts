@@ -4,12 +4,16 @@ export interface ResizedImage {
   contentType: string;
 }
 
-/** Total bytes of resized copies kept; the least recently used go first. */
-const BUDGET_BYTES = 64 * 1024 * 1024;
+/** How much the cache may hold (config `resizeCacheBytes`, `resizeCacheEntries`). */
+export interface CacheLimits {
+  bytes: number;
+  entries: number;
+}
 
 /**
- * Resized copies of images by blob key and size. A blob key names one content version, so a replaced or deleted
- * file's copies are never served again; they just age out.
+ * Resized copies of images by blob key and size, the least recently used going first once the bytes or the number
+ * of copies pass their limit, so asking for many distinct sizes cannot fill memory. A blob key names one content
+ * version, so a replaced or deleted file's copies are never served again; they just age out.
  */
 export class ResizeCache {
   readonly #images = new Map<string, ResizedImage>();
@@ -25,12 +29,12 @@ export class ResizeCache {
     return image;
   }
 
-  set(key: string, image: ResizedImage): void {
-    if (image.bytes.length > BUDGET_BYTES || this.#images.has(key)) return;
+  set(key: string, image: ResizedImage, limits: CacheLimits): void {
+    if (image.bytes.length > limits.bytes || limits.entries < 1 || this.#images.has(key)) return;
     this.#images.set(key, image);
     this.#bytes += image.bytes.length;
     for (const [oldKey, old] of this.#images) {
-      if (this.#bytes <= BUDGET_BYTES) break;
+      if (this.#bytes <= limits.bytes && this.#images.size <= limits.entries) break;
       this.#images.delete(oldKey);
       this.#bytes -= old.bytes.length;
     }

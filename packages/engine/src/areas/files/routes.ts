@@ -32,7 +32,7 @@ filesRoutes.post('/files', storage, storageId, bearer, async (c) => {
   const limit = project.config.maxUploadBytes;
   // Refused before reading when the length is declared; otherwise while reading.
   if (Number(c.req.header('content-length')) > limit) throw tooLarge(limit);
-  const parts = await readMultipart(c.req.raw.body, boundaryOf(c.req.header('content-type')), limit);
+  const parts = await readMultipart(c.req.raw.body, boundaryOf(c.req.header('content-type')), { bytes: limit, parts: project.config.maxUploadParts });
   const savedFilesUrls = await upload(project, uploadItems(project.config.bucket, parts), ownerOf(c));
   return c.json({ savedFilesUrls });
 });
