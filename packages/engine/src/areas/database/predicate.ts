@@ -1,14 +1,6 @@
-import { Context } from 'mingo/core';
-import { $all } from 'mingo/operators/query/array';
-import { $eq, $gt, $gte, $in, $lt, $lte, $ne, $nin } from 'mingo/operators/query/comparison';
-import { $exists } from 'mingo/operators/query/element';
-import { $and, $nor, $or } from 'mingo/operators/query/logical';
-import { Query } from 'mingo/query';
-import type { $regex } from 'mingo/operators/query/evaluation';
-import { resolve } from 'mingo/util';
 import { isPlainObject } from '../../shared/http.js';
+import { generalEvaluator } from './evaluators.js';
 import { SYSTEM_COLUMNS } from './names.js';
-import { safeRegex } from './safe-regex.js';
 import type { Row, Table } from './state.js';
 
 /** One condition in mingo's query language; a where resolves to a list of them, all of which must hold. */
@@ -19,19 +11,6 @@ export const toCriteria = (clauses: Clause[]): Clause => (clauses.length === 1 ?
 
 /** The name of the custom mingo operator that matches with re2js (linear time) instead of JavaScript's RegExp. */
 export const SAFE_REGEX = '$safeRegex';
-
-/** `$regex` through re2js: linear in the length of the input whatever the pattern, so no pattern can stall the server. */
-const $safeRegex: typeof $regex = (selector, value) => {
-  const { pattern, flags } = value as { pattern: string; flags: number };
-  const re = safeRegex().compile(pattern, flags);
-  return (row) => {
-    const value = resolve(row, selector, { unwrapArray: true });
-    return (Array.isArray(value) ? value : [value]).some((item) => typeof item === 'string' && re.test(item));
-  };
-};
-
-// Only the operators the API offers: anything else never reaches mingo (the resolver refuses it with 102).
-const context = Context.init({ query: { $eq, $ne, $lt, $lte, $gt, $gte, $in, $nin, $exists, $all, $and, $or, $nor, [SAFE_REGEX]: $safeRegex } });
 
 type Compare = (stored: unknown, operand: unknown) => boolean;
 
@@ -77,8 +56,5 @@ function simplePredicate(table: Table | undefined, clauses: Clause[]): ((row: Ro
  * (the hot path of large queries); everything else runs through mingo, the general evaluator.
  */
 export function compilePredicate(table: Table | undefined, clauses: Clause[]): (row: Row) => boolean {
-  const simple = simplePredicate(table, clauses);
-  if (simple) return simple;
-  const query = new Query(toCriteria(clauses), { context });
-  return (row) => query.test(row);
+  return simplePredicate(table, clauses) ?? generalEvaluator()(toCriteria(clauses));
 }

@@ -3,10 +3,10 @@ import { bearer, projectHeader, serviceEnabled } from '../../shared/auth.js';
 import type { AppEnv } from '../../shared/env.js';
 import { readJsonObject } from '../../shared/http.js';
 import { runBatch } from './batch.js';
+import { loadEvaluatorsFor } from './evaluators.js';
 import { queryOptions } from './params.js';
 import { queryRows } from './query.js';
 import { createRow, deleteAllRows, deleteRow, getRow, updateRow } from './rows.js';
-import { loadSafeRegexFor } from './safe-regex.js';
 
 export const databaseRoutes = new Hono<AppEnv>();
 
@@ -21,7 +21,7 @@ databaseRoutes.use(
 databaseRoutes.post('/object-storage/classes/query/:table', async (c) => {
   const options = queryOptions(c);
   const where = await readJsonObject(c, { emptyAllowed: true });
-  await loadSafeRegexFor(where);
+  await loadEvaluatorsFor(where);
   return c.json(queryRows(c.env.project, c.var.principal, c.req.param('table'), where, options));
 });
 

@@ -3,10 +3,10 @@ import { ErrorCode, badRequest } from '../../shared/errors.js';
 import { isPlainObject } from '../../shared/http.js';
 import type { Project } from '../../shared/project.js';
 import { canRead } from './acl.js';
+import { safeRegex } from './evaluators.js';
 import { SAFE_REGEX, toCriteria, type Clause } from './predicate.js';
 import { checkPath, checkTableName } from './names.js';
 import { matchingRows } from './query.js';
-import { safeRegex } from './safe-regex.js';
 import { databaseState } from './state.js';
 import { MAX_DEPTH, isTyped, normalizeIso, normalizeValue, parsePointer, valueAt } from './values.js';
 

@@ -1,5 +1,5 @@
-// re2js is imported on the first query that uses `$regex` (areas/database/safe-regex.ts). Each Vitest file has its own
-// module registry, so here it is not loaded yet: a `$regex` only inside `$or` or a sub-query must still load it.
+// mingo and re2js are imported by the first query that needs them (areas/database/evaluators.ts). Each Vitest file
+// has its own module registry, so here neither is loaded yet; the tests run in order, each the first of its kind.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, createEngine } from '../src/index.js';
 
@@ -22,13 +22,17 @@ const database = { 'X-Service-Object-Storage-Id': DEFAULT_CONFIG.objectStorageId
 const query = (where: unknown) => call('/object-storage/classes/query/Pet', where, database);
 for (const name of ['rex', 'tom', 'kit']) await call('/object-storage/classes/Pet', { name }, database);
 
-describe('$regex before re2js is loaded', () => {
-  it('finds a $regex inside a sub-query', async () => {
+describe('query evaluators loaded on demand', () => {
+  it('loads mingo for the first condition that is not a plain comparison', async () => {
+    expect(await query({ name: { $in: ['rex', 'kit'] } })).toMatchObject({ status: 200, body: { results: [{ name: 'rex' }, { name: 'kit' }] } });
+  });
+
+  it('loads re2js for a $regex found only inside a sub-query', async () => {
     const where = { name: { $select: { query: { className: 'Pet', where: { $or: [{ name: { $regex: '^T', $options: 'i' } }] } }, key: 'name' } } };
     expect(await query(where)).toMatchObject({ status: 200, body: { results: [{ name: 'tom' }] } });
   });
 
-  it('refuses a bad pattern with 102, as before', async () => {
+  it('refuses a pattern re2js cannot compile with 102', async () => {
     expect(await query({ $nor: [{ name: { $regex: '(a' } }] })).toMatchObject({ status: 400, body: { code: 102 } });
   });
 });
