@@ -9,6 +9,3 @@ export const KEYS = {
 
 /** The base URL the mocked backend answers on (a reserved `.test` name: nothing real is ever reached). */
 export const MOCK_URL = 'https://api.basekit.test';
-
-/** `?server=<url>` points the page at a running reference server; without it the backend is mocked in the page. */
-export const serverUrl = new URLSearchParams(location.search).get('server');

@@ -1,14 +1,25 @@
 import { createClient, type User } from '@basekit/sdk';
-import { KEYS, MOCK_URL, serverUrl } from './config';
+import { KEYS, MOCK_URL } from './config';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 
-if (!serverUrl) {
-  // Loaded only when mocking, so a build pointed at a real server carries none of it.
+/** `?server=<url>` points the page at a running reference server instead of the mocked backend. */
+const serverUrl = new URLSearchParams(location.search).get('server');
+
+// The mocked backend is in the dev server (`vite`) and in test builds (`vite build --mode mock`: `.env.mock` sets
+// VITE_MOCK). Vite turns this condition into the constant `false` in a production build, which then drops the import
+// and its chunk; that only works when the condition is written here, at the import (a flag exported by another
+// module is not folded).
+const mocked = (import.meta.env.DEV || import.meta.env.VITE_MOCK === 'true') && !serverUrl;
+if (mocked) {
   const { startMockBackend } = await import('./mocks/browser');
   await startMockBackend(MOCK_URL);
 }
-$('backend').textContent = serverUrl ? `Backend: reference server at ${serverUrl}` : 'Backend: mocked in this page (@basekit/msw)';
+$('backend').textContent = serverUrl
+  ? `Backend: reference server at ${serverUrl}`
+  : mocked
+    ? 'Backend: mocked in this page (@basekit/msw)'
+    : 'No backend: this build does not mock; open it with ?server=<url>';
 
 interface Note {
   title: string;
@@ -18,6 +29,7 @@ interface Note {
 const client = createClient({ baseUrl: serverUrl ?? MOCK_URL, ...KEYS });
 const notes = client.db.table<Note>('Note');
 let me: User | undefined;
+let photo: { path: string; name: string } | undefined;
 
 /** Runs a user action, showing its error (the SDK's errors carry the service's message). */
 async function run(action: () => Promise<void>): Promise<void> {
@@ -69,6 +81,18 @@ function signedOut(): void {
   for (const id of ['note-filter', 'photo']) $<HTMLInputElement>(id).value = '';
   $<HTMLImageElement>('photo-preview').hidden = true;
   $('photo-size').textContent = '';
+  $('photo-download').hidden = true;
+  photo = undefined;
+}
+
+/**
+ * Saves a file through a link to an object URL. A link to the file's own address would be a navigation, which a
+ * service worker (so msw) never answers: the bytes are fetched first, like any other request.
+ */
+function saveAs(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  Object.assign(document.createElement('a'), { href: url, download: name }).click();
+  URL.revokeObjectURL(url);
 }
 
 $('account-form').addEventListener('submit', (event) => {
@@ -107,13 +131,17 @@ $('photo').addEventListener('change', () => {
   if (!file) return;
   void run(async () => {
     const [saved] = await client.files.upload([{ file, path: `photos/${me!.userId}`, replacing: true }]);
+    photo = { path: saved!, name: file.name };
     const img = $<HTMLImageElement>('photo-preview');
     img.src = client.files.downloadUrl(saved!, { resize: { width: 96, height: 96 } });
     await img.decode();
     img.hidden = false;
     $('photo-size').textContent = `Shown at ${img.naturalWidth}×${img.naturalHeight}, resized by the service`;
+    $('photo-download').hidden = false;
   });
 });
+
+$('photo-download').addEventListener('click', () => run(async () => saveAs(await client.files.download(photo!.path), photo!.name)));
 
 $('score-form').addEventListener('submit', (event) => {
   event.preventDefault();

@@ -1,32 +1,23 @@
 import { startServer, type RunningServer } from '@basekit/mock-server';
 import { connectServer } from '@basekit/msw';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { demoSeed } from '../src/mocks/demo-seed.js';
+import { launchChromium, openApp, root, serveBuild, signIn, type Site } from './support.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const screenshots = join(root, 'test-results');
 
-let outDir: string;
-let site: PreviewServer;
+let site: Site;
 let browser: Browser;
 let reference: RunningServer;
 let photo: Buffer;
 
 beforeAll(async () => {
-  outDir = await mkdtemp(join(tmpdir(), 'browser-app-'));
-  await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-  site = await preview({ root, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 0 } });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  site = await serveBuild('mock');
+  browser = await launchChromium();
   reference = await startServer({ port: 0 });
   await connectServer({ url: reference.url, masterKey: 'dev-master-key', seed: demoSeed }).ready;
   photo = await sharp({ create: { width: 200, height: 100, channels: 3, background: { r: 220, g: 40, b: 40 } } }).png().toBuffer();
@@ -35,20 +26,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await reference?.close();
-  await new Promise((resolve) => site?.httpServer.close(resolve));
-  await rm(outDir, { recursive: true, force: true });
+  await site?.close();
 });
 
 const texts = (page: Page, selector: string) => page.locator(selector).allTextContents();
 
 /** Clicks through every feature of the page and returns what it shows; a screenshot goes to test-results/. */
 async function clickThrough(page: Page, name: string) {
-  await page.locator('body[data-ready="true"]').waitFor();
-
-  await page.fill('#username', 'ann');
-  await page.fill('#password', 'ann-password');
-  await page.click('#register');
-  await expect.poll(() => page.textContent('#who')).toBe('Signed in as ann');
+  await signIn(page, 'ann', 'register');
 
   for (const [i, title] of ['buy milk', 'call bob', 'buy bread'].entries()) {
     await page.fill('#note-title', title);
@@ -61,6 +46,8 @@ async function clickThrough(page: Page, name: string) {
 
   await page.setInputFiles('#photo', { name: 'red.png', mimeType: 'image/png', buffer: photo });
   await page.locator('#photo-preview:not([hidden])').waitFor();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#photo-download')]);
+  const downloaded = { name: download.suggestedFilename(), sameBytes: (await readFile(await download.path())).equals(photo) };
 
   await page.fill('#score', '120');
   await page.click('#send-score');
@@ -73,6 +60,7 @@ async function clickThrough(page: Page, name: string) {
     allNotes,
     filteredNotes: await texts(page, '#notes li'),
     photo: await page.textContent('#photo-size'),
+    downloaded,
     photoPixel: await page.evaluate(() => {
       const img = document.getElementById('photo-preview') as HTMLImageElement;
       const canvas = Object.assign(document.createElement('canvas'), { width: img.naturalWidth, height: img.naturalHeight });
@@ -86,17 +74,14 @@ async function clickThrough(page: Page, name: string) {
 
   // A seeded player logs in with the fixture's password.
   await page.click('#logout');
-  await page.fill('#username', 'bob');
-  await page.fill('#password', 'bob-password');
-  await page.click('#login');
-  await expect.poll(() => page.textContent('#who')).toBe('Signed in as bob');
+  await signIn(page, 'bob');
   return { ...shown, bobNotes: await texts(page, '#notes li') };
 }
 
 async function run(query: string, name: string) {
   const page = await browser.newPage();
   try {
-    await page.goto(`${site.resolvedUrls!.local[0]}${query}`);
+    await openApp(page, `${site.url}${query}`);
     const shown = await clickThrough(page, name);
     return { ...shown, backend: await page.textContent('#backend') };
   } finally {
@@ -114,6 +99,7 @@ it('works on the backend mocked by @basekit/msw in the service worker', async ()
     allNotes: ['buy bread', 'call bob', 'buy milk'],
     filteredNotes: ['buy bread', 'buy milk'],
     photo: 'Shown at 96×48, resized by the service',
+    downloaded: { name: 'red.png', sameBytes: true },
     photoPixel: [220, 40, 40, 255],
     top: ['bob — 150', 'ann — 120', 'cara — 90'],
     error: '',
