@@ -1,8 +1,8 @@
-import { isEqual } from 'mingo/util';
 import { ErrorCode, badRequest } from '../../shared/errors.js';
 import { isPlainObject } from '../../shared/http.js';
-import { columnOf, normalizeValue, parsePointer, type Pointer } from './values.js';
+import { columnOf, normalizeValue, ownValue, parsePointer, type Pointer } from './values.js';
 import type { Column, Relations, Row } from './state.js';
+import { ValueSet } from './value-set.js';
 
 /** What one column of a create or update body asks for (spec 4.3). */
 export type Change =
@@ -70,9 +70,11 @@ const arrayValue = (value: unknown): unknown[] => (Array.isArray(value) ? value 
 
 /**
  * Applies a validated change to a row (and the table's relations). Synchronous, so that no other request can
- * run between reading the old value and writing the new one: every operator is atomic.
+ * run between reading the old value and writing the new one: every operator is atomic. Linear in the sizes of the
+ * column and the change (`AddUnique` and `Remove` look values up in a `ValueSet`).
  */
 export function applyChange(row: Row, relations: Relations, column: string, change: Change): void {
+  const current = ownValue(row, column);
   switch (change.op) {
     case 'Set':
       row[column] = change.value;
@@ -83,20 +85,26 @@ export function applyChange(row: Row, relations: Relations, column: string, chan
       return;
     case 'Increment':
       // A missing (or null) column counts from 0, as in Parse.
-      row[column] = ((row[column] as number | null | undefined) ?? 0) + change.amount;
+      row[column] = ((current as number | null | undefined) ?? 0) + change.amount;
       return;
     case 'Add':
-      row[column] = [...arrayValue(row[column]), ...change.objects];
+      row[column] = [...arrayValue(current), ...change.objects];
       return;
     case 'AddUnique': {
-      const next = [...arrayValue(row[column])];
-      for (const item of change.objects) if (!next.some((existing) => isEqual(existing, item))) next.push(item);
+      const next = [...arrayValue(current)];
+      const present = new ValueSet(next);
+      for (const item of change.objects) {
+        if (!present.has(item)) next.push(item);
+        present.add(item);
+      }
       row[column] = next;
       return;
     }
-    case 'Remove':
-      row[column] = arrayValue(row[column]).filter((existing) => !change.objects.some((item) => isEqual(existing, item)));
+    case 'Remove': {
+      const removed = new ValueSet(change.objects);
+      row[column] = arrayValue(current).filter((existing) => !removed.has(existing));
       return;
+    }
     default: {
       row[column] = { __type: 'Relation', className: change.pointers[0]!.className };
       const byColumn = relations.get(row._id) ?? new Map<string, Set<string>>();

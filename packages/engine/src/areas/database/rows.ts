@@ -1,10 +1,12 @@
+import type { Config } from '../../config.js';
 import type { Principal } from '../../shared/env.js';
-import { ErrorCode, badRequest, forbidden, notFound } from '../../shared/errors.js';
+import { ApiError, ErrorCode, badRequest, forbidden, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
 import { canRead, canWrite, parseAcl } from './acl.js';
 import { applyChange, columnOfChange, parseChange, type Change } from './operators.js';
 import { SYSTEM_COLUMNS, checkColumnName, checkTableName } from './names.js';
+import { jsonBytes, rememberRowBytes } from './row-size.js';
 import { databaseState, newTable, type Column, type Row, type Table } from './state.js';
 import { describeColumn } from './values.js';
 
@@ -47,9 +49,24 @@ function planChanges(table: Table, body: Record<string, unknown>): { changes: [s
   return { changes, newColumns };
 }
 
-function commit(table: Table, row: Row, plan: ReturnType<typeof planChanges>): void {
+/**
+ * Applies a plan, all or nothing: first to a copy of the row, to check the table's column count (`maxTableColumns`,
+ * 400 code 152) and the row's size once written (`maxRowBytes`, 413 code 151); then, if both fit, to the row.
+ */
+function commit(config: Config, table: Table, row: Row, plan: ReturnType<typeof planChanges>): void {
+  const columns = table.columns.size + plan.newColumns.length;
+  if (columns > config.maxTableColumns) {
+    throw badRequest(ErrorCode.TOO_MANY_COLUMNS, `a table may have at most ${config.maxTableColumns} columns (maxTableColumns); this write would make ${columns}`);
+  }
+  const candidate: Row = { ...row };
+  for (const [name, change] of plan.changes) applyChange(candidate, new Map(), name, change);
+  const size = jsonBytes(candidate);
+  if (size > config.maxRowBytes) {
+    throw new ApiError(413, ErrorCode.ROW_TOO_LARGE, `a row may be at most ${config.maxRowBytes} bytes as JSON (maxRowBytes); this write would make it ${size}`);
+  }
   for (const [name, column] of plan.newColumns) table.columns.set(name, column);
   for (const [name, change] of plan.changes) applyChange(row, table.relations, name, change);
+  rememberRowBytes(row, size);
 }
 
 function existingRow(project: Project, tableName: string, id: string): { table: Table; row: Row } {
@@ -73,8 +90,8 @@ export function createRow(project: Project, principal: Principal, tableName: str
   while (table.rows.has(id)) id = newId();
   const now = project.clock.iso();
   const row: Row = { _id: id, createdAt: now, updatedAt: now };
+  commit(project.config, table, row, plan);
   tables.set(tableName, table);
-  commit(table, row, plan);
   table.rows.set(id, row);
   return { createdAt: now, _id: id };
 }
@@ -84,7 +101,7 @@ export function updateRow(project: Project, principal: Principal, tableName: str
   const { table, row } = existingRow(project, tableName, id);
   if (!canWrite(row, principal)) throw forbidden(`the ACL of row "${id}" does not let you change it`);
   const plan = planChanges(table, body);
-  commit(table, row, plan);
+  commit(project.config, table, row, plan);
   row.updatedAt = project.clock.iso();
   return { updatedAt: row.updatedAt };
 }

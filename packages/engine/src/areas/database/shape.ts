@@ -40,7 +40,7 @@ export function includePointers(project: Project, principal: Principal, doc: Doc
     return { __type: 'Object', className, ...includePointers(project, principal, row, subtree) };
   };
   const copy = { ...doc };
-  for (const [key, subtree] of tree) if (key in copy) copy[key] = expand(copy[key], subtree);
+  for (const [key, subtree] of tree) if (Object.hasOwn(copy, key)) copy[key] = expand(copy[key], subtree);
   return copy;
 }
 
@@ -50,9 +50,9 @@ const IDENTITY = [...SYSTEM_COLUMNS, '__type', 'className'];
 /** `keys`: only the listed columns (dotted paths reach into JSON objects and included rows), plus the identity. */
 export function projectKeys(doc: Doc, tree: PathTree): Doc {
   const out: Doc = {};
-  for (const key of IDENTITY) if (key in doc) out[key] = doc[key];
+  for (const key of IDENTITY) if (Object.hasOwn(doc, key)) out[key] = doc[key];
   for (const [key, subtree] of tree) {
-    if (!(key in doc)) continue;
+    if (!Object.hasOwn(doc, key)) continue;
     const value = doc[key];
     out[key] = subtree.size > 0 && isPlainObject(value) ? projectKeys(value, subtree) : value;
   }

@@ -81,10 +81,16 @@ export function columnOf(value: unknown): Column | undefined {
 
 export const describeColumn = (column: Column): string => (column.targetClass ? `${column.type}<${column.targetClass}>` : column.type);
 
-/** The value at a dotted path (`a.b`) of a row or JSON object; undefined when any step is missing. */
+/**
+ * The value of a client-named key of a row or JSON object: its own property only, so that `constructor`,
+ * `toString` and the other names of `Object.prototype` read as missing instead of as the prototype's functions.
+ */
+export const ownValue = (record: Record<string, unknown>, key: string): unknown => (Object.hasOwn(record, key) ? record[key] : undefined);
+
+/** The value at a dotted path (`a.b`) of a row or JSON object (own keys only); undefined when any step is missing. */
 export function valueAt(row: Record<string, unknown>, path: string): unknown {
-  if (!path.includes('.')) return row[path];
+  if (!path.includes('.')) return ownValue(row, path);
   let value: unknown = row;
-  for (const step of path.split('.')) value = isPlainObject(value) ? value[step] : undefined;
+  for (const step of path.split('.')) value = isPlainObject(value) ? ownValue(value, step) : undefined;
   return value;
 }

@@ -1,0 +1,22 @@
+import type { Row } from './state.js';
+
+const sizes = new WeakMap<Row, number>();
+const encoder = new TextEncoder();
+
+/** The size of a value as JSON text, in bytes (UTF-8). */
+export const jsonBytes = (value: unknown): number => encoder.encode(JSON.stringify(value)).length;
+
+/** A stored row's size as JSON, in bytes: measured once, remembered until a write changes the row. */
+export function rowBytes(row: Row): number {
+  let size = sizes.get(row);
+  if (size === undefined) {
+    size = jsonBytes(row);
+    sizes.set(row, size);
+  }
+  return size;
+}
+
+/** Records the size a write measured (see `rows.ts`), so that queries need not measure the row again. */
+export function rememberRowBytes(row: Row, size: number): void {
+  sizes.set(row, size);
+}

@@ -1,0 +1,38 @@
+import { canonicalJson } from './canonical.js';
+
+/**
+ * Distinct JSON values, looked up by value: primitives as themselves, objects and arrays by their canonical JSON.
+ * Built once per query (`$in`, `$nin`, `$all`, sub-query results) or per write (`AddUnique`, `Remove`), so a lookup
+ * costs the size of the value looked up, never the size of the set: no list turns a scan or a write quadratic.
+ * Native maps only, so no crafted values can collide in a hash of ours.
+ */
+export class ValueSet {
+  readonly #primitives = new Map<unknown, number>();
+  readonly #objects = new Map<string, number>();
+
+  constructor(values: Iterable<unknown> = []) {
+    for (const value of values) this.add(value);
+  }
+
+  /** How many distinct values the set holds. */
+  get size(): number {
+    return this.#primitives.size + this.#objects.size;
+  }
+
+  add(value: unknown): void {
+    if (this.indexOf(value) !== undefined) return;
+    if (isComposite(value)) this.#objects.set(canonicalJson(value), this.size);
+    else this.#primitives.set(value, this.size);
+  }
+
+  has(value: unknown): boolean {
+    return this.indexOf(value) !== undefined;
+  }
+
+  /** The value's position among the distinct values (0 to size - 1), or undefined when it is not in the set. */
+  indexOf(value: unknown): number | undefined {
+    return isComposite(value) ? this.#objects.get(canonicalJson(value)) : this.#primitives.get(value);
+  }
+}
+
+const isComposite = (value: unknown): value is object => typeof value === 'object' && value !== null;
