@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTarget, type Target } from './support/target.js';
+import { startTestServer, type TestServer } from '../../mock-server/test/support/server.js';
 import { connectService } from './support/service.js';
 import { recordExchanges, type ExchangeLog } from './support/exchanges.js';
 import { loadPublishedClient } from './backtory-sdk/client.js';
@@ -20,7 +20,7 @@ import { OUT_OF_SCOPE } from './backtory-sdk/out-of-scope.js';
 const CLIENT_HEADER_WORD = 'Backtory';
 const CASES: Case[] = [...USER_CASES, ...DATABASE_CASES, ...LEADERBOARD_CASES];
 
-let target: Target;
+let server: TestServer;
 let context: DriveContext;
 let exchanges: ExchangeLog;
 /** Each driven operation's outcome: undefined when it passed, else why not. */
@@ -37,20 +37,17 @@ function printSummary(): void {
 }
 
 beforeAll(async () => {
-  target = await startTarget({ config: LEADERBOARDS, renameHeaderWord: CLIENT_HEADER_WORD });
-  exchanges = recordExchanges(target.clientUrl);
-  context = {
-    client: loadPublishedClient(target.clientUrl, target.server.config),
-    server: target.server,
-    service: await connectService(target.server),
-  };
+  // The client's own header names, and the spec's for the test's direct calls.
+  server = await startTestServer({ ...LEADERBOARDS, headerWord: ['Service', CLIENT_HEADER_WORD] });
+  exchanges = recordExchanges(server.url);
+  context = { client: loadPublishedClient(server.url, server.config), server, service: await connectService(server) };
 });
 
 afterAll(async () => {
   printSummary();
   exchanges?.stop();
   vi.unstubAllEnvs();
-  await target?.close();
+  await server?.close();
 });
 
 describe('backtory-sdk@0.3.5 against the reference server', () => {
