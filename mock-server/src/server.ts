@@ -39,8 +39,11 @@ export async function startServer({ config, port = 3000, host = '127.0.0.1', dat
   });
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${shownHost}:${address.port}`;
+  // Links the server sends (confirmation e-mails) point here unless the config has a publicUrl, never at a Host header.
+  engine.project.serverUrl = url;
   return {
-    url: `http://${shownHost}:${address.port}`,
+    url,
     engine,
     close: () =>
       new Promise<void>((resolve) => {

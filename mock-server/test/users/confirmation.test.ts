@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@basekit/engine';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -76,6 +77,46 @@ describe('e-mail confirmation (emailConfirmation on)', () => {
   it('requires an e-mail address (400), since the link must go somewhere', async () => {
     await expectStatus(await registerRequest(server, { username: 'ann', password: 'pw' }), 400, ErrorCode.VALIDATION_FAILED);
     expect(await outbox()).toEqual([]);
+  });
+});
+
+/** A registration sent with a Host header of the caller's choosing (fetch does not let one set it). */
+function registerWithHost(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${server.url}/auth/users`, { method: 'POST', headers: { Host: host, 'Content-Type': 'application/json', 'X-Service-Authentication-Id': server.config.authenticationId } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode!));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(ann));
+  });
+}
+
+describe('where the confirmation link points', () => {
+  it("is never the registration's Host header: without publicUrl, the address the server listens on", async () => {
+    expect(await registerWithHost('attacker.example')).toBe(200);
+    const [mail] = await outbox();
+    expect(mail!.link).toMatch(new RegExp(`^${server.url}/auth/confirm/[^/]+$`));
+    await expectStatus(await fetch(mail!.link), 200);
+  });
+
+  it('is publicUrl when the config has one (a path prefix and a trailing slash are kept right)', async () => {
+    const behindProxy = await startTestServer({ emailConfirmation: true, publicUrl: 'https://api.example.com/backend/' });
+    try {
+      expect((await registerRequest(behindProxy, ann)).status).toBe(200);
+      const { messages } = (await (await behindProxy.admin('/__admin/outbox')).json()) as { messages: Mail[] };
+      expect(messages[0]!.link).toMatch(/^https:\/\/api\.example\.com\/backend\/auth\/confirm\/[^/]+$/);
+      expect(messages[0]!.text).toContain(messages[0]!.link);
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
+  it('refuses a publicUrl that is not an http(s) address', async () => {
+    for (const publicUrl of ['api.example.com', 'ftp://api.example.com', 'https://api.example.com/?next=x', 'javascript:alert(1)']) {
+      const res = await server.admin('/__admin/config', { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ publicUrl }) });
+      expect([publicUrl, res.status]).toEqual([publicUrl, 400]);
+    }
   });
 });
 

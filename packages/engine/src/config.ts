@@ -44,6 +44,8 @@ export interface Config {
   /** Most columns of one database table (400 past it). */
   maxTableColumns: number;
   dataDir?: string;
+  /** Where clients reach the server, for links in e-mails; absent: the address it listens on. */
+  publicUrl?: string;
   /** The words accepted in header names, `X-<word>-…` (`['Service']` by default). */
   headerWord: string[];
   events: EventDefinition[];

@@ -28,6 +28,8 @@ export class Project {
   readonly outbox: Mail[] = [];
   tokens: TokenIssuer;
   directory: UserDirectory = { profile: () => undefined, has: () => false };
+  /** The address the server listens on (`http://host:port`), set by the Node server once listening. */
+  serverUrl: string | undefined;
   readonly #state = new Map<string, unknown>();
 
   constructor(

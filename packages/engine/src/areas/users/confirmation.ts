@@ -7,13 +7,23 @@ import { usersState, type StoredUser } from './state.js';
 export const CONFIRMATION_PATH = '/auth/confirm';
 
 /**
- * Puts the confirmation e-mail of a new inactive user in the outbox (`GET /__admin/outbox`).
- * `origin` is the origin the registration came to, so the link works from wherever the server is reached.
+ * Where links the server sends point: the config's `publicUrl`, else the address the server listens on. A client's
+ * Host header never decides it (anyone registering could make the e-mail point at their own site). Only without
+ * either, in a browser (msw), is it the origin the request was made to, which the page itself chose.
  */
-export function sendConfirmation(project: Project, user: StoredUser, origin: string): void {
+function linkBase(project: Project, requestOrigin: string): string {
+  return (project.config.publicUrl ?? project.serverUrl ?? requestOrigin).replace(/\/+$/, '');
+}
+
+/**
+ * Puts the confirmation e-mail of a new inactive user in the outbox (`GET /__admin/outbox`).
+ *
+ * @param requestOrigin the origin of the registration request, used only when the server's own address is unknown
+ */
+export function sendConfirmation(project: Project, user: StoredUser, requestOrigin: string): void {
   const token = newSecret();
   project.state(usersState).confirmations.set(token, user.userId);
-  const link = `${origin}${CONFIRMATION_PATH}/${token}`;
+  const link = `${linkBase(project, requestOrigin)}${CONFIRMATION_PATH}/${token}`;
   project.outbox.push({
     to: user.email,
     subject: 'Confirm your registration',
