@@ -1,5 +1,5 @@
-// The service's published clients add a trailing `/` to every path and may double the leading one in download
-// addresses; the real service answered both (issue 15).
+// The service's published clients add a trailing `/` to every path, double one inside a path or at the start of
+// download addresses; the real service answered all of them (issue 15).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server.js';
 import { createUser, masterAuth } from './support/users.js';
@@ -27,13 +27,23 @@ describe('paths as the published clients write them', () => {
     expect(((await query.json()) as { results: unknown[] }).results).toHaveLength(1);
   });
 
+  it('reads a doubled slash inside a path as one', async () => {
+    const master = await masterAuth(server);
+    const headers = { 'X-Service-Authentication-Id': server.config.authenticationId, ...master };
+    const plain = await server.request('/auth/users?page=0&pageSize=1', { headers });
+    for (const path of ['/auth//users?page=0&pageSize=1', '/auth///users/?page=0&pageSize=1']) {
+      const res = await server.request(path, { headers });
+      expect([path, res.status, await res.json()]).toEqual([path, 200, await plain.clone().json()]);
+    }
+  });
+
   it('downloads a file whose address has a doubled leading slash or a trailing one', async () => {
     const form = new FormData();
     form.append('fileItems[0].fileToUpload', new Blob(['hello']), 'a.txt');
     form.append('fileItems[0].path', 'dir');
     const storage = { 'X-Service-Storage-Id': server.config.storageId, ...(await masterAuth(server)) };
     expect((await server.request('/files/', { method: 'POST', headers: storage, body: form })).status).toBe(200);
-    for (const path of [`//${server.config.storageId}/dir/a.txt`, `/${server.config.storageId}/dir/a.txt/`]) {
+    for (const path of [`//${server.config.storageId}/dir/a.txt`, `/${server.config.storageId}/dir//a.txt`, `/${server.config.storageId}/dir/a.txt/`]) {
       const res = await server.request(path);
       expect([path, res.status, await res.text()]).toEqual([path, 200, 'hello']);
     }

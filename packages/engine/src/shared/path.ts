@@ -1,11 +1,13 @@
 /**
  * The path the routes see. The service's published clients add a trailing `/` to every path
- * (`POST /auth/login/`), and build download addresses as host + "/" + a URL that already starts with one
- * (`GET //bucket/a.txt`): the real service answered both, so both are read as the plain path.
+ * (`POST /auth/login/`), double one inside a path where they join two parts that both bring a `/`
+ * (`GET /auth//users/get-number-of-user/`), and build download addresses as host + "/" + a URL that already starts
+ * with one (`GET //bucket/a.txt`): the real service answered all of them, so each run of `/` is read as one and a
+ * trailing `/` is dropped.
  *
  * @example
- * servicePath('//bucket/dir/a.txt/'); // '/bucket/dir/a.txt'
+ * servicePath('//bucket/dir//a.txt/'); // '/bucket/dir/a.txt'
  */
 export function servicePath(pathname: string): string {
-  return pathname.replace(/^\/{2,}/, '/').replace(/(.)\/+$/, '$1');
+  return pathname.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1');
 }
