@@ -156,13 +156,14 @@ const MATRIX: Record<string, Row> = {
   getLeaderboardRank: { call: async () => ({ path: '/game/leaderboards/high-score' }), expect: token(200, 200, 417) },
   getLeaderboardTop: { call: async () => ({ path: '/game/leaderboards/top/high-score?count=5' }), expect: token(200, 200, 200) },
   getLeaderboardAroundMe: { call: async () => ({ path: '/game/leaderboards/around-me/high-score?count=4' }), expect: token(200, 200, 417) },
-  // transcoder: settings belong to the project, any valid token may write them
+  // transcoder: any valid token saves settings (a user's are theirs, the master token's the project's); a convert
+  // request resolves names among the caller's own settings, then the project's: not another user's (400)
   saveThumbnailSettings: settings('thumbnail', { shots: ['00:00:01'] }),
   saveWebhookSettings: settings('webhook', { url: 'http://127.0.0.1:9/status' }),
   saveUploadSettings: settings('upload', { url: 'http://127.0.0.1:9/files' }),
   saveWatermarkSettings: settings('watermark', { location: 'TOP_LEFT', paddingX: 1, paddingY: 1, url: 'http://127.0.0.1:9/logo.png' }),
   savePresetSettings: settings('preset', { outputs: [{ resolution: '144', videoBitrate: '100k', audioBitrate: '32k' }] }),
-  convertVideo: { call: async () => ({ path: '/video/convert', body: { url: 'http://127.0.0.1:9/video.mp4', preset: 'matrix', upload: 'matrix' } }), expect: token(202, 202, 202) },
+  convertVideo: { call: async () => ({ path: '/video/convert', body: { url: 'http://127.0.0.1:9/video.mp4', preset: 'matrix', upload: 'matrix' } }), expect: token(202, 400, 400) },
 };
 
 const contract = loadContract();

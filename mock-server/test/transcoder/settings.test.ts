@@ -2,7 +2,7 @@
 // is converted here (the queued jobs have unreachable sources).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { createUser, masterAuth } from '../support/users.js';
+import { createUser } from '../support/users.js';
 import { transcoderClient } from './support.js';
 
 let server: TestServer;
@@ -104,13 +104,6 @@ describe('settings records', () => {
     } finally {
       await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ services: { transcoder: true } }) });
     }
-  });
-
-  it('shares the settings of a project between users and the master token', async () => {
-    await post('/metadata/upload', { ...VALID.upload, default: true });
-    const master = transcoderClient(server, await masterAuth(server));
-    const res = await master('/video/convert', { url: 'http://127.0.0.1:9/in.mp4', upload: 'u', thumbnail: false, preset: 'none' });
-    expect(await res.json()).toMatchObject({ code: 700, error: expect.stringContaining('"preset"') });
   });
 });
 

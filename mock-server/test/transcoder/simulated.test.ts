@@ -104,5 +104,7 @@ it('rejects an empty source and retries the notification until it is taken', asy
   receiver.failWebhooks = 2;
   const { requestId } = await convert({ url: `${ORIGIN}/src/empty.mp4`, preset: true });
   const [note] = await receiver.notificationsOf(requestId, 1, 10);
-  expect(note).toMatchObject({ status: 'REJECTED', job: 'convert', retry: '2', payload: { reason: expect.stringContaining('empty') } });
+  expect(note).toMatchObject({ status: 'REJECTED', job: 'convert', retry: '2', payload: { reason: expect.stringContaining('the source could not be used') } });
+  const jobs = (await (await call('GET', '/__admin/jobs', undefined, { 'x-service-authentication-key': 'dev-master-key' })).json()) as { jobs: { detail?: string }[] };
+  expect(jobs.jobs.at(-1)!.detail).toContain('the source is empty');
 });

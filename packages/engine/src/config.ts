@@ -43,6 +43,20 @@ export interface Config {
   maxRowBytes: number;
   /** Most columns of one database table (400 past it). */
   maxTableColumns: number;
+  /** Largest source video a convert job downloads, in bytes (the job is REJECTED past it). */
+  transcoderMaxSourceBytes: number;
+  /** Largest watermark image a convert job downloads, in bytes (the job is REJECTED past it). */
+  transcoderMaxWatermarkBytes: number;
+  /** Longest wait for any transcoder request's answer to start (connect, send, first byte). */
+  transcoderFirstByteTimeoutMs: number;
+  /** Longest time of any transcoder request in all, the answer's body included. */
+  transcoderTransferTimeoutMs: number;
+  /** Convert jobs one user may have waiting (400 past it). */
+  transcoderMaxQueuedJobsPerUser: number;
+  /** Settings records per kind and owner (400 for a new name past it). */
+  transcoderMaxSettingsPerKind: number;
+  /** Finished convert jobs kept for the admin job list. */
+  transcoderJobHistory: number;
   dataDir?: string;
   /** Where clients reach the server, for links in e-mails; absent: the address it listens on. */
   publicUrl?: string;
@@ -145,6 +159,13 @@ export function resolveConfig(input: unknown): Config {
     maxQueryCost: 2_000_000,
     maxRowBytes: 128 * 1024,
     maxTableColumns: 1000,
+    transcoderMaxSourceBytes: 2 * 1024 ** 3,
+    transcoderMaxWatermarkBytes: 10 * 1024 * 1024,
+    transcoderFirstByteTimeoutMs: 30_000,
+    transcoderTransferTimeoutMs: 10 * 60_000,
+    transcoderMaxQueuedJobsPerUser: 20,
+    transcoderMaxSettingsPerKind: 100,
+    transcoderJobHistory: 1000,
     events: [],
     ...input,
     headerWord: [input.headerWord ?? 'Service'].flat(),

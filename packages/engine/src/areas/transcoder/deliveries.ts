@@ -1,4 +1,5 @@
 import type { JobRecord } from './jobs.js';
+import { send, type OutboundLimits } from './outbound.js';
 import type { ProducedFile } from './runner.js';
 import type { SettingRecord } from './settings.js';
 import type { TranscoderPolicy } from './state.js';
@@ -49,13 +50,15 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 /**
  * Sends one job's results: files as multipart POSTs to the upload setting's url (with its headers) and
- * notifications as JSON POSTs to the webhook setting's url. A network error or a non-2xx answer is retried after
- * `retryDelayMs`, doubled each time, up to `deliveryAttempts` tries; the outcome is counted on the job record.
+ * notifications as JSON POSTs to the webhook setting's url, each try within the outbound time limits. A network
+ * error, a limit run out or a non-2xx answer is retried after `retryDelayMs`, doubled each time, up to
+ * `deliveryAttempts` tries; the outcome is counted on the job record.
  */
 export class Deliveries {
   constructor(
     private readonly fetch: typeof globalThis.fetch,
     private readonly policy: TranscoderPolicy,
+    private readonly limits: OutboundLimits,
     private readonly record: JobRecord,
     private readonly upload: SettingRecord,
     private readonly webhook?: SettingRecord,
@@ -114,13 +117,12 @@ export class Deliveries {
       if (attempts > 0) await sleep(this.policy.retryDelayMs * 2 ** (attempts - 1), signal);
       attempts++;
       try {
-        const response = await this.fetch(url, { ...init(attempts - 1), signal });
-        await response.body?.cancel();
-        if (response.ok) return { delivered: true, attempts };
-        this.record.lastDeliveryError = `${url} answered ${response.status}`;
+        const status = await send(this.fetch, url, init(attempts - 1), this.limits, signal);
+        if (status >= 200 && status < 300) return { delivered: true, attempts };
+        this.record.lastDeliveryError = `${url} answered ${status}`;
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
-        this.record.lastDeliveryError = `${url} is unreachable: ${(error as Error).message}`;
+        this.record.lastDeliveryError = (error as Error).message;
       }
     }
     return { delivered: false, attempts };

@@ -6,7 +6,9 @@ import { httpUrl, invalid, object, type Check } from './fields.js';
 import { runJob, type JobSpec } from './pipeline.js';
 import { validateSetting, type Kind, type SettingRecord } from './settings.js';
 import { simulatedRunner } from './simulated.js';
-import { transcoderState } from './state.js';
+import { MASTER_OWNER } from './queue.js';
+import { transcoderState, type TranscoderState } from './state.js';
+import { booksFor, type SettingsOwner } from './store.js';
 
 export type JobState = 'queued' | 'running' | 'complete' | 'rejected';
 
@@ -15,10 +17,14 @@ export interface JobRecord {
   queueId: string;
   requestId: string;
   videoId: string;
+  /** Who submitted it; absent for the master token. */
+  userId?: string;
   url: string;
   state: JobState;
-  /** Why the job was rejected. */
+  /** Why the job was rejected, as the webhook told the caller. */
   reason?: string;
+  /** What happened, in the server's words (only in this master-only view): which address failed and how. */
+  detail?: string;
   createdAt: string;
   startedAt?: string;
   finishedAt?: string;
@@ -37,10 +43,11 @@ const reference: Check<string | boolean> = (value, field) => {
 
 const convertRequest = object({ url: httpUrl, preset: reference, upload: reference, webhook: reference, thumbnail: reference, watermark: reference }, ['url', 'upload']);
 
-function resolve(project: Project, kind: Kind, ref: unknown): SettingRecord | undefined {
+/** A reference resolved among the caller's settings, then (for users) the project's; 400 (700) when none fits. */
+function resolve(state: TranscoderState, owner: SettingsOwner, kind: Kind, ref: unknown): SettingRecord | undefined {
   if (ref === undefined || ref === false) return undefined;
-  const records = project.state(transcoderState).settings[kind];
-  const record = ref === true ? [...records.values()].find((r) => r.default) : records.get(ref as string);
+  const find = (records: Map<string, SettingRecord>) => (ref === true ? [...records.values()].find((r) => r.default) : records.get(ref as string));
+  const record = booksFor(state, owner).map((book) => find(book[kind])).find(Boolean);
   if (!record) {
     const missing = ref === true ? `there is no default ${kind} setting` : `there is no ${kind} setting named "${String(ref)}"`;
     throw new ApiError(400, ErrorCode.UNKNOWN_SETTING, `"${kind}": ${missing}`);
@@ -50,37 +57,56 @@ function resolve(project: Project, kind: Kind, ref: unknown): SettingRecord | un
   return validateSetting(kind, record);
 }
 
+/** Drops the oldest finished jobs past `keep`, so that the job list cannot grow without end. */
+function forgetOldJobs(jobs: Map<string, JobRecord>, keep: number): void {
+  let finished = [...jobs.values()].filter((j) => j.finishedAt !== undefined).length;
+  for (const [queueId, job] of jobs) {
+    if (finished <= keep) break;
+    if (job.finishedAt === undefined) continue;
+    jobs.delete(queueId);
+    finished--;
+  }
+}
+
 /**
  * `POST /video/convert`: checks the request and every reference, then queues the job (spec 4.7 #6).
- * The settings are copied at submission, so later changes do not affect a queued job.
+ * The settings are copied at submission, so later changes do not affect a queued job. A user may have at most
+ * `transcoderMaxQueuedJobsPerUser` jobs waiting (400, 703).
  */
-export function submitConvert(project: Project, body: unknown): JobRecord {
+export function submitConvert(project: Project, owner: SettingsOwner, body: unknown): JobRecord {
   const capability = project.capabilities.transcoder;
   if (capability && 'unavailable' in capability) throw new ApiError(503, ErrorCode.TRANSCODER_UNAVAILABLE, capability.unavailable);
   const request = convertRequest(body, '');
-  const upload = resolve(project, 'upload', request['upload']);
+  const state = project.state(transcoderState);
+  const upload = resolve(state, owner, 'upload', request['upload']);
   const spec: Omit<JobSpec, 'record' | 'upload'> = {
-    webhook: resolve(project, 'webhook', request['webhook']),
-    thumbnail: resolve(project, 'thumbnail', request['thumbnail']),
-    watermark: resolve(project, 'watermark', request['watermark']),
-    preset: resolve(project, 'preset', request['preset']),
+    webhook: resolve(state, owner, 'webhook', request['webhook']),
+    thumbnail: resolve(state, owner, 'thumbnail', request['thumbnail']),
+    watermark: resolve(state, owner, 'watermark', request['watermark']),
+    preset: resolve(state, owner, 'preset', request['preset']),
   };
   if (!upload) throw invalid('upload', 'is required: results are delivered there');
   if (!spec.preset && !spec.thumbnail) throw invalid('preset', 'or "thumbnail" is required: there is nothing to do');
   if (spec.watermark && !spec.preset) throw invalid('watermark', 'needs "preset": a watermark is drawn on converted video');
+  const queueOwner = owner ?? MASTER_OWNER;
+  const maxWaiting = project.config.transcoderMaxQueuedJobsPerUser;
+  if (owner !== undefined && state.queue.waiting(queueOwner) >= maxWaiting) {
+    throw new ApiError(400, ErrorCode.TOO_MANY_JOBS, `you have ${maxWaiting} jobs waiting to start (transcoderMaxQueuedJobsPerUser); send more once they have started`);
+  }
   const record: JobRecord = {
     queueId: newId(16),
     requestId: newId(16),
     videoId: newId(16),
+    ...(owner !== undefined && { userId: owner }),
     url: request['url'] as string,
     state: 'queued',
     createdAt: project.clock.iso(),
     deliveries: { delivered: 0, failed: 0, retries: 0 },
     notifications: [],
   };
-  const state = project.state(transcoderState);
+  forgetOldJobs(state.jobs, project.config.transcoderJobHistory);
   state.jobs.set(record.queueId, record);
   const runner = capability?.runner ?? simulatedRunner;
-  state.queue.push(() => runJob(project, runner, state.policy, { ...spec, upload, record }));
+  state.queue.push(queueOwner, () => runJob(project, runner, state.policy, { ...spec, upload, record }));
   return record;
 }

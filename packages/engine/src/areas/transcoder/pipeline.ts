@@ -2,6 +2,7 @@ import type { Project } from '../../shared/project.js';
 import { Deliveries, type JobKind, type Status, type Upload } from './deliveries.js';
 import type { JobRecord } from './jobs.js';
 import { masterPlaylist, playlistAddress } from './playlist.js';
+import { download, outboundLimits, type OutboundLimits } from './outbound.js';
 import { UnreadableSource, type ConvertPlan, type OpenedSource, type Rendition, type TranscodeRunner, type WatermarkLocation } from './runner.js';
 import type { SettingRecord } from './settings.js';
 import type { TranscoderPolicy } from './state.js';
@@ -21,8 +22,15 @@ export interface JobSpec {
 /** HLS segment length: short enough for quick quality switches, long enough to keep requests few. */
 const SEGMENT_SECONDS = 2;
 
-/** Ends a job as REJECTED with a reason meant for the caller. */
-class Rejection extends Error {}
+/** Ends a job as REJECTED: `message` is the reason the caller is told, `detail` what the admin job view adds. */
+class Rejection extends Error {
+  constructor(
+    message: string,
+    readonly detail?: string,
+  ) {
+    super(message);
+  }
+}
 
 interface Notification {
   status: Status;
@@ -39,32 +47,29 @@ interface Run {
   signal: AbortSignal;
 }
 
-async function fetchOrReject(project: Project, what: string, url: string, signal: AbortSignal): Promise<Response> {
-  let response: Response;
-  try {
-    response = await project.capabilities.fetch(url, { signal });
-  } catch (error) {
-    throw new Rejection(`${what} ${url} is unreachable: ${(error as Error).message}`);
-  }
-  if (!response.ok || !response.body) {
-    await response.body?.cancel();
-    throw new Rejection(`${what} ${url} answered ${response.status}`);
-  }
-  return response;
+/**
+ * The reason a caller is told when a source or watermark cannot be used: the same words whether the address is
+ * unreachable, refused, answered 403, was too slow or too long, or sent something else, so that jobs cannot probe
+ * which addresses answer (a port scan). What happened goes to the admin job view only.
+ */
+function unusable(what: string, content: string, maxBytes: number, { firstByteTimeoutMs, transferTimeoutMs }: OutboundLimits): string {
+  return `the ${what} could not be used: its address must answer 2xx within ${firstByteTimeoutMs} ms and send ${content} of at most ${maxBytes} bytes within ${transferTimeoutMs} ms`;
 }
 
 async function openSource(project: Project, runner: TranscodeRunner, url: string, signal: AbortSignal): Promise<OpenedSource> {
-  const response = await fetchOrReject(project, 'source', url, signal);
+  const limits = outboundLimits(project.config);
+  const maxBytes = project.config.transcoderMaxSourceBytes;
   try {
-    return await runner.open(response.body!, signal);
+    return await runner.open(await download(project.capabilities.fetch, url, maxBytes, limits, signal), signal);
   } catch (error) {
-    if (error instanceof UnreadableSource) throw new Rejection(`source ${url} is not a readable video: ${error.message}`);
-    throw error;
+    if (signal.aborted) throw error;
+    const detail = error instanceof UnreadableSource ? `not a readable video: ${error.message}` : (error as Error).message;
+    throw new Rejection(unusable('source', 'a readable video', maxBytes, limits), detail);
   }
 }
 
-function undelivered(failed: number, record: JobRecord): string {
-  return `${failed} upload deliveries failed; the last error: ${record.lastDeliveryError}`;
+function undelivered(failed: number): string {
+  return `${failed} upload deliveries failed: the upload address did not accept them`;
 }
 
 /** Makes and delivers the thumbnails (category 1): COMPLETE, or THUMBNAIL_REJECTED without stopping the job. */
@@ -82,14 +87,22 @@ async function thumbnails({ spec, source, deliveries, signal }: Run): Promise<No
     return rejected(`thumbnails failed: ${(error as Error).message}`);
   }
   const failed = await deliveries.files([files.map((file) => ({ fields: { thumbnail: true }, file: { ...file, name: `thumbnail-${file.name}` } }))], signal);
-  if (failed > 0) return rejected(undelivered(failed, spec.record));
+  if (failed > 0) return rejected(undelivered(failed));
   return { status: 'COMPLETE', job: 'thumbnail', payload: { videoId, count: files.length } };
 }
 
 async function watermarkOf({ project, spec, signal }: Run): Promise<ConvertPlan['watermark']> {
   const w = spec.watermark;
   if (!w) return undefined;
-  const image = await (await fetchOrReject(project, 'watermark image', w['url'] as string, signal)).blob();
+  const limits = outboundLimits(project.config);
+  const maxBytes = project.config.transcoderMaxWatermarkBytes;
+  let image: Blob;
+  try {
+    image = await new Response(await download(project.capabilities.fetch, w['url'] as string, maxBytes, limits, signal)).blob();
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw new Rejection(unusable('watermark image', 'an image', maxBytes, limits), (error as Error).message);
+  }
   return { image, location: w['location'] as WatermarkLocation, paddingX: (w['paddingX'] as number | undefined) ?? 0, paddingY: (w['paddingY'] as number | undefined) ?? 0 };
 }
 
@@ -145,7 +158,7 @@ async function convert(run: Run): Promise<Notification> {
   const renditions = await source.convert(plan);
   const bandwidths = plan.outputs.map((o) => o.videoBitrate + o.audioBitrate);
   const failed = await deliveries.files(conversionUploads(videoId, preset, renditions, bandwidths), signal);
-  if (failed > 0) return { status: 'REJECTED', job: 'convert', payload: { videoId, reason: undelivered(failed, spec.record) } };
+  if (failed > 0) return { status: 'REJECTED', job: 'convert', payload: { videoId, reason: undelivered(failed) } };
   const qualities = renditions.map((r, i) => ({ resolution: `${r.width}x${r.height}`, bandwidth: bandwidths[i]! }));
   const payload: Record<string, unknown> = { videoId, vod: plan.hls !== undefined, qualities };
   if (plan.hls) payload['playlist'] = `${videoId}/playlist.m3u8`;
@@ -161,7 +174,7 @@ export async function runJob(project: Project, runner: TranscodeRunner, policy: 
   const { record } = spec;
   record.state = 'running';
   record.startedAt = project.clock.iso();
-  const deliveries = new Deliveries(project.capabilities.fetch, policy, record, spec.upload, spec.webhook);
+  const deliveries = new Deliveries(project.capabilities.fetch, policy, outboundLimits(project.config), record, spec.upload, spec.webhook);
   const signal = AbortSignal.timeout(policy.timeLimitMs);
   const job: JobKind = spec.preset ? 'convert' : 'thumbnail';
   let last: Notification;
@@ -177,6 +190,7 @@ export async function runJob(project: Project, runner: TranscodeRunner, policy: 
     }
   } catch (error) {
     const reason = signal.aborted ? `the job took longer than its time limit of ${policy.timeLimitMs} ms` : (error as Error).message;
+    if (error instanceof Rejection && error.detail) record.detail = error.detail;
     last = { status: 'REJECTED', job, payload: { videoId: record.videoId, reason } };
   } finally {
     await source?.close();

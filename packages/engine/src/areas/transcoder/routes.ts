@@ -7,7 +7,7 @@ import { submitConvert } from './jobs.js';
 import { updatePolicy } from './policy.js';
 import { KINDS } from './settings.js';
 import { transcoderState } from './state.js';
-import { saveSetting } from './store.js';
+import { saveSetting, settingsOwner } from './store.js';
 
 export const transcoderRoutes = new Hono<AppEnv>();
 
@@ -16,13 +16,13 @@ transcoderRoutes.use('/video/*', serviceEnabled('transcoder'), bearer);
 
 for (const kind of KINDS) {
   transcoderRoutes.post(`/metadata/${kind}`, async (c) => {
-    const { record, created } = saveSetting(c.env.project, kind, await readJsonObject(c));
+    const { record, created } = saveSetting(c.env.project, settingsOwner(c.var.principal), kind, await readJsonObject(c));
     return c.json(record, created ? 201 : 200);
   });
 }
 
 transcoderRoutes.post('/video/convert', async (c) => {
-  const { requestId, videoId } = submitConvert(c.env.project, await readJsonObject(c));
+  const { requestId, videoId } = submitConvert(c.env.project, settingsOwner(c.var.principal), await readJsonObject(c));
   return c.json({ requestId, videoId }, 202);
 });
 

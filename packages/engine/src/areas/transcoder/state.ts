@@ -7,6 +7,8 @@ import { KINDS, type Kind, type SettingRecord } from './settings.js';
 export interface TranscoderPolicy {
   /** Jobs converting at the same time. */
   concurrency: number;
+  /** Jobs of one user converting at the same time (the master token's may take every slot). */
+  concurrencyPerUser: number;
   /** A job still working after this long ends REJECTED. */
   timeLimitMs: number;
   /** Tries per delivery (upload or webhook), the first included. */
@@ -15,44 +17,60 @@ export interface TranscoderPolicy {
   retryDelayMs: number;
 }
 
-export const DEFAULT_POLICY: TranscoderPolicy = { concurrency: 2, timeLimitMs: 30 * 60_000, deliveryAttempts: 5, retryDelayMs: 1000 };
+export const DEFAULT_POLICY: TranscoderPolicy = { concurrency: 2, concurrencyPerUser: 1, timeLimitMs: 30 * 60_000, deliveryAttempts: 5, retryDelayMs: 1000 };
+
+/** Settings records of one owner: per kind, by name. */
+export type SettingsBook = Record<Kind, Map<string, SettingRecord>>;
 
 export interface TranscoderState {
-  /** Per kind, records by name. Settings belong to the project, shared by every token of it. */
-  settings: Record<Kind, Map<string, SettingRecord>>;
+  /** The master token's records: the project's, which every user may reference too. */
+  settings: SettingsBook;
+  /** Each user's own records, by user id. */
+  userSettings: Map<string, SettingsBook>;
   /** Every job of the project by queueId, in submission order. */
   jobs: Map<string, JobRecord>;
   policy: TranscoderPolicy;
   queue: JobQueue;
 }
 
+type BookJson = Partial<Record<Kind, SettingRecord[]>>;
+
 interface TranscoderJson {
-  settings: Record<Kind, SettingRecord[]>;
+  settings: BookJson;
+  userSettings: Record<string, BookJson>;
   jobs: JobRecord[];
   policy: TranscoderPolicy;
 }
 
-function create(settings: Partial<Record<Kind, SettingRecord[]>>, jobs: JobRecord[], policy: TranscoderPolicy): TranscoderState {
+export function settingsBook(json: BookJson = {}): SettingsBook {
+  return Object.fromEntries(KINDS.map((k) => [k, new Map((json[k] ?? []).map((r) => [r.name, r]))])) as SettingsBook;
+}
+
+const bookJson = (book: SettingsBook): BookJson => Object.fromEntries(KINDS.map((k) => [k, [...book[k].values()]]));
+
+function create({ settings, userSettings, jobs, policy }: TranscoderJson): TranscoderState {
   const state: TranscoderState = {
-    settings: Object.fromEntries(KINDS.map((k) => [k, new Map((settings[k] ?? []).map((r) => [r.name, r]))])) as TranscoderState['settings'],
+    settings: settingsBook(settings),
+    userSettings: new Map(Object.entries(userSettings).map(([userId, book]) => [userId, settingsBook(book)])),
     jobs: new Map(jobs.map((j) => [j.queueId, j])),
     policy,
-    queue: new JobQueue(() => state.policy.concurrency),
+    queue: new JobQueue(() => state.policy),
   };
   return state;
 }
 
 export const transcoderState: StateSlice<TranscoderState> = {
   key: 'transcoder',
-  init: () => create({}, [], { ...DEFAULT_POLICY }),
+  init: () => create({ settings: {}, userSettings: {}, jobs: [], policy: { ...DEFAULT_POLICY } }),
   toJSON: (s): TranscoderJson => ({
-    settings: Object.fromEntries(KINDS.map((k) => [k, [...s.settings[k].values()]])) as TranscoderJson['settings'],
+    settings: bookJson(s.settings),
+    userSettings: Object.fromEntries([...s.userSettings].map(([userId, book]) => [userId, bookJson(book)])),
     jobs: [...s.jobs.values()],
     policy: s.policy,
   }),
   fromJSON: (json) => {
     // Parts left out of an imported state start empty.
-    const { settings = {}, jobs = [], policy } = json as Partial<TranscoderJson>;
-    return create(settings, jobs, { ...DEFAULT_POLICY, ...policy });
+    const { settings = {}, userSettings = {}, jobs = [], policy } = json as Partial<TranscoderJson>;
+    return create({ settings, userSettings, jobs, policy: { ...DEFAULT_POLICY, ...policy } });
   },
 };
