@@ -2,10 +2,12 @@ import type { Core } from '../core/core.js';
 import type { CallOptions } from '../core/options.js';
 import type { components } from '../generated/schema.js';
 import { downloadUrl, type DownloadOptions } from './download-url.js';
-import { progressFetch, uploadForm, type UploadItem, type UploadProgress } from './upload.js';
+import { progressFetch, type UploadProgress } from './progress-fetch.js';
+import { uploadForm, type UploadItem } from './upload.js';
 
 export { downloadUrl, type DownloadOptions } from './download-url.js';
-export type { UploadItem, UploadProgress, UploadSource } from './upload.js';
+export type { UploadProgress } from './progress-fetch.js';
+export type { UploadItem, UploadSource } from './upload.js';
 
 /** A file or folder of a listing (spec 2.6). */
 export type FileRecord = components['schemas']['FileRecord'];

@@ -9,12 +9,6 @@ export type UploadItem = {
   replacing?: boolean;
 } & ({ file: File | string; name?: string } | { file: Blob | Uint8Array | ArrayBuffer; name: string });
 
-/** Bytes of the request body sent so far, and the body's size when known. */
-export interface UploadProgress {
-  loaded: number;
-  total?: number;
-}
-
 const NODE_FS = 'node:fs';
 
 async function blobOf(file: UploadSource): Promise<Blob> {
@@ -41,31 +35,4 @@ export async function uploadForm(items: UploadItem[]): Promise<FormData> {
     form.append(`fileItems[${i}].replacing`, String(item.replacing ?? false));
   }
   return form;
-}
-
-/**
- * A fetch that reports upload progress. fetch cannot (it has no upload events), so this one sends through axios,
- * loaded on first use so that apps that never ask for progress do not bundle it.
- */
-export function progressFetch(onProgress: (progress: UploadProgress) => void) {
-  return async (request: Request): Promise<Response> => {
-    const { default: axios } = await import('axios');
-    try {
-      const answer = await axios.request<ArrayBuffer>({
-        url: request.url,
-        method: request.method,
-        headers: Object.fromEntries(request.headers),
-        data: await request.arrayBuffer(),
-        signal: request.signal,
-        responseType: 'arraybuffer',
-        validateStatus: () => true,
-        onUploadProgress: ({ loaded, total }) => onProgress(total === undefined ? { loaded } : { loaded, total }),
-      });
-      const headers = new Headers(Object.entries(answer.headers).map(([key, value]): [string, string] => [key, String(value)]));
-      return new Response(answer.status === 204 ? null : answer.data, { status: answer.status, headers });
-    } catch (error) {
-      if (axios.isCancel(error)) throw new DOMException('upload aborted', 'AbortError');
-      throw error;
-    }
-  };
 }
