@@ -35,12 +35,25 @@ export function memoryTokenStore(): TokenStore {
 }
 
 /**
+ * What `localStorageTokenStore` uses of Web Storage: `localStorage`, `sessionStorage`, or a stand-in. Declared here
+ * rather than as the DOM's `Storage`, so that Node projects type-check without the DOM library.
+ */
+export interface KeyValueStorage {
+  /** The value kept under `key`, or `null`. */
+  getItem(key: string): string | null;
+  /** Keeps `value` under `key`. */
+  setItem(key: string, value: string): void;
+  /** Forgets `key`. */
+  removeItem(key: string): void;
+}
+
+/**
  * Keeps the session in `localStorage` under `key`, so it survives reloads.
  *
  * @example
  * const client = createClient({ ...keys, tokenStore: localStorageTokenStore() });
  */
-export function localStorageTokenStore(key = 'basekit.session', storage: Storage = globalThis.localStorage): TokenStore {
+export function localStorageTokenStore(key = 'basekit.session', storage: KeyValueStorage = globalThis.localStorage): TokenStore {
   return {
     get() {
       const raw = storage.getItem(key);
