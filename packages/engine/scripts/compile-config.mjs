@@ -14,8 +14,30 @@ export const output = join(here, '../src/generated/validate-config.ts');
 const UCS2LENGTH = /require\("ajv\/dist\/runtime\/ucs2length"\)\.default/g;
 const ucs2length = '((text) => [...text].length)';
 
+// Keywords whose values are data, not schemas: kept as they are.
+const DATA_KEYWORDS = new Set(['const', 'default', 'enum', 'examples']);
+// Keywords whose values map names to schemas: the names are kept, the schemas stripped.
+const SCHEMA_MAPS = new Set(['$defs', 'properties', 'patternProperties', 'dependentSchemas']);
+
+/**
+ * The schema without `title` and `description`. They take no part in validation, but the generated code embeds the
+ * schema (it looks up `properties` and `enum`s in it), so they would only add bytes to every browser bundle.
+ */
+function withoutAnnotations(schema) {
+  if (Array.isArray(schema)) return schema.map(withoutAnnotations);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const kept = Object.entries(schema).filter(([keyword]) => keyword !== 'title' && keyword !== 'description');
+  return Object.fromEntries(
+    kept.map(([keyword, value]) => {
+      if (DATA_KEYWORDS.has(keyword)) return [keyword, value];
+      if (SCHEMA_MAPS.has(keyword)) return [keyword, Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, withoutAnnotations(sub)]))];
+      return [keyword, withoutAnnotations(value)];
+    }),
+  );
+}
+
 export function compile() {
-  const schema = JSON.parse(readFileSync(join(here, '../config.schema.json'), 'utf8'));
+  const schema = withoutAnnotations(JSON.parse(readFileSync(join(here, '../config.schema.json'), 'utf8')));
   const ajv = new Ajv2020({ allErrors: true, code: { source: true, esm: true } });
   const code = standaloneCode(ajv, ajv.compile(schema)).replace(UCS2LENGTH, ucs2length);
   if (code.includes('require(')) throw new Error('the generated validator needs a runtime module; inline it here');
