@@ -32,7 +32,7 @@ const tooLarge = (limit: number) => new ApiError(413, ErrorCode.REQUEST_TOO_LARG
  * The request body's bytes, refused with 413 (code 5) as soon as they pass the limit: at once when Content-Length
  * declares more, otherwise while the body streams in, so no more than the limit is ever held in memory.
  */
-export async function readBody(c: AppContext, { maxBytes = c.env.project.config.maxJsonBodyBytes }: BodyLimit = {}): Promise<Uint8Array> {
+export async function readBody(c: AppContext, { maxBytes = c.env.project.config.maxJsonBodyBytes }: BodyLimit = {}): Promise<Uint8Array<ArrayBuffer>> {
   if (Number(c.req.header('content-length')) > maxBytes) throw tooLarge(maxBytes);
   const body = c.req.raw.body;
   if (!body) return new Uint8Array(0);
