@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, resolveConfig, type Capabilities, type Config } from '@basekit/engine';
 import { banner } from './banner.js';
+import { SavedStateError } from './files/disk.js';
 import { startServer } from './server.js';
 
 const USAGE = 'usage: basekit-server [--config FILE] [--port N] [--host H] [--data-dir DIR]\n  --port defaults to the PORT environment variable, else 3000; 0 picks a free port. --host defaults to 127.0.0.1.';
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
     process.on('SIGTERM', stop);
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message);
+    if (error instanceof SavedStateError) fail(`cannot start: ${error.message}`);
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') fail(`port ${port} is in use on ${host}: stop what uses it, or choose another with --port (0 picks a free one) or PORT`);
     throw error;
   }

@@ -41,38 +41,60 @@ class DiskBlobStore implements BlobStore {
   }
 }
 
+/**
+ * A saved state file that cannot be restored (unreadable, not JSON, or not the shape its area keeps); the message
+ * names the file and what to do. Nothing has written to the file: it stays as it was for its owner to look at.
+ */
+export class SavedStateError extends Error {
+  override name = 'SavedStateError';
+
+  constructor(file: string, problem: string) {
+    super(`${file} cannot be restored (${problem}). It is left as it is: repair it or put back a copy, or move it away to start this data folder empty.`);
+  }
+}
+
 /** Each area's metadata in `<dir>/state/<key>.json`, read once at start-up and replaced atomically on every save. */
 class DiskPersistence implements Persistence {
   #saving: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly folder: string,
-    private readonly saved: Map<string, unknown>,
+    private readonly saved: Map<string, string>,
   ) {}
 
-  restore(key: string): unknown {
-    const json = this.saved.get(key);
+  #file(key: string): string {
+    return join(this.folder, `${checkKey(key)}.json`);
+  }
+
+  restore<T>(key: string, parse: (json: unknown) => T): T | undefined {
+    const text = this.saved.get(key);
     this.saved.delete(key);
-    return json;
+    if (text === undefined) return undefined;
+    try {
+      return parse(JSON.parse(text));
+    } catch (error) {
+      throw new SavedStateError(this.#file(key), (error as Error).message);
+    }
   }
 
   save(key: string, json: unknown): Promise<void> {
     const text = JSON.stringify(json); // the state as it is now, whatever happens before the write
-    const write = this.#saving.then(() => writeAtomic(join(this.folder, `${checkKey(key)}.json`), text));
+    const write = this.#saving.then(() => writeAtomic(this.#file(key), text));
     this.#saving = write.catch(() => undefined);
     return write;
   }
 }
 
-async function readSaved(folder: string): Promise<Map<string, unknown>> {
-  const saved = new Map<string, unknown>();
+/** The text of every `<key>.json` in the folder, by key. */
+async function readSaved(folder: string): Promise<Map<string, string>> {
+  const saved = new Map<string, string>();
   for (const name of await readdir(folder)) {
     if (!name.endsWith('.json')) continue;
     const file = join(folder, name);
     try {
-      saved.set(name.slice(0, -'.json'.length), JSON.parse(await readFile(file, 'utf8')));
+      saved.set(name.slice(0, -'.json'.length), await readFile(file, 'utf8'));
     } catch (error) {
-      throw new Error(`cannot read ${file}: ${(error as Error).message}`);
+      throw new SavedStateError(file, (error as Error).message);
     }
   }
   return saved;

@@ -42,12 +42,16 @@ export interface BlobStore {
  * Saves an area's metadata as JSON so it survives a restart.
  *
  * @example
- * const saved = persistence.restore('files'); // what the previous run saved, or undefined
+ * const saved = persistence.restore('files', (json) => fromJSON(json)); // what the previous run saved, or undefined
  * await persistence.save('files', { entries: [] });
  */
 export interface Persistence {
-  /** The JSON the previous run saved under `key`; handed out once, at start-up (after a reset the area starts empty). */
-  restore(key: string): unknown;
+  /**
+   * What the previous run saved under `key`, turned into state by `parse`; handed out once, at start-up (after a reset
+   * the area starts empty). When the saved JSON cannot be read or `parse` throws, it throws an error that names
+   * where the state is kept, and leaves it there untouched.
+   */
+  restore<T>(key: string, parse: (json: unknown) => T): T | undefined;
   /** Replaces the saved JSON atomically; saves land in call order. */
   save(key: string, json: unknown): Promise<void>;
 }

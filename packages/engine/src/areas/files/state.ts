@@ -2,6 +2,7 @@ import type { BlobStore } from '../../shared/capabilities.js';
 import { isPlainObject } from '../../shared/http.js';
 import type { Project, StateSlice } from '../../shared/project.js';
 import { MemoryBlobStore } from './memory-blobs.js';
+import { checkName } from './paths.js';
 import { ResizeCache } from './resize-cache.js';
 import { type FileNode, type FolderNode, type TreeNode, newFolder } from './tree.js';
 
@@ -50,14 +51,23 @@ function toEntries(folder: FolderNode, prefix: string, out: EntryJson[]): EntryJ
   return out;
 }
 
+const isTime = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
+/** Blob keys are made by the engine (`newId`): letters and digits only, so no key can name a path. */
+const BLOB_KEY = /^[A-Za-z0-9]{1,64}$/;
+
 function toNode(entry: EntryJson): TreeNode {
-  const base = { guid: entry.guid, ownerId: entry.ownerId, created: entry.creationDate, modified: entry.lastModificationDate };
-  if (entry.kind === 'folder') return { kind: 'folder', ...base, children: new Map() };
-  const { size, md5Hash, crcHash, contentType, blobKey } = entry;
-  if (typeof size !== 'number' || typeof md5Hash !== 'string' || typeof crcHash !== 'string' || typeof contentType !== 'string' || typeof blobKey !== 'string') {
-    throw new Error(`file entry "${entry.path}" lacks size, md5Hash, crcHash, contentType or blobKey`);
+  const { path, kind, guid, ownerId, creationDate, lastModificationDate } = entry;
+  if (typeof guid !== 'string' || !(ownerId === null || typeof ownerId === 'string') || !isTime(creationDate) || !isTime(lastModificationDate)) {
+    throw new Error(`entry "${path}" needs a guid, an ownerId (a string or null), a creationDate and a lastModificationDate`);
   }
-  return { kind: 'file', ...base, size, md5: md5Hash, crc: crcHash, contentType, blobKey } satisfies FileNode;
+  const base = { guid, ownerId, created: creationDate, modified: lastModificationDate };
+  if (kind === 'folder') return { kind: 'folder', ...base, children: new Map() };
+  if (kind !== 'file') throw new Error(`entry "${path}" has the kind ${JSON.stringify(kind)}; "folder" or "file" expected`);
+  const { size, md5Hash, crcHash, contentType, blobKey } = entry;
+  if (!(Number.isInteger(size) && size! >= 0) || typeof md5Hash !== 'string' || typeof crcHash !== 'string' || typeof contentType !== 'string' || !(typeof blobKey === 'string' && BLOB_KEY.test(blobKey))) {
+    throw new Error(`file entry "${path}" lacks size, md5Hash, crcHash, contentType or blobKey (letters and digits)`);
+  }
+  return { kind: 'file', ...base, size: size!, md5: md5Hash, crc: crcHash, contentType, blobKey } satisfies FileNode;
 }
 
 function fromEntries(entries: unknown): FolderNode {
@@ -66,6 +76,7 @@ function fromEntries(entries: unknown): FolderNode {
   for (const entry of entries as EntryJson[]) {
     if (!isPlainObject(entry) || typeof entry.path !== 'string') throw new Error('each entry needs a "path"');
     const names = entry.path.split('/');
+    for (const name of names) checkName(name, `entry ${entry.path}`);
     let parent: TreeNode | undefined = root;
     for (const name of names.slice(0, -1)) parent = parent?.kind === 'folder' ? parent.children.get(name) : undefined;
     if (parent?.kind !== 'folder') throw new Error(`the folder of entry "${entry.path}" is not listed before it`);
@@ -102,8 +113,8 @@ export const filesState: StateSlice<FilesState> = {
   key: 'files',
   init(project) {
     const { persistence } = project.capabilities;
-    const saved = persistence?.restore('files');
-    if (saved !== undefined) return fromJSON(saved, project);
+    const saved = persistence?.restore('files', (json) => fromJSON(json, project));
+    if (saved) return saved;
     const state = newState(project, newFolder(null, project.clock.now()));
     // After an admin reset, a restart must find the empty tree too; a failing disk shows on the next change's save.
     void persistence?.save('files', toJSON(state)).catch(() => undefined);
