@@ -1,0 +1,155 @@
+// What npm users get: every publishable package packed once, installed from its tarball into fresh consumer
+// projects outside the workspace (a Node app on the server's bin, a front-end app on the SDK and @basekit/msw),
+// and used there as their authors would. The workspace lends only its tools (tsc, vite, vitest), never a package.
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, posix } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ancestorNodeModules, createConsumer, installed, linksLeaving, mustRun, run, WORKSPACE, workspaceBin } from './consumer.js';
+
+interface Manifest {
+  name: string;
+  private?: boolean;
+  workspaces?: string[];
+  devDependencies?: Record<string, string>;
+  [key: string]: unknown;
+}
+interface Packed {
+  name: string;
+  filename: string;
+  files: { path: string }[];
+}
+
+const readJson = <T>(path: string): T => JSON.parse(readFileSync(join(WORKSPACE, path), 'utf8')) as T;
+const root = readJson<Manifest>('package.json');
+
+/** The folders of the workspaces that are published: every one not marked private. */
+const publishable = root.workspaces!.flatMap((pattern) =>
+  pattern.endsWith('/*') ? readdirSync(join(WORKSPACE, pattern.slice(0, -2))).map((name) => `${pattern.slice(0, -2)}/${name}`) : [pattern],
+).filter((dir) => !readJson<Manifest>(`${dir}/package.json`).private);
+
+let base: string;
+let server: string;
+let web: string;
+const packed = new Map<string, Packed & { tarball: string }>();
+const tarball = (name: string) => packed.get(name)!.tarball;
+
+beforeAll(async () => {
+  base = await mkdtemp(join(tmpdir(), 'basekit-packaging-'));
+  const leaks = ancestorNodeModules(base);
+  if (leaks.length > 0) throw new Error(`packages above the consumers would leak into them: ${leaks.join(', ')}`);
+  const tarballs = join(base, 'tarballs');
+  await mkdir(tarballs);
+  const workspaces = publishable.flatMap((dir) => ['-w', dir]);
+  for (const entry of JSON.parse(await mustRun('npm', ['pack', '--json', '--pack-destination', tarballs, ...workspaces], WORKSPACE)) as Packed[]) {
+    packed.set(entry.name, { ...entry, tarball: join(tarballs, entry.filename) });
+  }
+
+  server = join(base, 'server-app');
+  web = join(base, 'web-app');
+  await Promise.all([
+    createConsumer(server, 'server-app', [tarball('@basekit/engine'), tarball('@basekit/mock-server'), tarball('@basekit/sdk'), `@types/node@${root.devDependencies!['@types/node']}`]),
+    // msw is @basekit/msw's peer: the app brings its own, as the package's README says.
+    createConsumer(web, 'web-app', [tarball('@basekit/engine'), tarball('@basekit/sdk'), tarball('@basekit/msw'), `msw@${root.devDependencies!.msw}`]),
+  ]);
+}, 180_000);
+
+afterAll(async () => {
+  if (base) await rm(base, { recursive: true, force: true });
+});
+
+describe('the packed packages', () => {
+  it('are every publishable workspace', () => {
+    expect([...packed.keys()].sort()).toEqual(['@basekit/engine', '@basekit/mock-server', '@basekit/msw', '@basekit/sdk']);
+  });
+
+  it('carry a README, the root LICENSE and the metadata npm users expect, the same in each', () => {
+    const license = readFileSync(join(WORKSPACE, 'LICENSE'), 'utf8');
+    const site = String(root.homepage).replace(/#readme$/, '');
+    for (const dir of publishable) {
+      const manifest = readJson<Manifest>(`${dir}/package.json`);
+      const files = packed.get(manifest.name)!.files.map((file) => file.path);
+      expect(files, manifest.name).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'package.json']));
+      expect(readFileSync(join(WORKSPACE, dir, 'LICENSE'), 'utf8'), manifest.name).toBe(license);
+      expect(manifest, manifest.name).toMatchObject({
+        license: root.license,
+        engines: root.engines,
+        repository: { ...(root.repository as object), directory: dir },
+        bugs: root.bugs,
+        homepage: `${site}/tree/main/${dir}#readme`,
+        publishConfig: { access: 'public' },
+        keywords: expect.arrayContaining(['basekit']),
+      });
+      expect(manifest.sideEffects, manifest.name).toBeDefined();
+    }
+  });
+
+  it('ship the sources of every source map they ship', () => {
+    for (const dir of publishable) {
+      const { name, files } = packed.get(readJson<Manifest>(`${dir}/package.json`).name)!;
+      const shipped = new Set(files.map((file) => file.path));
+      const missing = [...shipped]
+        .filter((path) => path.endsWith('.map'))
+        .flatMap((path) => {
+          const map = readJson<{ sources: string[]; sourceRoot?: string }>(`${dir}/${path}`);
+          return map.sources.map((source) => posix.join(posix.dirname(path), map.sourceRoot ?? '', source)).filter((source) => !shipped.has(source));
+        });
+      expect(missing, name).toEqual([]);
+    }
+  });
+});
+
+describe('installed into fresh projects', () => {
+  it('come from the tarballs, never linked to the workspace', async () => {
+    expect(await linksLeaving(server)).toEqual([]);
+    expect(await linksLeaving(web)).toEqual([]);
+    for (const dir of [server, web]) expect((await run('npm', ['ls', '--all'], dir)).code, `npm ls in ${dir}`).toBe(0);
+  });
+
+  it('a Node app starts the packed bin and uses it through the packed SDK, without axios', async () => {
+    expect(await installed(server, ['axios'])).toEqual([]);
+    const output = JSON.parse(await mustRun('node', ['app.mjs'], server)) as Record<string, unknown>;
+    expect(output).toMatchObject({ me: 'ann', refused: true, row: 'Hello', plain: 'hello', tracked: 300_000, rank: { rank: 1, scores: [42, 0, 0] }, anonymous: true });
+    // Progress in Node: the streamed body counted as the connection takes it, up to the whole multipart body.
+    const { steps, last } = output.progress as { steps: number; last: { loaded: number; total: number } };
+    expect(steps).toBeGreaterThan(1);
+    expect(last.loaded).toBe(last.total);
+    expect(last.total).toBeGreaterThan(300_000);
+  });
+
+  it.each(['bundler', 'node16'])('a strict TypeScript app type-checks against the SDK with moduleResolution %s', async (resolution) => {
+    const outcome = await run('node', [workspaceBin('typescript', 'tsc'), '-p', `tsconfig.${resolution}.json`], server);
+    expect(outcome.stdout + outcome.stderr).toBe('');
+    expect(outcome.code).toBe(0);
+  });
+
+  it('a Vite build of a page on the SDK and @basekit/msw holds no Node built-ins', async () => {
+    const outcome = await run('node', [workspaceBin('vite'), 'build', '--outDir', 'dist', '--emptyOutDir', '--logLevel', 'warn'], web);
+    expect(outcome.code, outcome.stderr).toBe(0);
+    // Vite swaps a Node built-in imported for the browser for an empty module, and says so.
+    expect(outcome.stdout + outcome.stderr).not.toMatch(/externalized for browser compatibility/);
+    const assets = join(web, 'dist', 'assets');
+    const code = (await Promise.all((await readdir(assets)).filter((file) => file.endsWith('.js')).map((file) => readFile(join(assets, file), 'utf8')))).join('\n');
+    expect(code).toContain('api.example.test');
+    const names = builtinModules.map((name) => name.replace(/[/]/g, '\\/')).join('|');
+    const nodeImport = new RegExp(`(?:\\bfrom|\\bimport|\\brequire)\\s*\\(?\\s*(["'\`])(?:node:[^"'\`]+|(?:${names}))\\1`);
+    expect(code.match(nodeImport)?.[0]).toBeUndefined();
+    expect(code).not.toContain('__vite-browser-external');
+  });
+
+  it('a front-end install carries no sharp, no Node server and no axios', async () => {
+    const nodeOnly = ['sharp', '@hono/node-server', '@basekit/mock-server', 'axios'];
+    // The same look-up finds the server and sharp where they belong.
+    expect(await installed(server, nodeOnly)).toEqual([expect.stringMatching(/^@basekit\/mock-server@/), expect.stringMatching(/^@hono\/node-server@/), expect.stringMatching(/^sharp@/)]);
+    expect(await installed(web, nodeOnly)).toEqual([]);
+  });
+
+  it('a Vitest test under jsdom signs in through the msw handlers', async () => {
+    const report = join(web, 'vitest-report.json');
+    const outcome = await run('node', [workspaceBin('vitest'), 'run', '--globals', '--reporter=json', `--outputFile=${report}`], web);
+    const { success, numTotalTests, numPassedTests, testResults } = JSON.parse(await readFile(report, 'utf8').catch(() => '{}')) as Record<string, unknown>;
+    expect({ success, numTotalTests, numPassedTests }, JSON.stringify(testResults ?? outcome.stderr, null, 2)).toEqual({ success: true, numTotalTests: 1, numPassedTests: 1 });
+  });
+});
