@@ -160,6 +160,22 @@ describe('per-user limits', () => {
   });
 });
 
+describe('job history', () => {
+  it('keeps the last transcoderJobHistory finished jobs', async () => {
+    await call('PATCH', '/__admin/config', { transcoderJobHistory: 2 }, MASTER_KEY);
+    await alice('/metadata/upload', { name: 'r', default: true, url: `${receivers.a.url}/upload` });
+    const requests: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const { requestId } = await convert(alice, { url: `${receivers.a.url}/src/video.mp4`, upload: true });
+      await receivers.a.notificationsOf(requestId, 1, 10);
+      await expect.poll(async () => (await jobs()).find((j) => j.requestId === requestId)?.finishedAt).toBeDefined();
+      requests.push(requestId);
+    }
+    // The two before the last submission were kept, and the last one itself.
+    expect((await jobs()).map((j) => j.requestId)).toEqual(requests.slice(2));
+  });
+});
+
 describe('fair scheduling', () => {
   it("starts another user's job while one user's backlog waits", async () => {
     await alice('/metadata/upload', { name: 'r', default: true, url: `${receivers.a.url}/upload` });

@@ -73,8 +73,8 @@ beforeAll(async () => {
   makeVideo(join(receiver.root, 'src/video.mp4'), { seconds: 1, size: '160x120' });
   makeWatermark(join(receiver.root, 'src/mark.png'));
   server = await startTestServer();
-  const { transcoderMaxSourceBytes, transcoderMaxWatermarkBytes, transcoderFirstByteTimeoutMs, transcoderTransferTimeoutMs } = server.engine.project.config;
-  defaults = { transcoderMaxSourceBytes, transcoderMaxWatermarkBytes, transcoderFirstByteTimeoutMs, transcoderTransferTimeoutMs };
+  const { transcoderMaxSourceBytes, transcoderMaxWatermarkBytes, transcoderMaxOutputBytes, transcoderFirstByteTimeoutMs, transcoderTransferTimeoutMs } = server.engine.project.config;
+  defaults = { transcoderMaxSourceBytes, transcoderMaxWatermarkBytes, transcoderMaxOutputBytes, transcoderFirstByteTimeoutMs, transcoderTransferTimeoutMs };
 });
 afterAll(async () => {
   await server.close();
@@ -132,6 +132,18 @@ describe('size limits', () => {
   });
 });
 
+describe('disk', () => {
+  it('rejects before encoding a conversion whose outputs would pass transcoderMaxOutputBytes', async () => {
+    // 1 s at 100M + 48k is about 12.5 MB: over a 1 MB limit.
+    await config({ transcoderMaxOutputBytes: 1024 * 1024 });
+    await post('/metadata/preset', { name: 'heavy', speed: 'ultrafast', outputs: [{ resolution: '120', videoBitrate: '100M', audioBitrate: '48k' }] });
+    const { requestId, videoId } = await convert({ url: `${receiver.url}/src/video.mp4`, preset: 'heavy' });
+    const [note] = await receiver.notificationsOf(requestId, 1, 10);
+    expect(note).toMatchObject({ status: 'REJECTED', payload: { reason: expect.stringMatching(/would take about \d+ bytes, more than the limit of 1048576/) } });
+    expect(receiver.deliveriesOf(videoId)).toEqual([]);
+  });
+});
+
 describe('time limits', () => {
   it('gives up on an upload address that accepts the connection and never answers', async () => {
     await config({ transcoderFirstByteTimeoutMs: 300 });
@@ -169,10 +181,11 @@ describe('time limits', () => {
 });
 
 describe('the reason a caller is told', () => {
-  it('is the same whether the source is unreachable, refused, silent, too large or not a video', async () => {
+  it('is the same whether the source is unreachable, refused, silent, too large, not a video or redirected off http', async () => {
     await config({ transcoderFirstByteTimeoutMs: 300, transcoderMaxSourceBytes: 1024 * 1024 });
     const forbidding = await listening(createHttpServer((_, res) => (res.writeHead(403), res.end('no'))));
-    closers.push(() => forbidding.close());
+    const redirecting = await listening(createHttpServer((_, res) => (res.writeHead(302, { location: 'file:///etc/passwd' }), res.end())));
+    closers.push(() => forbidding.close(), () => redirecting.close());
     const sources = [
       'http://127.0.0.1:9/video.mp4',
       `${address(forbidding)}/video.mp4`,
@@ -180,6 +193,7 @@ describe('the reason a caller is told', () => {
       `${(await endless()).url}/video.mp4`,
       `${receiver.url}/src/nothing.mp4`,
       `${receiver.url}/src/mark.png`,
+      `${address(redirecting)}/video.mp4`,
     ];
     const reasons = new Set<unknown>();
     const details = new Set<unknown>();

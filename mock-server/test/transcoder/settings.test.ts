@@ -17,6 +17,9 @@ beforeEach(async () => {
   post = transcoderClient(server, (await createUser(server, 'producer')).auth);
 });
 
+/** A settings kind, a record of it that must be refused, and the field the answer names. */
+type BadRecord = [string, Record<string, unknown>, string];
+
 const VALID = {
   thumbnail: { name: 't', shots: ['00:00:01', '01:59:59'] },
   webhook: { name: 'w', url: 'https://example.com/hook' },
@@ -45,7 +48,7 @@ describe('settings records', () => {
     expect((await post('/metadata/upload', { name: 'w', url: 'https://a.example.com/' })).status).toBe(201);
   });
 
-  it.each([
+  it.each<BadRecord>([
     ['thumbnail', { name: 't', shots: ['1:00:00'] }, 'shots[0]'],
     ['thumbnail', { name: 't', shots: ['00:61:00'] }, 'shots[0]'],
     ['thumbnail', { name: 't', random: true }, 'count'],
@@ -64,6 +67,20 @@ describe('settings records', () => {
     ['upload', { name: 'u', url: 'https://example.com/', headers: { 'x-n': 1 } }, 'headers.x-n'],
     ['upload', { name: 'u', url: 'https://example.com/', headers: { 'bad name': 'v' } }, 'headers.bad name'],
     ['upload', { name: 'u', url: 'https://example.com/', headers: { 'x-a': 'line\r\nbreak' } }, 'headers.x-a'],
+    // Headers the delivery sets itself or that frame the message: a Content-Type would break the multipart body.
+    ...['Host', 'Content-Type', 'content-length', 'Transfer-Encoding', 'Connection', 'Expect'].map((name): BadRecord => ['upload', { name: 'u', url: 'https://example.com/', headers: { [name]: 'x' } }, `headers.${name}`]),
+    ['upload', { name: 'u', url: 'https://example.com/', headers: { 'x-a': 'snow \u2603' } }, 'headers.x-a'],
+    // A line break in a base address would add lines to the master playlist; parsers drop it silently.
+    ['preset', { name: 'p', vodPlaylistBaseUrl: 'https://cdn.example.com/\n#EXT-X-ENDLIST', outputs: [VALID.preset.outputs[0]] }, 'vodPlaylistBaseUrl'],
+    ['preset', { name: 'p', vodPlaylistBaseUrl: 'https://cdn.example.com/a b/', outputs: [VALID.preset.outputs[0]] }, 'vodPlaylistBaseUrl'],
+    ['webhook', { name: 'w', url: 'https://example.com/\thook' }, 'url'],
+    // Only http and https, in every address field.
+    ...['file:///etc/passwd', 'data:text/plain,hello', 'ftp://example.com/a', 'javascript:alert(1)', 'gopher://127.0.0.1:25/'].flatMap((url): BadRecord[] => [
+      ['webhook', { name: 'w', url }, 'url'],
+      ['upload', { name: 'u', url }, 'url'],
+      ['watermark', { name: 'm', url, location: 'TOP_LEFT' }, 'url'],
+      ['preset', { name: 'p', vodPlaylistBaseUrl: url, outputs: [VALID.preset.outputs[0]] }, 'vodPlaylistBaseUrl'],
+    ]),
     ['watermark', { name: 'm', url: 'https://example.com/a.png', location: 'MIDDLE' }, 'location'],
     ['watermark', { name: 'm', url: 'https://example.com/a.png' }, 'location'],
     ['watermark', { name: 'm', url: 'https://example.com/a.png', location: 'TOP_LEFT', paddingX: -1 }, 'paddingX'],

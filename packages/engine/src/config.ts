@@ -47,6 +47,8 @@ export interface Config {
   transcoderMaxSourceBytes: number;
   /** Largest watermark image a convert job downloads, in bytes (the job is REJECTED past it). */
   transcoderMaxWatermarkBytes: number;
+  /** Disk the outputs of one convert job may take, estimated from bitrates and duration (REJECTED past it). */
+  transcoderMaxOutputBytes: number;
   /** Longest wait for any transcoder request's answer to start (connect, send, first byte). */
   transcoderFirstByteTimeoutMs: number;
   /** Longest time of any transcoder request in all, the answer's body included. */
@@ -161,6 +163,7 @@ export function resolveConfig(input: unknown): Config {
     maxTableColumns: 1000,
     transcoderMaxSourceBytes: 2 * 1024 ** 3,
     transcoderMaxWatermarkBytes: 10 * 1024 * 1024,
+    transcoderMaxOutputBytes: 20 * 1024 ** 3,
     transcoderFirstByteTimeoutMs: 30_000,
     transcoderTransferTimeoutMs: 10 * 60_000,
     transcoderMaxQueuedJobsPerUser: 20,

@@ -37,10 +37,15 @@ export function oneOf<T extends string>(values: readonly T[]): Check<T> {
   };
 }
 
-/** An absolute `http:` or `https:` address. */
+/**
+ * An absolute `http:` or `https:` address, stored as written. No spaces or control characters: URL parsers drop
+ * line breaks and tabs silently, but the text is also written as is into master playlists.
+ */
 export const httpUrl: Check<string> = (value, field) => {
   const text = string()(value, field);
-  if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) throw invalid(field, 'must be an http or https URL');
+  if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol) || /[\s\x00-\x1f\x7f]/.test(text)) {
+    throw invalid(field, 'must be an http or https URL without spaces or control characters');
+  }
   return text;
 };
 

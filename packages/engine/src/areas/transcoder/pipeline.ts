@@ -107,7 +107,7 @@ async function watermarkOf({ project, spec, signal }: Run): Promise<ConvertPlan[
 }
 
 /** What ffmpeg (or the simulation) is asked to do for a preset. */
-function convertPlan(preset: SettingRecord, watermark: ConvertPlan['watermark']): ConvertPlan {
+function convertPlan(preset: SettingRecord): ConvertPlan {
   const plan: ConvertPlan = {
     outputs: (preset['outputs'] as Record<string, string>[]).map((o) => ({
       videoBitrate: parseBitrate(o['videoBitrate']!),
@@ -119,7 +119,6 @@ function convertPlan(preset: SettingRecord, watermark: ConvertPlan['watermark'])
     audioEncoder: 'aac',
     profile: preset['profile'] as string | undefined,
     rawParameters: (preset['rawParameters'] as Record<string, string> | undefined) ?? {},
-    watermark,
   };
   if (preset['vod'] === true) plan.hls = { segmentSeconds: SEGMENT_SECONDS, key: preset['encrypt'] === true ? crypto.getRandomValues(new Uint8Array(16)) : undefined };
   return plan;
@@ -154,9 +153,16 @@ async function convert(run: Run): Promise<Notification> {
   const { spec, source, deliveries, signal } = run;
   const preset = spec.preset!;
   const { videoId } = spec.record;
-  const plan = convertPlan(preset, await watermarkOf(run));
-  const renditions = await source.convert(plan);
+  const plan = convertPlan(preset);
   const bandwidths = plan.outputs.map((o) => o.videoBitrate + o.audioBitrate);
+  // Bitrates are capped (-maxrate), so this bounds the disk a job takes: MP4s, and HLS cut from them for VOD.
+  const expectedBytes = Math.ceil((bandwidths.reduce((a, b) => a + b, 0) / 8) * source.durationSeconds * (plan.hls ? 2 : 1));
+  const maxBytes = run.project.config.transcoderMaxOutputBytes;
+  if (expectedBytes > maxBytes) {
+    throw new Rejection(`the outputs of this ${source.durationSeconds.toFixed(1)} s video would take about ${expectedBytes} bytes, more than the limit of ${maxBytes} (lower the bitrates or the number of outputs)`);
+  }
+  plan.watermark = await watermarkOf(run);
+  const renditions = await source.convert(plan);
   const failed = await deliveries.files(conversionUploads(videoId, preset, renditions, bandwidths), signal);
   if (failed > 0) return { status: 'REJECTED', job: 'convert', payload: { videoId, reason: undelivered(failed) } };
   const qualities = renditions.map((r, i) => ({ resolution: `${r.width}x${r.height}`, bandwidth: bandwidths[i]! }));

@@ -38,8 +38,11 @@ const resolution: Check<string> = (value, field) => {
 
 const output = object({ videoBitrate: bitrate, audioBitrate: bitrate, resolution }, ['videoBitrate', 'audioBitrate', 'resolution']);
 
-/** HTTP header names (RFC 9110 tokens) and values without line breaks. */
-const headers = stringMap(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, string({ pattern: /^[^\r\n]*$/, hint: 'a header value on one line' }));
+/** HTTP header names (RFC 9110 tokens) and values of visible characters, spaces and tabs: no line breaks. */
+const headers = stringMap(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, string({ pattern: /^[\t\x20-\x7e\x80-\xff]*$/, hint: 'a header value on one line, of characters up to U+00FF' }));
+
+/** Headers of a delivery that the transcoder sets itself, or that govern the connection and the message's framing. */
+const RESERVED_HEADERS = ['host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect'];
 
 /** Checked against the allow-list in the preset's cross-checks, where the encoder is known. */
 const rawParameters = stringMap(/^-?[A-Za-z][\w:.-]*$/, string({ maxLength: 500 }));
@@ -70,6 +73,11 @@ const KIND_FIELDS: Record<Kind, { shape: Record<string, Check>; required: string
 
 /** Rules between fields of one record, beyond each field's own shape. */
 const CROSS_CHECKS: Partial<Record<Kind, (record: SettingRecord) => void>> = {
+  upload(r) {
+    for (const name of Object.keys((r['headers'] as Record<string, string> | undefined) ?? {})) {
+      if (RESERVED_HEADERS.includes(name.toLowerCase())) throw invalid(`headers.${name}`, 'is set by the transcoder itself (or by the connection) and cannot be given');
+    }
+  },
   thumbnail(r) {
     // Precedence of spec 4.7: shots, then random, then interval; the first mode given must be complete.
     if (r['shots']) return;
