@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { ConfigInput } from '@basekit/engine';
 import { startTestServer, type TestServer } from '../support/server.js';
 import type { TestUser } from '../support/users.js';
@@ -83,3 +84,17 @@ export async function resetBoards(server: TestServer): Promise<void> {
 
 /** The userIds of a profile list, in its order. */
 export const userIds = (list: ProfileList) => list.usersProfile.map((p) => p.userBriefProfile.userId);
+
+/** A leaderboard request by `auth` (a user or headers such as a master token), with a JSON body when given. */
+export function gameRequest(server: TestServer, method: string, path: string, auth: TestUser | Record<string, string>, body?: unknown): Promise<Response> {
+  return server.request(path, { method, headers: gameHeaders(server, auth), ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+}
+
+/** Asserts the status and, for errors, the `{code, error}` shape with this code; returns the body. */
+export async function expectAnswer(res: Promise<Response>, status: number, code?: number): Promise<Record<string, unknown>> {
+  const response = await res;
+  const body = (await response.json()) as Record<string, unknown>;
+  expect({ status: response.status, body }).toMatchObject({ status });
+  if (code !== undefined) expect(body).toEqual({ code, error: expect.any(String) });
+  return body;
+}

@@ -36,6 +36,7 @@ export const ErrorCode = {
   USER_NOT_FOUND: 214,
   USER_INACTIVE: 215,
   UNKNOWN_CONFIRMATION: 216,
+  NOT_A_GUEST: 217,
   // file storage
   INVALID_PATH: 600,
   FILE_EXISTS: 601,

@@ -31,6 +31,7 @@ export class Project {
   /** The address the server listens on (`http://host:port`), set by the Node server once listening. */
   serverUrl: string | undefined;
   readonly #state = new Map<string, unknown>();
+  readonly #userDeletedListeners: ((userId: string) => void)[] = [];
 
   constructor(
     public config: Config,
@@ -44,6 +45,16 @@ export class Project {
   state<S>(slice: StateSlice<S>): S {
     if (!this.#state.has(slice.key)) this.#state.set(slice.key, slice.init(this));
     return this.#state.get(slice.key) as S;
+  }
+
+  /** Lets an area let go of what was a user's when the users area deletes the user (the leaderboards drop their scores). */
+  onUserDeleted(listener: (userId: string) => void): void {
+    this.#userDeletedListeners.push(listener);
+  }
+
+  /** Tells every listening area that a user was deleted. */
+  userDeleted(userId: string): void {
+    for (const listener of this.#userDeletedListeners) listener(userId);
   }
 
   /** Back to the state right after start-up. */

@@ -1,4 +1,5 @@
 import type { Area } from '../../area.js';
+import { forgetPlayer } from './admin.js';
 import { leaderboardsRoutes } from './routes.js';
 import { leaderboardsState } from './state.js';
 
@@ -6,4 +7,7 @@ export const leaderboardsArea: Area = {
   name: 'leaderboards',
   routes: leaderboardsRoutes,
   state: leaderboardsState,
+  attach(project) {
+    project.onUserDeleted((userId) => forgetPlayer(project, userId));
+  },
 };

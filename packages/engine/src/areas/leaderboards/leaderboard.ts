@@ -133,6 +133,15 @@ export class Leaderboard {
     this.#ranking.insert(standing);
   }
 
+  /** Takes a player off the leaderboard; false when they had no score. */
+  remove(userId: string): boolean {
+    const standing = this.#standings.get(userId);
+    if (!standing) return false;
+    this.#ranking.remove(standing);
+    this.#standings.delete(userId);
+    return true;
+  }
+
   /**
    * This leaderboard under a changed definition: the same one when only the aggregation changed, re-ranked
    * when the order changed, empty when the fields changed (the old scores measure something else).

@@ -1,7 +1,8 @@
 import type { UserProfile } from '../../shared/directory.js';
+import { ErrorCode, badRequest } from '../../shared/errors.js';
 import type { Project } from '../../shared/project.js';
-import type { Scores, Standing } from './leaderboard.js';
-import { leaderboardOf } from './state.js';
+import type { Leaderboard, Scores, Standing } from './leaderboard.js';
+import { leaderboardOf, leaderboards } from './state.js';
 
 /** Spec 2.7 rank result. */
 export interface RankResult {
@@ -34,7 +35,10 @@ function profileList(project: Project, standings: Standing[]): ProfileListResult
  * rankOf(project, 'high-score', userId); // { rank: 3, scores: [120, 0, 0] }
  */
 export function rankOf(project: Project, leaderboardId: string, userId: string): RankResult {
-  const board = leaderboardOf(project, leaderboardId);
+  return rankIn(leaderboardOf(project, leaderboardId), userId);
+}
+
+function rankIn(board: Leaderboard, userId: string): RankResult {
   const standing = board.standing(userId);
   if (!standing) return { rank: 0, scores: [0, 0, 0] };
   return { rank: board.positionOf(userId) + 1, scores: standing.scores };
@@ -62,4 +66,51 @@ export function aroundMe(project: Project, leaderboardId: string, userId: string
   const position = board.positionOf(userId);
   if (position < 0) return profileList(project, []);
   return profileList(project, board.slice(position - Math.floor(count / 2), position + Math.ceil(count / 2) + 1));
+}
+
+/**
+ * One page of the ranking, `count` players from position `page × count` (beyond the spec:
+ * `GET /game/leaderboards/topPage/{id}`, the published Node client's `getTopUsersWithPagination`); page 0 is the top.
+ *
+ * @example
+ * topPage(project, 'high-score', 1, 10).usersProfile; // the players ranked 11 to 20
+ */
+export function topPage(project: Project, leaderboardId: string, page: number, count: number): ProfileListResult {
+  const start = page * count;
+  return profileList(project, leaderboardOf(project, leaderboardId).slice(start, start + count));
+}
+
+/** A player's standing in the answer of `usersScores`. */
+export interface UserScore extends RankResult {
+  userId: string;
+}
+
+/**
+ * The rank and scores of each listed player, in the order asked, each once (beyond the spec:
+ * `POST /game/leaderboards/usersScore/{id}` `{userIdList}`, the published Node client's `getUsersScore`). A player
+ * with no score, or no such user, answers rank 0 and `[0, 0, 0]`, as the rank operation does.
+ *
+ * @example
+ * usersScores(project, 'high-score', { userIdList: [annId, bobId] }); // { leaderboardInfoList: [{ userId: annId, rank: 1, scores: [120, 0, 0] }, …] }
+ */
+export function usersScores(project: Project, leaderboardId: string, body: Record<string, unknown>): { leaderboardInfoList: UserScore[] } {
+  const { userIdList: userIds } = body;
+  if (!Array.isArray(userIds) || !userIds.every((id) => typeof id === 'string')) {
+    throw badRequest(ErrorCode.VALIDATION_FAILED, '"userIdList" is required and must be an array of strings');
+  }
+  const board = leaderboardOf(project, leaderboardId);
+  return { leaderboardInfoList: [...new Set(userIds)].map((userId) => ({ userId, ...rankIn(board, userId) })) };
+}
+
+/**
+ * The ids of the leaderboards on which the player has a score, in the order of the config (beyond the spec:
+ * `GET /game/leaderboards/myLeaderboards`, the published Node client's `Game.getUserLeaderBoards`). The answer's key
+ * is spelled `userLeaderbaordsId`, as that client reads it.
+ *
+ * @example
+ * playerLeaderboards(project, userId); // { userLeaderbaordsId: ['high-score', 'total-kills'] }
+ */
+export function playerLeaderboards(project: Project, userId: string): { userLeaderbaordsId: string[] } {
+  const boards = [...leaderboards(project).boards.values()];
+  return { userLeaderbaordsId: boards.filter((board) => board.standing(userId)).map((board) => board.definition.id) };
 }

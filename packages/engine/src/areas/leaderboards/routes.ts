@@ -1,12 +1,13 @@
 import { Hono } from 'hono';
 import { adminKey } from '../../admin/guard.js';
-import { bearer, projectHeader, serviceEnabled } from '../../shared/auth.js';
+import { bearer, master, projectHeader, serviceEnabled } from '../../shared/auth.js';
 import type { AppContext, AppEnv } from '../../shared/env.js';
 import { ApiError, ErrorCode, notFound } from '../../shared/errors.js';
 import { intParam, readJsonObject } from '../../shared/http.js';
-import { submitEvent } from './events.js';
-import { aroundMe, rankOf, top } from './results.js';
-import { resetLeaderboard } from './state.js';
+import { removeLeaderboard, resetAllLeaderboards, resetLeaderboard, setScores } from './admin.js';
+import { submitEvent, submitEvents } from './events.js';
+import { aroundMe, playerLeaderboards, rankOf, top, topPage, usersScores } from './results.js';
+import { leaderboards } from './state.js';
 
 /**
  * The player an operation is about: the caller's own user, or, for the master token, the user named by `?userId=`
@@ -31,15 +32,31 @@ export const leaderboardsRoutes = new Hono<AppEnv>();
 // Spec 7 answers 417 for a disabled service and for a wrong game id.
 leaderboardsRoutes.use('/game/*', serviceEnabled('leaderboards', 417), projectHeader('x-service-game-id', 'gameId', 417), bearer);
 
+const OK = { message: 'OK' } as const;
+const topCount = (c: AppContext) => intParam(c, 'count', { min: 1, max: 100, fallback: 10 });
+
 leaderboardsRoutes.post('/game/events', async (c) => {
   const userId = player(c);
   submitEvent(c.env.project, userId, await readJsonObject(c));
-  return c.json({ message: 'OK' });
+  return c.json(OK);
 });
 
-leaderboardsRoutes.get('/game/leaderboards/top/:id', (c) => {
-  const count = intParam(c, 'count', { min: 1, max: 100, fallback: 10 });
-  return c.json(top(c.env.project, c.req.param('id'), count));
+// The operations below /game/leaderboards/ named by a fixed word come before /game/leaderboards/:id, which would
+// take the word for a leaderboard id. Those marked "beyond the spec" are the published Node client's (issue 15);
+// the ones that change scores of any player need the master token (403 for a user token, code 119).
+
+// Beyond the spec: several players' events at once, each naming its userId.
+leaderboardsRoutes.post('/game/events/bulk', master(), async (c) => {
+  submitEvents(c.env.project, await readJsonObject(c));
+  return c.json(OK);
+});
+
+leaderboardsRoutes.get('/game/leaderboards/top/:id', (c) => c.json(top(c.env.project, c.req.param('id'), topCount(c))));
+
+// Beyond the spec: the top list page by page, page 0 first.
+leaderboardsRoutes.get('/game/leaderboards/topPage/:id', (c) => {
+  const page = intParam(c, 'page', { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 });
+  return c.json(topPage(c.env.project, c.req.param('id'), page, topCount(c)));
 });
 
 leaderboardsRoutes.get('/game/leaderboards/around-me/:id', (c) => {
@@ -48,11 +65,42 @@ leaderboardsRoutes.get('/game/leaderboards/around-me/:id', (c) => {
   return c.json(aroundMe(c.env.project, c.req.param('id'), userId, count));
 });
 
+// Beyond the spec: the leaderboards the player has a score on.
+leaderboardsRoutes.get('/game/leaderboards/myLeaderboards', (c) => c.json(playerLeaderboards(c.env.project, player(c))));
+
+// Beyond the spec: the rank and scores of listed players.
+leaderboardsRoutes.post('/game/leaderboards/usersScore/:id', async (c) => c.json(usersScores(c.env.project, c.req.param('id'), await readJsonObject(c))));
+
+// Beyond the spec: empties every leaderboard.
+leaderboardsRoutes.put('/game/leaderboards/reset', master(), (c) => {
+  resetAllLeaderboards(c.env.project);
+  return c.json(OK);
+});
+
 leaderboardsRoutes.get('/game/leaderboards/:id', (c) => c.json(rankOf(c.env.project, c.req.param('id'), player(c))));
 
-// Admin API (not part of the service contract): empties one leaderboard.
+// Beyond the spec: sets a player's scores as given.
+leaderboardsRoutes.put('/game/leaderboards/:id/scores', master(), async (c) => {
+  setScores(c.env.project, c.req.param('id'), await readJsonObject(c));
+  return c.json(OK);
+});
+
+// Beyond the spec: empties one leaderboard.
+leaderboardsRoutes.put('/game/leaderboards/:id/reset', master(), (c) => {
+  resetLeaderboard(c.env.project, c.req.param('id'));
+  return c.json(OK);
+});
+
+// Beyond the spec: removes the leaderboard from the running config.
+leaderboardsRoutes.delete('/game/leaderboards/:id', master(), (c) => {
+  removeLeaderboard(c.env.project, c.req.param('id'));
+  return c.json(OK);
+});
+
+// Admin API (not part of the service contract): empties one leaderboard; 404 for an unknown one.
 leaderboardsRoutes.put('/__admin/leaderboards/:id/reset', adminKey, (c) => {
   const id = c.req.param('id');
-  if (!resetLeaderboard(c.env.project, id)) throw notFound(ErrorCode.UNKNOWN_LEADERBOARD, `no leaderboard "${id}"`);
+  if (!leaderboards(c.env.project).boards.has(id)) throw notFound(ErrorCode.UNKNOWN_LEADERBOARD, `no leaderboard "${id}"`);
+  resetLeaderboard(c.env.project, id);
   return c.json({});
 });

@@ -72,11 +72,3 @@ export function leaderboardOf(project: Project, id: string): Leaderboard {
   if (!board) throw new ApiError(417, ErrorCode.UNKNOWN_LEADERBOARD, `no leaderboard "${id}"`);
   return board;
 }
-
-/** Empties one leaderboard (admin API); false when the config has no leaderboard of that id. */
-export function resetLeaderboard(project: Project, id: string): boolean {
-  const { boards } = leaderboards(project);
-  const board = boards.get(id);
-  if (board) boards.set(id, new Leaderboard(board.definition));
-  return board !== undefined;
-}

@@ -7,7 +7,8 @@ import { hashPassword } from './password.js';
 import { usersState, type StoredUser, type UsersState } from './state.js';
 import { readProfileUpdate, readRegistration } from './validation.js';
 
-function assertUsernameFree(state: UsersState, username: string): void {
+/** 409 (code 202) when `username` is registered. */
+export function assertUsernameFree(state: UsersState, username: string): void {
   if (state.byUsername.has(username)) throw new ApiError(409, ErrorCode.USERNAME_TAKEN, `username "${username}" is already taken`);
 }
 
@@ -84,4 +85,21 @@ export function updateUser(project: Project, user: StoredUser, body: Record<stri
   }
   Object.assign(user, profile);
   return user;
+}
+
+/**
+ * Deletes a user (beyond the spec: `DELETE /auth/users/{id}`, the published Node client's `Users.delete`, master
+ * only). Their refresh tokens and confirmation links go with them, their access tokens stop working at once (the
+ * shared auth refuses tokens of users that no longer exist), and every area that listens lets go of what was theirs
+ * (the leaderboards drop their scores). Rows and files they wrote stay.
+ */
+export function deleteUser(project: Project, userId: string): void {
+  const state = project.state(usersState);
+  const user = state.users.get(userId);
+  if (!user) throw notFound(ErrorCode.USER_NOT_FOUND, `no user "${userId}"`);
+  state.users.delete(userId);
+  state.byUsername.delete(user.username);
+  for (const [token, entry] of state.refreshTokens) if (entry.userId === userId) state.refreshTokens.delete(token);
+  for (const [token, owner] of state.confirmations) if (owner === userId) state.confirmations.delete(token);
+  project.userDeleted(userId);
 }

@@ -30,6 +30,11 @@ export function listUsers(project: Project, paging: Paging): UserList {
   return pageOf(project, [...project.state(usersState).users.values()], paging);
 }
 
+/** How many users the project has, guests included (beyond the spec: the published Node client's `Users.count`). */
+export function countUsers(project: Project): { numberOfUser: number } {
+  return { numberOfUser: project.state(usersState).users.size };
+}
+
 /** Users whose firstName, lastName, username or email contains `word`, ignoring case (spec 4.1 #11). */
 export function searchUsers(project: Project, word: string, paging: Paging): UserList {
   const needle = word.toLowerCase();

@@ -3,9 +3,10 @@ import { bearer, master, projectHeader, serviceEnabled } from '../../shared/auth
 import type { AppContext, AppEnv } from '../../shared/env.js';
 import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
 import { intParam, readForm, readJsonObject } from '../../shared/http.js';
-import { currentUser, register, updateUser, userById, userByUsername } from './accounts.js';
+import { currentUser, deleteUser, register, updateUser, userById, userByUsername } from './accounts.js';
 import { CONFIRMATION_PATH, confirmRegistration } from './confirmation.js';
-import { PAGE_SIZE, listUsers, searchUsers, usersByIds, type Paging } from './listing.js';
+import { completeGuestRegistration, registerGuest } from './guests.js';
+import { PAGE_SIZE, countUsers, listUsers, searchUsers, usersByIds, type Paging } from './listing.js';
 import { userRecord } from './record.js';
 import { login, logout, masterLogin, renew } from './sessions.js';
 import type { StoredUser } from './state.js';
@@ -51,6 +52,16 @@ usersRoutes.post('/auth/users', authIdOr404, async (c) => {
   return c.json(userRecord(c.env.project, user, { withAvatar: true }));
 });
 
+// Beyond the spec (the published Node client's guestSignUp): no body, like its client sends; 201 as it expects.
+usersRoutes.post('/auth/guest-users', authIdOr404, async (c) =>
+  c.json(await registerGuest(c.env.project, await readJsonObject(c, { emptyAllowed: true })), 201),
+);
+
+// Beyond the spec (the published Node client's completeGuestRegistration): server-side code, master token.
+usersRoutes.post('/auth/guest-users/complete-registration-master', authIdOr404, master(), async (c) =>
+  recordOf(c, await completeGuestRegistration(c.env.project, await readJsonObject(c))),
+);
+
 // The link of the confirmation e-mail: opened in a browser, so it carries no headers.
 usersRoutes.get(`${CONFIRMATION_PATH}/:token`, (c) => recordOf(c, confirmRegistration(c.env.project, c.req.param('token'))));
 
@@ -92,6 +103,9 @@ usersRoutes.get('/auth/users/search', authIdOr417, master(), (c) => {
 
 usersRoutes.get('/auth/users', authIdOr417, master(), (c) => c.json(listUsers(c.env.project, paging(c))));
 
+// Beyond the spec (the published Node client's Users.count); a master operation like listing.
+usersRoutes.get('/auth/users/get-number-of-user', authIdOr417, master(), (c) => c.json(countUsers(c.env.project)));
+
 usersRoutes.post('/auth/users/by-user-ids', authIdOr417, master(), async (c) => c.json(usersByIds(c.env.project, await readJsonObject(c))));
 
 usersRoutes.get('/auth/users/by-username/:username', authIdOr404, bearer, (c) =>
@@ -103,4 +117,10 @@ usersRoutes.get('/auth/users/:userId', authIdOr404, bearer, (c) => recordOf(c, u
 usersRoutes.put('/auth/users/:userId', authIdOr404, master(), async (c) => {
   const user = userById(c.env.project, c.var.principal, c.req.param('userId'));
   return recordOf(c, updateUser(c.env.project, user, await readJsonObject(c)));
+});
+
+// Beyond the spec (the published Node client's Users.delete); master only, like updating another user.
+usersRoutes.delete('/auth/users/:userId', authIdOr404, master(), (c) => {
+  deleteUser(c.env.project, c.req.param('userId'));
+  return c.json({});
 });

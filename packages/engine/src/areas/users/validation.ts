@@ -50,7 +50,8 @@ export function readProfileUpdate(body: Record<string, unknown>): Profile {
   return readProfile(body);
 }
 
-function requiredString(body: Record<string, unknown>, field: string): string {
+/** A required non-empty string field of `body` (400 otherwise). */
+export function requiredString(body: Record<string, unknown>, field: string): string {
   const value = body[field];
   if (typeof value !== 'string' || value === '') throw invalid(`"${field}" is required and must be a non-empty string`);
   return value;
