@@ -22,12 +22,16 @@ export function checkColumnName(name: string): string {
 
 export const isColumnName = (name: string): boolean => NAME.test(name);
 
+/** Steps of a column path at most: as deep as values may nest (values.ts), and as deep as `include` recurses. */
+const MAX_PATH_STEPS = 32;
+
 /**
  * A column path of a query, `order` or `keys`: a column (or `_id`, `createdAt`, `updatedAt`), optionally followed by
- * `.key` steps into a JSON object or an included row. 400 code 105 otherwise.
+ * `.key` steps into a JSON object or an included row, 32 steps at most. 400 code 105 otherwise.
  */
 export function checkPath(path: string): string {
   const [head = '', ...rest] = path.split('.');
+  if (rest.length >= MAX_PATH_STEPS) throw badRequest(ErrorCode.INVALID_KEY_NAME, `a column path has at most ${MAX_PATH_STEPS} steps, not ${rest.length + 1}`);
   const headOk = NAME.test(head) || (SYSTEM_COLUMNS as readonly string[]).includes(head);
   if (!headOk || head === 'ACL' || rest.some((step) => step === '' || step.startsWith('$'))) {
     throw badRequest(ErrorCode.INVALID_KEY_NAME, `"${path}" is not a valid column name`);

@@ -1,18 +1,21 @@
 import { isPlainObject } from '../../shared/http.js';
+import { COST, type QueryBudget } from './budget.js';
 import { generalEvaluator } from './evaluators.js';
 import { SYSTEM_COLUMNS } from './names.js';
 import type { Row, Table } from './state.js';
+import { ownValue } from './values.js';
 
-/** One condition in mingo's query language; a where resolves to a list of them, all of which must hold. */
+/**
+ * One condition with one key, all of which in a list must hold: `{path: {op: operand}}` in mingo's query language,
+ * or `{$and | $or | $nor: [[...clauses], ...]}` whose branches are lists of clauses again.
+ */
 export type Clause = Record<string, unknown>;
-
-/** Clauses as one mingo criteria object. */
-export const toCriteria = (clauses: Clause[]): Clause => (clauses.length === 1 ? clauses[0]! : clauses.length ? { $and: clauses } : {});
 
 /** The name of the custom mingo operator that matches with re2js (linear time) instead of JavaScript's RegExp. */
 export const SAFE_REGEX = '$safeRegex';
 
 type Compare = (stored: unknown, operand: unknown) => boolean;
+type Test = (row: Row) => boolean;
 
 // Comparisons that, for a column of one scalar type and an operand of that type, mean exactly what mingo would compute.
 const SIMPLE: Record<string, Compare> = {
@@ -33,28 +36,50 @@ function scalarTypeOf(table: Table | undefined, path: string): string | undefine
   return column && SCALAR_COLUMN[column.type];
 }
 
-/** A plain-JavaScript predicate for `column op scalar` clauses, or undefined when a clause needs mingo. */
-function simplePredicate(table: Table | undefined, clauses: Clause[]): ((row: Row) => boolean) | undefined {
-  const tests: ((row: Row) => boolean)[] = [];
-  for (const clause of clauses) {
-    const fields = Object.entries(clause);
-    if (fields.length !== 1) return undefined;
-    const [column, condition] = fields[0]!;
-    if (column.startsWith('$') || column.includes('.') || !isPlainObject(condition)) return undefined;
-    const ops = Object.entries(condition);
-    if (ops.length !== 1) return undefined;
-    const [op, operand] = ops[0]!;
-    const compare = SIMPLE[op];
-    if (!compare || typeof operand !== scalarTypeOf(table, column)) return undefined;
-    tests.push((row) => compare(row[column], operand));
+/** A plain-JavaScript test for a `column op scalar` clause, or undefined when the clause needs mingo. */
+function simpleTest(table: Table | undefined, column: string, condition: unknown): Test | undefined {
+  if (column.startsWith('$') || column.includes('.') || !isPlainObject(condition)) return undefined;
+  const ops = Object.entries(condition);
+  if (ops.length !== 1) return undefined;
+  const [op, operand] = ops[0]!;
+  const compare = SIMPLE[op];
+  if (!compare || typeof operand !== scalarTypeOf(table, column)) return undefined;
+  return (row) => compare(ownValue(row, column), operand);
+}
+
+/** A compiled where: the row test, and what testing one row costs at most (every clause of every branch). */
+export interface Predicate {
+  test: Test;
+  cost: number;
+}
+
+// A Map, not an object literal: a clause's key is a column name, and `toString` must not find Object.prototype's.
+const LOGICAL = new Map<string, (tests: Test[]) => Test>([
+  ['$and', (tests) => (row) => tests.every((test) => test(row))],
+  ['$or', (tests) => (row) => tests.some((test) => test(row))],
+  ['$nor', (tests) => (row) => !tests.some((test) => test(row))],
+]);
+
+function compileClause(table: Table | undefined, clause: Clause, budget: QueryBudget): Predicate {
+  const [key, value] = Object.entries(clause)[0]!;
+  const combine = LOGICAL.get(key);
+  if (combine) {
+    const branches = (value as Clause[][]).map((branch) => compilePredicate(table, branch, budget));
+    return { test: combine(branches.map((branch) => branch.test)), cost: branches.reduce((sum, branch) => sum + branch.cost, 0) };
   }
-  return tests.length === 1 ? tests[0] : (row) => tests.every((test) => test(row));
+  budget.charge(COST.compile);
+  return { test: simpleTest(table, key, value) ?? generalEvaluator()(clause), cost: COST.clause };
 }
 
 /**
- * Compiles resolved clauses into a row predicate: plain comparisons on scalar columns run as plain JavaScript
- * (the hot path of large queries); everything else runs through mingo, the general evaluator.
+ * Compiles resolved clauses into a row predicate, one clause at a time: plain comparisons on scalar columns run as
+ * plain JavaScript (the hot path of large queries), other clauses through mingo, the general evaluator, and `$and`,
+ * `$or`, `$nor` combine their branches here, so that nothing is compiled (or copied by mingo) more than once.
  */
-export function compilePredicate(table: Table | undefined, clauses: Clause[]): (row: Row) => boolean {
-  return simplePredicate(table, clauses) ?? generalEvaluator()(toCriteria(clauses));
+export function compilePredicate(table: Table | undefined, clauses: Clause[], budget: QueryBudget): Predicate {
+  const parts = clauses.map((clause) => compileClause(table, clause, budget));
+  const cost = parts.reduce((sum, part) => sum + part.cost, 0);
+  if (parts.length === 1) return parts[0]!;
+  const tests = parts.map((part) => part.test);
+  return { test: (row) => tests.every((test) => test(row)), cost };
 }

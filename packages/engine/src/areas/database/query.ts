@@ -1,12 +1,13 @@
 import type { Principal } from '../../shared/env.js';
 import type { Project } from '../../shared/project.js';
 import { canRead } from './acl.js';
+import { COST, QueryBudget, outputCost } from './budget.js';
 import { TopK, rowComparator, type SortKey } from './order.js';
 import { compilePredicate } from './predicate.js';
 import { findTable } from './rows.js';
 import { includePointers, pathTree, projectKeys } from './shape.js';
 import type { Row, Table } from './state.js';
-import { resolveWhere, type WhereContext } from './where.js';
+import { resolveWhere, type QueryRun, type WhereContext } from './where.js';
 
 /** The URL parameters of a query (spec 4.5), already checked. */
 export interface QueryOptions {
@@ -29,13 +30,32 @@ export interface QueryResult {
 // Above this many rows to keep, one sort of all matches beats a heap.
 const HEAP_LIMIT = 2000;
 
-/** Calls `visit` with every row of the table that the caller may read and that satisfies the where. */
-function scan(ctx: WhereContext, table: Table | undefined, where: unknown, visit: (row: Row) => boolean | void): void {
-  const matches = compilePredicate(table, resolveWhere(ctx, where));
+/**
+ * Calls `visit` with every row of the table that the caller may read and that satisfies the where, until `visit`
+ * answers false. Each row visited is paid for: the visit and every clause of the where. A scan that visits every row
+ * pays for all of them before it starts, so a query past its budget is refused before any of that work; one that
+ * may stop early (`visit` answers false once a page is full) pays row by row.
+ */
+function scan(ctx: WhereContext, table: Table | undefined, where: unknown, visit: (row: Row) => boolean | void, { stopsEarly = false } = {}): void {
+  const { budget } = ctx.run;
+  const predicate = compilePredicate(table, resolveWhere(ctx, where), budget);
   if (!table) return;
+  const perRow = COST.row + predicate.cost;
+  if (!stopsEarly) budget.charge(table.rows.size * perRow);
   for (const row of table.rows.values()) {
-    if (canRead(row, ctx.principal) && matches(row) && visit(row) === false) return;
+    if (stopsEarly) budget.charge(perRow);
+    if (canRead(row, ctx.principal) && predicate.test(row) && visit(row) === false) return;
   }
+}
+
+/** The `order` comparator, paying for each comparison it makes (one unit of `comparison` per key). */
+function paidComparator(budget: QueryBudget, keys: SortKey[]): (a: Row, b: Row) => number {
+  const compare = rowComparator(keys);
+  const cost = keys.length * COST.comparison;
+  return (a, b) => {
+    budget.charge(cost);
+    return compare(a, b);
+  };
 }
 
 /** Every readable row of `ctx.tableName` that satisfies the where, in creation order (sub-queries use it). */
@@ -58,7 +78,7 @@ function sampleOf(rows: Row[], size: number): Row[] {
 function selectRows(ctx: WhereContext, table: Table | undefined, where: unknown, options: QueryOptions): { rows: Row[]; count: number } {
   let count = 0;
   const wanted = options.skip + options.limit;
-  const compare = options.order.length > 0 ? rowComparator(options.order) : undefined;
+  const compare = options.order.length > 0 ? paidComparator(ctx.run.budget, options.order) : undefined;
   if (options.sample === undefined && compare && wanted <= HEAP_LIMIT) {
     const top = new TopK(wanted, compare);
     scan(ctx, table, where, (row) => {
@@ -69,12 +89,18 @@ function selectRows(ctx: WhereContext, table: Table | undefined, where: unknown,
   }
   if (options.sample === undefined && !compare) {
     const rows: Row[] = [];
-    scan(ctx, table, where, (row) => {
-      count++;
-      if (count > options.skip && rows.length < options.limit) rows.push(row);
-      // Without a count, stop as soon as the page is full.
-      return options.count || rows.length < options.limit;
-    });
+    scan(
+      ctx,
+      table,
+      where,
+      (row) => {
+        count++;
+        if (count > options.skip && rows.length < options.limit) rows.push(row);
+        // Without a count, stop as soon as the page is full.
+        return options.count || rows.length < options.limit;
+      },
+      { stopsEarly: !options.count },
+    );
     return { rows, count };
   }
   const all: Row[] = [];
@@ -88,20 +114,25 @@ function selectRows(ctx: WhereContext, table: Table | undefined, where: unknown,
 
 /**
  * Runs a query (spec 4.2 #6, 4.4, 4.5): the readable rows of a table matching `where`, shaped by the URL parameters.
- * An unknown table has no rows.
+ * An unknown table has no rows. Everything the query does is paid from one budget of `maxQueryCost` units (see
+ * budget.ts): past it, 400 code 150.
  *
  * @example
  * queryRows(project, principal, 'Score', { score: { $gt: 10 } }, { order: [{ path: 'score', descending: true }], limit: 10, skip: 0, include: [], count: true });
  * // { results: [{ _id: '…', score: 42, … }, …], count: 57 }
  */
 export function queryRows(project: Project, principal: Principal, tableName: string, where: unknown, options: QueryOptions): QueryResult {
-  const ctx: WhereContext = { project, principal, tableName, depth: 0 };
+  const run: QueryRun = { budget: new QueryBudget(project.config.maxQueryCost), subQueries: new Map() };
+  const ctx: WhereContext = { project, principal, tableName, depth: 0, run };
   const table = findTable(project, tableName);
   const { rows, count } = selectRows(ctx, table, where, options);
   const includes = pathTree(options.include);
   const keys = options.keys && pathTree(options.keys);
+  // Shaping walks the include and keys paths for every row returned.
+  const shaping = (options.include.length + (options.keys?.length ?? 0)) * COST.clause;
   const results = rows.map((row) => {
-    const doc = includePointers(project, principal, row, includes);
+    run.budget.charge(outputCost(row) + shaping);
+    const doc = includePointers(project, principal, row, includes, run.budget);
     return keys ? projectKeys(doc, keys) : doc;
   });
   return options.count ? { results, count } : { results };

@@ -2,6 +2,7 @@ import type { Principal } from '../../shared/env.js';
 import { isPlainObject } from '../../shared/http.js';
 import type { Project } from '../../shared/project.js';
 import { canRead } from './acl.js';
+import { outputCost, type QueryBudget } from './budget.js';
 import { SYSTEM_COLUMNS } from './names.js';
 import { databaseState } from './state.js';
 import { isTyped } from './values.js';
@@ -27,8 +28,9 @@ type Doc = Record<string, unknown>;
 /**
  * `include`: replaces the pointers at the given paths (also inside arrays) with the rows they point to, marked
  * `{__type: "Object", className}`. A pointer to a missing row, or to one the caller may not read, stays a pointer.
+ * Each included row is paid from the query's budget like a row returned: one row can point to thousands.
  */
-export function includePointers(project: Project, principal: Principal, doc: Doc, tree: PathTree): Doc {
+export function includePointers(project: Project, principal: Principal, doc: Doc, tree: PathTree, budget: QueryBudget): Doc {
   if (tree.size === 0) return doc;
   const tables = project.state(databaseState).tables;
   const expand = (value: unknown, subtree: PathTree): unknown => {
@@ -37,7 +39,8 @@ export function includePointers(project: Project, principal: Principal, doc: Doc
     const className = value['className'] as string;
     const row = tables.get(className)?.rows.get(value['_id'] as string);
     if (!row || !canRead(row, principal)) return value;
-    return { __type: 'Object', className, ...includePointers(project, principal, row, subtree) };
+    budget.charge(outputCost(row));
+    return { __type: 'Object', className, ...includePointers(project, principal, row, subtree, budget) };
   };
   const copy = { ...doc };
   for (const [key, subtree] of tree) if (Object.hasOwn(copy, key)) copy[key] = expand(copy[key], subtree);

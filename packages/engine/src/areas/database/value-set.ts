@@ -31,7 +31,9 @@ export class ValueSet {
 
   /** The value's position among the distinct values (0 to size - 1), or undefined when it is not in the set. */
   indexOf(value: unknown): number | undefined {
-    return isComposite(value) ? this.#objects.get(canonicalJson(value)) : this.#primitives.get(value);
+    if (!isComposite(value)) return this.#primitives.get(value);
+    // Looking up an object costs its canonical text: skipped when the set holds no objects at all.
+    return this.#objects.size === 0 ? undefined : this.#objects.get(canonicalJson(value));
   }
 }
 

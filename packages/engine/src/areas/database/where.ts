@@ -3,12 +3,22 @@ import { ErrorCode, badRequest } from '../../shared/errors.js';
 import { isPlainObject } from '../../shared/http.js';
 import type { Project } from '../../shared/project.js';
 import { canRead } from './acl.js';
-import { safeRegex } from './evaluators.js';
-import { SAFE_REGEX, toCriteria, type Clause } from './predicate.js';
+import { COST, type QueryBudget } from './budget.js';
+import { canonicalJson } from './canonical.js';
+import { SAFE_REGEX, type Clause } from './predicate.js';
 import { checkPath, checkTableName } from './names.js';
 import { matchingRows } from './query.js';
+import { RegexOperand } from './regex.js';
 import { databaseState } from './state.js';
+import { ValueSet } from './value-set.js';
 import { MAX_DEPTH, isTyped, normalizeIso, normalizeValue, parsePointer, valueAt } from './values.js';
+
+/** What one query request shares across its where and its sub-queries. */
+export interface QueryRun {
+  budget: QueryBudget;
+  /** The values of each distinct sub-query, by its canonical key: each is evaluated once per request. */
+  subQueries: Map<string, ValueSet>;
+}
 
 /** Who is asking and for which table: sub-queries and `$relatedTo` depend on both. */
 export interface WhereContext {
@@ -16,6 +26,7 @@ export interface WhereContext {
   principal: Principal;
   tableName: string;
   depth: number;
+  run: QueryRun;
 }
 
 const invalid = (message: string) => badRequest(ErrorCode.INVALID_QUERY, message);
@@ -30,42 +41,58 @@ function operand(path: string, value: unknown): unknown {
   return normalizeValue(value, 1);
 }
 
-function operandList(op: string, path: string, value: unknown): unknown[] {
-  if (!Array.isArray(value)) throw invalid(`${op} takes an array`);
-  return value.map((item) => operand(path, item));
+/** Values gathered into a `ValueSet`, each paid for: `$in`, `$nin` and `$all` then cost one lookup per stored value. */
+function valueSet(ctx: WhereContext, values: unknown[]): ValueSet {
+  ctx.run.budget.charge(values.length * COST.compile);
+  return new ValueSet(values);
 }
 
-function subQuery(ctx: WhereContext, op: string, spec: unknown): { className: string; rows: ReturnType<typeof matchingRows> } {
-  if (!isPlainObject(spec) || typeof spec['className'] !== 'string') throw invalid(`${op} takes {"className": "<table>", "where": {...}}`);
-  const className = checkTableName(spec['className']);
-  return { className, rows: matchingRows({ ...ctx, tableName: className, depth: ctx.depth + 1 }, spec['where'] ?? {}) };
+function operandList(ctx: WhereContext, op: string, path: string, value: unknown): ValueSet {
+  if (!Array.isArray(value)) throw invalid(`${op} takes an array`);
+  return valueSet(ctx, value.map((item) => operand(path, item)));
 }
+
+/**
+ * The values of a sub-query, evaluated once per request: `kind` and the canonical JSON of what defines it name it,
+ * so the same sub-query written any number of times (in any key order) runs once and is paid for once.
+ */
+function memoized(ctx: WhereContext, kind: string, definition: unknown, evaluate: () => unknown[]): ValueSet {
+  const key = `${kind}:${canonicalJson(definition)}`;
+  ctx.run.budget.charge(Math.ceil(key.length / COST.keyChars));
+  const known = ctx.run.subQueries.get(key);
+  if (known) return known;
+  const values = valueSet(ctx, evaluate());
+  ctx.run.subQueries.set(key, values);
+  return values;
+}
+
+/** A sub-query `{className, where}`: its table and where, checked. */
+function subQuery(op: string, spec: unknown): { className: string; where: unknown } {
+  if (!isPlainObject(spec) || typeof spec['className'] !== 'string') throw invalid(`${op} takes {"className": "<table>", "where": {...}}`);
+  return { className: checkTableName(spec['className']), where: spec['where'] ?? {} };
+}
+
+const rowsOf = (ctx: WhereContext, { className, where }: { className: string; where: unknown }) =>
+  matchingRows({ ...ctx, tableName: className, depth: ctx.depth + 1 }, where);
 
 /** `$select`/`$dontSelect`: the values of `key` in the rows of a sub-query `{query: {className, where}, key}`. */
-function selectedValues(ctx: WhereContext, op: string, spec: unknown): unknown[] {
+function selectedValues(ctx: WhereContext, op: string, spec: unknown): ValueSet {
   if (!isPlainObject(spec) || typeof spec['key'] !== 'string') throw invalid(`${op} takes {"query": {"className": "<table>", "where": {...}}, "key": "<column>"}`);
   const key = checkPath(spec['key']);
-  return subQuery(ctx, op, spec['query']).rows.map((row) => valueAt(row, key)).filter((value) => value !== undefined);
+  const query = subQuery(op, spec['query']);
+  return memoized(ctx, 'select', { query, key }, () => rowsOf(ctx, query).map((row) => valueAt(row, key)).filter((value) => value !== undefined));
 }
 
 /** `$inQuery`/`$notInQuery`: pointers to the rows of a sub-query `{className, where}`. */
-function pointersTo(ctx: WhereContext, op: string, spec: unknown): unknown[] {
-  const { className, rows } = subQuery(ctx, op, spec);
-  return rows.map((row) => ({ __type: 'Pointer', className, _id: row._id }));
+function pointersTo(ctx: WhereContext, op: string, spec: unknown): ValueSet {
+  const query = subQuery(op, spec);
+  return memoized(ctx, 'pointers', query, () => rowsOf(ctx, query).map((row) => ({ __type: 'Pointer', className: query.className, _id: row._id })));
 }
 
-function regexClause(path: string, pattern: unknown, options: unknown): Clause {
+function regexClause(ctx: WhereContext, path: string, pattern: unknown, options: unknown): Clause {
   if (typeof pattern !== 'string') throw invalid('$regex takes a string pattern');
   if (options !== undefined && (typeof options !== 'string' || !/^[ims]*$/.test(options))) throw invalid('$options takes the flags i, m and s');
-  const RE2 = safeRegex();
-  const flagBits: Record<string, number> = { i: RE2.CASE_INSENSITIVE, m: RE2.MULTILINE, s: RE2.DOTALL };
-  const flags = [...((options as string | undefined) ?? '')].reduce((all, flag) => all | flagBits[flag]!, 0);
-  try {
-    RE2.compile(pattern, flags);
-  } catch (error) {
-    throw invalid(`$regex: ${(error as Error).message}`);
-  }
-  return { [path]: { [SAFE_REGEX]: { pattern, flags } } };
+  return { [path]: { [SAFE_REGEX]: new RegexOperand(pattern, (options as string | undefined) ?? '', ctx.run.budget) } };
 }
 
 /** The clauses of one column's condition: a plain value (equality, or "array contains") or an operator object. */
@@ -80,12 +107,12 @@ function fieldClauses(ctx: WhereContext, path: string, condition: unknown): Clau
       if (RANGE_OPS.has(op) && isTyped(stored, 'Date')) clauses.push({ [`${path}.iso`]: { [op]: stored['iso'] } });
       else clauses.push({ [path]: { [op]: stored } });
     } else if (op === '$in' || op === '$nin' || op === '$all') {
-      clauses.push({ [path]: { [op]: operandList(op, path, value) } });
+      clauses.push({ [path]: { [op]: operandList(ctx, op, path, value) } });
     } else if (op === '$exists') {
       if (typeof value !== 'boolean') throw invalid('$exists takes true or false');
       clauses.push({ [path]: { $exists: value } });
     } else if (op === '$regex') {
-      clauses.push(regexClause(path, value, condition['$options']));
+      clauses.push(regexClause(ctx, path, value, condition['$options']));
     } else if (op === '$options') {
       if (!('$regex' in condition)) throw invalid('$options goes with $regex');
     } else if (op === '$select' || op === '$dontSelect' || op === '$dontselect') {
@@ -110,12 +137,13 @@ function relatedToClause(ctx: WhereContext, spec: unknown): Clause {
     row && canRead(row, ctx.principal) && column?.type === 'Relation' && column.targetClass === ctx.tableName
       ? [...(table!.relations.get(owner._id)?.get(spec['key']) ?? [])]
       : [];
-  return { _id: { $in: related } };
+  return { _id: { $in: valueSet(ctx, related) } };
 }
 
 /**
  * Checks a where object (spec 4.4) and resolves what is specific to this API (sub-queries, `$relatedTo`, dates,
- * safe regular expressions) into plain mingo clauses. 400 code 102 for anything it does not understand.
+ * safe regular expressions, lists as `ValueSet`s) into clauses for predicate.ts. 400 code 102 for anything it does
+ * not understand; 400 code 150 when resolving it (sub-queries included) passes the query's budget.
  */
 export function resolveWhere(ctx: WhereContext, where: unknown): Clause[] {
   if (ctx.depth > MAX_DEPTH) throw invalid(`queries may be nested at most ${MAX_DEPTH} levels deep`);
@@ -124,7 +152,7 @@ export function resolveWhere(ctx: WhereContext, where: unknown): Clause[] {
   for (const [key, condition] of Object.entries(where)) {
     if (LOGICAL_OPS.has(key)) {
       if (!Array.isArray(condition) || condition.length === 0) throw invalid(`${key} takes a non-empty array of queries`);
-      clauses.push({ [key]: condition.map((sub) => toCriteria(resolveWhere({ ...ctx, depth: ctx.depth + 1 }, sub))) });
+      clauses.push({ [key]: condition.map((sub) => resolveWhere({ ...ctx, depth: ctx.depth + 1 }, sub)) });
     } else if (key === '$relatedTo') {
       clauses.push(relatedToClause(ctx, condition));
     } else if (key.startsWith('$')) {
