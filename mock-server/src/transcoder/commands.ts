@@ -102,7 +102,10 @@ export function encodeArgs(source: string, watermark: string | undefined, info: 
     '-movflags', '+faststart',
     outputPath(i),
   ]);
-  return [...QUIET, ...SOURCE_INPUT, '-i', source, ...(watermark ? [...IMAGE_INPUT, '-i', watermark] : []), '-filter_complex', filterGraph(plan), ...perOutput];
+  // Read no further than the probed duration: a container may declare less than the frames it holds, and the
+  // disk estimate of the job rests on the declared duration.
+  const declared = ['-t', info.durationSeconds.toFixed(3)];
+  return [...QUIET, ...SOURCE_INPUT, ...declared, '-i', source, ...(watermark ? [...IMAGE_INPUT, '-i', watermark] : []), '-filter_complex', filterGraph(plan), ...perOutput];
 }
 
 /** Cuts the encoded files into HLS, one folder per quality named by its height, copying the streams. */

@@ -6,11 +6,12 @@ import { createServer as createHttpServer, type Server as HttpServer } from 'nod
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createUser } from '../support/users.js';
-import { Receiver, makeVideo, makeWatermark, transcoderClient } from './support.js';
+import { Receiver, makeVideo, makeWatermark, probe, transcoderClient, understateDuration } from './support.js';
 
 // Jobs work under the system temporary folder: give this file its own, to see that they clean up.
 const systemTmp = tmpdir();
@@ -120,6 +121,17 @@ describe('size limits', () => {
     expect(await jobOf(requestId)).toMatchObject({ state: 'rejected', detail: expect.stringContaining('announced 419430400 bytes') });
   });
 
+  it('counts the bytes of a compressed source as they come out of decompression', async () => {
+    await config({ transcoderMaxSourceBytes: 1024 * 1024 });
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024));
+    const zipped = await listening(createHttpServer((_, res) => (res.writeHead(200, { 'content-encoding': 'gzip', 'content-length': String(bomb.length) }), res.end(bomb))));
+    closers.push(() => zipped.close());
+    const { requestId } = await convert({ url: `${address(zipped)}/video.mp4`, thumbnail: true });
+    await receiver.notificationsOf(requestId, 1, 10);
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    expect(await jobOf(requestId)).toMatchObject({ state: 'rejected', detail: expect.stringContaining('more than the limit of 1048576 bytes') });
+  });
+
   it('stops downloading a watermark image past transcoderMaxWatermarkBytes and rejects the job', async () => {
     await config({ transcoderMaxWatermarkBytes: 256 * 1024 });
     const image = await endless();
@@ -141,6 +153,14 @@ describe('disk', () => {
     const [note] = await receiver.notificationsOf(requestId, 1, 10);
     expect(note).toMatchObject({ status: 'REJECTED', payload: { reason: expect.stringMatching(/would take about \d+ bytes, more than the limit of 1048576/) } });
     expect(receiver.deliveriesOf(videoId)).toEqual([]);
+  });
+
+  it('encodes no more than the duration the source declares, whatever frames it holds', async () => {
+    // 8 s of frames in a container that says 1 s: the disk estimate above relies on the declared duration.
+    understateDuration(makeVideo(join(receiver.root, 'src/understated.mp4'), { seconds: 8, size: '160x120', audio: false }), 8);
+    const { requestId, videoId } = await convert({ url: `${receiver.url}/src/understated.mp4`, preset: true });
+    expect((await receiver.notificationsOf(requestId, 1, 20))[0]!.status).toBe('COMPLETE');
+    expect(probe(join(receiver.root, videoId, receiver.deliveriesOf(videoId)[0]!.file.name)).duration).toBeLessThan(1.5);
   });
 });
 

@@ -115,6 +115,24 @@ export function makeVideo(path: string, { seconds = 4, size = '320x240', audio =
   return path;
 }
 
+/**
+ * Makes an MP4 claim a shorter duration than its frames last: the durations of its mvhd, tkhd and mdhd boxes
+ * (version 0) are divided by `factor`, the frames stay. Players and ffprobe believe the header.
+ */
+export function understateDuration(path: string, factor: number): void {
+  const bytes = readFileSync(path);
+  // Offset of the duration from the start of the box's payload (after version and flags, times, timescale or id).
+  const boxes: Record<string, number> = { mvhd: 16, mdhd: 16, tkhd: 20 };
+  for (const [type, offset] of Object.entries(boxes)) {
+    for (let at = bytes.indexOf(type); at >= 0; at = bytes.indexOf(type, at + 4)) {
+      if (bytes[at + 4] !== 0) continue;
+      const field = at + 4 + offset;
+      bytes.writeUInt32BE(Math.floor(bytes.readUInt32BE(field) / factor), field);
+    }
+  }
+  writeFileSync(path, bytes);
+}
+
 /** The colour `[r, g, b]` at (x, y) of the frame at `second` of a video. */
 export function pixelAt(path: string, second: number): (x: number, y: number) => number[] {
   const { width } = probe(path);
