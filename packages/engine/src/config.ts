@@ -43,6 +43,8 @@ export interface Config {
   maxRowBytes: number;
   /** Most columns of one database table (400 past it). */
   maxTableColumns: number;
+  /** Largest size of a user's fields besides the password, as JSON (400 past it). */
+  maxUserFieldsBytes: number;
   /** Largest source video a convert job downloads, in bytes (the job is REJECTED past it). */
   transcoderMaxSourceBytes: number;
   /** Largest watermark image a convert job downloads, in bytes (the job is REJECTED past it). */
@@ -161,6 +163,7 @@ export function resolveConfig(input: unknown): Config {
     maxQueryCost: 2_000_000,
     maxRowBytes: 128 * 1024,
     maxTableColumns: 1000,
+    maxUserFieldsBytes: 16 * 1024,
     transcoderMaxSourceBytes: 2 * 1024 ** 3,
     transcoderMaxWatermarkBytes: 10 * 1024 * 1024,
     transcoderMaxOutputBytes: 20 * 1024 ** 3,

@@ -85,6 +85,11 @@ export async function readForm(c: AppContext): Promise<FormData> {
   }
 }
 
+const encoder = new TextEncoder();
+
+/** The size of a value as JSON text, in bytes (UTF-8): what stored rows and user fields are measured by. */
+export const jsonBytes = (value: unknown): number => encoder.encode(JSON.stringify(value)).length;
+
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

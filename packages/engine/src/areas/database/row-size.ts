@@ -1,10 +1,7 @@
+import { jsonBytes } from '../../shared/http.js';
 import type { Row } from './state.js';
 
 const sizes = new WeakMap<Row, number>();
-const encoder = new TextEncoder();
-
-/** The size of a value as JSON text, in bytes (UTF-8). */
-export const jsonBytes = (value: unknown): number => encoder.encode(JSON.stringify(value)).length;
 
 /** A stored row's size as JSON, in bytes: measured once, remembered until a write changes the row. */
 export function rowBytes(row: Row): number {

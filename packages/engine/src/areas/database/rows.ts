@@ -6,7 +6,8 @@ import type { Project } from '../../shared/project.js';
 import { canRead, canWrite, parseAcl } from './acl.js';
 import { applyChange, columnOfChange, parseChange, type Change } from './operators.js';
 import { SYSTEM_COLUMNS, checkColumnName, checkTableName } from './names.js';
-import { jsonBytes, rememberRowBytes } from './row-size.js';
+import { jsonBytes } from '../../shared/http.js';
+import { rememberRowBytes } from './row-size.js';
 import { databaseState, newTable, type Column, type Row, type Table } from './state.js';
 import { describeColumn } from './values.js';
 

@@ -5,7 +5,7 @@ import type { Project } from '../../shared/project.js';
 import { sendConfirmation } from './confirmation.js';
 import { hashPassword } from './password.js';
 import { usersState, type StoredUser, type UsersState } from './state.js';
-import { readProfileUpdate, readRegistration } from './validation.js';
+import { checkFieldsSize, readProfileUpdate, readRegistration } from './validation.js';
 
 /** 409 (code 202) when `username` is registered. */
 export function assertUsernameFree(state: UsersState, username: string): void {
@@ -18,6 +18,7 @@ export function assertUsernameFree(state: UsersState, username: string): void {
  */
 export async function register(project: Project, body: Record<string, unknown>, origin: string): Promise<StoredUser> {
   const { profile, password, avatar, extra } = readRegistration(body);
+  checkFieldsSize({ ...profile, avatar, extra }, project.config.maxUserFieldsBytes);
   const confirmByEmail = project.config.emailConfirmation;
   if (confirmByEmail && !profile.email) {
     throw badRequest(ErrorCode.VALIDATION_FAILED, '"email" is required: this project confirms registrations by e-mail');
@@ -77,6 +78,9 @@ export function userByUsername(project: Project, caller: Principal, username: st
 /** Changes a user's profile fields (spec 4.1 #5, #10), all or nothing; 409 when the new username is taken. */
 export function updateUser(project: Project, user: StoredUser, body: Record<string, unknown>): StoredUser {
   const profile = readProfileUpdate(body);
+  // What the user would store once updated; the ids and the password hash are the server's, not the client's.
+  const { userId, passwordHash, ...fields } = user;
+  checkFieldsSize({ ...fields, ...profile }, project.config.maxUserFieldsBytes);
   const state = project.state(usersState);
   if (profile.username !== undefined && profile.username !== user.username) {
     assertUsernameFree(state, profile.username);

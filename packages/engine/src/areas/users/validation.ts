@@ -1,4 +1,5 @@
 import { ErrorCode, badRequest } from '../../shared/errors.js';
+import { jsonBytes } from '../../shared/http.js';
 
 /** The fields a user sets at registration and changes by update (spec 4.1 #1, #5, #10). */
 export const PROFILE_FIELDS = ['username', 'firstName', 'lastName', 'email', 'phoneNumber'] as const;
@@ -48,6 +49,15 @@ export function readProfile(body: Record<string, unknown>): Profile {
 export function readProfileUpdate(body: Record<string, unknown>): Profile {
   rejectUnknownKeys(body, PROFILE_FIELDS);
   return readProfile(body);
+}
+
+/**
+ * What a user stores besides the password (profile, avatar, extra fields) takes at most `limit` bytes as JSON
+ * (`maxUserFieldsBytes`): anyone may register, so no registration may take much memory. 400 code 142 otherwise.
+ */
+export function checkFieldsSize(fields: object, limit: number): void {
+  const size = jsonBytes(fields);
+  if (size > limit) throw invalid(`a user's fields may take at most ${limit} bytes as JSON (maxUserFieldsBytes); these take ${size}`);
 }
 
 /** A required non-empty string field of `body` (400 otherwise). */
