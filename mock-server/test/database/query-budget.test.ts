@@ -153,4 +153,11 @@ describe('paths of a query', () => {
       expect(res.body.code).toBe(105);
     }
   });
+
+  it('a list of 400,000 values (800 KB) is answered, not a 500 (a spread into push() overflowed the stack)', async () => {
+    for (const n of [12, 3, 1]) await db.create('Numbers', { n });
+    const res = await db.query('Numbers', { n: { $in: Array.from({ length: 400_000 }, (_, i) => i % 10) } }, 'keys=n&order=n');
+    expect(res.status).toBe(200);
+    expect(res.body.results.map((r) => r['n'])).toEqual([1, 3]);
+  });
 });

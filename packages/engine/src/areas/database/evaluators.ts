@@ -15,7 +15,8 @@ function mentionsRegex(where: unknown): boolean {
     const value = pending.pop();
     if (typeof value !== 'object' || value === null) continue;
     if (!Array.isArray(value) && Object.hasOwn(value, '$regex')) return true;
-    pending.push(...Object.values(value));
+    // One push per value: spreading a list of 400,000 values into push() overflows the stack.
+    for (const child of Object.values(value)) pending.push(child);
   }
   return false;
 }
