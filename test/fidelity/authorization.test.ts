@@ -44,6 +44,7 @@ async function asUser(path: string, body: unknown, headers: Record<string, strin
   return json;
 }
 
+const users = () => ({ 'X-Service-Authentication-Id': fixture.schemeValues['authenticationId']! });
 const db = () => ({ 'X-Service-Object-Storage-Id': fixture.schemeValues['objectStorageId']! });
 const storage = () => ({ 'X-Service-Storage-Id': fixture.schemeValues['storageId']! });
 
@@ -84,6 +85,20 @@ async function confirmationToken(): Promise<string> {
   return messages.at(-1)!.link.split('/').at(-1)!;
 }
 
+/** A new leaderboard on which `user` has a score (added to the running config through the admin API); its id. */
+async function scoredLeaderboard(): Promise<string> {
+  const id = unique('board');
+  const { config } = fixture.server.engine.project;
+  const res = await fixture.server.admin('/__admin/config', {
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ leaderboards: [...config.leaderboards, { id, fields: [{ event: 'match_end', field: 'kills' }] }] }),
+  });
+  if (!res.ok) throw new Error(`adding leaderboard ${id} failed: ${res.status}`);
+  await asUser('/game/events', { eventName: 'match_end', fieldsAndValues: [{ fieldName: 'kills', value: ++counter }] }, { 'X-Service-Game-Id': fixture.schemeValues['gameId']! });
+  return id;
+}
+
 const settings = (kind: string, extra: Record<string, unknown>): Row => ({ call: async () => ({ path: `/metadata/${kind}`, body: { name: unique(kind), ...extra } }), expect: token(201, 201, 201) });
 
 const MATRIX: Record<string, Row> = {
@@ -108,6 +123,21 @@ const MATRIX: Record<string, Row> = {
   getUserByUsername: { call: async () => ({ path: `/auth/users/by-username/${fixture.user.username}` }), expect: token(200, 403, 200) },
   getUserById: { call: async () => ({ path: `/auth/users/${fixture.user.userId}` }), expect: token(200, 403, 200) },
   updateUser: { call: async () => ({ path: `/auth/users/${fixture.user.userId}`, body: { firstName: unique('Ann') } }), expect: token(403, 403, 200) },
+  // users beyond the spec (issue 15): guests register without a token; the rest is master only, like updateUser
+  registerGuest: { call: async () => ({ path: '/auth/guest-users' }), expect: anyone(201) },
+  completeGuestRegistration: {
+    call: async () => {
+      const guest = await asUser('/auth/guest-users', {}, users());
+      return { path: '/auth/guest-users/complete-registration-master', body: { userId: guest['id'], newUsername: unique('ex-guest'), lastPassword: guest['password'], newPassword: 'pw' } };
+    },
+    expect: token(403, 403, 200),
+  },
+  countUsers: { call: async () => ({ path: '/auth/users/get-number-of-user' }), expect: token(403, 403, 200) },
+  deleteUser: {
+    // A user of its own, so that the master's cell does not delete the user the other cells are about.
+    call: async () => ({ path: `/auth/users/${(await asUser('/auth/users', { username: unique('doomed'), password: 'pw' }, users()))['userId'] as string}` }),
+    expect: token(403, 403, 200),
+  },
   // database: rows with an ACL that names only `user`
   createRow: { call: async () => ({ path: '/object-storage/classes/Private', body: { secret: 'x' } }), expect: token(201, 201, 201) },
   getRow: { call: async () => ({ path: `/object-storage/classes/Private/${await privateRow()}` }), expect: token(200, 403, 200) },
@@ -156,6 +186,24 @@ const MATRIX: Record<string, Row> = {
   getLeaderboardRank: { call: async () => ({ path: '/game/leaderboards/high-score' }), expect: token(200, 200, 417) },
   getLeaderboardTop: { call: async () => ({ path: '/game/leaderboards/top/high-score?count=5' }), expect: token(200, 200, 200) },
   getLeaderboardAroundMe: { call: async () => ({ path: '/game/leaderboards/around-me/high-score?count=4' }), expect: token(200, 200, 417) },
+  // leaderboards beyond the spec (issue 15): reads like top and rank; what changes any player's scores is master only (403)
+  getLeaderboardTopPage: { call: async () => ({ path: '/game/leaderboards/topPage/high-score?page=0&count=5' }), expect: token(200, 200, 200) },
+  getPlayerLeaderboards: { call: async () => ({ path: '/game/leaderboards/myLeaderboards' }), expect: token(200, 200, 417) },
+  getLeaderboardUsersScores: { call: async () => ({ path: '/game/leaderboards/usersScore/high-score', body: { userIdList: [fixture.user.userId] } }), expect: token(200, 200, 200) },
+  submitGameEvents: {
+    call: async () => ({ path: '/game/events/bulk', body: { eventBunchDataList: [{ userId: fixture.user.userId, eventName: 'match_end', fieldsAndValues: [{ fieldName: 'score', value: ++counter }] }] } }),
+    expect: token(403, 403, 200),
+  },
+  setLeaderboardScores: { call: async () => ({ path: '/game/leaderboards/high-score/scores', body: { userId: fixture.user.userId, scores: [++counter, 0, 0] } }), expect: token(403, 403, 200) },
+  resetLeaderboard: { call: async () => ({ path: `/game/leaderboards/${await scoredLeaderboard()}/reset` }), expect: token(403, 403, 200) },
+  resetAllLeaderboards: {
+    call: async () => {
+      await scoredLeaderboard();
+      return { path: '/game/leaderboards/reset' };
+    },
+    expect: token(403, 403, 200),
+  },
+  removeLeaderboard: { call: async () => ({ path: `/game/leaderboards/${await scoredLeaderboard()}` }), expect: token(403, 403, 200) },
   // transcoder: any valid token saves settings (a user's are theirs, the master token's the project's); a convert
   // request resolves names among the caller's own settings, then the project's: not another user's (400)
   saveThumbnailSettings: settings('thumbnail', { shots: ['00:00:01'] }),

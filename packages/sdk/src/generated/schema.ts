@@ -494,6 +494,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/game/events/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit several players' game events (master)
+         * @description **Beyond the spec** (issue 15): the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
+         *     `lib/game/rest/gameRest.js` `sendEventBulk` (`EventBulk.send`) with
+         *     the master token and expects 200. Each item is one player's event, named by its `userId`, applied in
+         *     order as `submitGameEvent` would apply it (equal scores reached in one bulk rank by their order in it).
+         *     Master token only: a user token gets 403 (code 119), as the users service's master operations.
+         *
+         *     **Decision:** all or nothing. Every item is checked first, as a single event is (400 for a missing
+         *     `eventName`, `fieldName` or `userId`; 417 for an unknown event or field, a value that is not a number or
+         *     an unknown user, code 214); a sum that would overflow (417) puts back what the earlier items changed. The
+         *     error names the item: `eventBunchDataList[3]: …`. An empty list changes nothing. The number of items is
+         *     bounded by the body size (`maxJsonBodyBytes`).
+         */
+        post: operations["submitGameEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/game/leaderboards/{leaderboardId}": {
         parameters: {
             query?: never;
@@ -516,7 +546,18 @@ export interface paths {
         get: operations["getLeaderboardRank"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Remove a leaderboard (master)
+         * @description **Beyond the spec** (issue 15): the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
+         *     `lib/game/rest/gameRest.js` `removeLeaderBoard` (`LeaderBoard.remove`) and
+         *     expects 200. Master token only: a user token gets 403 (code 119), as the users service's master operations. An unknown leaderboard answers 417.
+         *
+         *     **Decision:** the leaderboard leaves the project's running configuration, as `PATCH /__admin/config`
+         *     without it would: afterwards it answers 417 as one that never existed, its scores are gone and
+         *     `GET /__admin/config` no longer lists it. The client offers `reset` beside `remove`, so removing is more
+         *     than emptying. A configuration file brings the leaderboard back at the next start.
+         */
+        delete: operations["removeLeaderboard"];
         options?: never;
         head?: never;
         patch?: never;
@@ -568,6 +609,161 @@ export interface paths {
          */
         get: operations["getLeaderboardAroundMe"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/game/leaderboards/topPage/{leaderboardId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ranking, page by page
+         * @description **Beyond the spec** (issue 15): the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
+         *     `lib/game/rest/gameRest.js` `getTopUsersWithPagination`. The players at
+         *     positions `page × count` to `page × count + count - 1` of the ranking, in the shape of `getLeaderboardTop`;
+         *     page 0 is the top (the client's `test/testGame.js` asks page 0 and expects a full page). Any token, like
+         *     `getLeaderboardTop`.
+         *
+         *     **Decision:** `count` is 1 to 100 (default 10), `page` from 0 (default 0); anything else answers 400. A page
+         *     past the end is empty. An unknown leaderboard answers 417.
+         */
+        get: operations["getLeaderboardTopPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/game/leaderboards/myLeaderboards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The leaderboards the caller has a score on
+         * @description **Beyond the spec** (issue 15): the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
+         *     `lib/game/rest/gameRest.js` `getUserLeaderBoards` (`Game.getUserLeaderBoards`)
+         *     with the master token and `userId`, and reads `userLeaderbaordsId` (spelled so: the answer keeps the
+         *     client's spelling). The ids of the leaderboards on which the player has a score, in the order of the
+         *     project's configuration. As `getLeaderboardRank`: a user token for its own user, the master token for the
+         *     user named by `userId` (417 without it, code 119).
+         *
+         *     **Decision:** a leaderboard whose id is `myLeaderboards` cannot be read with `getLeaderboardRank`: this
+         *     operation takes that path.
+         */
+        get: operations["getPlayerLeaderboards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/game/leaderboards/usersScore/{leaderboardId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The rank and scores of listed players
+         * @description **Beyond the spec** (issue 15): the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
+         *     `lib/game/rest/gameRest.js` `getUsersScore` and reads
+         *     `leaderboardInfoList[i].userId` and `.scores` (its `test/testGame.js`). Each listed player's rank and scores
+         *     on the leaderboard, in the order asked, each id once; a player with no score (or no such user) answers
+         *     rank 0 and `[0, 0, 0]`, as `getLeaderboardRank` does. Any token: the scores of others are what
+         *     `getLeaderboardTop` shows too.
+         *
+         *     **Decision:** `userIdList` must be an array of strings (400); its length is bounded by the body size
+         *     (`maxJsonBodyBytes`). An unknown leaderboard answers 417.
+         */
+        post: operations["getLeaderboardUsersScores"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/game/leaderboards/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Empty every leaderboard (master)
+         * @description **Beyond the spec** (issue 15): the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
+         *     `lib/game/rest/gameRest.js` `resetAllLeaderBoards` and expects 200. Every
+         *     leaderboard of the project loses every score; the definitions stay. Master token only: a user token gets 403 (code 119), as the users service's master operations.
+         */
+        put: operations["resetAllLeaderboards"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/game/leaderboards/{leaderboardId}/scores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a player's scores (master)
+         * @description **Beyond the spec** (issue 15): the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
+         *     `lib/game/rest/gameRest.js` `updateScore` with `{userId, scores}` and
+         *     expects 200; its `test/testGame.js` then reads exactly these scores back. The player's scores become the
+         *     ones given, whatever the leaderboard's aggregation, reached now (of equal scores, those reached earlier
+         *     rank higher). A player without a score is put on the leaderboard. Master token only: a user token gets 403 (code 119), as the users service's master operations.
+         *
+         *     **Decision:** `scores` holds 1 to 3 finite numbers, filled up with 0; the entries past the leaderboard's
+         *     fields must be 0 (spec 2.7 keeps them so), else 400. An unknown user (code 214) or leaderboard answers 417.
+         */
+        put: operations["setLeaderboardScores"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/game/leaderboards/{leaderboardId}/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Empty a leaderboard (master)
+         * @description **Beyond the spec** (issue 15): the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
+         *     `lib/game/rest/gameRest.js` `resetLeaderBoard` (`LeaderBoard.reset`) and
+         *     expects 200. The leaderboard loses every score; its definition stays. Master token only: a user token gets 403 (code 119), as the users service's master operations. An unknown
+         *     leaderboard answers 417.
+         */
+        put: operations["resetLeaderboard"];
         post?: never;
         delete?: never;
         options?: never;
@@ -989,6 +1185,104 @@ export interface paths {
          *     included (users update themselves with `updateCurrentUser`). Any other field in the body answers 400.
          */
         put: operations["updateUser"];
+        post?: never;
+        /**
+         * Delete a user (master)
+         * @description **Beyond the spec** (issue 15): the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
+         *     `lib/auth/rest/authRest.js` `delete` and expects 200. The user is gone at once: lookups answer 404, login
+         *     401, their access tokens 401 on every service, their refresh tokens and confirmation links no longer work,
+         *     and their username is free again. An unknown id answers 404; master token only (a user token, the user's
+         *     own too, gets 403); a wrong `X-Service-Authentication-Id` 404.
+         *
+         *     **Decision:** their scores leave every leaderboard (the players below move up). The rows and files they
+         *     wrote stay: rows keep their ACLs (an entry naming the user grants no one anything any more) and files keep
+         *     their `ownerId`; the master token still reaches both.
+         */
+        delete: operations["deleteUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/guest-users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a guest
+         * @description **Beyond the spec** (issue 15): the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
+         *     `lib/auth/rest/authRest.js` `guestSignUp`, with no body, and expects 201 with `id`, `username` and
+         *     `password` (its `test/testUsers.js` reads them). Creates a user whose username (`guest-` and 16 letters and
+         *     digits) and password the server chooses, `guest: true`, active at once; the app logs in with them as with
+         *     any user and later turns the guest into a registered user with `completeGuestRegistration`.
+         *
+         *     The answer is the user record, the id once more as `id` (the client reads that name), and the password,
+         *     shown only here. A wrong `X-Service-Authentication-Id` answers 404, as at registration.
+         *
+         *     **Decision:** the body is empty or `{}`; any field answers 400 (the server chooses them all).
+         *     **Decision:** a guest is active even where registrations are confirmed by e-mail: it has no address.
+         */
+        post: operations["registerGuest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/guest-users/complete-registration-master": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a guest's registration (master)
+         * @description **Beyond the spec** (issue 15): the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
+         *     `lib/auth/rest/authRest.js` `completeGuestRegistration` with the master token and the body its
+         *     `test/testUsers.js` sends, and expects 200 with the user record. The guest gets the new username and
+         *     password and the profile fields given, and `guest` becomes false; the id, the sessions (tokens issued
+         *     before keep working) and everything the guest owns stay. All or nothing.
+         *
+         *     Checks: the same field rules as registration (400: names over 40 characters, an invalid e-mail, a value
+         *     that is not a string, an empty `newPassword`); `lastPassword` must be the guest's current password (400,
+         *     code 212); a taken `newUsername` 409 (code 202); a user who is not a guest (any more) 409 (code 217); an
+         *     unknown `userId` 404. Master token only: a user token, the guest's own too, gets 403, as `updateUser`.
+         *
+         *     **Decision:** the registration is vouched for by the project's own server code (the master token), so
+         *     e-mail confirmation does not apply: `active` stays as it was and no e-mail is sent.
+         *     **Decision:** a wrong `lastPassword` answers 400, not 401: the request's token is fine.
+         */
+        post: operations["completeGuestRegistration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/users/get-number-of-user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count the users (master)
+         * @description **Beyond the spec** (issue 15): the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
+         *     `lib/auth/rest/authRest.js` `count` (as `GET /auth//users/get-number-of-user/`: every run of `/` in a path
+         *     is read as one) and reads `numberOfUser`. The number of users of the project, guests included. Master
+         *     token only, like `listUsers`: a user token gets 403, a wrong `X-Service-Authentication-Id` 417.
+         */
+        get: operations["countUsers"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1456,7 +1750,42 @@ export interface components {
                 value: number;
             }[];
         };
-        /** @description The answer to a valid event. */
+        /** @description Several players' game events (beyond the spec), applied in order. */
+        GameEventBulk: {
+            eventBunchDataList: (components["schemas"]["GameEvent"] & {
+                /**
+                 * @description The player the event is about.
+                 * @example Xk3m9QpL2vR8sT1wY6zA4bN0
+                 */
+                userId: string;
+            })[];
+        };
+        /** @description The leaderboards a player has a score on (beyond the spec); the key is spelled as the published Node client reads it. */
+        PlayerLeaderboards: {
+            userLeaderbaordsId: string[];
+        };
+        /** @description The players whose rank and scores are wanted (beyond the spec). */
+        LeaderboardUsersScoreRequest: {
+            userIdList: string[];
+        };
+        /** @description Each listed player's rank and scores (beyond the spec). */
+        LeaderboardUsersScores: {
+            leaderboardInfoList: {
+                /** @example Xk3m9QpL2vR8sT1wY6zA4bN0 */
+                userId: string;
+                /** @description From 1 (the best); 0 when the player has no score. */
+                rank: number;
+                scores: components["schemas"]["LeaderboardScores"];
+            }[];
+        };
+        /** @description A player's new scores (beyond the spec). */
+        LeaderboardScoresUpdate: {
+            /** @description The player. */
+            userId: string;
+            /** @description 1 to 3 finite numbers, filled up with 0; entries past the leaderboard's fields must be 0. */
+            scores: number[];
+        };
+        /** @description The answer to a valid event, and to the leaderboard administration operations. */
         GameEventAccepted: {
             /** @constant */
             message: "OK";
@@ -1785,7 +2114,7 @@ export interface components {
              * @example +4915112345678
              */
             phoneNumber: string;
-            /** @description Always false on the reference server (it has no guest login). */
+            /** @description True for a guest (`registerGuest`) until its registration is completed (`completeGuestRegistration`). */
             guest: boolean;
             /** @description False from registration until the e-mail confirmation, when the project confirms registrations by e-mail (spec 3). */
             active: boolean;
@@ -1890,6 +2219,40 @@ export interface components {
         };
         /** @description **Decision:** logout answers an empty object. */
         LogoutResponse: Record<string, never>;
+        /** @description **Decision:** a guest registration takes no fields: the server chooses them all. */
+        GuestRegistration: Record<string, never>;
+        /** @description A new guest (beyond the spec), as the published Node client reads it. */
+        GuestCredentials: components["schemas"]["User"] & {
+            /**
+             * @description The `userId` once more, under the name the published Node client reads.
+             * @example Gx8c2VbN5mQ1wE7rT3yU9iO4
+             */
+            id: string;
+            /**
+             * @description The generated password; shown only in this answer.
+             * @example 5f1e9a3c7b2d4e6f8a0b1c2d
+             */
+            password: string;
+        };
+        /** @description A guest's new credentials and profile (beyond the spec); any other field answers 400. */
+        GuestRegistrationCompletion: {
+            /** @description The guest's `userId`. */
+            userId: string;
+            newUsername: string;
+            /** @description The guest's current password (from `registerGuest`). */
+            lastPassword: string;
+            newPassword: string;
+            firstName?: string;
+            lastName?: string;
+            email?: components["schemas"]["UserEmail"];
+            phoneNumber?: string;
+        };
+        /** @description The number of users (beyond the spec), under the name the published Node client reads. */
+        UserCount: {
+            numberOfUser: number;
+        };
+        /** @description **Decision:** deleting a user answers an empty object. */
+        UserDeleted: Record<string, never>;
     };
     responses: {
         /** @description The request is malformed or a field is invalid. */
@@ -2069,7 +2432,7 @@ export interface components {
                 "application/json": components["schemas"]["LeaderboardProfileList"];
             };
         };
-        /** @description The service is disabled, the game id is wrong, the leaderboard is unknown, or (rank and around-me) the token is a master token. */
+        /** @description The service is disabled, the game id is wrong, the leaderboard or a named user is unknown, or (the operations about the caller) a master token names no player. */
         LeaderboardExpectationFailed: {
             headers: {
                 [name: string]: unknown;
@@ -3518,6 +3881,69 @@ export interface operations {
             };
         };
     };
+    submitGameEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "eventBunchDataList": [
+                 *         {
+                 *           "userId": "Xk3m9QpL2vR8sT1wY6zA4bN0",
+                 *           "eventName": "match_end",
+                 *           "fieldsAndValues": [
+                 *             {
+                 *               "fieldName": "score",
+                 *               "value": 120
+                 *             }
+                 *           ]
+                 *         },
+                 *         {
+                 *           "userId": "Pq7LmN2xC4vB8nM1kJ5hG3fD",
+                 *           "eventName": "match_end",
+                 *           "fieldsAndValues": [
+                 *             {
+                 *               "fieldName": "score",
+                 *               "value": 90
+                 *             },
+                 *             {
+                 *               "fieldName": "kills",
+                 *               "value": 2
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["GameEventBulk"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "OK"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GameEventAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            417: components["responses"]["LeaderboardExpectationFailed"];
+        };
+    };
     getLeaderboardRank: {
         parameters: {
             query?: {
@@ -3552,6 +3978,40 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            417: components["responses"]["LeaderboardExpectationFailed"];
+        };
+    };
+    removeLeaderboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The leaderboard's id, from the project's configuration (the management panel).
+                 * @example high-score
+                 */
+                leaderboardId: components["parameters"]["LeaderboardId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "OK"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GameEventAccepted"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             417: components["responses"]["LeaderboardExpectationFailed"];
         };
     };
@@ -3613,6 +4073,253 @@ export interface operations {
             200: components["responses"]["LeaderboardProfileListResponse"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            417: components["responses"]["LeaderboardExpectationFailed"];
+        };
+    };
+    getLeaderboardTopPage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The page, from 0.
+                 * @example 0
+                 */
+                page?: number;
+                /**
+                 * @description Players per page.
+                 * @example 10
+                 */
+                count?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The leaderboard's id, from the project's configuration (the management panel).
+                 * @example high-score
+                 */
+                leaderboardId: components["parameters"]["LeaderboardId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["LeaderboardProfileListResponse"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            417: components["responses"]["LeaderboardExpectationFailed"];
+        };
+    };
+    getPlayerLeaderboards: {
+        parameters: {
+            query?: {
+                /**
+                 * @description **Beyond the spec** (the published Node client sends it from server-side code; see docs/published-clients.md):
+                 *     with the master token, the player the operation is about. A user token may name only its own user (417,
+                 *     code 119, otherwise); an unknown user answers 417 (code 214).
+                 * @example 4f2b9c1e7a
+                 */
+                userId?: components["parameters"]["ActingUserId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ids of the player's leaderboards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "userLeaderbaordsId": [
+                     *         "high-score",
+                     *         "total-kills"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PlayerLeaderboards"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            417: components["responses"]["LeaderboardExpectationFailed"];
+        };
+    };
+    getLeaderboardUsersScores: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The leaderboard's id, from the project's configuration (the management panel).
+                 * @example high-score
+                 */
+                leaderboardId: components["parameters"]["LeaderboardId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "userIdList": [
+                 *         "Xk3m9QpL2vR8sT1wY6zA4bN0",
+                 *         "Pq7LmN2xC4vB8nM1kJ5hG3fD"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["LeaderboardUsersScoreRequest"];
+            };
+        };
+        responses: {
+            /** @description Each listed player's rank and scores. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "leaderboardInfoList": [
+                     *         {
+                     *           "userId": "Xk3m9QpL2vR8sT1wY6zA4bN0",
+                     *           "rank": 1,
+                     *           "scores": [
+                     *             150,
+                     *             0,
+                     *             0
+                     *           ]
+                     *         },
+                     *         {
+                     *           "userId": "Pq7LmN2xC4vB8nM1kJ5hG3fD",
+                     *           "rank": 0,
+                     *           "scores": [
+                     *             0,
+                     *             0,
+                     *             0
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LeaderboardUsersScores"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            417: components["responses"]["LeaderboardExpectationFailed"];
+        };
+    };
+    resetAllLeaderboards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "OK"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GameEventAccepted"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            417: components["responses"]["LeaderboardExpectationFailed"];
+        };
+    };
+    setLeaderboardScores: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The leaderboard's id, from the project's configuration (the management panel).
+                 * @example high-score
+                 */
+                leaderboardId: components["parameters"]["LeaderboardId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "userId": "Xk3m9QpL2vR8sT1wY6zA4bN0",
+                 *       "scores": [
+                 *         500,
+                 *         0,
+                 *         0
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["LeaderboardScoresUpdate"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "OK"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GameEventAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            417: components["responses"]["LeaderboardExpectationFailed"];
+        };
+    };
+    resetLeaderboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The leaderboard's id, from the project's configuration (the management panel).
+                 * @example high-score
+                 */
+                leaderboardId: components["parameters"]["LeaderboardId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "OK"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GameEventAccepted"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             417: components["responses"]["LeaderboardExpectationFailed"];
         };
     };
@@ -4124,6 +4831,147 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The user's `userId`.
+                 * @example Xk3m9QpL2vR8sT1wY6zA4bN0
+                 */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user is deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {} */
+                    "application/json": components["schemas"]["UserDeleted"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    registerGuest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description None, or an empty object. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["GuestRegistration"];
+            };
+        };
+        responses: {
+            /** @description The new guest, with its generated credentials. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "instanceId": "dev-auth-id",
+                     *       "userId": "Gx8c2VbN5mQ1wE7rT3yU9iO4",
+                     *       "username": "guest-pA7sD2fG9hJ4kL1z",
+                     *       "firstName": "",
+                     *       "lastName": "",
+                     *       "email": "",
+                     *       "phoneNumber": "",
+                     *       "guest": true,
+                     *       "active": true,
+                     *       "id": "Gx8c2VbN5mQ1wE7rT3yU9iO4",
+                     *       "password": "5f1e9a3c7b2d4e6f8a0b1c2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GuestCredentials"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    completeGuestRegistration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "userId": "Gx8c2VbN5mQ1wE7rT3yU9iO4",
+                 *       "newUsername": "ann",
+                 *       "lastPassword": "5f1e9a3c7b2d4e6f8a0b1c2d",
+                 *       "newPassword": "s3cret",
+                 *       "firstName": "Ann",
+                 *       "lastName": "Lee",
+                 *       "email": "ann@example.com"
+                 *     }
+                 */
+                "application/json": components["schemas"]["GuestRegistrationCompletion"];
+            };
+        };
+        responses: {
+            200: components["responses"]["UserRecordResponse"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    countUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The number of users. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "numberOfUser": 42
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserCount"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
