@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createUser } from '../support/users.js';
 import { encodeArgs } from '../../src/transcoder/commands.js';
-import { Receiver, makeVideo, transcoderClient } from './support.js';
+import { Receiver, makeVideo, resetForProducer, transcoderClient } from './support.js';
 
 const OUTPUTS = [{ resolution: '120', videoBitrate: '150k', audioBitrate: '48k' }];
 
@@ -29,9 +29,7 @@ afterAll(async () => {
   await receiver.close();
 });
 beforeEach(async () => {
-  await server.reset();
-  post = transcoderClient(server, (await createUser(server, 'producer')).auth);
-  await server.admin('/__admin/transcoder/policy', { method: 'PATCH', body: JSON.stringify({ retryDelayMs: 10 }) });
+  post = await resetForProducer(server, { retryDelayMs: 10 });
   await post('/metadata/upload', { name: 'receiver', default: true, url: `${receiver.url}/upload` });
   await post('/metadata/webhook', { name: 'receiver', default: true, url: `${receiver.url}/webhook` });
 });

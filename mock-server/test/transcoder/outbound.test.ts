@@ -10,8 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { createUser } from '../support/users.js';
-import { Receiver, makeVideo, makeWatermark, probe, transcoderClient, understateDuration } from './support.js';
+import { Receiver, makeVideo, makeWatermark, probe, resetForProducer, transcoderClient, understateDuration } from './support.js';
 
 // Jobs work under the system temporary folder: give this file its own, to see that they clean up.
 const systemTmp = tmpdir();
@@ -82,9 +81,7 @@ afterAll(async () => {
   await receiver.close();
 });
 beforeEach(async () => {
-  await server.reset();
-  post = transcoderClient(server, (await createUser(server, 'producer')).auth);
-  await server.admin('/__admin/transcoder/policy', { method: 'PATCH', body: JSON.stringify({ retryDelayMs: 10, deliveryAttempts: 2, timeLimitMs: 120_000 }) });
+  post = await resetForProducer(server, { retryDelayMs: 10, deliveryAttempts: 2, timeLimitMs: 120_000 });
   for (const [kind, body] of Object.entries({
     upload: { name: 'receiver', default: true, url: `${receiver.url}/upload` },
     webhook: { name: 'receiver', default: true, url: `${receiver.url}/webhook` },

@@ -6,7 +6,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createDeliveryReceiver, parseNotification, type TranscoderDelivery, type TranscoderNotification } from '../../../packages/sdk/src/transcoder/deliveries.js';
+import { expect } from 'vitest';
 import type { TestServer } from '../support/server.js';
+import { createUser } from '../support/users.js';
 
 const HLS_JS = resolve(import.meta.dirname, '../../../node_modules/hls.js/dist/hls.min.js');
 
@@ -154,6 +156,16 @@ export function probe(path: string): { width: number; height: number; duration: 
   ) as { format: { duration: string; tags?: { title?: string } }; streams: { codec_name: string; width?: number; height?: number }[] };
   const video = out.streams.find((s) => s.width)!;
   return { width: video.width!, height: video.height!, duration: Number(out.format.duration), codecs: out.streams.map((s) => s.codec_name), title: out.format.tags?.title };
+}
+
+/**
+ * Resets the server (state and job policy), applies `policy`, and answers a client of a new user "producer":
+ * the fresh start of a transcoder test.
+ */
+export async function resetForProducer(server: TestServer, policy: Record<string, number>): Promise<ReturnType<typeof transcoderClient>> {
+  await server.reset();
+  expect((await server.admin('/__admin/transcoder/policy', { method: 'PATCH', body: JSON.stringify(policy) })).status).toBe(200);
+  return transcoderClient(server, (await createUser(server, 'producer')).auth);
 }
 
 /** JSON requests to the transcoder with a user's token. */
