@@ -27,8 +27,9 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}): Pro
   const config = { ...TEST_CONFIG, ...overrides } as ConfigInput;
   const running = await startServer({ config, port: 0 });
   const request = (path: string, init?: RequestInit) => fetch(`${running.url}${path}`, init);
-  const admin = (path: string, init: RequestInit = {}) =>
-    request(path, { ...init, headers: { 'X-Service-Authentication-Key': config.masterKey, ...init.headers } });
+  // The admin API reads the master key under the project's (first) header word, as every other header.
+  const masterKeyHeader = `X-${[config.headerWord ?? 'Service'].flat()[0]}-Authentication-Key`;
+  const admin = (path: string, init: RequestInit = {}) => request(path, { ...init, headers: { [masterKeyHeader]: config.masterKey, ...init.headers } });
   return {
     ...running,
     config,

@@ -12,7 +12,7 @@ import {
   memoryTokenStore,
   type SessionChange,
 } from '../src/index.js';
-import { advanceClock, masterClient, optionsFor, recordingFetch, rejection, startTestServer, userClient, type TestServer } from './support.js';
+import { advanceClock, masterClient, optionsFor, recordingFetch, rejection, serviceHeader, startTestServer, userClient, type TestServer } from './support.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -71,7 +71,7 @@ describe('sign in and out', () => {
     const { authenticationId, clientKey } = server.config;
     const res = await server.request('/auth/login', {
       method: 'POST',
-      headers: { 'X-Service-Authentication-Id': authenticationId, 'X-Service-Authentication-Key': clientKey, 'X-Service-Authentication-Refresh': '1' },
+      headers: { [serviceHeader('Authentication-Id')]: authenticationId, [serviceHeader('Authentication-Key')]: clientKey, [serviceHeader('Authentication-Refresh')]: '1' },
       body: renewal,
     });
     expect(res.status).toBe(401);
@@ -145,7 +145,7 @@ describe('token refresh', () => {
     const { authenticationId, clientKey } = server.config;
     await server.request(`/auth/logout?refresh-token=${refreshToken}`, {
       method: 'DELETE',
-      headers: { 'X-Service-Authentication-Id': authenticationId, 'X-Service-Authentication-Key': clientKey },
+      headers: { [serviceHeader('Authentication-Id')]: authenticationId, [serviceHeader('Authentication-Key')]: clientKey },
     });
     const changes: SessionChange[] = [];
     client.auth.onSessionChange((change) => changes.push(change));

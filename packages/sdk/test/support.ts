@@ -1,7 +1,19 @@
 import { createClient, type Client, type ClientOptions } from '../src/index.js';
-import { startTestServer, type TestServer } from '../../../mock-server/test/support/server.js';
+import { startTestServer as startServer, type TestServer } from '../../../mock-server/test/support/server.js';
 
-export { startTestServer, type TestServer };
+export type { TestServer };
+
+/**
+ * The word of the service's header names this run uses. The suite runs twice (vitest.config.ts): with the spec's
+ * "Service", and against a server that accepts only another word, with the SDK's `headerWord` set to it.
+ */
+export const HEADER_WORD = process.env['BASEKIT_HEADER_WORD'];
+
+/** A header name of the service with this run's word: `serviceHeader('Storage-Id')`. */
+export const serviceHeader = (name: string) => `X-${HEADER_WORD ?? 'Service'}-${name}`;
+
+/** The reference server for SDK tests, accepting only this run's header word. */
+export const startTestServer: typeof startServer = (overrides = {}) => startServer({ ...(HEADER_WORD && { headerWord: HEADER_WORD }), ...overrides });
 
 /** One request the SDK sent, as the server answered it. */
 export interface Exchange {
@@ -15,7 +27,7 @@ export interface Exchange {
 export function recordingFetch() {
   const exchanges: Exchange[] = [];
   const fetch = async (request: Request): Promise<Response> => {
-    const renewal = request.headers.get('x-service-authentication-refresh') === '1';
+    const renewal = request.headers.get(serviceHeader('Authentication-Refresh')) === '1';
     const response = await globalThis.fetch(request);
     exchanges.push({ method: request.method, path: new URL(request.url).pathname, status: response.status, renewal });
     return response;
@@ -26,7 +38,7 @@ export function recordingFetch() {
 /** The options of a client of the test server's project. */
 export function optionsFor(server: TestServer, extra: Partial<ClientOptions> = {}): ClientOptions {
   const { authenticationId, clientKey, objectStorageId, storageId, gameId } = server.config;
-  return { baseUrl: server.url, authenticationId, clientKey, objectStorageId, storageId, gameId, ...extra };
+  return { baseUrl: server.url, authenticationId, clientKey, objectStorageId, storageId, gameId, ...(HEADER_WORD && { headerWord: HEADER_WORD }), ...extra };
 }
 
 let users = 0;

@@ -1,6 +1,7 @@
 import createFetchClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from '../generated/schema.js';
 import { AbortError, BasekitError, NetworkError, ServiceError } from './errors.js';
+import { renameServiceHeaders } from './header-word.js';
 import type { ClientOptions } from './options.js';
 import { SessionManager, type TokenResponse } from './session.js';
 import { memoryTokenStore } from './token-store.js';
@@ -90,6 +91,7 @@ export function createCore(options: ClientOptions): Core {
     options: resolved,
     session: new SessionManager(options.tokenStore ?? memoryTokenStore(), (refreshToken) => renew(core, refreshToken)),
     async send(operation, request) {
+      if (options.headerWord) renameServiceHeaders(request.headers, options.headerWord);
       let response: Response;
       try {
         response = await rawFetch(request);
@@ -103,6 +105,9 @@ export function createCore(options: ClientOptions): Core {
     },
     http(baseUrl, headers = {}, authorize = true) {
       const client = createFetchClient<paths>({ baseUrl, headers, fetch: rawFetch });
+      const { headerWord } = options;
+      // First, so that the session's replay copy carries the renamed headers too.
+      if (headerWord) client.use({ onRequest: ({ request }) => (renameServiceHeaders(request.headers, headerWord), request) });
       // onResponse runs in reverse order: the session replays a 401 before the error is raised.
       client.use(errorMiddleware);
       if (authorize) client.use(sessionMiddleware(core, rawFetch));

@@ -22,6 +22,11 @@ export interface ClientOptions {
   bucket?: string;
   /** Where the session is kept; in memory by default. */
   tokenStore?: TokenStore;
+  /**
+   * The word in the service's header names, `X-<word>-Authentication-Id` …: the spec's neutral `Service` by
+   * default. A deployment that names its headers with its product's word needs that word here.
+   */
+  headerWord?: string;
   /** The fetch to use; `globalThis.fetch` at call time by default (so msw started later still intercepts). */
   fetch?: (request: Request) => Promise<Response>;
 }
