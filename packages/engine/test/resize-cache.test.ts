@@ -31,3 +31,35 @@ describe('ResizeCache', () => {
     expect([cache.get('a'), cache.get('b')]).toEqual([undefined, undefined]);
   });
 });
+
+describe('ResizeCache.produce', () => {
+  const limits = { bytes: 1_000, entries: 100 };
+
+  it('makes one copy at a time, however many are asked for at once', async () => {
+    const cache = new ResizeCache();
+    let running = 0;
+    let most = 0;
+    const make = async () => {
+      most = Math.max(most, ++running);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      running--;
+      return image(1);
+    };
+    await Promise.all(Array.from({ length: 8 }, (_, i) => cache.produce(`k${i}`, make, limits)));
+    expect(most).toBe(1);
+  });
+
+  it('makes a copy asked for twice at once only once, and keeps it', async () => {
+    const cache = new ResizeCache();
+    let made = 0;
+    const make = async () => (made++, image(1));
+    const [a, b] = await Promise.all([cache.produce('k', make, limits), cache.produce('k', make, limits)]);
+    expect([made, a, cache.get('k')]).toEqual([1, b, a]);
+  });
+
+  it('goes on after a copy that could not be made', async () => {
+    const cache = new ResizeCache();
+    await expect(cache.produce('bad', () => Promise.reject(new Error('not an image')), limits)).rejects.toThrow('not an image');
+    expect(await cache.produce('good', async () => image(1), limits)).toEqual(image(1));
+  });
+});

@@ -197,9 +197,12 @@ export interface paths {
          *     every other operation accepts the saved path back as it is.
          *     **Decision:** the stored name is the file part's file name (or its RFC 5987 `filename*`). Names and paths
          *     are checked before anything is stored (400): no `.`/`..` segments in any percent-encoding, no backslashes,
-         *     NUL or control characters, names of at most 255 UTF-8 bytes, paths of at most 1024 characters.
+         *     NUL or control characters, names of at most 255 UTF-8 bytes, paths of at most 1024 characters, the
+         *     folder and the file name together included.
          *     **Decision:** the request body is limited to `maxUploadBytes` of the server config (100 MiB by default):
          *     413, refused before reading when `Content-Length` says so, otherwise as soon as the body passes the limit.
+         *     At most `maxUploadParts` parts (1000 by default; 413, code 611) and 16 KiB per text field (400), both
+         *     refused while the body streams in.
          *     **Decision:** unknown or repeated form fields, an item without a file, and two items with the same
          *     destination answer 400. Any valid token may upload; `ownerId` is the user (null for the master token).
          *     **Decision (spec 5.2, a client token reaches the caller's own data):** a user token may replace only a
@@ -352,7 +355,8 @@ export interface paths {
          *     folder is created when missing. Copies get new guids and dates and keep their `ownerId`.
          *     **Decision:** a file and a folder of the same name never replace each other, even when forced (417).
          *     The destination may not be the sources' own folder or inside a source (400); the root cannot be copied
-         *     (400). `forces` may be left out (all false).
+         *     (400). `forces` may be left out (all false). A copy that would put anything at a path longer than 1024
+         *     characters answers 400.
          */
         post: operations["copyFiles"];
         delete?: never;
@@ -402,7 +406,9 @@ export interface paths {
          *     **Decision (error codes are not shown in the spec):** a folder answers 400 (code 605), a missing file 404,
          *     a new name already taken 417 (code 601), an unsafe `newFileName` (separators, `.`/`..`, control
          *     characters, over 255 bytes) 400. `newFileName` is a plain name, not percent-decoded. Two items for the
-         *     same file or the same new name answer 400. The served Content-Type follows the new extension.
+         *     same file or the same new name answer 400. The served Content-Type follows the new extension. At most 1000
+         *     items, as many files as a delete takes (417, code 604); a new name that makes the path longer than 1024
+         *     characters answers 400.
          *     **Decision (spec 5.2):** a user token may rename only files that are the user's or have no owner; another
          *     user's file answers 403 (code 119) and nothing is renamed. The master token may rename any file.
          */

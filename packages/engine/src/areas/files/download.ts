@@ -29,18 +29,18 @@ function resolve(root: FilesState['root'], bucket: string, path: FilePath, maxSi
   return { path: imagePath, file: image, resize: { width, height } };
 }
 
-async function resized(project: Project, state: FilesState, file: FileNode, width: number, height: number): Promise<ResizedImage | undefined> {
-  const key = `${file.blobKey}/${width}x${height}`;
-  const cached = state.resized.get(key);
-  if (cached) return cached;
-  const stored = await state.blobs.get(file.blobKey);
+function resized(project: Project, state: FilesState, file: FileNode, width: number, height: number): Promise<ResizedImage | undefined> {
   const resizer = project.capabilities.images;
-  if (!stored || !resizer) return undefined;
-  const bytes = stored instanceof Uint8Array ? stored : new Uint8Array(await stored.arrayBuffer());
-  const image = await resizer.resize(bytes, width, height);
-  if (!image) throw badRequest(ErrorCode.NOT_AN_IMAGE, 'the file cannot be read as an image');
-  state.resized.set(key, image, { bytes: project.config.resizeCacheBytes, entries: project.config.resizeCacheEntries });
-  return image;
+  if (!resizer) return Promise.resolve(undefined);
+  const limits = { bytes: project.config.resizeCacheBytes, entries: project.config.resizeCacheEntries };
+  return state.resized.produce(`${file.blobKey}/${width}x${height}`, async () => {
+    const stored = await state.blobs.get(file.blobKey);
+    if (!stored) return undefined;
+    const bytes = stored instanceof Uint8Array ? stored : new Uint8Array(await stored.arrayBuffer());
+    const image = await resizer.resize(bytes, width, height);
+    if (!image) throw badRequest(ErrorCode.NOT_AN_IMAGE, 'the file cannot be read as an image');
+    return image;
+  }, limits);
 }
 
 /** Attachment when a download name is asked for or the type could run scripts, else inline under the file's name. */

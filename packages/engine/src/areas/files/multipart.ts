@@ -24,6 +24,8 @@ export function tooLarge(limit: number): ApiError {
 export interface MultipartLimits {
   bytes: number;
   parts: number;
+  /** Bytes of one text field (a part without a file name). */
+  fieldBytes: number;
 }
 
 /** The boundary of a `multipart/form-data` Content-Type (400 for any other type). */
@@ -144,7 +146,8 @@ function safeDecode(text: string): string {
 /**
  * Parses a `multipart/form-data` body as it streams in, so memory holds the parts and little more. A body larger
  * than `limits.bytes`, or with more than `limits.parts` parts, is refused (413) as soon as it passes the limit, with
- * or without a Content-Length: a flood of tiny parts costs no more than the parts allowed.
+ * or without a Content-Length: a flood of tiny parts costs no more than the parts allowed. A text field longer than
+ * `limits.fieldBytes` is refused (400) as it streams in too.
  */
 export async function readMultipart(body: ReadableStream<Uint8Array> | null, boundary: string, limits: MultipartLimits): Promise<FormPart[]> {
   if (!body) throw malformed('the body is empty');
@@ -161,8 +164,14 @@ export async function readMultipart(body: ReadableStream<Uint8Array> | null, bou
     if (after[0] !== CRLF[0] || after[1] !== CRLF[1]) throw malformed('a boundary is not followed by a line break');
     if (parts.length === limits.parts) throw new ApiError(413, ErrorCode.TOO_MANY_PARTS, `the upload has more than ${limits.parts} parts`);
     const headers = parseHeaders(await readHeaderBlock(reader));
+    const limit = headers.filename === undefined ? limits.fieldBytes : Infinity;
     const chunks: Uint8Array[] = [];
-    await skipTo(reader, delimiter, (chunk) => chunks.push(chunk));
+    let size = 0;
+    await skipTo(reader, delimiter, (chunk) => {
+      size += chunk.length;
+      if (size > limit) throw badRequest(ErrorCode.VALIDATION_FAILED, `the form field "${headers.name}" is longer than ${limit} bytes`);
+      chunks.push(chunk);
+    });
     parts.push({ ...headers, data: concat(chunks) });
   }
 }

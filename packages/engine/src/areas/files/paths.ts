@@ -7,6 +7,11 @@ export type FilePath = readonly string[];
 const MAX_NAME_BYTES = 255;
 /** Longest path, in characters, names joined with `/`. */
 const MAX_PATH_CHARS = 1024;
+/**
+ * Longest path as sent, before decoding: a path of 1024 characters percent-encoded, with a scheme and host before
+ * it, stays well below. Checked first, so a huge value is never split into millions of names.
+ */
+export const MAX_PATH_INPUT = 16 * 1024;
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const ESCAPE = /%[0-9a-f]{2}/i;
@@ -53,6 +58,7 @@ export function checkName(name: string, field: string): string {
  */
 export function parsePath(bucket: string, input: unknown, field: string): FilePath {
   if (typeof input !== 'string') throw invalid(field, 'must be a string');
+  if (input.length > MAX_PATH_INPUT) throw invalid(field, `is longer than ${MAX_PATH_INPUT} characters`);
   const path = input.replace(/^https?:\/\/[^/]*/i, '');
   const names = path.split('/').filter((segment) => segment !== '').map((segment) => {
     try {
@@ -63,8 +69,16 @@ export function parsePath(bucket: string, input: unknown, field: string): FilePa
   });
   if (path.startsWith('/') && names[0] === bucket) names.shift();
   for (const name of names) checkName(name, field);
-  if (names.join('/').length > MAX_PATH_CHARS) throw invalid(field, `is longer than ${MAX_PATH_CHARS} characters`);
-  return names;
+  return checkPathLength(names, field);
+}
+
+/**
+ * 400 when the names joined with `/` are longer than 1024 characters: every stored location must stay one that a
+ * request can name, so uploads, renames, copies and moves check where they put things too.
+ */
+export function checkPathLength(path: FilePath, field: string): FilePath {
+  if (path.join('/').length > MAX_PATH_CHARS) throw invalid(field, `is longer than ${MAX_PATH_CHARS} characters`);
+  return path;
 }
 
 /**

@@ -2,9 +2,12 @@ import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
 import type { Project } from '../../shared/project.js';
 import { contentTypeFor } from './content-type.js';
 import { type Caller, checkOwnership } from './ownership.js';
-import { type FilePath, firstRepeated, nameOf, parentOf, publicUrl, savedPath } from './paths.js';
+import { type FilePath, checkPathLength, firstRepeated, nameOf, parentOf, publicUrl, savedPath } from './paths.js';
 import { mutate } from './state.js';
 import { type FileNode, type FolderNode, existing, find, removeChild, setChild } from './tree.js';
+
+/** At most as many files as one delete takes (spec 8 gives rename no limit of its own). */
+export const MAX_RENAME_FILES = 1000;
 
 export interface RenameItem {
   path: FilePath;
@@ -18,7 +21,7 @@ export interface RenameItem {
  */
 export function renameFiles(project: Project, caller: Caller, items: readonly RenameItem[]): Promise<string[]> {
   const { bucket } = project.config;
-  const targets = items.map(({ path, newName }) => [...parentOf(path), newName]);
+  const targets = items.map(({ path, newName }) => checkPathLength([...parentOf(path), newName], 'pathToRename with newFileName'));
   const repeated = firstRepeated(items.map((i) => i.path)) ?? firstRepeated(targets);
   if (repeated) throw badRequest(ErrorCode.VALIDATION_FAILED, `${publicUrl(bucket, repeated)} appears twice in the request`);
   return mutate(project, async (state) => {

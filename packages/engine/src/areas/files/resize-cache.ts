@@ -18,6 +18,24 @@ export interface CacheLimits {
 export class ResizeCache {
   readonly #images = new Map<string, ResizedImage>();
   #bytes = 0;
+  /** Copies are made one after another (see `produce`). */
+  #making: Promise<unknown> = Promise.resolve();
+
+  /**
+   * The copy kept under `key`, else the one `make` makes, kept for next time. Copies are made one at a time: however
+   * many are asked for at once, memory holds one source image, and a request for a copy being made gets that copy.
+   */
+  produce(key: string, make: () => Promise<ResizedImage | undefined>, limits: CacheLimits): Promise<ResizedImage | undefined> {
+    const kept = this.get(key);
+    if (kept) return Promise.resolve(kept);
+    const run = this.#making.then(async () => {
+      const made = this.get(key) ?? (await make());
+      if (made) this.set(key, made, limits);
+      return made;
+    });
+    this.#making = run.catch(() => undefined);
+    return run;
+  }
 
   get(key: string): ResizedImage | undefined {
     const image = this.#images.get(key);

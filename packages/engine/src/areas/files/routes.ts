@@ -10,8 +10,8 @@ import { download } from './download.js';
 import { choiceField, flagList, intField, stringList } from './fields.js';
 import { fileInfo, listFolder, MAX_PAGE_SIZE } from './listing.js';
 import { boundaryOf, readMultipart, tooLarge } from './multipart.js';
-import { checkName, parsePath } from './paths.js';
-import { renameFiles } from './rename.js';
+import { MAX_PATH_INPUT, checkName, parsePath } from './paths.js';
+import { MAX_RENAME_FILES, renameFiles } from './rename.js';
 import { tooMany } from './selection.js';
 import { type TransferMode, transfer } from './transfer.js';
 import { createDirectory, upload, uploadItems } from './upload.js';
@@ -32,7 +32,7 @@ filesRoutes.post('/files', storage, storageId, bearer, async (c) => {
   const limit = project.config.maxUploadBytes;
   // Refused before reading when the length is declared; otherwise while reading.
   if (Number(c.req.header('content-length')) > limit) throw tooLarge(limit);
-  const parts = await readMultipart(c.req.raw.body, boundaryOf(c.req.header('content-type')), { bytes: limit, parts: project.config.maxUploadParts });
+  const parts = await readMultipart(c.req.raw.body, boundaryOf(c.req.header('content-type')), { bytes: limit, parts: project.config.maxUploadParts, fieldBytes: MAX_PATH_INPUT });
   const savedFilesUrls = await upload(project, uploadItems(project.config.bucket, parts), ownerOf(c));
   return c.json({ savedFilesUrls });
 });
@@ -88,6 +88,7 @@ filesRoutes.post('/files/rename', storage, storageId, bearer, async (c) => {
   if (!Array.isArray(items) || items.length === 0 || !items.every(isPlainObject)) {
     throw badRequest(ErrorCode.VALIDATION_FAILED, '"items" must be a non-empty array of {pathToRename, newFileName}');
   }
+  if (items.length > MAX_RENAME_FILES) throw tooMany(MAX_RENAME_FILES, 'files');
   const renames = items.map((item) => {
     if (typeof item['newFileName'] !== 'string') throw badRequest(ErrorCode.INVALID_PATH, '"newFileName" must be a string');
     return { path: pathOf(c, item['pathToRename'], 'pathToRename'), newName: checkName(item['newFileName'], 'newFileName') };

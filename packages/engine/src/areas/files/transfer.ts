@@ -1,10 +1,10 @@
 import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
-import { type FilePath, isWithin, nameOf, publicUrl, samePath, savedPath } from './paths.js';
+import { type FilePath, checkPathLength, isWithin, nameOf, publicUrl, samePath, savedPath } from './paths.js';
 import { select, tooMany } from './selection.js';
 import { mutate } from './state.js';
-import { type FolderNode, type TreeNode, checkFolderPath, descendantCount, ensureFolder, find, removeChild, setChild } from './tree.js';
+import { type FolderNode, type TreeNode, checkFolderPath, descendantCount, ensureFolder, find, longestPathIn, removeChild, setChild } from './tree.js';
 
 /** Spec 8: the named elements plus all their children. */
 const MAX_TRANSFER_ENTRIES = 100;
@@ -61,6 +61,7 @@ export function transfer(project: Project, mode: TransferMode, sources: readonly
     const inside = items.find(({ path }) => isWithin(destination, path));
     if (inside) throw badRequest(ErrorCode.INVALID_PATH, `${publicUrl(bucket, inside.path)} cannot be put inside itself`);
     if (items.reduce((n, { node }) => n + 1 + descendantCount(node), 0) > MAX_TRANSFER_ENTRIES) throw tooMany(MAX_TRANSFER_ENTRIES, 'elements');
+    for (const { path, node } of items) checkPathLength([...destination, ...longestPathIn(nameOf(path), node)], 'destinationUrl with the sources');
     checkFolderPath(state.root, destination, bucket);
     const target = find(state.root, destination) as FolderNode | undefined;
     for (const { path, node, forced } of items) {

@@ -107,6 +107,18 @@ export function descendantCount(node: TreeNode): number {
   return count;
 }
 
+/** The longest path (by characters) from `name`, the name of `node`, down to anything inside it. */
+export function longestPathIn(name: string, node: TreeNode): FilePath {
+  let longest: FilePath = [name];
+  if (node.kind === 'folder') {
+    for (const [childName, child] of node.children) {
+      const path = [name, ...longestPathIn(childName, child)];
+      if (path.join('/').length > longest.join('/').length) longest = path;
+    }
+  }
+  return longest;
+}
+
 /** Bytes of the file, or of every file inside the folder. */
 export function sizeOf(node: TreeNode): number {
   let size = 0;

@@ -6,7 +6,7 @@ import { crc32Hex } from './crc32.js';
 import { md5Hex } from './md5.js';
 import type { FormPart } from './multipart.js';
 import { type Caller, checkOwnership } from './ownership.js';
-import { type FilePath, checkName, firstRepeated, parsePath, publicUrl, savedPath } from './paths.js';
+import { type FilePath, checkName, checkPathLength, firstRepeated, parsePath, publicUrl, savedPath } from './paths.js';
 import { mutate } from './state.js';
 import { type FileNode, checkFolderPath, ensureFolder, find, setChild } from './tree.js';
 
@@ -51,6 +51,7 @@ function item(bucket: string, index: number, fields: Map<string, FormPart>): Upl
     bytes: file.data,
     replacing: replacing === 'true',
   };
+  checkPathLength([...upload.folder, upload.name], `${field('path')} with the file name`);
   if (file.contentType) upload.declaredType = file.contentType;
   return upload;
 }
