@@ -23,7 +23,7 @@ export default defineConfig({
   plugins: [throughPrism],
   test: {
     // The end-to-end scenarios; pack.test.ts (packaging) and types.test.ts (compile-time) send no traffic.
-    include: ['packages/sdk/test/{auth,db,files,leaderboards,transcoder}.test.ts'],
+    include: ['packages/sdk/test/{auth,db,files,leaderboards,transcoder,guests,leaderboards-admin}.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -16,6 +16,10 @@ export type Registration = Schemas['UserRegistration'];
 export type UserChanges = Schemas['UserUpdate'];
 /** A page of users with the total count (spec 2.3). */
 export type UserList = Schemas['UserList'];
+/** A new guest (beyond the spec): its user record, the id again as `id`, and its generated password. */
+export type GuestCredentials = Schemas['GuestCredentials'];
+/** What completes a guest's registration (beyond the spec): its id, the last and new credentials, profile fields. */
+export type GuestCompletion = Schemas['GuestRegistrationCompletion'];
 /** Paging of user search and listing; `page` counts from 0. */
 export interface Paging extends CallOptions {
   page?: number;
@@ -57,6 +61,28 @@ export function createAuth(core: Core) {
      */
     register: (user: Registration, { signal }: CallOptions = {}): Promise<RegisteredUser> =>
       core.call(open.POST('/auth/users', { body: user, signal })),
+
+    /**
+     * Registers a guest (beyond the spec: the service's published Node client calls it): the service chooses the
+     * username and password and answers them once. Keep them (on the device) to log in again later; turn the guest
+     * into a registered user with `completeGuestRegistration` (server-side code). It does not sign in.
+     *
+     * @example
+     * const guest = await auth.registerGuest();
+     * await auth.login(guest.username, guest.password);
+     */
+    registerGuest: ({ signal }: CallOptions = {}): Promise<GuestCredentials> => core.call(open.POST('/auth/guest-users', { signal })),
+
+    /**
+     * Turns a guest into a registered user with a username, password and profile of its choice, keeping its id and
+     * everything it owns (beyond the spec: the service's published Node client calls it). Master only: the app's
+     * server does it, with the guest's current password as `lastPassword`.
+     *
+     * @example
+     * const user = await admin.auth.completeGuestRegistration({ userId: guest.id, lastPassword: guest.password, newUsername: 'ann', newPassword: 's3cret', email: 'ann@example.com' });
+     */
+    completeGuestRegistration: (completion: GuestCompletion, { signal }: CallOptions = {}): Promise<User> =>
+      core.call(http.POST('/auth/guest-users/complete-registration-master', { body: completion, signal })),
 
     /**
      * Logs a user in with the client key (spec 4.1 #2) and keeps the session.
@@ -165,5 +191,26 @@ export function createAuth(core: Core) {
     /** The users with these ids (spec 4.1 #13). Master only. */
     usersByIds: (userIds: string[], { signal }: CallOptions = {}): Promise<UserList> =>
       core.call(http.POST('/auth/users/by-user-ids', { body: { userIds }, signal })),
+
+    /**
+     * How many users the project has, guests included (beyond the spec: the service's published Node client calls
+     * it). Master only.
+     *
+     * @example
+     * const users = await admin.auth.countUsers(); // 42
+     */
+    countUsers: async ({ signal }: CallOptions = {}): Promise<number> =>
+      (await core.call(http.GET('/auth/users/get-number-of-user', { signal }))).numberOfUser,
+
+    /**
+     * Deletes a user (beyond the spec: the service's published Node client calls it). Their tokens stop working at
+     * once and their scores leave every leaderboard; the rows and files they wrote stay. Master only.
+     *
+     * @example
+     * await admin.auth.deleteUser(userId);
+     */
+    async deleteUser(userId: string, { signal }: CallOptions = {}): Promise<void> {
+      await core.call(http.DELETE('/auth/users/{userId}', { params: { path: { userId } }, signal }));
+    },
   };
 }

@@ -7,6 +7,19 @@ export type Rank = components['schemas']['LeaderboardRankResult'];
 /** A list of players with their scores (spec 2.7). */
 export type ProfileList = components['schemas']['LeaderboardProfileList'];
 
+/** One player of a profile list: brief profile and scores. */
+export type RankedPlayer = ProfileList['usersProfile'][number];
+/** A listed player's rank (0 without a score) and scores, from `usersScores`. */
+export type PlayerScore = components['schemas']['LeaderboardUsersScores']['leaderboardInfoList'][number];
+/** One player's event in `sendEvents`: whose it is, the event's name and its field values. */
+export interface PlayerEvent {
+  userId: string;
+  eventName: string;
+  fields: Record<string, number>;
+}
+
+const fieldValues = (fields: Record<string, number>) => Object.entries(fields).map(([fieldName, value]) => ({ fieldName, value }));
+
 /** Options of the calls about one player. */
 export interface PlayerOptions extends CallOptions {
   /**
@@ -31,6 +44,16 @@ export function createLeaderboards(core: Core) {
   const { baseUrl, gameId } = core.options;
   const http = core.http(baseUrl, gameId ? { 'X-Service-Game-Id': gameId } : {});
 
+  /**
+   * One page of the ranking: `count` players from position `page × count`, page 0 first (beyond the spec: the
+   * service's published Node client calls it).
+   *
+   * @example
+   * const { usersProfile } = await boards.topPage('high-score', 1, 10); // ranks 11 to 20
+   */
+  const topPage = (leaderboardId: string, page: number, count: number, { signal }: CallOptions = {}): Promise<ProfileList> =>
+    core.call(http.GET('/game/leaderboards/topPage/{leaderboardId}', { params: { path: { leaderboardId }, query: { page, count } }, signal }));
+
   return {
     /**
      * Submits a game event with its field values (spec 4.8 #1); the leaderboards defined on them update.
@@ -40,8 +63,22 @@ export function createLeaderboards(core: Core) {
      * await adminBoards.sendEvent('match_end', { score: 90 }, { userId: 'player-id' }); // master token
      */
     async sendEvent(eventName: string, fields: Record<string, number>, { signal, userId }: PlayerOptions = {}): Promise<void> {
-      const fieldsAndValues = Object.entries(fields).map(([fieldName, value]) => ({ fieldName, value }));
-      await core.call(http.POST('/game/events', { params: { query: { userId } }, body: { eventName, fieldsAndValues }, signal }));
+      await core.call(http.POST('/game/events', { params: { query: { userId } }, body: { eventName, fieldsAndValues: fieldValues(fields) }, signal }));
+    },
+
+    /**
+     * Submits several players' events at once, in order, all or none (beyond the spec: the service's published
+     * Node client calls it). Master only: server-side code, each event naming its player.
+     *
+     * @example
+     * await admin.leaderboards.sendEvents([
+     *   { userId: annId, eventName: 'match_end', fields: { score: 120 } },
+     *   { userId: bobId, eventName: 'match_end', fields: { score: 90 } },
+     * ]);
+     */
+    async sendEvents(events: PlayerEvent[], { signal }: CallOptions = {}): Promise<void> {
+      const eventBunchDataList = events.map(({ userId, eventName, fields }) => ({ userId, eventName, fieldsAndValues: fieldValues(fields) }));
+      await core.call(http.POST('/game/events/bulk', { body: { eventBunchDataList }, signal }));
     },
 
     /**
@@ -61,6 +98,86 @@ export function createLeaderboards(core: Core) {
      */
     top: (leaderboardId: string, count: number, { signal }: CallOptions = {}): Promise<ProfileList> =>
       core.call(http.GET('/game/leaderboards/top/{leaderboardId}', { params: { path: { leaderboardId }, query: { count } }, signal })),
+
+    topPage,
+
+    /**
+     * Every ranked player, best first, fetched `pageSize` at a time (default 100, at most 100) with `topPage`.
+     * Scores that change while it runs can move a player across a page boundary (seen twice, or not at all).
+     *
+     * @example
+     * for await (const { userBriefProfile, scores } of boards.ranking('high-score')) console.log(userBriefProfile.userName, scores[0]);
+     */
+    async *ranking(leaderboardId: string, { signal, pageSize = 100 }: CallOptions & { pageSize?: number } = {}): AsyncGenerator<RankedPlayer, void, undefined> {
+      for (let page = 0; ; page++) {
+        const { usersProfile } = await topPage(leaderboardId, page, pageSize, { signal });
+        yield* usersProfile;
+        if (usersProfile.length < pageSize) return;
+      }
+    },
+
+    /**
+     * The ids of the leaderboards the signed-in player (or, with the master token, `userId`) has a score on (beyond
+     * the spec: the service's published Node client calls it).
+     *
+     * @example
+     * const ids = await boards.myLeaderboards(); // ['high-score', 'total-kills']
+     */
+    myLeaderboards: async ({ signal, userId }: PlayerOptions = {}): Promise<string[]> =>
+      (await core.call(http.GET('/game/leaderboards/myLeaderboards', { params: { query: { userId } }, signal }))).userLeaderbaordsId,
+
+    /**
+     * The rank and scores of each listed player, in the order asked (beyond the spec: the service's published Node
+     * client calls it); rank 0 for a player without a score.
+     *
+     * @example
+     * const [ann, bob] = await boards.usersScores('high-score', [annId, bobId]);
+     */
+    usersScores: async (leaderboardId: string, userIds: string[], { signal }: CallOptions = {}): Promise<PlayerScore[]> =>
+      (await core.call(http.POST('/game/leaderboards/usersScore/{leaderboardId}', { params: { path: { leaderboardId } }, body: { userIdList: userIds }, signal }))).leaderboardInfoList,
+
+    /**
+     * Sets a player's scores as given, whatever the leaderboard's aggregation (beyond the spec: the service's
+     * published Node client calls it). Master only.
+     *
+     * @example
+     * await admin.leaderboards.setScores('high-score', userId, [500]);
+     */
+    async setScores(leaderboardId: string, userId: string, scores: number[], { signal }: CallOptions = {}): Promise<void> {
+      await core.call(http.PUT('/game/leaderboards/{leaderboardId}/scores', { params: { path: { leaderboardId } }, body: { userId, scores }, signal }));
+    },
+
+    /**
+     * Empties one leaderboard (beyond the spec: the service's published Node client calls it). Master only.
+     *
+     * @example
+     * await admin.leaderboards.reset('weekly');
+     */
+    async reset(leaderboardId: string, { signal }: CallOptions = {}): Promise<void> {
+      await core.call(http.PUT('/game/leaderboards/{leaderboardId}/reset', { params: { path: { leaderboardId } }, signal }));
+    },
+
+    /**
+     * Empties every leaderboard of the game (beyond the spec: the service's published Node client calls it).
+     * Master only.
+     *
+     * @example
+     * await admin.leaderboards.resetAll();
+     */
+    async resetAll({ signal }: CallOptions = {}): Promise<void> {
+      await core.call(http.PUT('/game/leaderboards/reset', { signal }));
+    },
+
+    /**
+     * Removes a leaderboard from the game: afterwards it is unknown (beyond the spec: the service's published Node
+     * client calls it). Master only.
+     *
+     * @example
+     * await admin.leaderboards.remove('season-1');
+     */
+    async remove(leaderboardId: string, { signal }: CallOptions = {}): Promise<void> {
+      await core.call(http.DELETE('/game/leaderboards/{leaderboardId}', { params: { path: { leaderboardId } }, signal }));
+    },
 
     /**
      * The signed-in player and the players around them, `count` in all (spec 4.8 #4).
