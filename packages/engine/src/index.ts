@@ -1,4 +1,3 @@
-import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { getPath } from 'hono/utils/url';
@@ -12,6 +11,7 @@ import { ApiError, ErrorCode, errorResponse } from './shared/errors.js';
 import { withServiceHeaders } from './shared/header-word.js';
 import { servicePath } from './shared/path.js';
 import { Project } from './shared/project.js';
+import { createRoutes } from './shared/routes.js';
 
 export interface EngineOptions {
   /** A project config (see `config.schema.json`); the built-in development config when absent. */
@@ -42,7 +42,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const project = new Project(config, { ...defaultCapabilities(), ...options.capabilities }, areas.map((a) => a.state));
   for (const area of areas) area.attach?.(project);
 
-  const app = new Hono<AppEnv>({ getPath: (request) => servicePath(getPath(request)) });
+  const app = createRoutes((request) => servicePath(getPath(request)));
   app.onError((error, c) => {
     if (error instanceof ApiError) return errorResponse(error);
     if (error instanceof HTTPException && error.status < 500) return errorResponse(new ApiError(error.status, ErrorCode.VALIDATION_FAILED, error.message));

@@ -1,12 +1,11 @@
-import { Hono } from 'hono';
 import { ConfigError, resolveConfig } from '../config.js';
-import type { AppEnv } from '../shared/env.js';
 import { ErrorCode, badRequest } from '../shared/errors.js';
 import { isPlainObject, readJsonObject } from '../shared/http.js';
+import { createRoutes } from '../shared/routes.js';
 import { adminKey } from './guard.js';
 
 /** Test and tooling API: reset, clock, outbox, state export/import and live config changes. */
-export const adminRoutes = new Hono<AppEnv>();
+export const adminRoutes = createRoutes();
 
 adminRoutes.use('/__admin/*', adminKey);
 

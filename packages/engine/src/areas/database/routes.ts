@@ -1,14 +1,13 @@
-import { Hono } from 'hono';
 import { bearer, projectHeader, serviceEnabled } from '../../shared/auth.js';
-import type { AppEnv } from '../../shared/env.js';
 import { readJsonObject } from '../../shared/http.js';
+import { createRoutes } from '../../shared/routes.js';
 import { runBatch } from './batch.js';
 import { loadEvaluatorsFor } from './evaluators.js';
 import { queryOptions } from './params.js';
 import { queryRows } from './query.js';
 import { createRow, deleteAllRows, deleteRow, getRow, updateRow } from './rows.js';
 
-export const databaseRoutes = new Hono<AppEnv>();
+export const databaseRoutes = createRoutes();
 
 databaseRoutes.use(
   '/object-storage/*',

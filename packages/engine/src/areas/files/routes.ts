@@ -1,9 +1,9 @@
-import { Hono } from 'hono';
 import { bearer, master, projectHeader, serviceEnabled } from '../../shared/auth.js';
-import type { AppContext, AppEnv } from '../../shared/env.js';
+import type { AppContext } from '../../shared/env.js';
 import { ErrorCode, badRequest } from '../../shared/errors.js';
 import { isPlainObject, readJsonObject } from '../../shared/http.js';
 import { servicePath } from '../../shared/path.js';
+import { createRoutes } from '../../shared/routes.js';
 import { deleteEntries, MAX_DELETE_FILES } from './delete.js';
 import { downloadName } from './disposition.js';
 import { download } from './download.js';
@@ -25,7 +25,7 @@ const masterOnly = master(401);
 const ownerOf = (c: AppContext) => (c.var.principal.isMaster ? null : (c.var.principal.userId ?? null));
 const pathOf = (c: AppContext, value: unknown, field: string) => parsePath(c.env.project.config.bucket, value, field);
 
-export const filesRoutes = new Hono<AppEnv>();
+export const filesRoutes = createRoutes();
 
 filesRoutes.post('/files', storage, storageId, bearer, async (c) => {
   const { project } = c.env;

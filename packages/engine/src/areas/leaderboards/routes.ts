@@ -1,9 +1,9 @@
-import { Hono } from 'hono';
 import { adminKey } from '../../admin/guard.js';
 import { bearer, master, projectHeader, serviceEnabled } from '../../shared/auth.js';
-import type { AppContext, AppEnv } from '../../shared/env.js';
+import type { AppContext } from '../../shared/env.js';
 import { ApiError, ErrorCode, notFound } from '../../shared/errors.js';
 import { intParam, readJsonObject } from '../../shared/http.js';
+import { createRoutes } from '../../shared/routes.js';
 import { removeLeaderboard, resetAllLeaderboards, resetLeaderboard, setScores } from './admin.js';
 import { submitEvent, submitEvents } from './events.js';
 import { aroundMe, playerLeaderboards, rankOf, top, topPage, usersScores } from './results.js';
@@ -27,7 +27,7 @@ function player(c: AppContext): string {
   return userId!;
 }
 
-export const leaderboardsRoutes = new Hono<AppEnv>();
+export const leaderboardsRoutes = createRoutes();
 
 // Spec 7 answers 417 for a disabled service and for a wrong game id.
 leaderboardsRoutes.use('/game/*', serviceEnabled('leaderboards', 417), projectHeader('x-service-game-id', 'gameId', 417), bearer);

@@ -1,15 +1,14 @@
-import { Hono } from 'hono';
 import { adminKey } from '../../admin/guard.js';
 import { bearer, serviceEnabled } from '../../shared/auth.js';
-import type { AppEnv } from '../../shared/env.js';
 import { readJsonObject } from '../../shared/http.js';
+import { createRoutes } from '../../shared/routes.js';
 import { submitConvert } from './jobs.js';
 import { updatePolicy } from './policy.js';
 import { KINDS } from './settings.js';
 import { transcoderState } from './state.js';
 import { saveSetting, settingsOwner } from './store.js';
 
-export const transcoderRoutes = new Hono<AppEnv>();
+export const transcoderRoutes = createRoutes();
 
 transcoderRoutes.use('/metadata/*', serviceEnabled('transcoder'), bearer);
 transcoderRoutes.use('/video/*', serviceEnabled('transcoder'), bearer);

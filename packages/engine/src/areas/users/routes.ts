@@ -1,8 +1,8 @@
-import { Hono } from 'hono';
 import { bearer, master, projectHeader, serviceEnabled } from '../../shared/auth.js';
-import type { AppContext, AppEnv } from '../../shared/env.js';
+import type { AppContext } from '../../shared/env.js';
 import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
 import { intParam, readForm, readJsonObject } from '../../shared/http.js';
+import { createRoutes } from '../../shared/routes.js';
 import { currentUser, deleteUser, register, updateUser, userById, userByUsername } from './accounts.js';
 import { CONFIRMATION_PATH, confirmRegistration } from './confirmation.js';
 import { completeGuestRegistration, registerGuest } from './guests.js';
@@ -42,7 +42,7 @@ const paging = (c: AppContext): Paging => ({
 
 const recordOf = (c: AppContext, user: StoredUser) => c.json(userRecord(c.env.project, user));
 
-export const usersRoutes = new Hono<AppEnv>();
+export const usersRoutes = createRoutes();
 
 usersRoutes.use('/auth/*', serviceEnabled('users'));
 
