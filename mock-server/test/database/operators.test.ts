@@ -62,10 +62,10 @@ describe('number and array operators', () => {
 });
 
 describe('relations', () => {
-  it('AddRelation and RemoveRelation change the related rows; the row shows {__type: Relation, className}', async () => {
+  it('AddRelation and RemoveRelation change the related rows; the row shows them as an array of pointers', async () => {
     const [a, b, c] = await seed(db, 'Tag', [{ name: 'a' }, { name: 'b' }, { name: 'c' }]);
     const { body } = await db.create('Post', { tags: { __op: 'AddRelation', objects: [pointer('Tag', a!), pointer('Tag', b!)] } });
-    expect((await db.get('Post', body._id)).body.tags).toEqual({ __type: 'Relation', className: 'Tag' });
+    expect((await db.get('Post', body._id)).body.tags).toEqual([pointer('Tag', a!), pointer('Tag', b!)]);
     const related = async () =>
       (await db.query('Tag', { $relatedTo: { object: pointer('Post', body._id), key: 'tags' } }, 'order=name')).body.results.map((r) => r.name);
     expect(await related()).toEqual(['a', 'b']);

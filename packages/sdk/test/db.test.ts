@@ -78,6 +78,8 @@ describe('rows', () => {
     await teams.update(team._id, { members: op.removeRelation(link(bob!)) });
     const members = await memberTable.query().relatedTo(pointer(teams.name, team._id), 'members').ascending('name').find();
     expect(members.map((m) => m.name)).toEqual(['ann', 'cat']);
+    // The row shows the relation as the pointers to its related rows.
+    expect((await teams.get(team._id)).members).toEqual([link(ann!), link(cat!)]);
   });
 
   it('deletes all rows of a table with the master token only', async () => {

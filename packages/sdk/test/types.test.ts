@@ -25,6 +25,8 @@ interface Note {
   due?: Date;
   author?: Pointer<'Author'>;
   likes?: Relation<'User'>;
+  /** A plain array of pointers: written as a value, unlike a relation. */
+  readers?: Pointer<'User'>[];
 }
 
 // Never sends a request: the calls below are only type-checked.
@@ -52,6 +54,14 @@ function rows() {
   void notes.create({ title: 't', views: 0, author: pointer('Team', 't1') });
   void notes.create({ title: 't', views: 0, due: new Date(), author: pointer('Author', 'a1'), likes: op.addRelation(pointer('User', 'u1')) });
   void notes.update('id', { views: op.increment(2), tags: op.remove('x'), due: op.delete(), likes: op.removeRelation(pointer('User', 'u1')) });
+  void notes.update('id', { readers: [pointer('User', 'u1')] });
+}
+
+async function relationsReadBack() {
+  // A relation column reads back as the pointers to its related rows.
+  const note = await notes.get('id');
+  expectTypeOf(note.likes!.map((like) => like._id)).toEqualTypeOf<string[]>();
+  expectTypeOf(note.likes![0]!).toEqualTypeOf<Pointer<'User'>>();
 }
 
 function queries() {
@@ -111,6 +121,7 @@ describe('types', () => {
     expectTypeOf(masterOnly).toBeFunction();
     expectTypeOf(otherAreas).toBeFunction();
     expectTypeOf(options).toBeFunction();
+    expectTypeOf(relationsReadBack).toBeFunction();
   });
 
   it('types what calls return', () => {

@@ -1,11 +1,9 @@
 /**
- * The driven operations that fail against the reference server today, each with why. An operation listed here must
- * fail: when one starts passing, remove it. The first two stay: where the spec fixes a status the client does not
- * expect, the spec wins (issue 15, "known differences").
+ * The driven operations that fail against the reference server, each with why. An operation listed here must fail:
+ * when one starts passing, remove it. These two stay: where the spec fixes a status the client does not expect, the
+ * spec wins (issue 15, "known differences").
  */
 export const EXPECTED_FAILURES: Record<string, string> = {
   'Users.signUp': 'known difference, the spec wins: register answers 200 (spec 7), the client expects 201',
   'Object.save (create)': 'known difference, the spec wins: row create answers 201 (spec 4.2 #1), the client expects 200',
-  'Object.save (relation remove on a fetched row)':
-    'a fetched row shows a relation column as {"__type": "Relation", "className"}; the client needs an array of pointers',
 };

@@ -5,11 +5,14 @@ export interface Pointer<Table extends string = string> {
   _id: string;
 }
 
-/** How a relation column reads back; it is changed only with `op.addRelation` and `op.removeRelation`. */
-export interface Relation<Table extends string = string> {
-  __type: 'Relation';
-  className: Table;
-}
+/** Marks a column type as a relation, so that it is told apart from a plain array of pointers; never present at run time. */
+declare const relationOf: unique symbol;
+
+/**
+ * How a relation column reads back: the pointers to its related rows, `[]` when it has none (spec 2.4: a relation
+ * "behaves like an array of pointers"). It is changed only with `op.addRelation` and `op.removeRelation`.
+ */
+export type Relation<Table extends string = string> = Pointer<Table>[] & { readonly [relationOf]: Table };
 
 /** Who may read and write a row: principal (`"*"` for everyone, or a user id) to permissions. */
 export type ACL = Record<string, { read?: boolean; write?: boolean }>;

@@ -76,6 +76,10 @@ export interface paths {
          * Fetch a row by id
          * @description Spec 4.2 #3. The whole row. A row whose ACL does not let the caller read it answers 403 (code 119); an unknown
          *     id, or a table never written to, 404 (code 101). The master token reads every row.
+         *
+         *     **Decision:** a relation column shows as the array of pointers to its related rows (`[]` when it has none),
+         *     as spec 2.4 says a relation "behaves like an array of pointers" and the service's published Node client reads
+         *     it (issue 15). The whole relation is shown, however large; it changes only through the relation operators.
          */
         get: operations["getRow"];
         /**
@@ -138,6 +142,10 @@ export interface paths {
          *     dotted keys reach into JSON objects and included rows. A pointer `include` cannot resolve (missing or
          *     unreadable row) stays a pointer. Constraints on dates compare chronologically; `createdAt`/`updatedAt` take a
          *     Date or a timestamp string.
+         *     **Decision:** a relation column shows as the array of pointers to its related rows, as in `getRow`, also in
+         *     included rows; `keys` leaves it out unless named, `include` of it embeds the related rows (as for any array of
+         *     pointers). Its pointers are paid from `maxQueryCost` as answer bytes (about 64 bytes each). A where constraint
+         *     on a relation column does not look into its members: find them with `$relatedTo`.
          */
         post: operations["queryRows"];
         delete?: never;
@@ -1413,13 +1421,19 @@ export interface components {
             className: string;
             _id: string;
         };
-        /** @description How a relation column appears in a row; its rows are reached with `$relatedTo`. */
-        DatabaseRelation: {
-            /** @constant */
-            __type: "Relation";
-            /** @description The table of the related rows. */
-            className: string;
-        };
+        /**
+         * @description How a relation column appears in a row: the pointers to its related rows, `[]` when it has none (spec 2.4: a
+         *     relation "behaves like an array of pointers"). Changed only with `AddRelation`/`RemoveRelation`; its rows are
+         *     also reached with `$relatedTo`.
+         * @example [
+         *       {
+         *         "__type": "Pointer",
+         *         "className": "Player",
+         *         "_id": "Z9y8X7w6V5"
+         *       }
+         *     ]
+         */
+        DatabaseRelation: components["schemas"]["DatabasePointer"][];
         /** @description A pointed row embedded by `include`, in place of the pointer. */
         DatabaseIncludedRow: {
             /** @constant */
@@ -2985,10 +2999,13 @@ export interface operations {
                      *         "className": "Team",
                      *         "_id": "T9x8Y7z6W5"
                      *       },
-                     *       "friends": {
-                     *         "__type": "Relation",
-                     *         "className": "Player"
-                     *       }
+                     *       "friends": [
+                     *         {
+                     *           "__type": "Pointer",
+                     *           "className": "Player",
+                     *           "_id": "Z9y8X7w6V5"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["DatabaseRow"];

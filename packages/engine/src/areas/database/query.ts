@@ -5,6 +5,7 @@ import { COST, QueryBudget, outputCost } from './budget.js';
 import { TopK, rowComparator, type SortKey } from './order.js';
 import { compilePredicate } from './predicate.js';
 import { findTable } from './rows.js';
+import { showRelations } from './relations.js';
 import { includePointers, pathTree, projectKeys } from './shape.js';
 import type { Row, Table } from './state.js';
 import { resolveWhere, type QueryRun, type WhereContext } from './where.js';
@@ -132,7 +133,7 @@ export function queryRows(project: Project, principal: Principal, tableName: str
   const shaping = (options.include.length + (options.keys?.length ?? 0)) * COST.clause;
   const results = rows.map((row) => {
     run.budget.charge(outputCost(row) + shaping);
-    const doc = includePointers(project, principal, row, includes, run.budget);
+    const doc = includePointers(project, principal, showRelations(table, row, { keep: keys, budget: run.budget }), includes, run.budget);
     return keys ? projectKeys(doc, keys) : doc;
   });
   return options.count ? { results, count } : { results };

@@ -8,6 +8,7 @@ import { applyChange, columnOfChange, parseChange, type Change } from './operato
 import { SYSTEM_COLUMNS, checkColumnName, checkTableName } from './names.js';
 import { jsonBytes } from '../../shared/http.js';
 import { rememberRowBytes } from './row-size.js';
+import { showRelations } from './relations.js';
 import { databaseState, newTable, type Column, type Row, type Table } from './state.js';
 import { describeColumn } from './values.js';
 
@@ -107,11 +108,11 @@ export function updateRow(project: Project, principal: Principal, tableName: str
   return { updatedAt: row.updatedAt };
 }
 
-/** A row as stored (spec 4.2 #3); the caller needs read access. */
+/** A row (spec 4.2 #3), its relation columns as arrays of pointers (`showRelations`); the caller needs read access. */
 export function getRow(project: Project, principal: Principal, tableName: string, id: string): Row {
-  const { row } = existingRow(project, tableName, id);
+  const { table, row } = existingRow(project, tableName, id);
   if (!canRead(row, principal)) throw forbidden(`the ACL of row "${id}" does not let you read it`);
-  return row;
+  return showRelations(table, row);
 }
 
 /** Deletes a row and its relations (spec 4.2 #4); the caller needs write access. */

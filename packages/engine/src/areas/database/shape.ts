@@ -4,6 +4,7 @@ import type { Project } from '../../shared/project.js';
 import { canRead } from './acl.js';
 import { outputCost, type QueryBudget } from './budget.js';
 import { SYSTEM_COLUMNS } from './names.js';
+import { showRelations } from './relations.js';
 import { databaseState } from './state.js';
 import { isTyped } from './values.js';
 
@@ -40,7 +41,7 @@ export function includePointers(project: Project, principal: Principal, doc: Doc
     const row = tables.get(className)?.rows.get(value['_id'] as string);
     if (!row || !canRead(row, principal)) return value;
     budget.charge(outputCost(row));
-    return { __type: 'Object', className, ...includePointers(project, principal, row, subtree, budget) };
+    return { __type: 'Object', className, ...includePointers(project, principal, showRelations(tables.get(className), row, { budget }), subtree, budget) };
   };
   const copy = { ...doc };
   for (const [key, subtree] of tree) if (Object.hasOwn(copy, key)) copy[key] = expand(copy[key], subtree);
