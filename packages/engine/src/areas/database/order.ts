@@ -1,6 +1,6 @@
 import { isPlainObject } from '../../shared/http.js';
 import type { Row } from './state.js';
-import { ownValue, valueAt } from './values.js';
+import { columnReader, valueAt } from './values.js';
 
 export interface SortKey {
   path: string;
@@ -39,7 +39,7 @@ export function compareValues(a: unknown, b: unknown): number {
 /** A comparator of rows for `order` (`score,-name`); ties keep creation order, since callers sort stably. */
 export function rowComparator(keys: SortKey[]): (a: Row, b: Row) => number {
   const getters = keys.map(({ path, descending }) => ({
-    get: path.includes('.') ? (row: Row) => valueAt(row, path) : (row: Row) => ownValue(row, path),
+    get: path.includes('.') ? (row: Row) => valueAt(row, path) : columnReader(path),
     sign: descending ? -1 : 1,
   }));
   return (a, b) => {

@@ -44,7 +44,9 @@ function simpleTest(table: Table | undefined, column: string, condition: unknown
   const [op, operand] = ops[0]!;
   const compare = SIMPLE[op];
   if (!compare || typeof operand !== scalarTypeOf(table, column)) return undefined;
-  return (row) => compare(ownValue(row, column), operand);
+  // Own properties matter only for the names Object.prototype has; a reader function here halved the speed.
+  if (column in Object.prototype) return (row) => compare(ownValue(row, column), operand);
+  return (row) => compare(row[column], operand);
 }
 
 /** A compiled where: the row test, and what testing one row costs at most (every clause of every branch). */

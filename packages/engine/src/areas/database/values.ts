@@ -87,6 +87,14 @@ export const describeColumn = (column: Column): string => (column.targetClass ? 
  */
 export const ownValue = (record: Record<string, unknown>, key: string): unknown => (Object.hasOwn(record, key) ? record[key] : undefined);
 
+/**
+ * A fast reader of one client-named column, for loops over many rows: the own-property check of `ownValue` only
+ * where it matters, for the names Object.prototype has (it halved the speed of sorting).
+ */
+export function columnReader(column: string): (record: Record<string, unknown>) => unknown {
+  return column in Object.prototype ? (record) => ownValue(record, column) : (record) => record[column];
+}
+
 /** The value at a dotted path (`a.b`) of a row or JSON object (own keys only); undefined when any step is missing. */
 export function valueAt(row: Record<string, unknown>, path: string): unknown {
   if (!path.includes('.')) return ownValue(row, path);
