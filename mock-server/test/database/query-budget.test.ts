@@ -57,11 +57,11 @@ describe('query amplification on the default budget (5,000 rows)', () => {
   });
 });
 
-describe('the cost budget (maxQueryCost 20,000, 1,000 rows)', () => {
+describe('the cost budget (maxQueryCost 30,000, 1,000 rows)', () => {
   let server: TestServer;
   let db: Database;
   beforeAll(async () => {
-    server = await startTestServer({ maxQueryCost: 20_000 });
+    server = await startTestServer({ maxQueryCost: 30_000 });
     db = database(server, (await createUser(server, 'budget-bob')).auth);
     await fill(db, 'Big', 1000);
   });
@@ -99,15 +99,15 @@ describe('the cost budget (maxQueryCost 20,000, 1,000 rows)', () => {
     expect(res.body.error).toContain('maxQueryCost');
   });
 
-  it('pays for included rows: 100 rows that each include 100 rows are refused, the same rows alone are answered', async () => {
+  it('pays for included rows: 10 rows that each include 100 rows are refused, the same rows alone are answered', async () => {
     const [target] = (await db.query('Big', { n: 0 })).body.results;
     const refs = Array.from({ length: 100 }, () => ({ __type: 'Pointer', className: 'Big', _id: target!['_id'] }));
     await fill(db, 'Many', 100);
     const ids = (await db.query('Many', {}, 'keys=_id')).body.results.map((r) => r['_id'] as string);
     await db.batch(ids.slice(0, 50).map((id) => ({ method: 'PUT', path: `/classes/Many/${id}`, body: { refs } })));
     await db.batch(ids.slice(50).map((id) => ({ method: 'PUT', path: `/classes/Many/${id}`, body: { refs } })));
-    expect((await db.query('Many', {}, 'limit=100')).status).toBe(200);
-    const res = await db.query('Many', {}, 'limit=100&include=refs');
+    expect((await db.query('Many', {}, 'limit=10')).status).toBe(200);
+    const res = await db.query('Many', {}, 'limit=10&include=refs');
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(150);
   });
@@ -134,11 +134,12 @@ describe('the cost budget (maxQueryCost 20,000, 1,000 rows)', () => {
   });
 });
 
-describe('paths of a query', () => {
+describe('shapes of a query', () => {
   let server: TestServer;
   let db: Database;
   beforeAll(async () => {
-    server = await startTestServer();
+    // A budget large enough for the long list below: what is tested here is that nothing answers 500.
+    server = await startTestServer({ maxQueryCost: 10_000_000 });
     db = database(server, (await createUser(server, 'budget-cid')).auth);
   });
   afterAll(() => server.close());

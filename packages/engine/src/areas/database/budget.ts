@@ -10,10 +10,14 @@ import type { Row } from './state.js';
 export const COST = {
   /** A row a scan visits (the read check and the visit), before its clauses. */
   row: 1,
-  /** One clause tested on one row; a scan pays every clause of its where for every row (the worst case of `$or`). */
+  /**
+   * One clause tested on one row; a scan pays every clause of its where for every row (the worst case of `$or`).
+   * A plain comparison on a scalar column costs `clause`, any other clause (through mingo) `generalClause`.
+   */
   clause: 1,
+  generalClause: 2,
   /** A clause compiled, and a value of an operand list or of a sub-query's result put into a `ValueSet`. */
-  compile: 4,
+  compile: 8,
   /** Characters of a sub-query's canonical key per unit (the key is built to find the sub-query already run). */
   keyChars: 64,
   /** One character of a `$regex` pattern, compiled (re2js compiles long patterns slowly). */
@@ -23,8 +27,8 @@ export const COST = {
   /** One comparison of `order` (per key), in the heap of a small page or the sort of a large one. */
   comparison: 1,
   /** A row returned or included, and each KiB of its stored size (the answer is written from them). */
-  output: 8,
-  outputKiB: 8,
+  output: 16,
+  outputKiB: 64,
 } as const;
 
 const tooCostly = (limit: number) =>

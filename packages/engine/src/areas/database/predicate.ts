@@ -70,7 +70,8 @@ function compileClause(table: Table | undefined, clause: Clause, budget: QueryBu
     return { test: combine(branches.map((branch) => branch.test)), cost: branches.reduce((sum, branch) => sum + branch.cost, 0) };
   }
   budget.charge(COST.compile);
-  return { test: simpleTest(table, key, value) ?? generalEvaluator()(clause), cost: COST.clause };
+  const simple = simpleTest(table, key, value);
+  return simple ? { test: simple, cost: COST.clause } : { test: generalEvaluator()(clause), cost: COST.generalClause };
 }
 
 /**

@@ -21,7 +21,7 @@ export class ValueSet {
 
   add(value: unknown): void {
     if (this.indexOf(value) !== undefined) return;
-    if (isComposite(value)) this.#objects.set(canonicalJson(value), this.size);
+    if (isComposite(value)) this.#objects.set(keyOf(value), this.size);
     else this.#primitives.set(value, this.size);
   }
 
@@ -33,8 +33,18 @@ export class ValueSet {
   indexOf(value: unknown): number | undefined {
     if (!isComposite(value)) return this.#primitives.get(value);
     // Looking up an object costs its canonical text: skipped when the set holds no objects at all.
-    return this.#objects.size === 0 ? undefined : this.#objects.get(canonicalJson(value));
+    return this.#objects.size === 0 ? undefined : this.#objects.get(keyOf(value));
   }
 }
 
 const isComposite = (value: unknown): value is object => typeof value === 'object' && value !== null;
+
+/**
+ * An object's key: pointers (what sub-queries and pointer columns hold) by table and id, which is several times
+ * faster than their canonical JSON; anything else by its canonical JSON (which never starts with `P`).
+ */
+function keyOf(value: object): string {
+  const { __type, className, _id } = value as Record<string, unknown>;
+  const isPointer = __type === 'Pointer' && typeof className === 'string' && typeof _id === 'string' && Object.keys(value).length === 3;
+  return isPointer ? `P${className}/${_id}` : canonicalJson(value);
+}
