@@ -4,6 +4,7 @@ import { AbortError, BasekitError, NetworkError, ServiceError } from './errors.j
 import { renameServiceHeaders } from './header-word.js';
 import type { ClientOptions } from './options.js';
 import { SessionManager, type TokenResponse } from './session.js';
+import { formData } from './form.js';
 import { memoryTokenStore } from './token-store.js';
 
 /** The typed openapi-fetch client of the whole contract. */
@@ -86,12 +87,12 @@ export function createCore(options: ClientOptions): Core {
   const resolved = { ...options, storageUrl: options.storageUrl ?? options.baseUrl, transcoderUrl: options.transcoderUrl ?? options.baseUrl };
   // Resolved at call time: msw (or a test) may replace globalThis.fetch after the client was created.
   const rawFetch = (request: Request) => (options.fetch ?? globalThis.fetch)(request);
+  const { headerWord } = options;
 
   const core: Core = {
     options: resolved,
     session: new SessionManager(options.tokenStore ?? memoryTokenStore(), (refreshToken) => renew(core, refreshToken)),
     async send(operation, request) {
-      if (options.headerWord) renameServiceHeaders(request.headers, options.headerWord);
       let response: Response;
       try {
         response = await rawFetch(request);
@@ -105,9 +106,8 @@ export function createCore(options: ClientOptions): Core {
     },
     http(baseUrl, headers = {}, authorize = true) {
       const client = createFetchClient<paths>({ baseUrl, headers, fetch: rawFetch });
-      const { headerWord } = options;
       // First, so that the session's replay copy carries the renamed headers too.
-      if (headerWord) client.use({ onRequest: ({ request }) => (renameServiceHeaders(request.headers, headerWord), request) });
+      if (headerWord) client.use({ onRequest: ({ request }) => renameServiceHeaders(request.headers, headerWord) });
       // onResponse runs in reverse order: the session replays a 401 before the error is raised.
       client.use(errorMiddleware);
       if (authorize) client.use(sessionMiddleware(core, rawFetch));
@@ -127,13 +127,7 @@ export function createCore(options: ClientOptions): Core {
 /** Renewal (spec 4.1 #3): the client key, the refresh flag and the refresh token as a form field. */
 async function renew(core: Core, refreshToken: string): Promise<TokenResponse> {
   const { baseUrl, authenticationId, clientKey } = core.options;
-  const form = new FormData();
-  form.set('refresh_token', refreshToken);
-  const request = new Request(`${baseUrl}/auth/login`, {
-    method: 'POST',
-    headers: { 'X-Service-Authentication-Id': authenticationId, 'X-Service-Authentication-Key': clientKey, 'X-Service-Authentication-Refresh': '1' },
-    body: form,
-  });
-  const response = await core.send('POST /auth/login', request);
-  return (await response.json()) as TokenResponse;
+  const headers = { 'X-Service-Authentication-Id': authenticationId, 'X-Service-Authentication-Key': clientKey, 'X-Service-Authentication-Refresh': '1' };
+  const open = core.http(baseUrl, headers, false);
+  return core.call(open.POST('/auth/login', { body: { refresh_token: refreshToken } as never, bodySerializer: formData as never }));
 }
