@@ -160,7 +160,7 @@ export function resolveConfig(input: unknown): Config {
     resizeCacheBytes: 64 * 1024 * 1024,
     resizeCacheEntries: 1000,
     maxJsonBodyBytes: 1024 * 1024,
-    maxQueryCost: 2_000_000,
+    maxQueryCost: 1_500_000,
     maxRowBytes: 128 * 1024,
     maxTableColumns: 1000,
     maxUserFieldsBytes: 16 * 1024,

@@ -15,7 +15,7 @@ export const COST = {
    * A plain comparison on a scalar column costs `clause`, any other clause (through mingo) `generalClause`.
    */
   clause: 1,
-  generalClause: 2,
+  generalClause: 4,
   /** A clause compiled, and a value of an operand list or of a sub-query's result put into a `ValueSet`. */
   compile: 8,
   /** Characters of a sub-query's canonical key per unit (the key is built to find the sub-query already run). */
@@ -23,7 +23,7 @@ export const COST = {
   /** One character of a `$regex` pattern, compiled (re2js compiles long patterns slowly). */
   regexPatternChar: 50,
   /** Characters of stored text per unit that a `$regex` tests (re2js is linear, at several ns a character). */
-  regexTextChars: 16,
+  regexTextChars: 8,
   /** One comparison of `order` (per key), in the heap of a small page or the sort of a large one. */
   comparison: 1,
   /** A row returned or included, and each KiB of its stored size (the answer is written from them). */

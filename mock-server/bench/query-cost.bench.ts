@@ -1,0 +1,86 @@
+// What a unit of the query cost budget (maxQueryCost, packages/engine/src/areas/database/budget.ts) is worth in time:
+// each query shape is run in the engine (no HTTP), its time set against the units it was charged, and the time a query
+// of that shape would take at the whole default budget is printed. The default is chosen so that the slowest shape
+// stays near 100 ms (docs/reliability.md, "Limits").
+// Run: `npm run bench -w @basekit/mock-server -- query-cost`.
+import { DEFAULT_CONFIG, createEngine, resolveConfig } from '@basekit/engine';
+import { QueryBudget } from '../../packages/engine/src/areas/database/budget.js';
+import { createRow } from '../../packages/engine/src/areas/database/rows.js';
+import type { Principal } from '../../packages/engine/src/shared/env.js';
+
+const RUNS = 7;
+
+// The units a query was charged: the budget of the last query, read back through its charge method.
+let charged = 0;
+const charge = QueryBudget.prototype.charge;
+QueryBudget.prototype.charge = function (this: QueryBudget, units: number) {
+  charge.call(this, units);
+  charged = this.spent;
+};
+
+const defaultBudget = resolveConfig(DEFAULT_CONFIG).maxQueryCost;
+const engine = createEngine({ config: { ...DEFAULT_CONFIG, maxQueryCost: Number.MAX_SAFE_INTEGER, maxJsonBodyBytes: 16 * 1024 * 1024 } });
+const master: Principal = { projectId: DEFAULT_CONFIG.authenticationId, scope: 'master', jti: 'bench', exp: Number.MAX_SAFE_INTEGER, isMaster: true };
+const login = await engine.fetch(
+  new Request('http://bench/auth/login', { method: 'POST', headers: { 'X-Service-Authentication-Id': DEFAULT_CONFIG.authenticationId, 'X-Service-Authentication-Key': DEFAULT_CONFIG.masterKey } }),
+);
+const headers = {
+  'X-Service-Object-Storage-Id': DEFAULT_CONFIG.objectStorageId,
+  'Content-Type': 'application/json',
+  Authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`,
+};
+
+const words = 'the quick brown fox jumps over the lazy dog and keeps running far away ';
+const fill = (table: string, count: number, row: (i: number) => Record<string, unknown>) => {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) ids.push(createRow(engine.project, master, table, row(i))._id);
+  return ids;
+};
+fill('Wide', 100_000, (i) => ({ score: (i * 7919) % 100_000, name: `n${i}`, tags: ['red', 'blue', `t${i % 10}`] }));
+fill('Text', 10_000, (i) => ({ score: (i * 7919) % 10_000, text: words.repeat(14).slice(0, 1000), asc: i, self: { __type: 'Pointer', className: 'Text', _id: 'x' } }));
+const big = fill('Big', 1000, (i) => ({ blob: 'x'.repeat(10_000), n: i }));
+fill('Refs', 100, () => ({ refs: big.slice(0, 100).map((_id) => ({ __type: 'Pointer', className: 'Big', _id })) }));
+
+const count = 'limit=0&count=1';
+const shapes: [string, string, string, unknown][] = [
+  ['visit 100,000 rows', 'Wide', count, {}],
+  ['plain $gt, 100,000 rows', 'Wide', count, { score: { $gt: 50_000 } }],
+  ['array contains (mingo), 100,000 rows', 'Wide', count, { tags: 'red' }],
+  ['$exists (mingo), 100,000 rows', 'Wide', count, { name: { $exists: true } }],
+  ['$in 1,000 values, 100,000 rows', 'Wide', count, { score: { $in: Array.from({ length: 1000 }, (_, i) => i * 3) } }],
+  ['$all, 100,000 rows', 'Wide', count, { tags: { $all: ['red', 't3'] } }],
+  ['$or of 10 (mingo), 10,000 rows', 'Text', count, { $or: Array.from({ length: 10 }, (_, i) => ({ text: `nope${i}` })) }],
+  ['$in 50,000 values, 10,000 rows', 'Text', count, { score: { $in: Array.from({ length: 50_000 }, (_, i) => i * 2 + 100_000) } }],
+  ['$inQuery, 10,000 rows', 'Text', count, { self: { $inQuery: { className: 'Text', where: {} } } }],
+  ['$select, 10,000 rows', 'Text', count, { score: { $select: { query: { className: 'Text', where: {} }, key: 'asc' } } }],
+  ['order, limit 100 (heap), 100,000 rows', 'Wide', 'limit=100&order=-score&keys=score', {}],
+  ['order, every row into the heap, 10,000 rows', 'Text', 'limit=1000&skip=900&order=-asc&keys=asc', {}],
+  ['order, sort of 100,000 rows', 'Wide', 'limit=100&skip=5000&order=-score,name&keys=score', {}],
+  ['1,000 rows of 10 KB answered', 'Big', 'limit=1000', {}],
+  ['100 rows including 100 rows of 10 KB each', 'Refs', 'limit=100&include=refs', {}],
+  ['$regex "foxy", 10,000 texts of 1 KB', 'Text', count, { text: { $regex: 'foxy' } }],
+  ['$regex of classes, 10,000 texts of 1 KB', 'Text', count, { text: { $regex: '[a-z]{1,9}q'.repeat(9) } }],
+  ['$regex of alternatives, 10,000 texts of 1 KB', 'Text', count, { text: { $regex: 'alpha|beta|gamma|delta|epsilonz' } }],
+  ['$regex pattern of 5,000 characters, compiled', 'Text', count, { score: -1, text: { $regex: '[a-z]{1,9}q'.repeat(500) } }],
+];
+
+async function query(table: string, params: string, where: unknown): Promise<number> {
+  const started = performance.now();
+  const res = await engine.fetch(new Request(`http://bench/object-storage/classes/query/${table}?${params}`, { method: 'POST', headers, body: JSON.stringify(where) }));
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`${table}?${params}: ${res.status}`);
+  return performance.now() - started;
+}
+
+console.log(`default maxQueryCost ${defaultBudget.toLocaleString('en')} units; median of ${RUNS} runs each`);
+let slowest = 0;
+for (const [name, table, params, where] of shapes) {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) times.push(await query(table, params, where));
+  const ms = times.sort((a, b) => a - b)[Math.floor(RUNS / 2)]!;
+  const nsPerUnit = (ms * 1e6) / charged;
+  slowest = Math.max(slowest, nsPerUnit);
+  const atBudget = (nsPerUnit * defaultBudget) / 1e6;
+  console.log(`${name.padEnd(48)} ${ms.toFixed(1).padStart(7)} ms ${charged.toLocaleString('en').padStart(11)} units ${nsPerUnit.toFixed(0).padStart(5)} ns/unit  -> ${atBudget.toFixed(0).padStart(4)} ms at the default budget`);
+}
+console.log(`slowest shape: ${slowest.toFixed(0)} ns a unit, so a query at the whole default budget takes at most about ${((slowest * defaultBudget) / 1e6).toFixed(0)} ms`);
