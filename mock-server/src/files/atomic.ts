@@ -14,7 +14,7 @@ async function syncFile(path: string, flags: 'r' | 'r+'): Promise<void> {
 }
 
 /** Renames a finished temporary file into place and makes the rename durable (fsync of the folder). */
-async function commit(temp: string, path: string): Promise<void> {
+async function renameIntoPlace(temp: string, path: string): Promise<void> {
   try {
     await rename(temp, path);
   } catch (error) {
@@ -26,23 +26,58 @@ async function commit(temp: string, path: string): Promise<void> {
 
 const tempBeside = (path: string) => join(dirname(path), `${TEMP_PREFIX}${randomBytes(8).toString('hex')}`);
 
+/** A file being written beside its target and renamed over it by `commit`. */
+export interface AtomicFile {
+  /** Appends `data`. */
+  write(data: Uint8Array | string): Promise<void>;
+  /** Flushes the file to disk and renames it over the target. */
+  commit(): Promise<void>;
+  /** Removes the temporary file (nothing once committed). */
+  abort(): Promise<void>;
+}
+
 /**
- * Writes a file so that readers see the old content or the whole new one, never a part: the bytes go to a
- * temporary file in the same folder, are flushed to disk, and the file is renamed over the target.
+ * Starts writing a file so that readers see the old content or the whole new one, never a part: the bytes go to a
+ * temporary file in the same folder, and `commit` flushes it to disk and renames it over the target. A crash before
+ * that leaves only the temporary file, which `removeLeftovers` clears at the next start.
  */
-export async function writeAtomic(path: string, data: Uint8Array | string): Promise<void> {
+export async function openAtomic(path: string): Promise<AtomicFile> {
   const temp = tempBeside(path);
   const handle = await open(temp, 'wx');
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
+  let committed = false;
+  const abort = async () => {
+    if (committed) return;
+    await handle.close().catch(() => undefined); // closing twice is harmless
     await rm(temp, { force: true });
+  };
+  return {
+    // writeFile on a handle writes everything from the current position on, however many writes that takes.
+    write: (data) => handle.writeFile(data),
+    async commit() {
+      try {
+        await handle.sync();
+        await handle.close();
+      } catch (error) {
+        await abort();
+        throw error;
+      }
+      committed = true;
+      await renameIntoPlace(temp, path);
+    },
+    abort,
+  };
+}
+
+/** Writes a whole file at once with the guarantee of `openAtomic`. */
+export async function writeAtomic(path: string, data: Uint8Array | string): Promise<void> {
+  const file = await openAtomic(path);
+  try {
+    await file.write(data);
+  } catch (error) {
+    await file.abort();
     throw error;
   }
-  await handle.close();
-  await commit(temp, path);
+  await file.commit();
 }
 
 /** Copies a file with the same guarantee as `writeAtomic`. */
@@ -55,7 +90,7 @@ export async function copyAtomic(from: string, to: string): Promise<void> {
     await rm(temp, { force: true });
     throw error;
   }
-  await commit(temp, to);
+  await renameIntoPlace(temp, to);
 }
 
 /** Removes temporary files a crash left in `folder` (they were never renamed into place, so nothing refers to them). */

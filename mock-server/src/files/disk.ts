@@ -1,8 +1,8 @@
 import { openAsBlob } from 'node:fs';
 import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BlobStore, Persistence, StoredBytes } from '@basekit/engine';
-import { copyAtomic, removeLeftovers, writeAtomic } from './atomic.js';
+import type { BlobStore, BlobWriter, Persistence, StoredBytes } from '@basekit/engine';
+import { copyAtomic, openAtomic, removeLeftovers, writeAtomic } from './atomic.js';
 
 const KEY = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -12,7 +12,10 @@ function checkKey(key: string): string {
   return key;
 }
 
-/** File bytes in `<dir>/blobs/<key>`, written atomically and served from disk without loading them into memory. */
+/**
+ * File bytes in `<dir>/blobs/<key>`: an upload is written to a temporary file as it arrives and renamed into place on
+ * commit, and served from disk without loading it into memory.
+ */
 class DiskBlobStore implements BlobStore {
   constructor(private readonly folder: string) {}
 
@@ -20,8 +23,8 @@ class DiskBlobStore implements BlobStore {
     return join(this.folder, checkKey(key));
   }
 
-  put(key: string, bytes: Uint8Array): Promise<void> {
-    return writeAtomic(this.#path(key), bytes);
+  create(key: string): Promise<BlobWriter> {
+    return openAtomic(this.#path(key));
   }
 
   async get(key: string): Promise<StoredBytes | undefined> {

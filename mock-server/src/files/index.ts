@@ -1,13 +1,15 @@
 import type { Capabilities } from '@basekit/engine';
 import { diskStorage } from './disk.js';
+import { nodeHashing } from './hashing.js';
 import { sharpResizer } from './images.js';
 
 /**
- * The Node capabilities of the files area: sharp for resized downloads and, with a data folder, durable storage.
+ * The Node capabilities of the files area: Node's MD5 and CRC-32, sharp for resized downloads and, with a data
+ * folder, durable storage.
  *
  * @example
  * const capabilities = await nodeFiles({ dataDir: './data' });
  */
 export async function nodeFiles({ dataDir }: { dataDir?: string | undefined }): Promise<Partial<Capabilities>> {
-  return { images: sharpResizer, ...(dataDir ? await diskStorage(dataDir) : {}) };
+  return { hashing: nodeHashing, images: sharpResizer, ...(dataDir ? await diskStorage(dataDir) : {}) };
 }

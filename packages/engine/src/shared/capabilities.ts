@@ -12,30 +12,68 @@ export interface Capabilities {
   blobs?: BlobStore;
   /** Keeps an area's metadata across restarts (Node `--data-dir`). Absent: memory only. */
   persistence?: Persistence;
+  /** MD5 and CRC-32 of file contents (Node's crypto and zlib). Absent: the files area's portable JavaScript (browsers), several times slower. */
+  hashing?: Hashing;
   /** Image resizing for downloads `.../r/<w>x<h>` (sharp in Node). Absent: the original image is served. */
   images?: ImageResizer;
   /** Video conversion (ffmpeg in Node), or why it cannot run. Absent: the transcoder simulates it with tiny files (browsers). */
   transcoder?: TranscoderCapability;
 }
 
-/** File contents as stored: bytes in memory, or a Blob backed by a file on disk. Both are valid Response bodies. */
-export type StoredBytes = Uint8Array | Blob;
+/**
+ * File contents as stored: a Blob backed by a file on disk, or in memory the chunks of the content in order, kept as
+ * they arrived (never copied into one piece, so a large file costs its own size and no more).
+ */
+export type StoredBytes = Blob | readonly Uint8Array[];
 
 /**
  * Stores file contents by opaque key (letters and digits chosen by the engine, never by a client).
  *
  * @example
- * await blobs.put('k1', new TextEncoder().encode('hello'));
- * const bytes = await blobs.get('k1'); // Uint8Array or Blob of 5 bytes
+ * const writer = await blobs.create('k1');
+ * await writer.write(new TextEncoder().encode('hello'));
+ * await writer.commit();
+ * const bytes = await blobs.get('k1'); // a Blob of 5 bytes, or the chunks [Uint8Array(5)]
  */
 export interface BlobStore {
-  /** Stores `bytes` under `key` atomically: a reader sees the whole content or nothing. */
-  put(key: string, bytes: Uint8Array): Promise<void>;
+  /** Starts new content under `key`, written as it arrives; nobody sees it until the writer's `commit`. */
+  create(key: string): Promise<BlobWriter>;
   get(key: string): Promise<StoredBytes | undefined>;
   /** Removes the key; a missing key is not an error. */
   delete(key: string): Promise<void>;
   /** Stores the content of `from` under `to` as well. */
   copy(from: string, to: string): Promise<void>;
+}
+
+/** New content being written to a `BlobStore`. */
+export interface BlobWriter {
+  /** Appends `chunk`. The store may keep the chunk itself: it must not be changed afterwards. */
+  write(chunk: Uint8Array): Promise<void>;
+  /** Makes the content visible under its key at once, atomically: a reader sees the whole content or nothing. */
+  commit(): Promise<void>;
+  /** Drops what was written, leaving nothing behind. */
+  abort(): Promise<void>;
+}
+
+/**
+ * A digest of content that arrives in pieces.
+ *
+ * @example
+ * const md5 = hashing.md5();
+ * md5.update(first);
+ * md5.update(second);
+ * md5.digest(); // 32 lowercase hex digits
+ */
+export interface Hasher {
+  update(chunk: Uint8Array): void;
+  /** The digest as lowercase hex; called once, after the last `update`. */
+  digest(): string;
+}
+
+/** Makes the hashers of file info: `md5Hash` (MD5, 32 hex digits) and `crcHash` (CRC-32 as zlib's, 8 hex digits). */
+export interface Hashing {
+  md5(): Hasher;
+  crc32(): Hasher;
 }
 
 /**

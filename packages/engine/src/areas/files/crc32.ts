@@ -1,4 +1,6 @@
-// CRC-32 as in zlib, gzip and PNG (IEEE 802.3, reflected polynomial 0xEDB88320) for the `crcHash` of file info.
+// CRC-32 as in zlib, gzip and PNG (IEEE 802.3, reflected polynomial 0xEDB88320) for the `crcHash` of file info,
+// where the platform gives no faster one (browsers). Node uses zlib's through the `hashing` capability.
+import type { Hasher } from '../../shared/capabilities.js';
 
 const TABLE = Uint32Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -7,13 +9,23 @@ const TABLE = Uint32Array.from({ length: 256 }, (_, n) => {
 });
 
 /**
- * The CRC-32 of `bytes` as 8 lowercase hex digits.
+ * CRC-32 over content that arrives in pieces, as 8 lowercase hex digits.
  *
  * @example
- * crc32Hex(new TextEncoder().encode('123456789')); // 'cbf43926'
+ * const crc = new Crc32();
+ * crc.update(new TextEncoder().encode('123456789'));
+ * crc.digest(); // 'cbf43926'
  */
-export function crc32Hex(bytes: Uint8Array): string {
-  let crc = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) crc = TABLE[(crc ^ bytes[i]!) & 0xff]! ^ (crc >>> 8);
-  return ((crc ^ 0xffffffff) >>> 0).toString(16).padStart(8, '0');
+export class Crc32 implements Hasher {
+  #crc = 0xffffffff;
+
+  update(chunk: Uint8Array): void {
+    let crc = this.#crc;
+    for (let i = 0; i < chunk.length; i++) crc = TABLE[(crc ^ chunk[i]!) & 0xff]! ^ (crc >>> 8);
+    this.#crc = crc;
+  }
+
+  digest(): string {
+    return ((this.#crc ^ 0xffffffff) >>> 0).toString(16).padStart(8, '0');
+  }
 }

@@ -6,6 +6,7 @@ import { type FilePath, nameOf, publicUrl } from './paths.js';
 import type { ResizedImage } from './resize-cache.js';
 import { type Representation, serveBytes } from './serve.js';
 import { type FilesState, filesState } from './state.js';
+import { readAll } from './stored-bytes.js';
 import { type FileNode, find } from './tree.js';
 
 interface Target {
@@ -36,8 +37,7 @@ function resized(project: Project, state: FilesState, file: FileNode, width: num
   return state.resized.produce(`${file.blobKey}/${width}x${height}`, async () => {
     const stored = await state.blobs.get(file.blobKey);
     if (!stored) return undefined;
-    const bytes = stored instanceof Uint8Array ? stored : new Uint8Array(await stored.arrayBuffer());
-    const image = await resizer.resize(bytes, width, height);
+    const image = await resizer.resize(await readAll(stored), width, height);
     if (!image) throw badRequest(ErrorCode.NOT_AN_IMAGE, 'the file cannot be read as an image');
     return image;
   }, limits);
@@ -64,7 +64,7 @@ export async function download(project: Project, path: FilePath, headers: Header
   const image = resize && (await resized(project, state, file, resize.width, resize.height));
   if (image) {
     const { bytes, contentType } = image;
-    return serveBytes(headers, { ...base, bytes, contentType, contentDisposition: disposition(contentType, name, downloadAs), etag: `"${file.md5}-${resize.width}x${resize.height}"` });
+    return serveBytes(headers, { ...base, bytes: [bytes], contentType, contentDisposition: disposition(contentType, name, downloadAs), etag: `"${file.md5}-${resize.width}x${resize.height}"` });
   }
   const bytes = await state.blobs.get(file.blobKey);
   // Deleted or replaced between the lookup and the read.

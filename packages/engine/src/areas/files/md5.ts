@@ -1,5 +1,6 @@
-// MD5 (RFC 1321) for the `md5Hash` of file info. WebCrypto has no MD5 and no small, well-kept pure-JS MD5 is
-// installed, so this compact implementation keeps the engine browser-safe. Checked against node:crypto in the tests.
+// MD5 (RFC 1321) for the `md5Hash` of file info where the platform gives no faster one (browsers: WebCrypto has
+// no MD5). Node uses its own crypto through the `hashing` capability. Checked against node:crypto in the tests.
+import type { Hasher } from '../../shared/capabilities.js';
 
 const SHIFTS = [7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21];
 const K = Int32Array.from({ length: 64 }, (_, i) => Math.floor(Math.abs(Math.sin(i + 1)) * 2 ** 32) | 0);
@@ -48,25 +49,50 @@ function compress(state: Int32Array, bytes: Uint8Array): void {
 }
 
 /**
- * The MD5 digest of `bytes` as 32 lowercase hex digits.
+ * MD5 over content that arrives in pieces, as 32 lowercase hex digits.
  *
  * @example
- * md5Hex(new TextEncoder().encode('abc')); // '900150983cd24fb0d6963f7d28e17f72'
+ * const md5 = new Md5();
+ * md5.update(new TextEncoder().encode('ab'));
+ * md5.update(new TextEncoder().encode('c'));
+ * md5.digest(); // '900150983cd24fb0d6963f7d28e17f72'
  */
-export function md5Hex(bytes: Uint8Array): string {
-  const state = Int32Array.of(0x67452301, 0xefcdab89 | 0, 0x98badcfe | 0, 0x10325476);
-  const whole = bytes.length - (bytes.length % 64);
-  compress(state, bytes.subarray(0, whole));
-  // The tail, the 0x80 marker, zero padding and the bit length (little-endian, 64 bits) in one or two blocks.
-  const rest = bytes.length - whole;
-  const tail = new Uint8Array(rest < 56 ? 64 : 128);
-  tail.set(bytes.subarray(whole));
-  tail[rest] = 0x80;
-  const view = new DataView(tail.buffer);
-  view.setUint32(tail.length - 8, (bytes.length * 8) >>> 0, true);
-  view.setUint32(tail.length - 4, Math.floor(bytes.length / 2 ** 29), true);
-  compress(state, tail);
-  let hex = '';
-  for (const byte of new Uint8Array(state.buffer)) hex += byte.toString(16).padStart(2, '0');
-  return hex;
+export class Md5 implements Hasher {
+  readonly #state = Int32Array.of(0x67452301, 0xefcdab89 | 0, 0x98badcfe | 0, 0x10325476);
+  /** The bytes after the last whole 64-byte block. */
+  readonly #block = new Uint8Array(64);
+  #pending = 0;
+  #length = 0;
+
+  update(chunk: Uint8Array): void {
+    this.#length += chunk.length;
+    let offset = 0;
+    if (this.#pending > 0) {
+      offset = Math.min(64 - this.#pending, chunk.length);
+      this.#block.set(chunk.subarray(0, offset), this.#pending);
+      this.#pending += offset;
+      if (this.#pending < 64) return;
+      compress(this.#state, this.#block);
+      this.#pending = 0;
+    }
+    const whole = chunk.length - ((chunk.length - offset) % 64);
+    compress(this.#state, chunk.subarray(offset, whole));
+    this.#block.set(chunk.subarray(whole));
+    this.#pending = chunk.length - whole;
+  }
+
+  digest(): string {
+    // The tail, the 0x80 marker, zero padding and the bit length (little-endian, 64 bits) in one or two blocks.
+    const rest = this.#pending;
+    const tail = new Uint8Array(rest < 56 ? 64 : 128);
+    tail.set(this.#block.subarray(0, rest));
+    tail[rest] = 0x80;
+    const view = new DataView(tail.buffer);
+    view.setUint32(tail.length - 8, (this.#length * 8) >>> 0, true);
+    view.setUint32(tail.length - 4, Math.floor(this.#length / 2 ** 29), true);
+    compress(this.#state, tail);
+    let hex = '';
+    for (const byte of new Uint8Array(this.#state.buffer)) hex += byte.toString(16).padStart(2, '0');
+    return hex;
+  }
 }

@@ -1,13 +1,28 @@
 import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
 
-/** One part of a `multipart/form-data` body. */
-export interface FormPart {
+/** The headers of one part of a `multipart/form-data` body. */
+export interface PartHeaders {
   name: string;
   /** Present for file parts. */
   filename?: string;
   contentType?: string;
-  data: Uint8Array;
 }
+
+/** One part: the bytes of a text field, or what its sink made of a file part that was streamed. */
+export interface FormPart<F> extends PartHeaders {
+  data?: Uint8Array;
+  file?: F;
+}
+
+/** Where the bytes of a file part go as they arrive. */
+export interface FileSink<F> {
+  write(chunk: Uint8Array): Promise<void>;
+  /** Called after the last chunk: what stands for the file in the parts. */
+  end(): F;
+}
+
+/** The sink of a part to stream, or undefined to collect the part in memory as a text field. */
+export type OpenFile<F> = (part: PartHeaders) => Promise<FileSink<F>> | undefined;
 
 const HEADER_LIMIT = 16 * 1024;
 const CRLF = new Uint8Array([13, 10]);
@@ -103,7 +118,7 @@ class BodyReader {
   }
 }
 
-function parseHeaders(block: string): Omit<FormPart, 'data'> {
+function parseHeaders(block: string): PartHeaders {
   const headers = new Map<string, string>();
   for (const line of block.split('\r\n')) {
     const colon = line.indexOf(':');
@@ -117,7 +132,7 @@ function parseHeaders(block: string): Omit<FormPart, 'data'> {
   }
   const name = params.get('name');
   if (name === undefined) throw malformed('a part has no name');
-  const part: Omit<FormPart, 'data'> = { name };
+  const part: PartHeaders = { name };
   const extended = /^utf-8''(.*)$/i.exec(params.get('filename*') ?? '');
   const filename = extended ? safeDecode(extended[1]!) : params.get('filename');
   if (filename !== undefined) part.filename = filename;
@@ -144,18 +159,20 @@ function safeDecode(text: string): string {
 }
 
 /**
- * Parses a `multipart/form-data` body as it streams in, so memory holds the parts and little more. A body larger
- * than `limits.bytes`, or with more than `limits.parts` parts, is refused (413) as soon as it passes the limit, with
- * or without a Content-Length: a flood of tiny parts costs no more than the parts allowed. A text field longer than
- * `limits.fieldBytes` is refused (400) as it streams in too.
+ * Parses a `multipart/form-data` body as it streams in. The parts `openFile` gives a sink for go to it chunk by chunk
+ * as they arrive (the next chunk is read once the sink has taken the last); the others are text fields, kept in
+ * memory. A body larger than `limits.bytes`, or with more than `limits.parts` parts, is refused (413) as soon as it
+ * passes the limit, with or without a Content-Length: a flood of tiny parts costs no more than the parts allowed. A
+ * text field longer than `limits.fieldBytes` is refused (400) as it streams in too. When it throws, the sinks opened
+ * so far are the caller's to clean up.
  */
-export async function readMultipart(body: ReadableStream<Uint8Array> | null, boundary: string, limits: MultipartLimits): Promise<FormPart[]> {
+export async function readMultipart<F>(body: ReadableStream<Uint8Array> | null, boundary: string, limits: MultipartLimits, openFile: OpenFile<F>): Promise<FormPart<F>[]> {
   if (!body) throw malformed('the body is empty');
   const reader = new BodyReader(body, limits.bytes);
   // Every boundary after the first follows a CRLF; prefixing one lets the first match the same delimiter.
   reader.buffer = CRLF;
   const delimiter = new TextEncoder().encode(`\r\n--${boundary}`);
-  const parts: FormPart[] = [];
+  const parts: FormPart<F>[] = [];
   await skipTo(reader, delimiter, () => undefined);
   for (;;) {
     await reader.need(2);
@@ -164,12 +181,17 @@ export async function readMultipart(body: ReadableStream<Uint8Array> | null, bou
     if (after[0] !== CRLF[0] || after[1] !== CRLF[1]) throw malformed('a boundary is not followed by a line break');
     if (parts.length === limits.parts) throw new ApiError(413, ErrorCode.TOO_MANY_PARTS, `the upload has more than ${limits.parts} parts`);
     const headers = parseHeaders(await readHeaderBlock(reader));
-    const limit = headers.filename === undefined ? limits.fieldBytes : Infinity;
+    const sink = await openFile(headers);
+    if (sink) {
+      await skipTo(reader, delimiter, (chunk) => sink.write(chunk));
+      parts.push({ ...headers, file: sink.end() });
+      continue;
+    }
     const chunks: Uint8Array[] = [];
     let size = 0;
     await skipTo(reader, delimiter, (chunk) => {
       size += chunk.length;
-      if (size > limit) throw badRequest(ErrorCode.VALIDATION_FAILED, `the form field "${headers.name}" is longer than ${limit} bytes`);
+      if (size > limits.fieldBytes) throw badRequest(ErrorCode.VALIDATION_FAILED, `the form field "${headers.name}" is longer than ${limits.fieldBytes} bytes`);
       chunks.push(chunk);
     });
     parts.push({ ...headers, data: concat(chunks) });
@@ -190,18 +212,18 @@ async function readHeaderBlock(reader: BodyReader): Promise<string> {
 }
 
 /** Passes the bytes before the next `delimiter` to `onData` as they arrive, and consumes the delimiter. */
-async function skipTo(reader: BodyReader, delimiter: Uint8Array, onData: (chunk: Uint8Array) => void): Promise<void> {
+async function skipTo(reader: BodyReader, delimiter: Uint8Array, onData: (chunk: Uint8Array) => void | Promise<void>): Promise<void> {
   for (;;) {
     const at = indexOf(reader.buffer, delimiter);
     if (at !== -1) {
-      if (at > 0) onData(reader.consume(at));
+      if (at > 0) await onData(reader.consume(at));
       reader.consume(delimiter.length);
       return;
     }
     // Keep only a tail that may be the start of a delimiter split across chunks; mostly there is none, the buffer
     // empties, and the next chunk is used as it arrives instead of being copied behind a tail.
     const safe = partialMatchStart(reader.buffer, delimiter);
-    if (safe > 0) onData(reader.consume(safe));
+    if (safe > 0) await onData(reader.consume(safe));
     if (!(await reader.more())) throw malformed('the closing boundary is missing');
   }
 }

@@ -1,6 +1,6 @@
 import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
 import type { Project } from '../../shared/project.js';
-import { contentTypeFor } from './content-type.js';
+import { contentTypes } from './content-type.js';
 import { type Caller, checkOwnership } from './ownership.js';
 import { type FilePath, checkPathLength, firstRepeated, nameOf, parentOf, publicUrl, savedPath } from './paths.js';
 import { mutate } from './state.js';
@@ -34,12 +34,13 @@ export function renameFiles(project: Project, caller: Caller, items: readonly Re
       }
       return node;
     });
+    const typeFor = await contentTypes();
     const now = project.clock.now();
     items.forEach(({ path, newName }, i) => {
       const folder = find(state.root, parentOf(path)) as FolderNode;
       const file: FileNode = files[i]!;
       removeChild(folder, nameOf(path), now);
-      setChild(folder, newName, { ...file, contentType: contentTypeFor(newName, file.contentType) }, now);
+      setChild(folder, newName, { ...file, contentType: typeFor(newName, file.contentType) }, now);
     });
     return targets.map(savedPath);
   });

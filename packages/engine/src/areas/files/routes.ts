@@ -9,12 +9,13 @@ import { downloadName } from './disposition.js';
 import { download } from './download.js';
 import { choiceField, flagList, intField, stringList } from './fields.js';
 import { fileInfo, listFolder, MAX_PAGE_SIZE } from './listing.js';
-import { boundaryOf, readMultipart, tooLarge } from './multipart.js';
-import { MAX_PATH_INPUT, checkName, parsePath } from './paths.js';
+import { tooLarge } from './multipart.js';
+import { checkName, parsePath } from './paths.js';
+import { receiveUpload } from './receive.js';
 import { MAX_RENAME_FILES, renameFiles } from './rename.js';
 import { tooMany } from './selection.js';
 import { type TransferMode, transfer } from './transfer.js';
-import { createDirectory, upload, uploadItems } from './upload.js';
+import { createDirectory } from './upload.js';
 
 const storage = serviceEnabled('storage');
 const storageId = projectHeader('x-service-storage-id', 'storageId', 404);
@@ -32,8 +33,7 @@ filesRoutes.post('/files', storage, storageId, bearer, async (c) => {
   const limit = project.config.maxUploadBytes;
   // Refused before reading when the length is declared; otherwise while reading.
   if (Number(c.req.header('content-length')) > limit) throw tooLarge(limit);
-  const parts = await readMultipart(c.req.raw.body, boundaryOf(c.req.header('content-type')), { bytes: limit, parts: project.config.maxUploadParts, fieldBytes: MAX_PATH_INPUT });
-  const savedFilesUrls = await upload(project, uploadItems(project.config.bucket, parts), ownerOf(c));
+  const savedFilesUrls = await receiveUpload(project, c.req.raw.body, c.req.header('content-type'), ownerOf(c));
   return c.json({ savedFilesUrls });
 });
 

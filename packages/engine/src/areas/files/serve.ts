@@ -1,5 +1,6 @@
 import type { StoredBytes } from '../../shared/capabilities.js';
 import { ApiError, ErrorCode, errorResponse } from '../../shared/errors.js';
+import { bodyOf, sizeOf } from './stored-bytes.js';
 
 /** What a download response says about its content. */
 export interface Representation {
@@ -12,9 +13,6 @@ export interface Representation {
   contentDisposition: string;
 }
 
-const sizeOf = (bytes: StoredBytes) => (bytes instanceof Uint8Array ? bytes.length : bytes.size);
-// Stored bytes never sit on a SharedArrayBuffer, which is all that keeps a Uint8Array from being a BodyInit in TypeScript.
-const slice = (bytes: StoredBytes, start: number, end: number) => (bytes instanceof Uint8Array ? bytes.subarray(start, end) : bytes.slice(start, end)) as BodyInit;
 
 /** HTTP dates have whole seconds: compare at that precision. */
 const seconds = (ms: number) => Math.floor(ms / 1000);
@@ -72,8 +70,8 @@ export function serveBytes(headers: Headers, rep: Representation): Response {
     const error = new ApiError(416, ErrorCode.RANGE_NOT_SATISFIABLE, `the file has ${size} bytes`);
     return errorResponse(error, { 'Content-Range': `bytes */${size}`, 'Access-Control-Allow-Origin': '*' });
   }
-  if (!range) return new Response(slice(rep.bytes, 0, size), { status: 200, headers: { ...common, 'Content-Length': String(size) } });
-  return new Response(slice(rep.bytes, range.start, range.end + 1), {
+  if (!range) return new Response(bodyOf(rep.bytes, 0, size), { status: 200, headers: { ...common, 'Content-Length': String(size) } });
+  return new Response(bodyOf(rep.bytes, range.start, range.end + 1), {
     status: 206,
     headers: { ...common, 'Content-Length': String(range.end - range.start + 1), 'Content-Range': `bytes ${range.start}-${range.end}/${size}` },
   });

@@ -1,12 +1,11 @@
 import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
-import { contentTypeFor } from './content-type.js';
-import { crc32Hex } from './crc32.js';
-import { md5Hex } from './md5.js';
+import { contentTypes } from './content-type.js';
 import type { FormPart } from './multipart.js';
 import { type Caller, checkOwnership } from './ownership.js';
 import { type FilePath, checkName, checkPathLength, firstRepeated, parsePath, publicUrl, savedPath } from './paths.js';
+import type { ReceivedFile } from './receive.js';
 import { mutate } from './state.js';
 import { type FileNode, checkFolderPath, ensureFolder, find, setChild } from './tree.js';
 
@@ -14,7 +13,7 @@ import { type FileNode, checkFolderPath, ensureFolder, find, setChild } from './
 export interface UploadItem {
   folder: FilePath;
   name: string;
-  bytes: Uint8Array;
+  file: ReceivedFile;
   declaredType?: string;
   replacing: boolean;
 }
@@ -22,12 +21,12 @@ export interface UploadItem {
 const FIELD = /^fileItems\[(\d{1,4})\]\.(fileToUpload|path|replacing)$/;
 
 /** Turns the parts of an upload body into items, in index order (400 for unknown, repeated or missing fields). */
-export function uploadItems(bucket: string, parts: readonly FormPart[]): UploadItem[] {
-  const byIndex = new Map<number, Map<string, FormPart>>();
+export function uploadItems(bucket: string, parts: readonly FormPart<ReceivedFile>[]): UploadItem[] {
+  const byIndex = new Map<number, Map<string, FormPart<ReceivedFile>>>();
   for (const part of parts) {
     const match = FIELD.exec(part.name);
     if (!match) throw badRequest(ErrorCode.VALIDATION_FAILED, `unknown field "${part.name}"; expected fileItems[i].fileToUpload, .path or .replacing`);
-    const fields = byIndex.get(Number(match[1])) ?? new Map<string, FormPart>();
+    const fields = byIndex.get(Number(match[1])) ?? new Map<string, FormPart<ReceivedFile>>();
     if (fields.has(match[2]!)) throw badRequest(ErrorCode.VALIDATION_FAILED, `field "${part.name}" is repeated`);
     byIndex.set(Number(match[1]), fields.set(match[2]!, part));
   }
@@ -35,20 +34,20 @@ export function uploadItems(bucket: string, parts: readonly FormPart[]): UploadI
   return [...byIndex].sort(([a], [b]) => a - b).map(([index, fields]) => item(bucket, index, fields));
 }
 
-function item(bucket: string, index: number, fields: Map<string, FormPart>): UploadItem {
+function item(bucket: string, index: number, fields: Map<string, FormPart<ReceivedFile>>): UploadItem {
   const field = (name: string) => `fileItems[${index}].${name}`;
   const file = fields.get('fileToUpload');
-  if (file?.filename === undefined) throw badRequest(ErrorCode.VALIDATION_FAILED, `${field('fileToUpload')} is required and must be a file with a file name`);
+  if (file?.file === undefined || file.filename === undefined) throw badRequest(ErrorCode.VALIDATION_FAILED, `${field('fileToUpload')} is required and must be a file with a file name`);
   const text = (name: string) => {
     const part = fields.get(name);
-    return part && new TextDecoder().decode(part.data);
+    return part?.data && new TextDecoder().decode(part.data);
   };
   const replacing = text('replacing')?.trim().toLowerCase() ?? 'false';
   if (replacing !== 'true' && replacing !== 'false') throw badRequest(ErrorCode.VALIDATION_FAILED, `${field('replacing')} must be true or false`);
   const upload: UploadItem = {
     folder: parsePath(bucket, text('path') ?? '', field('path')),
     name: checkName(file.filename, `${field('fileToUpload')} file name`),
-    bytes: file.data,
+    file: file.file,
     replacing: replacing === 'true',
   };
   checkPathLength([...upload.folder, upload.name], `${field('path')} with the file name`);
@@ -59,8 +58,8 @@ function item(bucket: string, index: number, fields: Map<string, FormPart>): Upl
 /**
  * Stores every file of an upload, creating missing folders, or nothing when one of them cannot be stored
  * (417 when a file exists and `replacing` is false, or a file stands where a folder is needed; 403 when a user
- * replaces another user's file). A replaced file keeps its owner. Returns the saved path of each stored file, in
- * item order.
+ * replaces another user's file): the received contents are committed only once every check has passed. A replaced
+ * file keeps its owner. Returns the saved path of each stored file, in item order.
  *
  * @param caller the owner of new files and folders: the user, or null for the master token
  */
@@ -69,8 +68,6 @@ export function upload(project: Project, items: readonly UploadItem[], caller: C
   const targets = items.map((i) => [...i.folder, i.name]);
   const repeated = firstRepeated(targets);
   if (repeated) throw badRequest(ErrorCode.VALIDATION_FAILED, `two items upload to ${publicUrl(bucket, repeated)}`);
-  // Hashing is pure work on the bytes: done before waiting for the other changes.
-  const hashed = items.map((i) => ({ ...i, md5: md5Hex(i.bytes), crc: crc32Hex(i.bytes), blobKey: newId(24) }));
   return mutate(project, async (state, release) => {
     for (const [i, target] of targets.entries()) {
       checkFolderPath(state.root, items[i]!.folder, bucket);
@@ -79,10 +76,17 @@ export function upload(project: Project, items: readonly UploadItem[], caller: C
       if (existing && !items[i]!.replacing) throw new ApiError(417, ErrorCode.FILE_EXISTS, `${publicUrl(bucket, target)} already exists and replacing is false`);
       if (existing) checkOwnership(bucket, caller, target, existing);
     }
-    await Promise.all(hashed.map((i) => state.blobs.put(i.blobKey, i.bytes)));
+    const typeFor = await contentTypes();
+    try {
+      await Promise.all(items.map((i) => i.file.commit(state.blobs)));
+    } catch (error) {
+      // Nothing refers to the new keys yet: whatever of them got committed goes, so the upload stores nothing.
+      await Promise.all(items.map((i) => state.blobs.delete(i.file.blobKey).catch(() => undefined)));
+      throw error;
+    }
     const now = project.clock.now();
     const replaced: string[] = [];
-    for (const i of hashed) {
+    for (const i of items) {
       const { folder } = ensureFolder(state.root, i.folder, caller, now);
       const old = folder.children.get(i.name) as FileNode | undefined;
       if (old) replaced.push(old.blobKey);
@@ -93,11 +97,11 @@ export function upload(project: Project, items: readonly UploadItem[], caller: C
         ownerId: old ? old.ownerId : caller,
         created: old?.created ?? now,
         modified: now,
-        size: i.bytes.length,
-        md5: i.md5,
-        crc: i.crc,
-        contentType: contentTypeFor(i.name, i.declaredType),
-        blobKey: i.blobKey,
+        size: i.file.size,
+        md5: i.file.md5,
+        crc: i.file.crc,
+        contentType: typeFor(i.name, i.declaredType),
+        blobKey: i.file.blobKey,
       }, now);
     }
     release(replaced);

@@ -1,0 +1,92 @@
+import type { BlobStore, BlobWriter, Hashing } from '../../shared/capabilities.js';
+import { newId } from '../../shared/ids.js';
+import type { Project } from '../../shared/project.js';
+import { Crc32 } from './crc32.js';
+import { Md5 } from './md5.js';
+import { type FileSink, type OpenFile, boundaryOf, readMultipart } from './multipart.js';
+import type { Caller } from './ownership.js';
+import { MAX_PATH_INPUT } from './paths.js';
+import { filesState } from './state.js';
+import { readAll } from './stored-bytes.js';
+import { upload, uploadItems } from './upload.js';
+
+/** MD5 and CRC-32 in portable JavaScript, for platforms that give no faster ones (browsers). */
+const portableHashing: Hashing = { md5: () => new Md5(), crc32: () => new Crc32() };
+
+/** A file of an upload, written but not yet committed to the blob store it arrived in, with its size and digests. */
+export interface ReceivedFile {
+  blobKey: string;
+  size: number;
+  md5: string;
+  crc: string;
+  /** Makes the content visible in `blobs`, the store of the files state the upload is applied to. */
+  commit(blobs: BlobStore): Promise<void>;
+}
+
+/**
+ * Content committed to a store that an admin reset or state import has replaced since the upload began (in memory
+ * mode; the data folder's store stays): it moves to the current store, where the upload is applied.
+ */
+async function carryOver(from: BlobStore, to: BlobStore, key: string): Promise<void> {
+  const stored = await from.get(key);
+  const writer = await to.create(key);
+  if (stored) await writer.write(await readAll(stored));
+  await writer.commit();
+  await from.delete(key);
+}
+
+/** Writes a file's chunks to a new blob, hashing each while the store takes it. */
+function blobSink(blobs: BlobStore, blobKey: string, writer: BlobWriter, hashing: Hashing): FileSink<ReceivedFile> {
+  const md5 = hashing.md5();
+  const crc = hashing.crc32();
+  let size = 0;
+  return {
+    async write(chunk) {
+      const written = writer.write(chunk);
+      md5.update(chunk);
+      crc.update(chunk);
+      size += chunk.length;
+      await written;
+    },
+    end: () => ({
+      blobKey,
+      size,
+      md5: md5.digest(),
+      crc: crc.digest(),
+      async commit(current) {
+        await writer.commit();
+        if (current !== blobs) await carryOver(blobs, current, blobKey);
+      },
+    }),
+  };
+}
+
+/**
+ * Takes the body of an upload request: each file goes to the blob store as it arrives (the data folder, or memory),
+ * hashed on the way, and is committed only once the whole upload is accepted (see `upload`). An upload refused at
+ * any point leaves nothing behind. Returns the saved path of each file.
+ */
+export async function receiveUpload(project: Project, body: ReadableStream<Uint8Array> | null, contentType: string | undefined, caller: Caller): Promise<string[]> {
+  const { config, capabilities } = project;
+  const { blobs } = project.state(filesState);
+  const hashing = capabilities.hashing ?? portableHashing;
+  const writers: BlobWriter[] = [];
+  const openFile: OpenFile<ReceivedFile> = (part) => {
+    // Other fields are short text; a file sent as one of them is read as text and held to the field's limit.
+    if (part.filename === undefined || !part.name.endsWith('.fileToUpload')) return undefined;
+    const blobKey = newId(24);
+    return blobs.create(blobKey).then((writer) => {
+      writers.push(writer);
+      return blobSink(blobs, blobKey, writer, hashing);
+    });
+  };
+  try {
+    const limits = { bytes: config.maxUploadBytes, parts: config.maxUploadParts, fieldBytes: MAX_PATH_INPUT };
+    const parts = await readMultipart(body, boundaryOf(contentType), limits, openFile);
+    return await upload(project, uploadItems(config.bucket, parts), caller);
+  } catch (error) {
+    // A committed writer ignores this: its content is either listed or deleted by `upload`.
+    await Promise.all(writers.map((writer) => writer.abort().catch(() => undefined)));
+    throw error;
+  }
+}
