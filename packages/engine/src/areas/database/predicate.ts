@@ -69,8 +69,8 @@ function compileClause(table: Table | undefined, clause: Clause, budget: QueryBu
     const branches = (value as Clause[][]).map((branch) => compilePredicate(table, branch, budget));
     return { test: combine(branches.map((branch) => branch.test)), cost: branches.reduce((sum, branch) => sum + branch.cost, 0) };
   }
-  budget.charge(COST.compile);
   const simple = simpleTest(table, key, value);
+  budget.charge(simple ? COST.compileClause : COST.compileGeneralClause);
   return simple ? { test: simple, cost: COST.clause } : { test: generalEvaluator()(clause), cost: COST.generalClause };
 }
 

@@ -13,7 +13,7 @@ export class RegexOperand {
 
   /** Compiles `pattern` with the `$options` flags `i`, `m` and `s`; 400 code 102 when the pattern is not valid RE2. */
   constructor(pattern: string, options: string, budget: QueryBudget) {
-    budget.charge(COST.compile + pattern.length * COST.regexPatternChar);
+    budget.charge(COST.compileRegex + pattern.length * COST.regexPatternChar);
     const RE2 = safeRegex();
     const bits: Record<string, number> = { i: RE2.CASE_INSENSITIVE, m: RE2.MULTILINE, s: RE2.DOTALL };
     const flags = [...options].reduce((all, flag) => all | bits[flag]!, 0);
