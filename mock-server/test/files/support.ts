@@ -83,3 +83,36 @@ export function storageSuite(overrides: Parameters<typeof startTestServer>[0] = 
   });
   return suite;
 }
+
+/**
+ * A multipart upload body that the test sends piece by piece, to see what the server does while it comes in.
+ *
+ * @example
+ * const upload = streamedUpload();
+ * const answer = fetch(url, { method: 'POST', headers: { 'Content-Type': upload.contentType }, body: upload.body, duplex: 'half' });
+ * upload.file(0, 'big.bin');
+ * upload.send(bytes);
+ * upload.end();
+ */
+export function streamedUpload(boundary = 'basekit-streamed-upload') {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+  const text = (s: string) => controller.enqueue(new TextEncoder().encode(s));
+  return {
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    body,
+    /** Starts the file part of item `index`; its bytes follow with `send`. */
+    file: (index: number, name: string) => text(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="fileItems[${index}].fileToUpload"; filename="${name}"\r\n\r\n`),
+    field: (name: string, value: string) => text(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}`),
+    /** A copy each time, as from a network: the server may keep what it is given. */
+    send: (bytes: Uint8Array) => controller.enqueue(bytes.slice()),
+    end: () => {
+      text(`\r\n--${boundary}--\r\n`);
+      controller.close();
+    },
+    /** True once the client has taken every piece given so far (to send it, as far as the socket lets it). */
+    taken: () => controller.desiredSize! > 0,
+    /** Ends the body without its closing boundary. */
+    cut: () => controller.close(),
+  };
+}

@@ -1,0 +1,48 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import type { Hasher } from '@basekit/engine';
+import { Crc32 } from '../../../packages/engine/src/areas/files/crc32.js';
+import { Md5 } from '../../../packages/engine/src/areas/files/md5.js';
+import { nodeHashing } from '../../src/files/hashing.js';
+
+/** Feeds `bytes` to a hasher in pieces of the given sizes (the last piece takes the rest). */
+function digestInPieces(hasher: Hasher, bytes: Uint8Array, sizes: readonly number[]): string {
+  let offset = 0;
+  for (const size of sizes) {
+    hasher.update(bytes.subarray(offset, offset + size));
+    offset += size;
+  }
+  hasher.update(bytes.subarray(offset));
+  return hasher.digest();
+}
+
+const md5Of = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex');
+const crcOf = (bytes: Uint8Array) => crc32(bytes).toString(16).padStart(8, '0');
+
+describe('MD5 and CRC-32 over content in pieces', () => {
+  const bytes = new Uint8Array(randomBytes(5000));
+  // Lengths around the 64-byte block and the 56-byte padding edge, and pieces that split blocks anywhere.
+  const cases: [number, number[]][] = [[0, []], [1, []], [55, []], [56, []], [63, []], [64, []], [65, []], [119, [1]], [128, [64]], [1000, [3, 61, 1, 200]], [5000, [63, 65, 0, 127, 129]]];
+
+  for (const [length, sizes] of cases) {
+    it(`gives node:crypto's and zlib's digests for ${length} bytes in pieces ${JSON.stringify(sizes)}`, () => {
+      const content = bytes.subarray(0, length);
+      for (const hashing of [{ md5: () => new Md5(), crc32: () => new Crc32() }, nodeHashing]) {
+        expect(digestInPieces(hashing.md5(), content, sizes)).toBe(md5Of(content));
+        expect(digestInPieces(hashing.crc32(), content, sizes)).toBe(crcOf(content));
+      }
+    });
+  }
+
+  it('gives the known test vectors', () => {
+    const text = (s: string) => new TextEncoder().encode(s);
+    const md5 = new Md5();
+    md5.update(text('ab'));
+    md5.update(text('c'));
+    expect(md5.digest()).toBe('900150983cd24fb0d6963f7d28e17f72');
+    const crc = new Crc32();
+    crc.update(text('123456789'));
+    expect(crc.digest()).toBe('cbf43926');
+  });
+});
