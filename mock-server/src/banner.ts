@@ -8,7 +8,7 @@ export function banner(url: string, config: Config, notes: string[] = []): strin
   return [
     'basekit reference server',
     `  base_url        ${url}   users${on('users')}, database${on('database')}, leaderboards${on('leaderboards')}`,
-    `  storage_url     ${url}   bucket "${config.bucket}"${on('storage')}, files ${config.dataDir ? `kept in ${config.dataDir}` : 'in memory'}`,
+    `  storage_url     ${url}   bucket "${config.bucket}"${on('storage')}, every state and file ${config.dataDir ? `kept in ${config.dataDir}` : 'in memory'}`,
     `  transcoder_url  ${url}${on('transcoder')}`,
     `  ${header('Authentication-Id')}${config.authenticationId}`,
     `  client key                     ${config.clientKey}`,

@@ -1,8 +1,14 @@
-import type { Capabilities } from '@basekit/engine';
+import { join } from 'node:path';
+import type { Capabilities, Config } from '@basekit/engine';
 import { nodeFiles } from './files/index.js';
+import { DiskJournal } from './journal/disk-journal.js';
 import { nodeTranscoder } from './transcoder/index.js';
 
-/** The Node implementations of the engine's platform capabilities. */
-export async function nodeCapabilities({ dataDir }: { dataDir?: string | undefined } = {}): Promise<Partial<Capabilities>> {
-  return { transcoder: await nodeTranscoder(), ...(await nodeFiles({ dataDir })) };
+/** The Node implementations of the engine's platform capabilities; with a data folder, every state is kept there. */
+export async function nodeCapabilities({ dataDir, fsync = 'never' }: { dataDir?: string | undefined; fsync?: Config['fsync'] } = {}): Promise<Partial<Capabilities>> {
+  return {
+    transcoder: await nodeTranscoder(),
+    ...(await nodeFiles({ dataDir })),
+    ...(dataDir && { journal: new DiskJournal(join(dataDir, 'journal'), fsync) }),
+  };
 }

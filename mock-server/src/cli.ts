@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError, resolveConfig, type Capabilities, type Config } from '@basekit/engine';
+import { ConfigError, StateRestoreError, resolveConfig, type Capabilities, type Config, type RestoreSummary, type StateJson } from '@basekit/engine';
 import { banner } from './banner.js';
 import { SavedStateError } from './files/disk.js';
 import { startServer } from './server.js';
 
-const USAGE = 'usage: basekit-server [--config FILE] [--port N] [--host H] [--data-dir DIR]\n  --port defaults to the PORT environment variable, else 3000; 0 picks a free port. --host defaults to 127.0.0.1.';
+const USAGE =
+  'usage: basekit-server [--config FILE] [--port N] [--host H] [--data-dir DIR] [--import FILE]\n  --port defaults to the PORT environment variable, else 3000; 0 picks a free port. --host defaults to 127.0.0.1.\n  --import starts from a GET /__admin/state export (also what POST /__admin/reset returns to); a data folder that already holds a state keeps it.';
 
 /** Banner notes about the transcoder: why conversions cannot run here, if they cannot. */
 function transcoderNotes({ transcoder }: Capabilities): string[] {
@@ -36,11 +37,50 @@ function readConfig(file: string | undefined): Config | undefined {
   return resolveConfig(json);
 }
 
+/** Reads a JSON file given on the command line; a file that cannot be read or parsed ends the start with one line. */
+function readJsonFile(file: string, what: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    fail(`cannot read ${what} ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    fail(`${what} ${file} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** A state export to start from (`--import`): an object whose `areas`, when present, is an object too. */
+function readImport(file: string | undefined): StateJson | undefined {
+  if (!file) return undefined;
+  const json = readJsonFile(file, 'state file');
+  const isObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!isObject(json) || ((json as StateJson).areas !== undefined && !isObject((json as StateJson).areas))) {
+    fail(`state file ${file} is not a GET /__admin/state export (an object with "areas", "outbox" and "clockOffsetMs")`);
+  }
+  return json as StateJson;
+}
+
+/** Banner notes about the data folder: what its state was rebuilt from, and what was left out. */
+function restoreNotes(restored: RestoreSummary | undefined, importFile: string | undefined): string[] {
+  if (!restored) return [];
+  const notes: string[] = [];
+  if (restored.snapshot || restored.records > 0) {
+    notes.push(`state restored from the data folder (${restored.snapshot ? 'a snapshot and ' : ''}${restored.records} journal records)`);
+    if (importFile) notes.push(`--import ${importFile} not loaded: the data folder already holds a state`);
+  }
+  if (restored.dropped) notes.push(`left out: ${restored.dropped}`);
+  if (restored.diverged > 0) notes.push(`${restored.diverged} journal records did not replay as they first ran (the server's version changed?)`);
+  return notes;
+}
+
 async function main(): Promise<void> {
   let values;
   try {
     ({ values } = parseArgs({
-      options: { config: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { config: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' }, import: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
       strict: true,
     }));
   } catch (error) {
@@ -54,14 +94,20 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535\n${USAGE}`);
   const host = values.host ?? '127.0.0.1';
   try {
-    const server = await startServer({ config: readConfig(values.config), port, host, dataDir: values['data-dir'] });
-    process.stdout.write(`listening on ${server.url}\n${banner(server.url, server.engine.project.config, transcoderNotes(server.engine.project.capabilities))}\n`);
-    const stop = () => void server.close().then(() => process.exit(0));
+    const server = await startServer({ config: readConfig(values.config), port, host, dataDir: values['data-dir'], initialState: readImport(values.import) });
+    const notes = [...restoreNotes(server.restored, values.import), ...transcoderNotes(server.engine.project.capabilities)];
+    process.stdout.write(`listening on ${server.url}\n${banner(server.url, server.engine.project.config, notes)}\n`);
+    // A clean stop folds the journal into a snapshot, so the next start is quick.
+    const stop = () =>
+      void server.close().then(
+        () => process.exit(0),
+        (error: unknown) => fail(`could not write the state's snapshot on the way out (the journal still holds every change): ${(error as Error).message}`),
+      );
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message);
-    if (error instanceof SavedStateError) fail(`cannot start: ${error.message}`);
+    if (error instanceof SavedStateError || error instanceof StateRestoreError) fail(`cannot start: ${error.message}`);
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') fail(`port ${port} is in use on ${host}: stop what uses it, or choose another with --port (0 picks a free one) or PORT`);
     throw error;
   }

@@ -1,6 +1,6 @@
 import { createAdaptorServer } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import { createEngine, developmentConfig, resolveConfig, type ConfigInput, type Engine } from '@basekit/engine';
+import { createEngine, developmentConfig, resolveConfig, type ConfigInput, type Engine, type RestoreSummary, type StateJson } from '@basekit/engine';
 import { nodeCapabilities } from './capabilities.js';
 
 export interface StartOptions {
@@ -9,14 +9,19 @@ export interface StartOptions {
   /** 0 picks a free port. Default 3000. */
   port?: number;
   host?: string;
-  /** Keep files and metadata in this folder across restarts (`--data-dir`); overrides the config's `dataDir`. */
+  /** Keep every state in this folder across restarts (`--data-dir`); overrides the config's `dataDir`. */
   dataDir?: string;
+  /** A `GET /__admin/state` export to start from (`--import`), and to return to on reset; a data folder that holds a state keeps it instead. */
+  initialState?: StateJson;
 }
 
 export interface RunningServer {
   /** `http://HOST:PORT`, the one origin of every area. */
   url: string;
   engine: Engine;
+  /** What the data folder's state was rebuilt from; undefined without a data folder. */
+  restored: RestoreSummary | undefined;
+  /** Stops listening, waits for the changes under way and writes a snapshot of the state (a clean shutdown). */
   close(): Promise<void>;
 }
 
@@ -28,9 +33,10 @@ export interface RunningServer {
  * const res = await fetch(`${server.url}/auth/login`, { method: 'POST', headers: { 'X-Service-Authentication-Id': 'dev-auth-id', 'X-Service-Authentication-Key': 'dev-master-key' } });
  * await server.close();
  */
-export async function startServer({ config, port = 3000, host = '127.0.0.1', dataDir }: StartOptions = {}): Promise<RunningServer> {
+export async function startServer({ config, port = 3000, host = '127.0.0.1', dataDir, initialState }: StartOptions = {}): Promise<RunningServer> {
   const resolved = resolveConfig(developmentConfig(dataDir ? { ...config, dataDir } : config));
-  const engine = createEngine({ config: resolved, capabilities: await nodeCapabilities({ dataDir: resolved.dataDir }) });
+  const engine = createEngine({ config: resolved, capabilities: await nodeCapabilities({ dataDir: resolved.dataDir, fsync: resolved.fsync }), initialState });
+  const restored = await engine.ready;
   // Keep the global Request/Response: fetch clients in the same process (tests) must keep working.
   const server = createAdaptorServer({ fetch: engine.fetch, overrideGlobalObjects: false });
   await new Promise<void>((resolve, reject) => {
@@ -45,10 +51,13 @@ export async function startServer({ config, port = 3000, host = '127.0.0.1', dat
   return {
     url,
     engine,
-    close: () =>
-      new Promise<void>((resolve) => {
+    restored,
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         if ('closeAllConnections' in server) server.closeAllConnections();
-      }),
+      });
+      await engine.close();
+    },
   };
 }

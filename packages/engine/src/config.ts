@@ -62,6 +62,10 @@ export interface Config {
   /** Finished convert jobs kept for the admin job list. */
   transcoderJobHistory: number;
   dataDir?: string;
+  /** With `dataDir`: journal records kept before they are folded into a snapshot. */
+  journalCompactAfter: number;
+  /** With `dataDir`: `always` flushes each journal record to the disk before it is answered (power loss), `never` does not (SIGKILL). */
+  fsync: 'never' | 'always';
   /** Where clients reach the server, for links in e-mails; absent: the address it listens on. */
   publicUrl?: string;
   /** The words accepted in header names, `X-<word>-…` (`['Service']` by default). */
@@ -172,6 +176,8 @@ export function resolveConfig(input: unknown): Config {
     transcoderMaxQueuedJobsPerUser: 20,
     transcoderMaxSettingsPerKind: 100,
     transcoderJobHistory: 1000,
+    journalCompactAfter: 10_000,
+    fsync: 'never',
     events: [],
     ...input,
     headerWord: [input.headerWord ?? 'Service'].flat(),

@@ -10,8 +10,10 @@ import type { AppEnv } from './shared/env.js';
 import { ApiError, ErrorCode, errorResponse } from './shared/errors.js';
 import { withServiceHeaders } from './shared/header-word.js';
 import { servicePath } from './shared/path.js';
-import { Project } from './shared/project.js';
+import { DurableState, type RestoreSummary } from './shared/journal.js';
+import { Project, type StateJson } from './shared/project.js';
 import { createRoutes } from './shared/routes.js';
+import { requestKind } from './request-kinds.js';
 
 export interface EngineOptions {
   /** A project config (see `config.schema.json`); the built-in development config when absent. */
@@ -20,12 +22,24 @@ export interface EngineOptions {
   capabilities?: Partial<Capabilities>;
   /** Called with every error that is not the client's fault (the response is a 500). */
   onInternalError?: (error: unknown) => void;
+  /**
+   * A state to start from (a `GET /__admin/state` export), which `POST /__admin/reset` returns to as well. With a
+   * journal that already keeps a state, that state is restored instead.
+   */
+  initialState?: StateJson;
 }
 
 /** The whole service as one web-standard handler over in-memory state. */
 export interface Engine {
   fetch(request: Request): Promise<Response>;
   project: Project;
+  /**
+   * Settles once the state is ready: at once in memory; with a journal, once the kept state is rebuilt (requests wait
+   * for it). Rejects with a `StateRestoreError` when the kept state cannot be read.
+   */
+  ready: Promise<RestoreSummary | undefined>;
+  /** Waits for the changes under way and, with a journal, writes a snapshot (a clean shutdown). */
+  close(): Promise<void>;
 }
 
 /**
@@ -58,15 +72,26 @@ export function createEngine(options: EngineOptions = {}): Engine {
   for (const area of areas) app.route('/', area.routes);
 
   const env = { project };
-  return { fetch: (request) => Promise.resolve(app.fetch(withServiceHeaders(request, project.config.headerWord), env)), project };
+  const handle = (request: Request) => Promise.resolve(app.fetch(withServiceHeaders(request, project.config.headerWord), env));
+  project.initialState = options.initialState;
+  const { journal } = project.capabilities;
+  if (!journal) {
+    if (options.initialState) project.importState(options.initialState);
+    return { fetch: handle, project, ready: Promise.resolve(undefined), close: () => Promise.resolve() };
+  }
+  const durable = new DurableState(project, journal, handle, requestKind);
+  const ready = durable.restore();
+  ready.catch(() => undefined); // the caller learns of it through `ready`; requests meanwhile get the error too
+  return { fetch: (request) => ready.then(() => durable.fetch(request)), project, ready, close: () => ready.then(() => durable.close()) };
 }
 
 export type { Config, ConfigInput, ServiceName } from './config.js';
 export { DEFAULT_CONFIG, ConfigError, developmentConfig, resolveConfig } from './config.js';
-export type { Capabilities, BlobStore, BlobWriter, Hasher, Hashing, Persistence, StoredBytes, ImageResizer } from './shared/capabilities.js';
+export type { Capabilities, BlobStore, BlobWriter, Hasher, Hashing, Journal, JournalContents, Persistence, StoredBytes, ImageResizer } from './shared/capabilities.js';
 export { UnreadableSource, type ConvertPlan, type OutputPlan, type OpenedSource, type ProducedFile, type Rendition, type TranscodeRunner, type TranscoderCapability, type WatermarkLocation } from './areas/transcoder/runner.js';
 export { ffmpegOptions } from './areas/transcoder/ffmpeg-options.js';
 export { MAX_FRAME } from './areas/transcoder/units.js';
 export { ErrorCode, type ErrorCodeValue } from './shared/errors.js';
-export type { Mail } from './shared/project.js';
+export type { Mail, StateJson } from './shared/project.js';
+export { StateRestoreError, type RestoreSummary } from './shared/journal.js';
 export type { JobRecord } from './areas/transcoder/jobs.js';

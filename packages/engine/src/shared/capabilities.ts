@@ -12,6 +12,8 @@ export interface Capabilities {
   blobs?: BlobStore;
   /** Keeps an area's metadata across restarts (Node `--data-dir`). Absent: memory only. */
   persistence?: Persistence;
+  /** Keeps every other state change across restarts and crashes (Node `--data-dir`). Absent: memory only. */
+  journal?: Journal;
   /** MD5 and CRC-32 of file contents (Node's crypto and zlib). Absent: the files area's portable JavaScript (browsers), several times slower. */
   hashing?: Hashing;
   /** Image resizing for downloads `.../r/<w>x<h>` (sharp in Node). Absent: the original image is served. */
@@ -92,6 +94,39 @@ export interface Persistence {
   restore<T>(key: string, parse: (json: unknown) => T): T | undefined;
   /** Replaces the saved JSON atomically; saves land in call order. */
   save(key: string, json: unknown): Promise<void>;
+}
+
+/** What a journal keeps: the state at some moment, and the changes after it in order. */
+export interface JournalContents {
+  /** The last snapshot written (`Journal.compact`), undefined when there is none. */
+  snapshot: unknown;
+  /** The records appended after it, in order; a torn last record (a crash in the middle of its write) left out. */
+  records: unknown[];
+  /** What was left out (a torn last record), in words for the start-up message. */
+  dropped?: string;
+}
+
+/**
+ * A snapshot of the state plus an append-only list of the changes since (each a JSON value), so that every change
+ * survives a crash once `append` has resolved.
+ *
+ * @example
+ * const { snapshot, records } = await journal.load(); // once, at start-up
+ * await journal.append({ kind: 'request', ... });       // durable when it resolves
+ * await journal.compact(newSnapshot);                   // the snapshot replaces itself and every record
+ */
+export interface Journal {
+  /** Where the journal is kept (a folder, a database), for messages. */
+  readonly location: string;
+  /**
+   * What the previous run left. When it cannot be read (not this format, damaged before its last record), it throws
+   * an error that names where the state is kept and what to do, and leaves it untouched.
+   */
+  load(): Promise<JournalContents>;
+  /** Adds one record after the others; appends land in call order. */
+  append(record: unknown): Promise<void>;
+  /** Writes `snapshot` atomically (the previous one kept as a copy) and then drops every record. */
+  compact(snapshot: unknown): Promise<void>;
 }
 
 /**

@@ -1,10 +1,12 @@
 /** The server's clock: real time plus an offset that the admin API can move forward. */
 export class Clock {
   #offsetMs = 0;
+  /** While set, the real time the clock reads instead of `Date.now()` (the journal pins it for one request). */
+  #pinnedMs: number | undefined;
 
   /** Milliseconds since the epoch. */
   now(): number {
-    return Date.now() + this.#offsetMs;
+    return (this.#pinnedMs ?? Date.now()) + this.#offsetMs;
   }
 
   date(): Date {
@@ -16,11 +18,28 @@ export class Clock {
     return this.date().toISOString();
   }
 
+  /** How far the admin API has moved the clock ahead of real time, in milliseconds. */
+  get offsetMs(): number {
+    return this.#offsetMs;
+  }
+
   advance(seconds: number): void {
     this.#offsetMs += seconds * 1000;
   }
 
   reset(): void {
     this.#offsetMs = 0;
+  }
+
+  /**
+   * Makes every reading use `realMs` as the real time until `unpin`: a request the journal records reads one time
+   * throughout, which the journal keeps, so replaying the request at start-up reads the same.
+   */
+  pin(realMs: number): void {
+    this.#pinnedMs = realMs;
+  }
+
+  unpin(): void {
+    this.#pinnedMs = undefined;
   }
 }

@@ -1,15 +1,28 @@
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
+/**
+ * Where the engine's random bytes come from: every id, secret, salt and token the state keeps is drawn through
+ * `randomBytes`, so the journal (`shared/journal.ts`) can record what a request drew and feed the same bytes back
+ * when it replays the request at start-up.
+ */
+export const entropy = {
+  draw: (length: number): Uint8Array => crypto.getRandomValues(new Uint8Array(length)),
+};
+
+/** `length` random bytes from the engine's one random source. */
+export function randomBytes(length: number): Uint8Array {
+  return entropy.draw(length);
+}
+
 /** A random identifier of `length` letters and digits (Parse-style object ids have 10). */
 export function newId(length = 10): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(length));
   let id = '';
   // 62 letters: the modulo bias (256 % 62) is irrelevant for ids that only need to be unique.
-  for (const byte of bytes) id += ALPHABET[byte % ALPHABET.length];
+  for (const byte of randomBytes(length)) id += ALPHABET[byte % ALPHABET.length];
   return id;
 }
 
 /** A random opaque secret, hex encoded. */
 export function newSecret(bytes = 32): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
+  return Array.from(randomBytes(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
 }

@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import { resolveConfig, type Config } from '../config.js';
 import type { Capabilities } from './capabilities.js';
 import { Clock } from './clock.js';
 import { TokenIssuer } from './tokens.js';
@@ -12,6 +12,20 @@ export interface StateSlice<S> {
   toJSON?(state: S, project: Project): unknown;
   /** Inverse of `toJSON`; defaults to the JSON itself. */
   fromJSON?(json: unknown, project: Project): S;
+  /**
+   * The slice saves itself through `capabilities.persistence` before each change is answered (the files tree): when
+   * that capability is present, the journal neither keeps nor rebuilds it.
+   */
+  persistsItself?: boolean;
+  /** Called once after the state was restored from a previous run, to settle what was under way when it stopped. */
+  restarted?(state: S, project: Project): void;
+}
+
+/** The form of `GET /__admin/state`. */
+export interface StateJson {
+  clockOffsetMs?: number;
+  outbox?: Mail[];
+  areas?: Record<string, unknown>;
 }
 
 /** An e-mail the service would have sent; collected for `GET /__admin/outbox`. */
@@ -32,12 +46,23 @@ export class Project {
   serverUrl: string | undefined;
   readonly #state = new Map<string, unknown>();
   readonly #userDeletedListeners: ((userId: string) => void)[] = [];
+  readonly #backgroundListeners: ((slice: StateSlice<unknown>) => void)[] = [];
+  /** The config the project started with, which a reset returns to. */
+  readonly startConfig: Config;
+  /** A state loaded at start-up (`--import`), which a reset returns to; none: a reset empties the state. */
+  initialState: StateJson | undefined;
+  /**
+   * True while the state is rebuilt from the journal at start-up: background work is not started again, and slices
+   * that keep themselves (`persistsItself`) are left as their own save restored them.
+   */
+  restoring = false;
 
   constructor(
     public config: Config,
     readonly capabilities: Capabilities,
     readonly slices: readonly StateSlice<unknown>[],
   ) {
+    this.startConfig = config;
     this.tokens = this.#newIssuer();
   }
 
@@ -57,13 +82,21 @@ export class Project {
     for (const listener of this.#userDeletedListeners) listener(userId);
   }
 
-  /** Back to the state right after start-up. */
+  /** Lets the journal keep what background work (a transcoder job) changes after its request was answered. */
+  onBackgroundChange(listener: (slice: StateSlice<unknown>) => void): void {
+    this.#backgroundListeners.push(listener);
+  }
+
+  /** Tells the journal that background work changed `slice`. */
+  backgroundChange<S>(slice: StateSlice<S>): void {
+    for (const listener of this.#backgroundListeners) listener(slice as StateSlice<unknown>);
+  }
+
+  /** Back to the state right after start-up: the start config, and the `initialState` if any, else nothing. */
   reset(): void {
-    this.#state.clear();
-    this.outbox.length = 0;
-    this.clock.reset();
-    // Created now rather than on first use, so a durable slice records its empty state before a restart.
-    for (const slice of this.slices) this.state(slice);
+    this.#clear();
+    this.reconfigure(this.startConfig);
+    if (this.initialState) this.importState(this.initialState);
   }
 
   reconfigure(config: Config): void {
@@ -71,23 +104,61 @@ export class Project {
     this.tokens = this.#newIssuer();
   }
 
-  exportState(): Record<string, unknown> {
+  /** The config keys changed at run time (`PATCH /__admin/config`), with their values now. */
+  configChanges(): Partial<Config> {
+    const start = this.startConfig as unknown as Record<string, unknown>;
+    return Object.fromEntries(Object.entries(this.config).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(start[key])));
+  }
+
+  /** The start config with `changes` made again (a restart after `PATCH /__admin/config`). */
+  applyConfigChanges(changes: Partial<Config>): void {
+    this.reconfigure(resolveConfig({ ...this.startConfig, ...changes }));
+  }
+
+  /** True when `slice` keeps itself across restarts through `capabilities.persistence` rather than the journal. */
+  persistsItself(slice: StateSlice<unknown>): boolean {
+    return slice.persistsItself === true && this.capabilities.persistence !== undefined;
+  }
+
+  /** The state as `GET /__admin/state` shows it, with the slices `include` accepts (all by default). */
+  exportState(include: (slice: StateSlice<unknown>) => boolean = () => true): Record<string, unknown> {
     const areas: Record<string, unknown> = {};
     for (const slice of this.slices) {
+      if (!include(slice)) continue;
       const state = this.state(slice);
       areas[slice.key] = slice.toJSON ? slice.toJSON(state, this) : state;
     }
-    return { clockOffsetMs: this.clock.now() - Date.now(), outbox: this.outbox, areas };
+    return { clockOffsetMs: this.clock.offsetMs, outbox: this.outbox, areas };
   }
 
-  importState(json: { clockOffsetMs?: number; outbox?: Mail[]; areas?: Record<string, unknown> }): void {
-    this.reset();
+  importState(json: StateJson): void {
+    this.#clear();
     this.clock.advance((json.clockOffsetMs ?? 0) / 1000);
     this.outbox.push(...(json.outbox ?? []));
     for (const slice of this.slices) {
       const data = json.areas?.[slice.key];
-      if (data !== undefined) this.#state.set(slice.key, slice.fromJSON ? slice.fromJSON(data, this) : data);
+      if (data === undefined || this.#keepsAsItIs(slice)) continue;
+      this.#state.set(slice.key, slice.fromJSON ? slice.fromJSON(data, this) : data);
     }
+  }
+
+  /** Replaces one slice with its JSON form (a background change the journal kept). */
+  importSlice(key: string, json: unknown): void {
+    const slice = this.slices.find((s) => s.key === key);
+    if (!slice) throw new Error(`there is no state slice "${key}"`);
+    this.#state.set(key, slice.fromJSON ? slice.fromJSON(json, this) : json);
+  }
+
+  #keepsAsItIs(slice: StateSlice<unknown>): boolean {
+    return this.restoring && this.persistsItself(slice);
+  }
+
+  #clear(): void {
+    for (const slice of this.slices) if (!this.#keepsAsItIs(slice)) this.#state.delete(slice.key);
+    this.outbox.length = 0;
+    this.clock.reset();
+    // Created now rather than on first use, so a durable slice records its empty state before a restart.
+    for (const slice of this.slices) this.state(slice);
   }
 
   #newIssuer(): TokenIssuer {

@@ -111,6 +111,7 @@ function toJSON(state: FilesState): FilesJson {
  */
 export const filesState: StateSlice<FilesState> = {
   key: 'files',
+  persistsItself: true,
   init(project) {
     const { persistence } = project.capabilities;
     const saved = persistence?.restore('files', (json) => fromJSON(json, project));

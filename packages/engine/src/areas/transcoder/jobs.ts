@@ -107,6 +107,7 @@ export function submitConvert(project: Project, owner: SettingsOwner, body: unkn
   forgetOldJobs(state.jobs, project.config.transcoderJobHistory);
   state.jobs.set(record.queueId, record);
   const runner = capability?.runner ?? simulatedRunner;
-  state.queue.push(queueOwner, () => runJob(project, runner, state.policy, { ...spec, upload, record }));
+  // A request replayed from the journal at start-up only rebuilds the record: its job ran (or was cut short) before.
+  if (!project.restoring) state.queue.push(queueOwner, () => runJob(project, runner, state.policy, { ...spec, upload, record }).finally(() => project.backgroundChange(transcoderState)));
   return record;
 }

@@ -73,4 +73,13 @@ export const transcoderState: StateSlice<TranscoderState> = {
     const { settings = {}, userSettings = {}, jobs = [], policy } = json as Partial<TranscoderJson>;
     return create({ settings, userSettings, jobs, policy: { ...DEFAULT_POLICY, ...policy } });
   },
+  restarted(state, project) {
+    // Their conversion stopped with the previous run and is not started again: they end as a failed job would.
+    for (const job of state.jobs.values()) {
+      if (job.state !== 'queued' && job.state !== 'running') continue;
+      job.state = 'rejected';
+      job.reason = 'the server restarted before the job finished';
+      job.finishedAt = project.clock.iso();
+    }
+  },
 };

@@ -1,3 +1,5 @@
+import { randomBytes } from '../../shared/ids.js';
+
 // PBKDF2 through WebCrypto so the engine hashes the same way in Node and in browsers.
 // 10,000 iterations: this is a development server, and tests register many users.
 const ITERATIONS = 10_000;
@@ -12,7 +14,7 @@ async function derive(password: string, salt: Uint8Array): Promise<string> {
 
 /** `salt:hash`, both hex. */
 export async function hashPassword(password: string): Promise<string> {
-  const salt = crypto.getRandomValues(new Uint8Array(16));
+  const salt = randomBytes(16);
   return `${toHex(salt)}:${await derive(password, salt)}`;
 }
 

@@ -1,0 +1,244 @@
+import type { Config } from '../config.js';
+import type { Journal } from './capabilities.js';
+import { entropy } from './ids.js';
+import type { Project, StateJson, StateSlice } from './project.js';
+
+/**
+ * How the journal treats a request: `read` changes nothing and runs freely; `own` changes only state that keeps
+ * itself (the files tree and bytes), so it is not recorded but runs alone, like a recorded one, so that what it draws
+ * from the random source never mixes with a recorded request's draws; `record` is kept and replayed at start-up.
+ */
+export type RequestKind = 'read' | 'own' | 'record';
+
+/** One state-changing request as the journal keeps it, with the real time it read and the random bytes it drew. */
+interface RequestRecord {
+  kind: 'request';
+  method: string;
+  url: string;
+  headers: [string, string][];
+  /** The body, base64. */
+  body?: string;
+  timeMs: number;
+  /** Every random byte the request drew, in order, base64. */
+  random?: string;
+}
+
+/** A slice as background work (a transcoder job) left it after its request was answered. */
+interface SliceRecord {
+  kind: 'slice';
+  key: string;
+  json: unknown;
+}
+
+type JournalRecord = RequestRecord | SliceRecord;
+
+/** The journal's snapshot: a `GET /__admin/state` export plus the config changes made at run time. */
+interface Snapshot extends StateJson {
+  basekitSnapshot: 1;
+  configChanges: Partial<Config>;
+}
+
+/** What the state was rebuilt from at start-up. */
+export interface RestoreSummary {
+  /** True when there was a snapshot. */
+  snapshot: boolean;
+  /** Records replayed after it. */
+  records: number;
+  /** Replayed requests that did not answer 2xx as they did the first time (0 unless the engine changed between runs). */
+  diverged: number;
+  /** What the journal left out (a torn last record), in words. */
+  dropped?: string;
+}
+
+/** The state a journal keeps cannot be rebuilt; the message says where it is and what to do. Nothing was written. */
+export class StateRestoreError extends Error {
+  override name = 'StateRestoreError';
+
+  constructor(location: string, problem: string) {
+    super(`${location} cannot be restored (${problem}). It is left as it is: repair it or put back a copy (the previous snapshot is kept beside it), or move it away to start this data folder empty.`);
+  }
+}
+
+const HEADERS_NOT_KEPT = new Set(['content-length', 'connection', 'transfer-encoding', 'keep-alive']);
+
+function toBase64(bytes: Uint8Array): string {
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(text);
+}
+
+const fromBase64 = (text: string): Uint8Array<ArrayBuffer> => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.length;
+  }
+  return all;
+}
+
+const succeeded = (response: Response) => response.status >= 200 && response.status < 300;
+
+/**
+ * Keeps a project's state through a `Journal`: each state-changing request that succeeds is appended before its
+ * answer is returned, with the time it read and the random bytes it drew, and replayed through the engine at
+ * start-up after the last snapshot; background changes are kept as the slice they changed. Requests that change
+ * state run one at a time, so a record holds exactly its own request's clock and random draws.
+ */
+export class DurableState {
+  #turn: Promise<unknown> = Promise.resolve();
+  #records = 0;
+  #closed = false;
+
+  constructor(
+    private readonly project: Project,
+    private readonly journal: Journal,
+    private readonly handle: (request: Request) => Promise<Response>,
+    private readonly kindOf: (request: Request) => RequestKind,
+  ) {
+    project.onBackgroundChange((slice) => {
+      if (!project.restoring && !project.persistsItself(slice)) void this.#alone(() => this.#appendSlice(slice)).catch(() => undefined);
+    });
+  }
+
+  /**
+   * Rebuilds the state the journal kept: the snapshot, then every record after it, replayed in order. A journal that
+   * keeps nothing yet starts from the project's `initialState` (`--import`), kept at once.
+   */
+  async restore(): Promise<RestoreSummary> {
+    const { snapshot, records, dropped } = await this.journal.load();
+    const { project } = this;
+    if (snapshot === undefined && records.length === 0) {
+      if (project.initialState) {
+        project.importState(project.initialState);
+        await this.#alone(() => this.#compact());
+      }
+      return { snapshot: false, records: 0, diverged: 0, ...(dropped && { dropped }) };
+    }
+    project.restoring = true;
+    let diverged = 0;
+    try {
+      if (snapshot !== undefined) this.#loadSnapshot(snapshot);
+      for (const record of records) if (!(await this.#replay(record as JournalRecord))) diverged++;
+    } finally {
+      project.restoring = false;
+    }
+    for (const slice of project.slices) slice.restarted?.(project.state(slice), project);
+    this.#records = records.length;
+    // The records are folded into a snapshot now, so the next start does not replay them again.
+    if (records.length > 0) await this.#alone(() => this.#compact());
+    return { snapshot: snapshot !== undefined, records: records.length, diverged, ...(dropped && { dropped }) };
+  }
+
+  /** Handles a request; one that changes state is kept before its answer is returned. */
+  fetch(request: Request): Promise<Response> {
+    const kind = this.kindOf(request);
+    if (kind === 'read') return this.handle(request);
+    if (kind === 'own') return this.#alone(() => this.handle(request));
+    return this.#record(request);
+  }
+
+  /** Waits for the changes under way, writes a snapshot and stops keeping changes (a clean shutdown). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#alone(() => this.#compact());
+  }
+
+  async #record(request: Request): Promise<Response> {
+    // Read before its turn: a slow client never holds the others up.
+    const body = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
+    const headers = [...request.headers].filter(([name]) => !HEADERS_NOT_KEPT.has(name));
+    return this.#alone(async () => {
+      const timeMs = Date.now();
+      const drawn: Uint8Array[] = [];
+      const draw = entropy.draw;
+      entropy.draw = (length) => {
+        const bytes = draw(length);
+        drawn.push(bytes);
+        return bytes;
+      };
+      this.project.clock.pin(timeMs);
+      let response: Response;
+      try {
+        response = await this.handle(new Request(request.url, { method: request.method, headers, ...(body && { body }) }));
+      } finally {
+        this.project.clock.unpin();
+        entropy.draw = draw;
+      }
+      if (succeeded(response) && !this.#closed) {
+        const record: RequestRecord = { kind: 'request', method: request.method, url: request.url, headers, timeMs };
+        if (body) record.body = toBase64(body);
+        if (drawn.length > 0) record.random = toBase64(concat(drawn));
+        await this.#append(record);
+      }
+      return response;
+    });
+  }
+
+  /** Runs `work` after every change before it, and before any change after it. */
+  #alone<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#turn.then(work);
+    this.#turn = run.catch(() => undefined);
+    return run;
+  }
+
+  async #appendSlice(slice: StateSlice<unknown>): Promise<void> {
+    if (this.#closed) return;
+    const state = this.project.state(slice);
+    await this.#append({ kind: 'slice', key: slice.key, json: slice.toJSON ? slice.toJSON(state, this.project) : state });
+  }
+
+  async #append(record: JournalRecord): Promise<void> {
+    await this.journal.append(record);
+    if (++this.#records >= this.project.config.journalCompactAfter) await this.#compact();
+  }
+
+  async #compact(): Promise<void> {
+    const { project } = this;
+    const snapshot: Snapshot = { basekitSnapshot: 1, ...project.exportState((slice) => !project.persistsItself(slice)), configChanges: project.configChanges() };
+    await this.journal.compact(snapshot);
+    this.#records = 0;
+  }
+
+  #loadSnapshot(json: unknown): void {
+    const snapshot = json as Partial<Snapshot> | null;
+    if (typeof snapshot !== 'object' || snapshot === null || snapshot.basekitSnapshot !== 1) throw new StateRestoreError(this.journal.location, 'the snapshot is not a basekit snapshot');
+    try {
+      this.project.applyConfigChanges(snapshot.configChanges ?? {});
+      this.project.importState(snapshot);
+    } catch (error) {
+      throw new StateRestoreError(this.journal.location, `the snapshot does not fit: ${(error as Error).message}`);
+    }
+  }
+
+  /** Replays one record; false when a request that succeeded the first time did not now. */
+  async #replay(record: JournalRecord): Promise<boolean> {
+    if (record.kind === 'slice') {
+      this.project.importSlice(record.key, record.json);
+      return true;
+    }
+    const random = record.random ? fromBase64(record.random) : new Uint8Array(0);
+    let used = 0;
+    const draw = entropy.draw;
+    // Each draw takes the bytes the request drew the first time, in order; past them (an engine that draws more
+    // than the one that recorded), fresh ones.
+    entropy.draw = (length) => {
+      const bytes = used + length <= random.length ? random.slice(used, used + length) : draw(length);
+      used += length;
+      return bytes;
+    };
+    this.project.clock.pin(record.timeMs);
+    try {
+      const body = record.body === undefined ? undefined : fromBase64(record.body);
+      const response = await this.handle(new Request(record.url, { method: record.method, headers: record.headers, ...(body && { body }) }));
+      await response.body?.cancel();
+      return succeeded(response);
+    } finally {
+      this.project.clock.unpin();
+      entropy.draw = draw;
+    }
+  }
+}
