@@ -16,18 +16,18 @@ interface CallSpec {
   headers?: Record<string, string>;
 }
 
-/** The columns, in the order of `CALLERS`: none, garbage, expired, otherProject, user, otherUser, master. */
+/** The columns, in the order of `CALLERS`: none, garbage, expired, otherProject, deleted, user, otherUser, master. */
 type Row = {
   call: () => Promise<CallSpec>;
-  expect: [number, number, number, number, number, number, number];
+  expect: [number, number, number, number, number, number, number, number];
   /** The operation of the contract, when the row's name is not its id (a second row of one operation). */
   operation?: string;
 };
 
 /** An operation that needs a valid token: every invalid one is 401, then user, other user, master. */
-const token = (user: number, otherUser: number, master: number): Row['expect'] => [401, 401, 401, 401, user, otherUser, master];
+const token = (user: number, otherUser: number, master: number): Row['expect'] => [401, 401, 401, 401, 401, user, otherUser, master];
 /** An operation that reads no token (public, or authenticated by keys): the same answer for every caller. */
-const anyone = (status: number): Row['expect'] => [status, status, status, status, status, status, status];
+const anyone = (status: number): Row['expect'] => [status, status, status, status, status, status, status, status];
 
 let fixture: Fixture;
 let counter = 0;

@@ -2,7 +2,7 @@ import { startTestServer, type TestServer } from '../../../mock-server/test/supp
 import { createUser, masterAuth, type TestUser } from '../../../mock-server/test/support/users.js';
 
 /** The callers every access check is tried with (the columns of the authorization matrix). */
-export const CALLERS = ['none', 'garbage', 'expired', 'otherProject', 'user', 'otherUser', 'master'] as const;
+export const CALLERS = ['none', 'garbage', 'expired', 'otherProject', 'deleted', 'user', 'otherUser', 'master'] as const;
 export type Caller = (typeof CALLERS)[number];
 
 /** A project with a different authentication id and keys: its tokens must mean nothing to the main one. */
@@ -50,7 +50,8 @@ async function adminJson(server: TestServer, path: string, method: string, body:
 
 /**
  * Starts the main project and another one, and obtains a token of every kind: two users, the master, a user token
- * that has expired (issued before the clock moved past `expires_in`), a token of the other project, and garbage.
+ * that has expired (issued before the clock moved past `expires_in`), the token of a user that was deleted, a token
+ * of the other project, and garbage.
  */
 export async function startFixture(): Promise<Fixture> {
   const server = await startTestServer();
@@ -64,6 +65,9 @@ export async function startFixture(): Promise<Fixture> {
   const user = await createUser(server, 'owner');
   const otherUser = await createUser(server, 'intruder');
   const master = (await masterAuth(server))['Authorization']!.slice('Bearer '.length);
+  const deleted = await createUser(server, 'deleted');
+  const removal = await server.request(`/auth/users/${deleted.userId}`, { method: 'DELETE', headers: { 'X-Service-Authentication-Id': config.authenticationId, Authorization: `Bearer ${master}` } });
+  if (!removal.ok) throw new Error(`deleting a user failed: ${removal.status}`);
   const otherMaster = (await masterAuth(other))['Authorization']!.slice('Bearer '.length);
   await other.close();
 
@@ -72,6 +76,7 @@ export async function startFixture(): Promise<Fixture> {
     garbage: 'not-a-token.at.all',
     expired: expiring.accessToken,
     otherProject: otherMaster,
+    deleted: deleted.accessToken,
     user: user.accessToken,
     otherUser: otherUser.accessToken,
     master,
