@@ -1,33 +1,15 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { masterClient } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { masterClient, ownServers } from './support.js';
 
-let dir: string;
-let servers: TestServer[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'basekit-data-'));
-});
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
-
-async function start(overrides: Record<string, unknown> = {}): Promise<TestServer> {
-  const server = await startTestServer(overrides);
-  servers.push(server);
-  return server;
-}
+const { start, folder } = ownServers();
 
 const bytes = new Uint8Array(100_000).map((_, i) => (i * 31) % 256);
 
 describe('--data-dir (config dataDir)', () => {
   it('keeps files and their metadata across a restart', async () => {
-    const dataDir = join(dir, 'restart');
+    const dataDir = folder('restart');
     const first = await start({ dataDir });
     const master = await masterClient(first);
     const [saved] = await master.put([{ name: 'kept ü.bin', content: bytes, path: 'a/b' }, { name: 'gone.txt', content: 'x' }]);
@@ -47,7 +29,7 @@ describe('--data-dir (config dataDir)', () => {
   });
 
   it('stays empty after an admin reset and the next request, also across a restart', async () => {
-    const dataDir = join(dir, 'reset');
+    const dataDir = folder('reset');
     const first = await start({ dataDir });
     await (await masterClient(first)).put([{ name: 'old.txt', content: 'old' }]);
     await first.reset();
@@ -58,7 +40,7 @@ describe('--data-dir (config dataDir)', () => {
   });
 
   it('deletes the bytes of deleted files from the folder and writes nothing but its own files', async () => {
-    const dataDir = join(dir, 'contents');
+    const dataDir = folder('contents');
     const server = await start({ dataDir });
     const master = await masterClient(server);
     await master.put([{ name: 'a.txt', content: 'a', path: 'p' }, { name: 'b.txt', content: 'b', path: 'p' }]);
@@ -74,7 +56,7 @@ describe('--data-dir (config dataDir)', () => {
   });
 
   it('never serves a half-written file: temporary files left by a crash are removed at start-up', async () => {
-    const dataDir = join(dir, 'crash');
+    const dataDir = folder('crash');
     const server = await start({ dataDir });
     await (await masterClient(server)).put([{ name: 'whole.txt', content: 'whole' }]);
     await server.close();

@@ -1,32 +1,15 @@
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
+import type { TestServer } from '../support/server.js';
 import { masterAuth } from '../support/users.js';
-import { downloadPath, masterClient, storageHeaders, streamedUpload } from './support.js';
+import { downloadPath, masterClient, ownServers, storageHeaders, streamedUpload } from './support.js';
 
 const MiB = 1024 * 1024;
 const content = new Uint8Array(MiB).map((_, i) => (i * 7) % 251);
 const twice = Buffer.concat([content, content]);
 
-let dir: string;
-let servers: TestServer[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'basekit-streaming-'));
-});
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
-
-async function start(overrides: Record<string, unknown> = {}): Promise<TestServer> {
-  const server = await startTestServer(overrides);
-  servers.push(server);
-  return server;
-}
+const { start, folder } = ownServers();
 
 /** Starts an upload whose body the test sends piece by piece; `answer` is the response once it comes. */
 async function beginUpload(server: TestServer) {
@@ -50,7 +33,7 @@ const temporaries = async (blobs: string) => (await files(blobs)).filter((name) 
 
 describe('uploads with --data-dir', () => {
   it('go to a temporary file in the data folder as they arrive, renamed into place once accepted', async () => {
-    const dataDir = join(dir, 'arrive');
+    const dataDir = folder('arrive');
     const blobs = join(dataDir, 'blobs');
     const server = await start({ dataDir });
     const { upload, answer } = await beginUpload(server);
@@ -71,7 +54,7 @@ describe('uploads with --data-dir', () => {
   });
 
   it('store nothing when refused after a file was written: a 417, a body cut short, a 413 past the limit', async () => {
-    const dataDir = join(dir, 'refused');
+    const dataDir = folder('refused');
     const blobs = join(dataDir, 'blobs');
     const server = await start({ dataDir, maxUploadBytes: 3 * MiB });
     await (await masterClient(server)).put([{ name: 'taken.txt', content: 'old' }]);

@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { createUser, masterAuth } from '../support/users.js';
 
@@ -114,5 +117,34 @@ export function streamedUpload(boundary = 'basekit-streamed-upload') {
     taken: () => controller.desiredSize! > 0,
     /** Ends the body without its closing boundary. */
     cut: () => controller.close(),
+  };
+}
+
+/**
+ * For a test file that starts its own servers (each with its own config, such as a data folder): `start` starts one,
+ * closed after each test, and `folder(name)` is a path in a temporary folder removed after the file.
+ *
+ * @example
+ * const servers = ownServers();
+ * it('keeps files', async () => { const server = await servers.start({ dataDir: servers.folder('keep') }); });
+ */
+export function ownServers() {
+  let dir: string;
+  let running: TestServer[] = [];
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'basekit-files-'));
+  });
+  afterEach(async () => {
+    await Promise.all(running.map((s) => s.close()));
+    running = [];
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+  return {
+    async start(overrides: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
+      const server = await startTestServer(overrides);
+      running.push(server);
+      return server;
+    },
+    folder: (name: string) => join(dir, name),
   };
 }

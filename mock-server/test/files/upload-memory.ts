@@ -113,7 +113,8 @@ export async function measureUploadMemory(size: number, { dataDir = false } = {}
     const download = await fetch(`${url}/${DEFAULT_CONFIG.storageId}/big.bin`);
     if (download.status !== 200) throw new Error(`download answered ${download.status}`);
     const receivedMd5 = createHash('md5');
-    for await (const chunk of download.body!) receivedMd5.update(chunk);
+    const reader = download.body!.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) receivedMd5.update(read.value);
     const downloadGrowth = (await memory(pid)).peak - beforeDownload;
 
     const intact = md5Hash === expected && fileSizeInBytes === size && receivedMd5.digest('hex') === expected;
