@@ -36,6 +36,8 @@ type JournalRecord = RequestRecord | SliceRecord;
 interface Snapshot extends StateJson {
   basekitSnapshot: 1;
   configChanges: Partial<Config>;
+  /** The state the folder started from (`--import`), which a reset returns to. */
+  initialState?: StateJson;
 }
 
 /** What the state was rebuilt from at start-up. */
@@ -117,6 +119,8 @@ export class DurableState {
       }
       return { snapshot: false, records: 0, diverged: 0, ...(dropped && { dropped }) };
     }
+    // A kept state is restored with the start it had: a reset returns to that, not to a state given to this run.
+    project.initialState = undefined;
     project.restoring = true;
     let diverged = 0;
     try {
@@ -198,7 +202,12 @@ export class DurableState {
 
   async #compact(): Promise<void> {
     const { project } = this;
-    const snapshot: Snapshot = { basekitSnapshot: 1, ...project.exportState((slice) => !project.persistsItself(slice)), configChanges: project.configChanges() };
+    const snapshot: Snapshot = {
+      basekitSnapshot: 1,
+      ...project.exportState((slice) => !project.persistsItself(slice)),
+      configChanges: project.configChanges(),
+      ...(project.initialState && { initialState: project.initialState }),
+    };
     await this.journal.compact(snapshot);
     this.#records = 0;
   }
@@ -209,6 +218,7 @@ export class DurableState {
     try {
       this.project.applyConfigChanges(snapshot.configChanges ?? {});
       this.project.importState(snapshot);
+      this.project.initialState = snapshot.initialState;
     } catch (error) {
       throw new StateRestoreError(this.journal.location, `the snapshot does not fit: ${(error as Error).message}`);
     }
