@@ -30,7 +30,9 @@ const tempBeside = (path: string) => join(dirname(path), `${TEMP_PREFIX}${random
 export interface AtomicFile {
   /** Appends `data`. */
   write(data: Uint8Array | string): Promise<void>;
-  /** Flushes the file to disk and renames it over the target. */
+  /** After the last write: flushes the file to disk and closes it (so many files in waiting hold no descriptors). */
+  end(): Promise<void>;
+  /** Ends the file if that was not done yet, and renames it over the target. */
   commit(): Promise<void>;
   /** Removes the temporary file (nothing once committed). */
   abort(): Promise<void>;
@@ -44,23 +46,30 @@ export interface AtomicFile {
 export async function openAtomic(path: string): Promise<AtomicFile> {
   const temp = tempBeside(path);
   const handle = await open(temp, 'wx');
+  let ended = false;
   let committed = false;
   const abort = async () => {
     if (committed) return;
     await handle.close().catch(() => undefined); // closing twice is harmless
     await rm(temp, { force: true });
   };
+  const end = async () => {
+    if (ended) return;
+    try {
+      await handle.sync();
+      await handle.close();
+    } catch (error) {
+      await abort();
+      throw error;
+    }
+    ended = true;
+  };
   return {
     // writeFile on a handle writes everything from the current position on, however many writes that takes.
     write: (data) => handle.writeFile(data),
+    end,
     async commit() {
-      try {
-        await handle.sync();
-        await handle.close();
-      } catch (error) {
-        await abort();
-        throw error;
-      }
+      await end();
       committed = true;
       await renameIntoPlace(temp, path);
     },

@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, readlink, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TestServer } from '../support/server.js';
@@ -51,6 +51,23 @@ describe('uploads with --data-dir', () => {
     expect(await files(blobs)).toHaveLength(1);
     const downloaded = new Uint8Array(await (await server.request(downloadPath(server, 'big.bin'))).arrayBuffer());
     expect(Buffer.from(downloaded).equals(twice)).toBe(true);
+  });
+
+  it('hold no file open while the other files of the upload come in', async () => {
+    const blobs = join(folder('descriptors'), 'blobs');
+    const server = await start({ dataDir: folder('descriptors') });
+    const { upload, answer } = await beginUpload(server);
+    for (let i = 0; i < 50; i++) {
+      upload.file(i, `f${i}.bin`);
+      upload.send(content.subarray(0, 1000));
+    }
+    await until(async () => (await temporaries(blobs)).length === 50);
+    // This process is the server: its open descriptors on temporary files are at most the one being written.
+    const open = await Promise.all((await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+    expect(open.filter((target) => target.startsWith(join(blobs, '.tmp-'))).length).toBeLessThanOrEqual(1);
+    upload.end();
+    expect(((await (await answer).json()) as { savedFilesUrls: string[] }).savedFilesUrls).toHaveLength(50);
+    expect(await temporaries(blobs)).toEqual([]);
   });
 
   it('store nothing when refused after a file was written: a 417, a body cut short, a 413 past the limit', async () => {

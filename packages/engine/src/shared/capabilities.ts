@@ -34,6 +34,7 @@ export type StoredBytes = Blob | readonly Uint8Array[];
  * @example
  * const writer = await blobs.create('k1');
  * await writer.write(new TextEncoder().encode('hello'));
+ * await writer.end();
  * await writer.commit();
  * const bytes = await blobs.get('k1'); // a Blob of 5 bytes, or the chunks [Uint8Array(5)]
  */
@@ -51,7 +52,12 @@ export interface BlobStore {
 export interface BlobWriter {
   /** Appends `chunk`. The store may keep the chunk itself: it must not be changed afterwards. */
   write(chunk: Uint8Array): Promise<void>;
-  /** Makes the content visible under its key at once, atomically: a reader sees the whole content or nothing. */
+  /**
+   * After the last chunk: the store flushes the content and lets go of what it held open for writing (a file
+   * descriptor), so an upload of many files holds one at a time. The content stays invisible until `commit`.
+   */
+  end(): Promise<void>;
+  /** After `end`: makes the content visible under its key at once, atomically (a reader sees all of it or nothing). */
   commit(): Promise<void>;
   /** Drops what was written, leaving nothing behind. */
   abort(): Promise<void>;

@@ -20,6 +20,7 @@ export class MemoryBlobStore implements BlobStore {
       write: async (chunk) => {
         chunks.push(keepable(chunk));
       },
+      end: async () => undefined,
       commit: async () => {
         this.#chunks.set(key, chunks);
       },

@@ -18,7 +18,7 @@ export interface FormPart<F> extends PartHeaders {
 export interface FileSink<F> {
   write(chunk: Uint8Array): Promise<void>;
   /** Called after the last chunk: what stands for the file in the parts. */
-  end(): F;
+  end(): Promise<F>;
 }
 
 /** The sink of a part to stream, or undefined to collect the part in memory as a text field. */
@@ -184,7 +184,7 @@ export async function readMultipart<F>(body: ReadableStream<Uint8Array> | null, 
     const sink = await openFile(headers);
     if (sink) {
       await skipTo(reader, delimiter, (chunk) => sink.write(chunk));
-      parts.push({ ...headers, file: sink.end() });
+      parts.push({ ...headers, file: await sink.end() });
       continue;
     }
     const chunks: Uint8Array[] = [];

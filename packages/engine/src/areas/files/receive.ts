@@ -31,6 +31,7 @@ async function carryOver(from: BlobStore, to: BlobStore, key: string): Promise<v
   const stored = await from.get(key);
   const writer = await to.create(key);
   if (stored) await writer.write(await readAll(stored));
+  await writer.end();
   await writer.commit();
   await from.delete(key);
 }
@@ -48,16 +49,19 @@ function blobSink(blobs: BlobStore, blobKey: string, writer: BlobWriter, hashing
       size += chunk.length;
       await written;
     },
-    end: () => ({
-      blobKey,
-      size,
-      md5: md5.digest(),
-      crc: crc.digest(),
-      async commit(current) {
-        await writer.commit();
-        if (current !== blobs) await carryOver(blobs, current, blobKey);
-      },
-    }),
+    async end() {
+      await writer.end();
+      return {
+        blobKey,
+        size,
+        md5: md5.digest(),
+        crc: crc.digest(),
+        async commit(current) {
+          await writer.commit();
+          if (current !== blobs) await carryOver(blobs, current, blobKey);
+        },
+      };
+    },
   };
 }
 
