@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '@basekit/engine';
 import { startServerProcess, type ServerProcess } from './support/cli.js';
+import { Client as StateClient, checkGrowth, newGrowth, prepare, runLoad, type Acknowledged } from './support/state-load.js';
 
 /**
  * Kill-restart rounds: a load of file writes runs against `--data-dir`, the server is SIGKILLed at a random moment,
@@ -178,6 +179,44 @@ describe('--data-dir under SIGKILL', () => {
     expect(problems).toEqual([]);
     expect(answered).toBeGreaterThan(ROUNDS * 5);
   }, 180_000);
+
+  it(`keeps every answered write of every kind of state through ${ROUNDS} kill-restart rounds`, async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'basekit-kill-state-'));
+    const acked: Acknowledged[] = [];
+    const growth = newGrowth();
+    const problems: string[] = [];
+    const lost = new Map<string, number>();
+    try {
+      for (let round = 1; round <= ROUNDS + 1; round++) {
+        const server = await startServerProcess(['--data-dir', folder]);
+        const client = await StateClient.connect(server.url);
+        // Every write answered before any earlier kill must be there, each checked once per restart.
+        for (const write of acked) {
+          const problem = await write.check(client);
+          if (problem) lost.set(write.kind, (lost.get(write.kind) ?? 0) + 1);
+          if (problem) problems.push(`round ${round}: ${problem}`);
+        }
+        if (round > 1) problems.push(...(await checkGrowth(client, growth)).map((p) => `round ${round}: ${p}`));
+        if (round === ROUNDS + 1) {
+          await server.kill('SIGTERM');
+          break;
+        }
+        if (round === 1) await prepare(client);
+        const load = runLoad(client, acked, growth);
+        await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * 700));
+        await server.kill('SIGKILL');
+        await load;
+      }
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+    const kinds = new Map<string, number>();
+    for (const write of acked) kinds.set(write.kind, (kinds.get(write.kind) ?? 0) + 1);
+    const counts = [...kinds].map(([kind, n]) => `${kind} ${n} (lost ${lost.get(kind) ?? 0})`).join(', ');
+    console.info(`persistence of every state: ${ROUNDS} SIGKILL rounds; answered writes checked after each restart: ${counts}; config ${growth.config.acked}, clock ${growth.clock.acked} s, counter ${growth.counter.acked}, tied players ${growth.ties.length}`);
+    expect(problems).toEqual([]);
+    for (const kind of ['user (password hash)', 'outbox', 'confirmation', 'session (refresh + access token)', 'row (types, ACL, relation)', 'score', 'transcoder setting', 'transcoder job']) expect(kinds.get(kind) ?? 0).toBeGreaterThan(0);
+  }, 240_000);
 
   it('exports and imports the state exactly (a round trip changes nothing)', async () => {
     const server = await startServerProcess([]);
