@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import { createRow } from '../../packages/engine/src/areas/database/rows.js';
 import type { Principal } from '../../packages/engine/src/shared/env.js';
 import { startServer } from '../src/server.js';
+import { benchUsers } from './users.js';
 
 const DURATION_SECONDS = 5;
 const CONNECTIONS = 10;
@@ -50,7 +51,8 @@ async function main(): Promise<void> {
   const server = await startServer({ port: 0 });
   const { project } = server.engine;
   const config = project.config;
-  const token = (await project.tokens.issue('client', 3600, 'bench-user')).token;
+  const [user] = await benchUsers(server, 1);
+  const token = user!.accessToken;
   const headers = { 'X-Service-Object-Storage-Id': config.objectStorageId, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
   const principal: Principal = { ...(await project.tokens.verify(token))!, isMaster: false };
   // Seeded through the engine's core: 100,000 HTTP creates would take longer than the whole benchmark.

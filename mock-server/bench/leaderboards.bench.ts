@@ -8,6 +8,7 @@ import { submitEvent } from '../../packages/engine/src/areas/leaderboards/events
 import { aroundMe, rankOf, top } from '../../packages/engine/src/areas/leaderboards/results.js';
 import { DEFAULT_CONFIG, type ConfigInput } from '@basekit/engine';
 import { startServer } from '../src/server.js';
+import { benchUsers } from './users.js';
 
 const PLAYERS = 1_000_000;
 const MOVES = 200_000;
@@ -16,7 +17,7 @@ const HTTP_SAMPLES = 2_000;
 const DURATION_SECONDS = 4;
 const HTTP_ROUNDS = 2;
 const CONNECTIONS = 10;
-const TOKENS = 500;
+const TOKENS = 50;
 
 /** One HTTP target: a URL and the headers of each request in turn (so that requests come from many players). */
 interface Target {
@@ -86,23 +87,12 @@ async function main(): Promise<void> {
     };
 
     // HTTP: one registered user for /auth/users/me, and tokens of random players for the leaderboard calls.
-    const { authenticationId, gameId, clientKey } = project.config;
-    const json = { 'Content-Type': 'application/json' };
-    await fetch(`${server.url}/auth/users`, { method: 'POST', headers: { ...json, 'X-Service-Authentication-Id': authenticationId }, body: JSON.stringify({ username: 'bench', password: 'bench-pw' }) });
-    const login = new FormData();
-    login.set('username', 'bench');
-    login.set('password', 'bench-pw');
-    const tokens = (await (
-      await fetch(`${server.url}/auth/login`, { method: 'POST', headers: { 'X-Service-Authentication-Id': authenticationId, 'X-Service-Authentication-Key': clientKey }, body: login })
-    ).json()) as { access_token?: string };
-    if (!tokens.access_token) throw new Error('could not log the benchmark user in');
-    const me = { Authorization: `Bearer ${tokens.access_token}`, 'X-Service-Authentication-Id': authenticationId };
-    const playerHeaders = await Promise.all(
-      Array.from({ length: TOKENS }, async () => {
-        const { token } = await project.tokens.issue('client', 3600, players[Math.floor(Math.random() * PLAYERS)]!);
-        return { Authorization: `Bearer ${token}`, 'X-Service-Game-Id': gameId };
-      }),
-    );
+    const { authenticationId, gameId } = project.config;
+    // Requests come from TOKENS registered players, each on the board among the generated ones.
+    const [bench, ...registered] = await benchUsers(server, TOKENS + 1);
+    for (const { userId } of registered) submitEvent(project, userId, scoreEvent(randomScore()));
+    const me = { Authorization: `Bearer ${bench!.accessToken}`, 'X-Service-Authentication-Id': authenticationId };
+    const playerHeaders = registered.map(({ accessToken }) => ({ Authorization: `Bearer ${accessToken}`, 'X-Service-Game-Id': gameId }));
     const url = (path: string) => `${server.url}${path}`;
     const targets = {
       me: { url: url('/auth/users/me'), headers: [me] },

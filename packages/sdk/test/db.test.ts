@@ -249,4 +249,19 @@ describe('batch and paging', () => {
     for await (const row of notes.query().equalTo('views', 3).descending('title').limit(4)) filtered.push(row.views);
     expect(filtered).toHaveLength(Array.from({ length: 130 }, (_, i) => i % 7).filter((v) => v === 3).length);
   });
+
+  it('pages by _id, so rows deleted during the iteration make it skip nothing', async () => {
+    const notes = client.db.table<Note>(fresh('Note'));
+    const batch = client.db.batch();
+    for (let i = 0; i < 30; i += 1) batch.create(notes, { title: `r${i}`, views: 0 });
+    await batch.run();
+
+    const seen: string[] = [];
+    for await (const row of notes.query().all({ pageSize: 10 })) {
+      seen.push(row._id);
+      // Skip-based paging would now miss the first five rows of the next page.
+      if (seen.length === 10) await Promise.all(seen.slice(0, 5).map((id) => notes.delete(id)));
+    }
+    expect(new Set(seen).size).toBe(30);
+  });
 });

@@ -263,21 +263,27 @@ export class Query<T extends object = Data> {
 
   /**
    * Every matching row, fetched `pageSize` rows at a time (default: the query's `limit`, or 100) from the
-   * query's `skip` on. Without an order the rows are ordered by `_id`, so that pages neither repeat nor skip rows.
+   * query's `skip` on. Without an order of its own the rows come by `_id`, each page asking for the rows after the
+   * last one seen (keyset paging): pages neither repeat nor skip rows, and a deep page costs the service what the
+   * first did. With an order, pages follow by `skip`.
    *
    * @example
    * for await (const note of notes.query().all({ pageSize: 500 })) count += 1;
    */
   async *all({ signal, pageSize = this.#params.limit ?? 100 }: CallOptions & { pageSize?: number } = {}): AsyncGenerator<Row<T>, void, undefined> {
-    const params: Params = { order: '_id', ...this.#params, limit: pageSize };
-    for (let skip = params.skip ?? 0; ; skip += pageSize) {
-      const { results } = await this.#run({ ...params, skip }, signal);
+    const keyset = this.#params.order === undefined;
+    const params: Params = { ...this.#params, order: this.#params.order ?? '_id', limit: pageSize };
+    for (let where = this.#where; ; ) {
+      const { results } = await this.#run(params, signal, where);
       yield* results;
       if (results.length < pageSize) return;
+      if (keyset) {
+        where = { $and: [this.#where, { _id: { $gt: results[pageSize - 1]!._id } }] };
+        delete params.skip;
+      } else params.skip = (params.skip ?? 0) + pageSize;
     }
   }
 
-  /** `for await (const row of query)`: the same as `all()`. */
   [Symbol.asyncIterator](): AsyncGenerator<Row<T>, void, undefined> {
     return this.all();
   }

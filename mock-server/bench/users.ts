@@ -1,0 +1,31 @@
+// Benchmark users: registered and logged in through the service, since every area refuses the token of a user that
+// does not exist.
+import type { RunningServer } from '../src/server.js';
+
+export interface BenchUser {
+  userId: string;
+  accessToken: string;
+}
+
+/** Registers and logs in `count` users named `<prefix>-<i>`. */
+export async function benchUsers(server: RunningServer, count: number, prefix = 'bench'): Promise<BenchUser[]> {
+  const { authenticationId, clientKey } = server.engine.project.config;
+  const users: BenchUser[] = [];
+  for (let i = 0; i < count; i++) {
+    const username = `${prefix}-${i}`;
+    const registered = await fetch(`${server.url}/auth/users`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Service-Authentication-Id': authenticationId },
+      body: JSON.stringify({ username, password: `${username}-pw` }),
+    });
+    const { userId } = (await registered.json()) as { userId: string };
+    const form = new FormData();
+    form.set('username', username);
+    form.set('password', `${username}-pw`);
+    const login = await fetch(`${server.url}/auth/login`, { method: 'POST', headers: { 'X-Service-Authentication-Id': authenticationId, 'X-Service-Authentication-Key': clientKey }, body: form });
+    const { access_token: accessToken } = (await login.json()) as { access_token?: string };
+    if (!userId || !accessToken) throw new Error(`could not register and log in the benchmark user ${username}`);
+    users.push({ userId, accessToken });
+  }
+  return users;
+}
