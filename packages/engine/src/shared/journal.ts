@@ -131,8 +131,9 @@ export class DurableState {
     }
     for (const slice of project.slices) slice.restarted?.(project.state(slice), project);
     this.#records = records.length;
-    // The records are folded into a snapshot now, so the next start does not replay them again.
-    if (records.length > 0) await this.#alone(() => this.#compact());
+    // The records are folded into a snapshot, so the next start does not replay them again: after the start, before
+    // any further change (reads need not wait). Should it fail, the journal still holds every record.
+    if (records.length > 0) void this.#alone(() => this.#compact()).catch(() => undefined);
     return { snapshot: snapshot !== undefined, records: records.length, diverged, ...(dropped && { dropped }) };
   }
 
