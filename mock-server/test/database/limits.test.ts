@@ -67,14 +67,15 @@ describe('operators on long lists stay linear', () => {
   });
   afterAll(() => big.close());
 
-  it('AddUnique and Remove of 20,000 values each answer within a second', async () => {
+  it('AddUnique and Remove of 20,000 values each answer in seconds at most (it took 53 s)', async () => {
     const values = Array.from({ length: 20_000 }, (_, i) => i);
     const { body } = await bigDb.create('List', { n: [] });
     for (const op of ['AddUnique', 'Remove']) {
       const start = performance.now();
       const res = await bigDb.update('List', body._id, { n: { __op: op, objects: values } });
       expect(res.status).toBe(200);
-      expect(performance.now() - start).toBeLessThan(1000);
+      // It took 53 s; milliseconds now. The bound only tells the two apart, on any machine.
+      expect(performance.now() - start).toBeLessThan(10_000);
     }
     expect((await bigDb.get('List', body._id)).body.n).toEqual([]);
   });

@@ -21,7 +21,8 @@ describe('path sizes', () => {
     const started = performance.now();
     const res = await suite.server.request('/files', { method: 'POST', headers: storageHeaders(suite.server, await masterAuth(suite.server)), body: form });
     await expectError(res, 400, 142, 'the form field "fileItems[0].path" is longer than 16384 bytes');
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // It took 88 s; a fraction of a second now. The bound only tells the two apart, on any machine.
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it('refuses a huge url in a JSON body the same way', async () => {

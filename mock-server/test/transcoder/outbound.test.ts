@@ -169,7 +169,8 @@ describe('time limits', () => {
     const { requestId } = await convert({ url: `${receiver.url}/src/video.mp4`, thumbnail: true, upload: 'silent' });
     const [note] = await receiver.notificationsOf(requestId, 1, 10);
     expect(note).toMatchObject({ status: 'THUMBNAIL_REJECTED', payload: { reason: expect.stringContaining('1 upload deliveries failed') } });
-    expect(Date.now() - started).toBeLessThan(5000);
+    // An address that never answers held the job for ever; now it gives up after its time limit and one retry.
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(await jobOf(requestId)).toMatchObject({ deliveries: { failed: 1, retries: 1 }, lastDeliveryError: expect.stringContaining('no answer within 300 ms') });
   });
 
