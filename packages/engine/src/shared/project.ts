@@ -121,7 +121,7 @@ export class Project {
   }
 
   /** The state as `GET /__admin/state` shows it, with the slices `include` accepts (all by default). */
-  exportState(include: (slice: StateSlice<unknown>) => boolean = () => true): Record<string, unknown> {
+  exportState(include: (slice: StateSlice<unknown>) => boolean = () => true): Required<StateJson> {
     const areas: Record<string, unknown> = {};
     for (const slice of this.slices) {
       if (!include(slice)) continue;
