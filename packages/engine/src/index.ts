@@ -40,6 +40,8 @@ export interface Engine {
   ready: Promise<RestoreSummary | undefined>;
   /** Waits for the changes under way and, with a journal, writes a snapshot (a clean shutdown). */
   close(): Promise<void>;
+  /** Makes `state` what `POST /__admin/reset` returns to (as `initialState` does at start); with a journal, kept at once. */
+  setInitialState(state: StateJson): Promise<void>;
 }
 
 /**
@@ -77,12 +79,18 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const { journal } = project.capabilities;
   if (!journal) {
     if (options.initialState) project.importState(options.initialState);
-    return { fetch: handle, project, ready: Promise.resolve(undefined), close: () => Promise.resolve() };
+    const setInitialState = (state: StateJson) => Promise.resolve(void (project.initialState = state));
+    return { fetch: handle, project, ready: Promise.resolve(undefined), close: () => Promise.resolve(), setInitialState };
   }
-  const durable = new DurableState(project, journal, handle, requestKind);
+  const durable = new DurableState(project, journal, handle, (request) => requestKind(request, project));
   const ready = durable.restore();
   ready.catch(() => undefined); // the caller learns of it through `ready`; requests meanwhile get the error too
-  return { fetch: (request) => ready.then(() => durable.fetch(request)), project, ready, close: () => ready.then(() => durable.close()) };
+  const setInitialState = async (state: StateJson) => {
+    await ready;
+    project.initialState = state;
+    await durable.snapshot();
+  };
+  return { fetch: (request) => ready.then(() => durable.fetch(request)), project, ready, close: () => ready.then(() => durable.close()), setInitialState };
 }
 
 export type { Config, ConfigInput, ServiceName } from './config.js';

@@ -1,24 +1,27 @@
 import { getPath } from 'hono/utils/url';
+import { filesState } from './areas/files/state.js';
 import { CONFIRMATION_PATH } from './areas/users/confirmation.js';
 import type { RequestKind } from './shared/journal.js';
 import { servicePath } from './shared/path.js';
+import type { Project } from './shared/project.js';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Operations sent with POST that only read (a query, a lookup by ids, scores of some users). */
 const READ_POSTS = [/^\/object-storage\/classes\/query\//, /^\/auth\/users\/by-user-ids$/, /^\/game\/leaderboards\/usersScore\//];
 
-/** The files area's changes: its tree and bytes are saved by the area itself before it answers (`persistsItself`). */
+/** The files area's changes. */
 const FILES_WRITES = /^\/(files|directories)(\/|$)/;
 
 /**
  * How the journal treats a request (see `RequestKind`), from its method and path: reads run freely, file changes keep
- * themselves, every other change is recorded. The one GET that changes state is the e-mail confirmation link.
+ * themselves where the files area saves its own tree and bytes (`persistsItself`: the Node server), every other
+ * change is recorded. The one GET that changes state is the e-mail confirmation link.
  */
-export function requestKind(request: Request): RequestKind {
+export function requestKind(request: Request, project: Project): RequestKind {
   const path = servicePath(getPath(request));
   if (READ_METHODS.has(request.method)) return path.startsWith(`${CONFIRMATION_PATH}/`) ? 'record' : 'read';
-  if (FILES_WRITES.test(path)) return 'own';
+  if (FILES_WRITES.test(path) && project.persistsItself(filesState)) return 'own';
   if (request.method === 'POST' && READ_POSTS.some((read) => read.test(path))) return 'read';
   return 'record';
 }

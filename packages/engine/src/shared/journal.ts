@@ -145,11 +145,16 @@ export class DurableState {
     return this.#record(request);
   }
 
+  /** Writes a snapshot after the changes under way, so that the state as it is then is kept whole. */
+  snapshot(): Promise<void> {
+    return this.#alone(() => this.#compact());
+  }
+
   /** Waits for the changes under way, writes a snapshot and stops keeping changes (a clean shutdown). */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#alone(() => this.#compact());
+    await this.snapshot();
   }
 
   async #record(request: Request): Promise<Response> {
