@@ -1,4 +1,4 @@
-import type { JobRecord, Mail } from '@basekit/engine';
+import type { Engine, JobRecord, Mail } from '@basekit/engine';
 import { applySeed, type Seed } from './seed.js';
 import type { ServiceApi } from './service-api.js';
 
@@ -42,17 +42,19 @@ export interface Backend {
 
 /**
  * The controls of a backend reached through `api`, seeded with `initial` (if any), whose `reset()` returns to the
- * state right after that seed.
+ * state right after that seed. With a `persisted` engine (one with a journal), a state it restored is kept as it is
+ * (the seed went in when the journal was new) and the engine itself keeps what a reset returns to.
  */
-export function createBackend(api: ServiceApi, initial?: Seed): Backend {
+export function createBackend(api: ServiceApi, initial?: Seed, persisted?: Engine): Backend {
   const passwords = new Map<string, string>();
   const ready = (async () => {
+    const restored = await persisted?.ready;
+    if (restored && (restored.snapshot || restored.records > 0)) return undefined;
     if (initial) await applySeed(api, initial, passwords);
+    const state = await api.admin<StateExport>('GET', '/__admin/state');
+    if (persisted) return void (await persisted.setInitialState(state));
     // Kept as text, so that every reset imports fresh objects.
-    return {
-      state: JSON.stringify(await api.admin('GET', '/__admin/state')),
-      config: JSON.stringify(await api.admin('GET', '/__admin/config')),
-    };
+    return { state: JSON.stringify(state), config: JSON.stringify(await api.admin('GET', '/__admin/config')) };
   })();
   const admin = async <T>(method: string, path: string, json?: unknown) => {
     await ready;
@@ -64,6 +66,7 @@ export function createBackend(api: ServiceApi, initial?: Seed): Backend {
     ready: ready.then(() => undefined),
     async reset() {
       const baseline = await ready;
+      if (!baseline) return void (await api.admin('POST', '/__admin/reset'));
       await api.admin('PUT', '/__admin/state', JSON.parse(baseline.state));
       if (JSON.stringify(await api.admin('GET', '/__admin/config')) !== baseline.config) await api.admin('PATCH', '/__admin/config', JSON.parse(baseline.config));
     },

@@ -3,6 +3,7 @@ import { createBackend, type Backend } from './backend.js';
 import { distinctBases, toEngineRequest } from './bases.js';
 import { canvasImageResizer } from './canvas-resizer.js';
 import { EngineHandler } from './engine-handler.js';
+import { IndexedDbJournal, persistedDatabaseName } from './indexeddb-journal.js';
 import type { Seed } from './seed.js';
 import { ServiceApi } from './service-api.js';
 
@@ -19,10 +20,19 @@ export interface HandlersOptions {
   seed?: Seed;
   /** Replaces platform capabilities, e.g. `fetch` for the transcoder's deliveries or an `images` resizer in Node. */
   capabilities?: Partial<Capabilities>;
+  /**
+   * `'indexeddb'`: the state (files included) survives page reloads, kept in this origin's IndexedDB (one database
+   * per `baseUrl`, shared by the tabs of the origin, see docs/msw.md). The `seed` goes in only while nothing is kept;
+   * `reset()` returns to it. `clearPersistedState(baseUrl)` forgets it. Absent: memory only.
+   */
+  persist?: 'indexeddb';
 }
 
-/** msw request handlers backed by the engine, with the test controls of that backend and the engine itself. */
-export type BasekitHandlers = EngineHandler[] & Backend & { engine: Engine };
+/**
+ * msw request handlers backed by the engine, with the test controls of that backend and the engine itself; `close()`
+ * waits for the changes under way and, with `persist`, keeps the state whole (a snapshot) and lets go of it.
+ */
+export type BasekitHandlers = EngineHandler[] & Backend & { engine: Engine; close(): Promise<void> };
 
 async function isUnknownRoute(response: Response): Promise<boolean> {
   if (response.status !== 404) return false;
@@ -50,10 +60,11 @@ async function isUnknownRoute(response: Response): Promise<boolean> {
 export function createHandlers(options: HandlersOptions): BasekitHandlers {
   const config = resolveConfig(developmentConfig(options.config));
   const images = canvasImageResizer();
-  const engine = createEngine({ config, capabilities: { ...(images && { images }), ...options.capabilities } });
+  const journal = options.persist === 'indexeddb' ? new IndexedDbJournal(persistedDatabaseName(options.baseUrl)) : undefined;
+  const engine = createEngine({ config, capabilities: { ...(images && { images }), ...(journal && { journal }), ...options.capabilities } });
   // Seeding talks to the engine directly, at the base URL's origin (where confirmation links then point).
   const origin = new URL(options.baseUrl, globalThis.location?.href).origin;
-  const backend = createBackend(new ServiceApi(engine.fetch, origin, config.masterKey), options.seed);
+  const backend = createBackend(new ServiceApi(engine.fetch, origin, config.masterKey), options.seed, journal && engine);
   const handlers = distinctBases([options.baseUrl, options.storageUrl, options.transcoderUrl]).map(
     (base) =>
       new EngineHandler(base.href, async (request) => {
@@ -62,5 +73,9 @@ export function createHandlers(options: HandlersOptions): BasekitHandlers {
         return (await isUnknownRoute(response)) ? undefined : response;
       }),
   );
-  return Object.assign(handlers, backend, { engine });
+  const close = async () => {
+    await engine.close();
+    await journal?.close();
+  };
+  return Object.assign(handlers, backend, { engine, close });
 }
