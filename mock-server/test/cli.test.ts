@@ -86,6 +86,26 @@ describe('basekit-server', () => {
     }
   });
 
+  it('starts from an --import export, and refuses one that is not in one line, without a stack trace', async () => {
+    const fixture = configFile({ clockOffsetMs: 5000, outbox: [], areas: { database: { Note: { columns: { text: 'String' }, rows: [{ _id: 'n1', createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z', text: 'hi' }], relations: {} } } } });
+    let exported: { areas: { database: unknown } } | undefined;
+    const run = await runCli(['--port', '0', '--import', fixture], async (url) => {
+      exported = (await (await fetch(`${url}/__admin/state`, { headers: { 'X-Service-Authentication-Key': 'dev-master-key' } })).json()) as typeof exported;
+    });
+    expect(run.code).toBe(0);
+    expect(exported!.areas.database).toMatchObject({ Note: { rows: [{ _id: 'n1', text: 'hi' }] } });
+    for (const [content, message] of [
+      ['[1, 2]', 'is not a GET /__admin/state export'],
+      ['{"areas": {"database": {"Note": 5}}}', 'the state to start from (initialState, --import) cannot be restored'],
+      ['{nope', 'is not valid JSON'],
+    ] as const) {
+      const refused = await runCli(['--port', '0', '--import', configFile(content)]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(message);
+      expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+
   it('says in one line that a busy port is busy, without a stack trace', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));

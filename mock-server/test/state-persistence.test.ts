@@ -140,6 +140,22 @@ describe('every state under --data-dir', () => {
     }
   });
 
+  it('refuses a journal whose snapshot is missing, rather than start without its records', async () => {
+    const first = await start();
+    await first.close(); // a snapshot of generation 1 and journal-1.log
+    const second = await start();
+    await ok(call(second, '/__admin/clock', { method: 'POST', headers: { ...admin, ...json }, body: JSON.stringify({ advanceSeconds: 1 }) }));
+    await rm(join(dir, 'journal', 'snapshot.json'));
+    await rm(join(dir, 'journal', 'snapshot.previous.json'), { force: true });
+    const failed = await startServer({ port: 0, dataDir: dir }).then(
+      (server) => (running.push(server), undefined),
+      (error: unknown) => error,
+    );
+    expect(failed).toBeInstanceOf(StateRestoreError);
+    expect((failed as Error).message).toContain('journal-1.log');
+    expect((await readFile(join(dir, 'journal', 'journal-1.log'))).length).toBeGreaterThan(0);
+  });
+
   it('--import starts from an export, a reset returns to it and to the start config, and a folder with a state keeps its own', async () => {
     const source = await startServer({ port: 0, config: { emailConfirmation: true } });
     running.push(source);

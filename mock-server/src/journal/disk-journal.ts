@@ -1,5 +1,5 @@
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
-import { mkdir, readFile, readdir, rename, rm, truncate } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { StateRestoreError, type Journal, type JournalContents } from '@basekit/engine';
@@ -112,6 +112,7 @@ export class DiskJournal implements Journal {
     const log = join(this.folder, logName(this.#generation));
     const logBytes = (await readOptional(log)) ?? Buffer.alloc(0);
     const { records, goodBytes } = parseLog(logBytes, log);
+    await this.#checkNoLaterRecords();
     const dropped = logBytes.length - goodBytes;
     // The torn tail goes, so the next record starts on a line of its own.
     if (dropped > 0) await truncate(log, goodBytes);
@@ -142,6 +143,19 @@ export class DiskJournal implements Journal {
     this.#fd = openSync(nextLog, 'a');
     this.#generation = next;
     await this.#removeOtherLogs();
+  }
+
+  /**
+   * A compaction makes the next journal file, empty, before its snapshot: a later file with records means the
+   * snapshot it follows is missing, and starting would lose them.
+   */
+  async #checkNoLaterRecords(): Promise<void> {
+    for (const name of await readdir(this.folder)) {
+      const match = LOG.exec(name);
+      if (!match || Number(match[1]) <= this.#generation) continue;
+      const file = join(this.folder, name);
+      if ((await stat(file)).size > 0) throw new StateRestoreError(file, `it follows a snapshot that is missing (${SNAPSHOT} is of generation ${this.#generation})`);
+    }
   }
 
   async #removeOtherLogs(): Promise<void> {

@@ -10,7 +10,7 @@ import type { AppEnv } from './shared/env.js';
 import { ApiError, ErrorCode, errorResponse } from './shared/errors.js';
 import { withServiceHeaders } from './shared/header-word.js';
 import { servicePath } from './shared/path.js';
-import { DurableState, type RestoreSummary } from './shared/journal.js';
+import { DurableState, importInitialState, type RestoreSummary } from './shared/journal.js';
 import { Project, type StateJson } from './shared/project.js';
 import { createRoutes } from './shared/routes.js';
 import { requestKind } from './request-kinds.js';
@@ -78,7 +78,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   project.initialState = options.initialState;
   const { journal } = project.capabilities;
   if (!journal) {
-    if (options.initialState) project.importState(options.initialState);
+    importInitialState(project);
     const setInitialState = (state: StateJson) => Promise.resolve(void (project.initialState = state));
     return { fetch: handle, project, ready: Promise.resolve(undefined), close: () => Promise.resolve(), setInitialState };
   }

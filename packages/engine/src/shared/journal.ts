@@ -56,8 +56,17 @@ export interface RestoreSummary {
 export class StateRestoreError extends Error {
   override name = 'StateRestoreError';
 
-  constructor(location: string, problem: string) {
-    super(`${location} cannot be restored (${problem}). It is left as it is: repair it or put back a copy (the previous snapshot is kept beside it), or move it away to start this data folder empty.`);
+  constructor(location: string, problem: string, advice = 'It is left as it is: repair it or put back a copy (the previous snapshot is kept beside it), or move it away to start this data folder empty.') {
+    super(`${location} cannot be restored (${problem}). ${advice}`);
+  }
+}
+
+/** Starts the project from its `initialState`; one that does not fit is a `StateRestoreError`, not a crash. */
+export function importInitialState(project: Project): void {
+  try {
+    if (project.initialState) project.importState(project.initialState);
+  } catch (error) {
+    throw new StateRestoreError('the state to start from (initialState, --import)', (error as Error).message, 'Give a GET /__admin/state export of this version.');
   }
 }
 
@@ -114,7 +123,7 @@ export class DurableState {
     const { project } = this;
     if (snapshot === undefined && records.length === 0) {
       if (project.initialState) {
-        project.importState(project.initialState);
+        importInitialState(project);
         await this.#alone(() => this.#compact());
       }
       return { snapshot: false, records: 0, diverged: 0, ...(dropped && { dropped }) };
