@@ -140,6 +140,22 @@ describe('every state under --data-dir', () => {
     }
   });
 
+  it('answers a body past its limit 413 as in memory (read no further than the limit) and keeps nothing of it', async () => {
+    const server = await start({ config: { maxJsonBodyBytes: 2048 } });
+    const token = ((await ok(call(server, '/auth/login', { method: 'POST', headers: { 'X-Service-Authentication-Id': authenticationId, ...admin } }))) as { access_token: string }).access_token;
+    const headers = { 'X-Service-Object-Storage-Id': objectStorageId, Authorization: `Bearer ${token}`, ...json };
+    const big = JSON.stringify({ text: 'x'.repeat(10_000) });
+    const chunked = () => new ReadableStream<Uint8Array>({ start: (c) => (c.enqueue(new TextEncoder().encode(big)), c.close()) });
+    for (const body of [big, chunked()]) {
+      const res = await call(server, '/object-storage/classes/Big', { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
+      expect(res.status).toBe(413);
+      expect(await res.json()).toMatchObject({ code: expect.any(Number), error: expect.any(String) });
+    }
+    expect((await call(server, '/object-storage/classes/Big', { method: 'POST', headers, body: JSON.stringify({ text: 'small' }) })).status).toBe(201);
+    const log = (await readFile(join(dir, 'journal', 'journal-0.log'), 'utf8')).trim().split('\n');
+    expect(log.filter((line) => line.includes('/object-storage/classes/Big'))).toHaveLength(1);
+  });
+
   it('refuses a journal whose snapshot is missing, rather than start without its records', async () => {
     const first = await start();
     await first.close(); // a snapshot of generation 1 and journal-1.log

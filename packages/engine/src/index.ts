@@ -13,7 +13,7 @@ import { servicePath } from './shared/path.js';
 import { DurableState, importInitialState, type RestoreSummary } from './shared/journal.js';
 import { Project, type StateJson } from './shared/project.js';
 import { createRoutes } from './shared/routes.js';
-import { requestKind } from './request-kinds.js';
+import { recordedBodyLimit, requestKind } from './request-kinds.js';
 
 export interface EngineOptions {
   /** A project config (see `config.schema.json`); the built-in development config when absent. */
@@ -82,7 +82,13 @@ export function createEngine(options: EngineOptions = {}): Engine {
     const setInitialState = (state: StateJson) => Promise.resolve(void (project.initialState = state));
     return { fetch: handle, project, ready: Promise.resolve(undefined), close: () => Promise.resolve(), setInitialState };
   }
-  const durable = new DurableState(project, journal, handle, (request) => requestKind(request, project));
+  const durable = new DurableState(
+    project,
+    journal,
+    handle,
+    (request) => requestKind(request, project),
+    (request) => recordedBodyLimit(request, project),
+  );
   const ready = durable.restore();
   ready.catch(() => undefined); // the caller learns of it through `ready`; requests meanwhile get the error too
   const setInitialState = async (state: StateJson) => {

@@ -25,3 +25,13 @@ export function requestKind(request: Request, project: Project): RequestKind {
   if (request.method === 'POST' && READ_POSTS.some((read) => read.test(path))) return 'read';
   return 'record';
 }
+
+/**
+ * The largest body the engine takes for a recorded request (the journal reads it first, and no further): an upload or
+ * a whole state import `maxUploadBytes`, anything else `maxJsonBodyBytes`, as the routes themselves check.
+ */
+export function recordedBodyLimit(request: Request, project: Project): number {
+  const path = servicePath(getPath(request));
+  const large = FILES_WRITES.test(path) || (request.method === 'PUT' && path === '/__admin/state');
+  return large ? project.config.maxUploadBytes : project.config.maxJsonBodyBytes;
+}

@@ -80,7 +80,7 @@ function toBase64(bytes: Uint8Array): string {
 
 const fromBase64 = (text: string): Uint8Array<ArrayBuffer> => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 
-function concat(chunks: Uint8Array[]): Uint8Array {
+function concat(chunks: Uint8Array[]): Uint8Array<ArrayBuffer> {
   const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
   let at = 0;
   for (const chunk of chunks) {
@@ -91,6 +91,35 @@ function concat(chunks: Uint8Array[]): Uint8Array {
 }
 
 const succeeded = (response: Response) => response.status >= 200 && response.status < 300;
+
+/**
+ * The body of `request` when it has at most `limit` bytes; past that, the request with its body as it came (what was
+ * read put back first), for the engine to refuse (413) as it would any other.
+ */
+async function bodyUpTo(request: Request, limit: number): Promise<{ bytes?: Uint8Array<ArrayBuffer>; tooLarge?: Request }> {
+  if (!request.body) return {};
+  if (Number(request.headers.get('content-length')) > limit) return { tooLarge: request };
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { bytes: concat(chunks) };
+    chunks.push(value);
+    size += value.length;
+    if (size <= limit) continue;
+    const rest = new ReadableStream<Uint8Array>({
+      start: (controller) => chunks.forEach((chunk) => controller.enqueue(chunk)),
+      pull: async (controller) => {
+        const next = await reader.read();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    return { tooLarge: new Request(request.url, { method: request.method, headers: request.headers, body: rest, duplex: 'half' } as RequestInit) };
+  }
+}
 
 /**
  * Keeps a project's state through a `Journal`: each state-changing request that succeeds is appended before its
@@ -108,6 +137,7 @@ export class DurableState {
     private readonly journal: Journal,
     private readonly handle: (request: Request) => Promise<Response>,
     private readonly kindOf: (request: Request) => RequestKind,
+    private readonly bodyLimit: (request: Request) => number,
   ) {
     project.onBackgroundChange((slice) => {
       if (!project.restoring && !project.persistsItself(slice)) void this.#alone(() => this.#appendSlice(slice)).catch(() => undefined);
@@ -167,8 +197,9 @@ export class DurableState {
   }
 
   async #record(request: Request): Promise<Response> {
-    // Read before its turn: a slow client never holds the others up.
-    const body = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
+    // Read before its turn, so that a slow client never holds the others up; no further than the engine would.
+    const { bytes: body, tooLarge } = await bodyUpTo(request, this.bodyLimit(request));
+    if (tooLarge) return this.#alone(() => this.handle(tooLarge));
     const headers = [...request.headers].filter(([name]) => !HEADERS_NOT_KEPT.has(name));
     return this.#alone(async () => {
       const timeMs = Date.now();
