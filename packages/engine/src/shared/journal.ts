@@ -21,6 +21,8 @@ interface RequestRecord {
   timeMs: number;
   /** Every random byte the request drew, in order, base64. */
   random?: string;
+  /** The server's address then, which links it built (e-mail confirmation) start with. */
+  serverUrl?: string;
 }
 
 /** A slice as background work (a transcoder job) left it after its request was answered. */
@@ -220,6 +222,7 @@ export class DurableState {
       }
       if (succeeded(response) && !this.#closed) {
         const record: RequestRecord = { kind: 'request', method: request.method, url: request.url, headers, timeMs };
+        if (this.project.serverUrl) record.serverUrl = this.project.serverUrl;
         if (body) record.body = toBase64(body);
         if (drawn.length > 0) record.random = toBase64(concat(drawn));
         await this.#append(record);
@@ -287,12 +290,15 @@ export class DurableState {
       return bytes;
     };
     this.project.clock.pin(record.timeMs);
+    const { serverUrl } = this.project;
+    this.project.serverUrl = record.serverUrl;
     try {
       const body = record.body === undefined ? undefined : fromBase64(record.body);
       const response = await this.handle(new Request(record.url, { method: record.method, headers: record.headers, ...(body && { body }) }));
       await response.body?.cancel();
       return succeeded(response);
     } finally {
+      this.project.serverUrl = serverUrl;
       this.project.clock.unpin();
       entropy.draw = draw;
     }
