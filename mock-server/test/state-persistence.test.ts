@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, StateRestoreError } from '@basekit/engine';
 import { startServer, type RunningServer } from '../src/server.js';
@@ -154,6 +155,20 @@ describe('every state under --data-dir', () => {
     expect((await call(server, '/object-storage/classes/Big', { method: 'POST', headers, body: JSON.stringify({ text: 'small' }) })).status).toBe(201);
     const log = (await readFile(join(dir, 'journal', 'journal-0.log'), 'utf8')).trim().split('\n');
     expect(log.filter((line) => line.includes('/object-storage/classes/Big'))).toHaveLength(1);
+  });
+
+  it('refuses a record it cannot replay (a journal of another version) with a message naming the folder', async () => {
+    const first = await start();
+    await first.close();
+    const json = Buffer.from(JSON.stringify({ kind: 'slice', key: 'no-such-area', json: {} }));
+    await writeFile(join(dir, 'journal', 'journal-1.log'), `${crc32(json).toString(16).padStart(8, '0')} ${json.toString()}\n`);
+    const failed = await startServer({ port: 0, dataDir: dir }).then(
+      (server) => (running.push(server), undefined),
+      (error: unknown) => error,
+    );
+    expect(failed).toBeInstanceOf(StateRestoreError);
+    expect((failed as Error).message).toContain(join(dir, 'journal'));
+    expect((failed as Error).message).toContain('record 1 of the journal cannot be replayed');
   });
 
   it('refuses a journal whose snapshot is missing, rather than start without its records', async () => {

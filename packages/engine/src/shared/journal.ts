@@ -166,7 +166,12 @@ export class DurableState {
     let diverged = 0;
     try {
       if (snapshot !== undefined) this.#loadSnapshot(snapshot);
-      for (const record of records) if (!(await this.#replay(record as JournalRecord))) diverged++;
+      for (const [i, record] of records.entries()) {
+        const replayed = await this.#replay(record as JournalRecord).catch((error: unknown) => {
+          throw new StateRestoreError(this.journal.location, `record ${i + 1} of the journal cannot be replayed: ${(error as Error).message}`);
+        });
+        if (!replayed) diverged++;
+      }
     } finally {
       project.restoring = false;
     }
