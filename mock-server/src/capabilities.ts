@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { join } from 'node:path';
 import type { Capabilities, Config } from '@basekit/engine';
 import { nodeFiles } from './files/index.js';
@@ -9,6 +10,6 @@ export async function nodeCapabilities({ dataDir, fsync = 'never' }: { dataDir?:
   return {
     transcoder: await nodeTranscoder(),
     ...(await nodeFiles({ dataDir })),
-    ...(dataDir && { journal: new DiskJournal(join(dataDir, 'journal'), fsync) }),
+    ...(dataDir && { journal: new DiskJournal(join(dataDir, 'journal'), fsync), asyncContext: new AsyncLocalStorage() }),
   };
 }

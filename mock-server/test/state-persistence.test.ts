@@ -157,6 +157,29 @@ describe('every state under --data-dir', () => {
     expect(log.filter((line) => line.includes('/object-storage/classes/Big'))).toHaveLength(1);
   });
 
+  it('lets other changes through while an upload is still coming in, and keeps both', async () => {
+    const server = await start();
+    const token = ((await ok(call(server, '/auth/login', { method: 'POST', headers: { 'X-Service-Authentication-Id': authenticationId, ...admin } }))) as { access_token: string }).access_token;
+    const boundary = 'b0undary';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="fileItems[0].fileToUpload"; filename="slow.txt"\r\nContent-Type: text/plain\r\n\r\n`;
+    const tail = `\r\n--${boundary}\r\nContent-Disposition: form-data; name="fileItems[0].path"\r\n\r\nslow\r\n--${boundary}--\r\n`;
+    let finish!: () => void;
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        controller.enqueue(new TextEncoder().encode(`${head}first half, `));
+        finish = () => (controller.enqueue(new TextEncoder().encode(`second half${tail}`)), controller.close());
+      },
+    });
+    const upload = call(server, '/files', { method: 'POST', headers: { 'X-Service-Storage-Id': DEFAULT_CONFIG.storageId, Authorization: `Bearer ${token}`, 'Content-Type': `multipart/form-data; boundary=${boundary}` }, body, duplex: 'half' } as RequestInit);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const row = await ok(call(server, '/object-storage/classes/Beside', { method: 'POST', headers: { 'X-Service-Object-Storage-Id': objectStorageId, Authorization: `Bearer ${token}`, ...json }, body: JSON.stringify({ n: 1 }) }));
+    finish();
+    expect((await upload).status).toBe(200);
+    const second = await start();
+    expect((await call(second, `/object-storage/classes/Beside/${row['_id'] as string}`, { headers: { 'X-Service-Object-Storage-Id': objectStorageId, Authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(await (await call(second, `/${DEFAULT_CONFIG.storageId}/slow/slow.txt`)).text()).toBe('first half, second half');
+  });
+
   it('refuses a record it cannot replay (a journal of another version) with a message naming the folder', async () => {
     const first = await start();
     await first.close();

@@ -14,6 +14,11 @@ export interface Capabilities {
   persistence?: Persistence;
   /** Keeps every other state change across restarts and crashes (Node `--data-dir`). Absent: memory only. */
   journal?: Journal;
+  /**
+   * A value that follows the work started under it across `await`s (Node's `AsyncLocalStorage`). With it, file
+   * changes that keep themselves run beside a recorded request instead of waiting for it. Absent: one at a time.
+   */
+  asyncContext?: AsyncContext;
   /** MD5 and CRC-32 of file contents (Node's crypto and zlib). Absent: the files area's portable JavaScript (browsers), several times slower. */
   hashing?: Hashing;
   /** Image resizing for downloads `.../r/<w>x<h>` (sharp in Node). Absent: the original image is served. */
@@ -100,6 +105,18 @@ export interface Persistence {
   restore<T>(key: string, parse: (json: unknown) => T): T | undefined;
   /** Replaces the saved JSON atomically; saves land in call order. */
   save(key: string, json: unknown): Promise<void>;
+}
+
+/**
+ * Carries a value through everything `run` starts, across `await`s.
+ *
+ * @example
+ * context.run(request, async () => { await work(); context.getStore(); }); // request
+ */
+export interface AsyncContext {
+  run<R>(store: unknown, callback: () => R): R;
+  /** The value of the `run` this code was started under, undefined outside any. */
+  getStore(): unknown;
 }
 
 /** What a journal keeps: the state at some moment, and the changes after it in order. */

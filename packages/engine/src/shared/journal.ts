@@ -5,8 +5,9 @@ import type { Project, StateJson, StateSlice } from './project.js';
 
 /**
  * How the journal treats a request: `read` changes nothing and runs freely; `own` changes only state that keeps
- * itself (the files tree and bytes), so it is not recorded but runs alone, like a recorded one, so that what it draws
- * from the random source never mixes with a recorded request's draws; `record` is kept and replayed at start-up.
+ * itself (the files tree and bytes), so it is not recorded; `record` is kept and replayed at start-up. What an `own`
+ * request draws from the random source must never mix with a recorded request's draws: with an `asyncContext` the
+ * journal tells them apart and `own` requests run freely, without one they run alone, like recorded ones.
  */
 export type RequestKind = 'read' | 'own' | 'record';
 
@@ -186,9 +187,13 @@ export class DurableState {
   /** Handles a request; one that changes state is kept before its answer is returned. */
   fetch(request: Request): Promise<Response> {
     const kind = this.kindOf(request);
-    if (kind === 'read') return this.handle(request);
+    if (kind === 'read' || (kind === 'own' && this.#context)) return this.handle(request);
     if (kind === 'own') return this.#alone(() => this.handle(request));
     return this.#record(request);
+  }
+
+  get #context() {
+    return this.project.capabilities.asyncContext;
   }
 
   /** Writes a snapshot after the changes under way, so that the state as it is then is kept whole. */
@@ -212,15 +217,18 @@ export class DurableState {
       const timeMs = Date.now();
       const drawn: Uint8Array[] = [];
       const draw = entropy.draw;
+      const context = this.#context;
+      const mine = {};
       entropy.draw = (length) => {
         const bytes = draw(length);
-        drawn.push(bytes);
+        if (!context || context.getStore() === mine) drawn.push(bytes);
         return bytes;
       };
       this.project.clock.pin(timeMs);
       let response: Response;
       try {
-        response = await this.handle(new Request(request.url, { method: request.method, headers, ...(body && { body }) }));
+        const handle = () => this.handle(new Request(request.url, { method: request.method, headers, ...(body && { body }) }));
+        response = await (context ? context.run(mine, handle) : handle());
       } finally {
         this.project.clock.unpin();
         entropy.draw = draw;
