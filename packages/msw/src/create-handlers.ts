@@ -3,7 +3,8 @@ import { createBackend, type Backend } from './backend.js';
 import { distinctBases, toEngineRequest } from './bases.js';
 import { canvasImageResizer } from './canvas-resizer.js';
 import { EngineHandler } from './engine-handler.js';
-import { IndexedDbJournal, persistedDatabaseName } from './indexeddb-journal.js';
+import { IndexedDbJournal } from './indexeddb-journal.js';
+import { persistedDatabaseName } from './persist.js';
 import type { Seed } from './seed.js';
 import { ServiceApi } from './service-api.js';
 

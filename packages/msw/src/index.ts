@@ -14,4 +14,4 @@ export type { Backend, Mail, StateExport, StoredRow, TranscoderJob } from './bac
 export type { Seed, SeedFile, SeedRow, SeedScore, SeedUser } from './seed.js';
 export { EngineHandler } from './engine-handler.js';
 export { canvasImageResizer } from './canvas-resizer.js';
-export { clearPersistedState } from './indexeddb-journal.js';
+export { clearPersistedState } from './persist.js';

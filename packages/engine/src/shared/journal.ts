@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Journal } from './capabilities.js';
 import { entropy } from './ids.js';
 import type { Project, StateJson, StateSlice } from './project.js';
+import { StateRestoreError, importInitialState, type RestoreSummary } from './restore.js';
 
 /**
  * How the journal treats a request: `read` changes nothing and runs freely; `own` changes only state that keeps
@@ -41,36 +42,6 @@ interface Snapshot extends StateJson {
   configChanges: Partial<Config>;
   /** The state the folder started from (`--import`), which a reset returns to. */
   initialState?: StateJson;
-}
-
-/** What the state was rebuilt from at start-up. */
-export interface RestoreSummary {
-  /** True when there was a snapshot. */
-  snapshot: boolean;
-  /** Records replayed after it. */
-  records: number;
-  /** Replayed requests that did not answer 2xx as they did the first time (0 unless the engine changed between runs). */
-  diverged: number;
-  /** What the journal left out (a torn last record), in words. */
-  dropped?: string;
-}
-
-/** The state a journal keeps cannot be rebuilt; the message says where it is and what to do. Nothing was written. */
-export class StateRestoreError extends Error {
-  override name = 'StateRestoreError';
-
-  constructor(location: string, problem: string, advice = 'It is left as it is: repair it or put back a copy (the previous snapshot is kept beside it), or move it away to start this data folder empty.') {
-    super(`${location} cannot be restored (${problem}). ${advice}`);
-  }
-}
-
-/** Starts the project from its `initialState`; one that does not fit is a `StateRestoreError`, not a crash. */
-export function importInitialState(project: Project): void {
-  try {
-    if (project.initialState) project.importState(project.initialState);
-  } catch (error) {
-    throw new StateRestoreError('the state to start from (initialState, --import)', (error as Error).message, 'Give a GET /__admin/state export of this version.');
-  }
 }
 
 const HEADERS_NOT_KEPT = new Set(['content-length', 'connection', 'transfer-encoding', 'keep-alive']);
