@@ -1,6 +1,9 @@
 import type { Engine, JobRecord, Mail } from '@basekit/engine';
-import { applySeed, type Seed } from './seed.js';
+import type { Seed } from './seed.js';
 import type { ServiceApi } from './service-api.js';
+
+/** Seeding code is loaded with the first seed, so a page that seeds nothing does not carry it. */
+const applySeed = async (...args: Parameters<typeof import('./seed.js').applySeed>) => (await import('./seed.js')).applySeed(...args);
 
 export type { Mail };
 
