@@ -5,6 +5,7 @@ import { newId } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
 import { canRead, canWrite, parseAcl } from './acl.js';
 import { applyChange, columnOfChange, parseChange, type Change } from './operators.js';
+import { changeIndexedRow, dropIndexes, indexNewRow, unindexRow } from './indexes.js';
 import { SYSTEM_COLUMNS, checkColumnName, checkTableName } from './names.js';
 import { jsonBytes } from '../../shared/http.js';
 import { rememberRowBytes } from './row-size.js';
@@ -67,7 +68,9 @@ function commit(config: Config, table: Table, row: Row, plan: ReturnType<typeof 
     throw new ApiError(413, ErrorCode.ROW_TOO_LARGE, `a row may be at most ${config.maxRowBytes} bytes as JSON (maxRowBytes); this write would make it ${size}`);
   }
   for (const [name, column] of plan.newColumns) table.columns.set(name, column);
-  for (const [name, change] of plan.changes) applyChange(row, table.relations, name, change);
+  changeIndexedRow(table, row, () => {
+    for (const [name, change] of plan.changes) applyChange(row, table.relations, name, change);
+  });
   rememberRowBytes(row, size);
 }
 
@@ -95,6 +98,7 @@ export function createRow(project: Project, principal: Principal, tableName: str
   commit(project.config, table, row, plan);
   tables.set(tableName, table);
   table.rows.set(id, row);
+  indexNewRow(table, row);
   return { createdAt: now, _id: id };
 }
 
@@ -121,6 +125,7 @@ export function deleteRow(project: Project, principal: Principal, tableName: str
   if (!canWrite(row, principal)) throw forbidden(`the ACL of row "${id}" does not let you delete it`);
   table.rows.delete(id);
   table.relations.delete(id);
+  unindexRow(table, row);
   return {};
 }
 
@@ -131,5 +136,6 @@ export function deleteAllRows(project: Project, principal: Principal, tableName:
   const deletedCount = table?.rows.size ?? 0;
   table?.rows.clear();
   table?.relations.clear();
+  if (table) dropIndexes(table);
   return { deletedCount };
 }

@@ -19,6 +19,11 @@ export class ValueSet {
     return this.#primitives.size + this.#objects.size;
   }
 
+  /** The distinct values, when the set holds no objects or arrays; undefined otherwise. */
+  primitives(): unknown[] | undefined {
+    return this.#objects.size === 0 ? [...this.#primitives.keys()] : undefined;
+  }
+
   add(value: unknown): void {
     if (this.indexOf(value) !== undefined) return;
     if (isComposite(value)) this.#objects.set(keyOf(value), this.size);
