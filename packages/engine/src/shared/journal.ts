@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { Journal } from './capabilities.js';
+import { concatBytes } from './bytes.js';
 import { entropy } from './ids.js';
 import type { Project, StateJson, StateSlice } from './project.js';
 import { StateRestoreError, importInitialState, type RestoreSummary } from './restore.js';
@@ -54,16 +55,6 @@ function toBase64(bytes: Uint8Array): string {
 
 const fromBase64 = (text: string): Uint8Array<ArrayBuffer> => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 
-function concat(chunks: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.length;
-  }
-  return all;
-}
-
 const succeeded = (response: Response) => response.status >= 200 && response.status < 300;
 
 /**
@@ -78,7 +69,7 @@ async function bodyUpTo(request: Request, limit: number): Promise<{ bytes?: Uint
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) return { bytes: concat(chunks) };
+    if (done) return { bytes: concatBytes(chunks) };
     chunks.push(value);
     size += value.length;
     if (size <= limit) continue;
@@ -208,7 +199,7 @@ export class DurableState {
         const record: RequestRecord = { kind: 'request', method: request.method, url: request.url, headers, timeMs };
         if (this.project.serverUrl) record.serverUrl = this.project.serverUrl;
         if (body) record.body = toBase64(body);
-        if (drawn.length > 0) record.random = toBase64(concat(drawn));
+        if (drawn.length > 0) record.random = toBase64(concatBytes(drawn));
         await this.#append(record);
       }
       return response;

@@ -1,3 +1,4 @@
+import { concatBytes } from '../../shared/bytes.js';
 import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
 
 /** The headers of one part of a `multipart/form-data` body. */
@@ -70,16 +71,6 @@ function partialMatchStart(haystack: Uint8Array, needle: Uint8Array): number {
   return haystack.length;
 }
 
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
-}
 
 /** Reads a body stream chunk by chunk, counting bytes against the limit (413 past it). */
 class BodyReader {
@@ -102,7 +93,7 @@ class BodyReader {
     if (done) return false;
     this.#received += value.length;
     if (this.#received > this.limit) throw tooLarge(this.limit);
-    this.buffer = this.buffer.length === 0 ? value : concat([this.buffer, value]);
+    this.buffer = this.buffer.length === 0 ? value : concatBytes([this.buffer, value]);
     return true;
   }
 
@@ -194,7 +185,7 @@ export async function readMultipart<F>(body: ReadableStream<Uint8Array> | null, 
       if (size > limits.fieldBytes) throw badRequest(ErrorCode.VALIDATION_FAILED, `the form field "${headers.name}" is longer than ${limits.fieldBytes} bytes`);
       chunks.push(chunk);
     });
-    parts.push({ ...headers, data: concat(chunks) });
+    parts.push({ ...headers, data: concatBytes(chunks) });
   }
 }
 
