@@ -92,3 +92,18 @@ describe('automatic indexes', () => {
     );
   });
 });
+
+describe('the query budget with indexes', () => {
+  it('pays for the rows an index visits: queries a scan could not afford are answered, the rest still refused', async () => {
+    await loadEvaluatorsFor({ n: 1 });
+    const project = createEngine({ config: developmentConfig({ maxQueryCost: 20_000 }) }).project;
+    for (let i = 0; i < 20_000; i++) createRow(project, master, 'T', { n: i, s: `s${i % 100}` });
+    const page = { order: [], limit: 10, skip: 0, include: [], count: true };
+    expect(queryRows(project, master, 'T', { n: 1234 }, page)).toMatchObject({ count: 1, results: [{ n: 1234 }] });
+    expect(queryRows(project, master, 'T', { n: { $gte: 100, $lt: 150 } }, page).count).toBe(50);
+    const top = queryRows(project, master, 'T', { n: { $gt: 10 } }, { ...page, order: [{ path: 'n', descending: true }], count: false });
+    expect(top.results.map((row) => row['n'])).toEqual([19_999, 19_998, 19_997, 19_996, 19_995, 19_994, 19_993, 19_992, 19_991, 19_990]);
+    // $ne is no index's: the scan of 20,000 rows costs 40,000 units.
+    expect(() => queryRows(project, master, 'T', { n: { $ne: 5 } }, page)).toThrow(expect.objectContaining({ status: 400, code: 150 }));
+  });
+});
