@@ -105,16 +105,16 @@ export function columnIndex(table: Table, column: string): ColumnIndex | undefin
 /** The creation order of rows, for sorting rows gathered from an index back into it. */
 export const sequenceOf = (table: Table): Map<Row, number> => tableIndexes(table).sequence;
 
-function insert(indexes: TableIndexes, index: ColumnIndex, column: string, row: Row): void {
-  const value = columnReader(column)(row);
+/** Puts the entry (value, row) in the index; a value of another type (null, missing) has no entry. */
+function insert(indexes: TableIndexes, index: ColumnIndex, value: unknown, row: Row): void {
   if (typeof value !== index.type) return;
   const at = position(indexes, index, value as Scalar, indexes.sequence.get(row)!);
   index.values.splice(at, 0, value as Scalar);
   index.rows.splice(at, 0, row);
 }
 
-function remove(indexes: TableIndexes, index: ColumnIndex, column: string, row: Row): void {
-  const value = columnReader(column)(row);
+/** Takes the entry (value, row) out of the index. */
+function remove(indexes: TableIndexes, index: ColumnIndex, value: unknown, row: Row): void {
   if (typeof value !== index.type) return;
   const at = position(indexes, index, value as Scalar, indexes.sequence.get(row)!);
   if (index.rows[at] !== row) return;
@@ -127,23 +127,34 @@ export function indexNewRow(table: Table, row: Row): void {
   const indexes = byTable.get(table);
   if (!indexes) return;
   indexes.sequence.set(row, indexes.next++);
-  for (const [column, index] of indexes.columns) insert(indexes, index, column, row);
+  for (const [column, index] of indexes.columns) insert(indexes, index, columnReader(column)(row), row);
 }
 
-/** Runs `change` on a row of the table, moving the row within its indexes to match its new values. */
+/**
+ * Runs `change` on a row of the table, then moves the row within the indexes of the columns whose value it changed
+ * (the others are left alone: moving an entry costs a memory move of the entries after it).
+ */
 export function changeIndexedRow(table: Table, row: Row, change: () => void): void {
   const indexes = byTable.get(table);
   if (!indexes?.sequence.has(row)) return change();
-  for (const [column, index] of indexes.columns) remove(indexes, index, column, row);
+  const before = [...indexes.columns].map(([column, index]) => {
+    const read = columnReader(column);
+    return { index, read, old: read(row) };
+  });
   change();
-  for (const [column, index] of indexes.columns) insert(indexes, index, column, row);
+  for (const { index, read, old } of before) {
+    const value = read(row);
+    if (value === old) continue;
+    remove(indexes, index, old, row);
+    insert(indexes, index, value, row);
+  }
 }
 
 /** Takes a deleted row out of its indexes. */
 export function unindexRow(table: Table, row: Row): void {
   const indexes = byTable.get(table);
   if (!indexes) return;
-  for (const [column, index] of indexes.columns) remove(indexes, index, column, row);
+  for (const [column, index] of indexes.columns) remove(indexes, index, columnReader(column)(row), row);
   indexes.sequence.delete(row);
 }
 
