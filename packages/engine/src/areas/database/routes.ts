@@ -1,3 +1,4 @@
+import { adminKey } from '../../admin/guard.js';
 import { bearer, projectHeader, serviceEnabled } from '../../shared/auth.js';
 import { readJsonObject } from '../../shared/http.js';
 import { createRoutes } from '../../shared/routes.js';
@@ -6,6 +7,7 @@ import { loadEvaluatorsFor } from './evaluators.js';
 import { queryOptions } from './params.js';
 import { queryRows } from './query.js';
 import { createRow, deleteAllRows, deleteRow, getRow, updateRow } from './rows.js';
+import { describeTables } from './tables.js';
 
 export const databaseRoutes = createRoutes();
 
@@ -46,3 +48,7 @@ databaseRoutes.post('/object-storage/batch', async (c) => {
   const body = await readJsonObject(c);
   return c.json(runBatch(c.env.project, c.var.principal, body['requests']));
 });
+
+// Admin API (not part of the service contract): the tables, their row counts and column types, which the service
+// itself cannot list (the management panel's database page reads them).
+databaseRoutes.get('/__admin/database/tables', adminKey, (c) => c.json({ tables: describeTables(c.env.project) }));
