@@ -9,6 +9,9 @@ export const adminRoutes = createRoutes();
 
 adminRoutes.use('/__admin/*', adminKey);
 
+// A cheap liveness check for container health checks and load balancers: no key, no state read, no project needed.
+adminRoutes.get('/__health', (c) => c.json({ status: 'ok' }));
+
 adminRoutes.post('/__admin/reset', (c) => {
   c.env.project.reset();
   return c.json({});
