@@ -1,7 +1,8 @@
 // The ffmpeg command lines of a job, built from its plan. Pure functions: no process, no files.
 import { MAX_FRAME, ffmpegOptions, type ConvertPlan, type WatermarkLocation } from '@basekit/engine';
 
-const QUIET = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y'];
+/** ffmpeg's own log at its usual level (streams, encoder summaries, warnings) for the admin job view; no progress lines. */
+const COMMON = ['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'info', '-y'];
 
 const VIDEO_CONTAINERS = 'mov,matroska,avi,flv,mpegts,mpeg,ogg,asf,mxf';
 const IMAGE_FORMATS = 'png_pipe,jpeg_pipe,webp_pipe,bmp_pipe,gif';
@@ -47,7 +48,7 @@ export function thumbnailArgs(source: string, info: SourceInfo, times: number[],
     const t = (Math.max(0, k - 0.5) * info.frameSeconds + info.startSeconds).toFixed(4);
     return `gte(t\\,${t})*(isnan(prev_pts)+lt(prev_pts*TB\\,${t}))`;
   });
-  return [...QUIET, ...SOURCE_INPUT, '-i', source, '-map', '0:v:0', '-vf', `select='${terms.join('+')}'`, '-fps_mode', 'passthrough', '-frames:v', String(frames.length), '-q:v', '3', pattern];
+  return [...COMMON, ...SOURCE_INPUT, '-i', source, '-map', '0:v:0', '-vf', `select='${terms.join('+')}'`, '-fps_mode', 'passthrough', '-frames:v', String(frames.length), '-q:v', '3', pattern];
 }
 
 const OVERLAY: Record<WatermarkLocation, (px: number, py: number) => string> = {
@@ -85,7 +86,7 @@ export function encodeArgs(source: string, watermark: string | undefined, info: 
   const keyframes = plan.hls?.segmentSeconds ?? 2;
   // Checked again here, so that no plan, however it was made, hands ffmpeg an option off the allow-list.
   const options = ffmpegOptions(plan.rawParameters, plan.videoEncoder);
-  // The preset's encoder parameters join the server's own, which keep segments aligned and the log quiet.
+  // The preset's encoder parameters join the server's own, which keep segments aligned and x265's own log quiet (its info level writes a line per setting).
   const x265Params = ['log-level=error:scenecut=0', ...options.filter(([name]) => name === 'x265-params').map(([, value]) => value)].join(':');
   const extra = options.filter(([name]) => name !== 'x265-params').flatMap(([name, value]) => [`-${name}`, value]);
   const perOutput = plan.outputs.flatMap((o, i) => [
@@ -105,7 +106,7 @@ export function encodeArgs(source: string, watermark: string | undefined, info: 
   // Read no further than the probed duration: a container may declare less than the frames it holds, and the
   // disk estimate of the job rests on the declared duration.
   const declared = ['-t', info.durationSeconds.toFixed(3)];
-  return [...QUIET, ...SOURCE_INPUT, ...declared, '-i', source, ...(watermark ? [...IMAGE_INPUT, '-i', watermark] : []), '-filter_complex', filterGraph(plan), ...perOutput];
+  return [...COMMON, ...SOURCE_INPUT, ...declared, '-i', source, ...(watermark ? [...IMAGE_INPUT, '-i', watermark] : []), '-filter_complex', filterGraph(plan), ...perOutput];
 }
 
 /** Cuts the encoded files into HLS, one folder per quality named by its height, copying the streams. */
@@ -113,7 +114,7 @@ export function hlsArgs(inputs: string[], heights: number[], hasAudio: boolean, 
   const maps = inputs.flatMap((_, i) => ['-map', `${i}:v:0`, ...(hasAudio ? ['-map', `${i}:a:0`] : [])]);
   const streams = heights.map((h, i) => `v:${i}${hasAudio ? `,a:${i}` : ''},name:${h}`).join(' ');
   return [
-    ...QUIET,
+    ...COMMON,
     ...inputs.flatMap((input) => ['-i', input]),
     ...maps,
     '-c', 'copy',

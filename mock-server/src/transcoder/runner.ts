@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { MAX_FRAME, UnreadableSource, type ConvertPlan, type OpenedSource, type ProducedFile, type Rendition, type TranscodeRunner } from '@basekit/engine';
+import { MAX_FRAME, UnreadableSource, type ConverterRun, type ConvertPlan, type OpenedSource, type ProducedFile, type Rendition, type TranscodeRunner } from '@basekit/engine';
 import { SOURCE_INPUT, encodeArgs, hlsArgs, thumbnailArgs, type SourceInfo } from './commands.js';
-import { runTool, type Tools } from './tools.js';
+import { runTool, type RunOptions, type Tools } from './tools.js';
 
 /** The files of a folder, sorted by name, as Blobs read from disk when sent. */
 async function filesOf(folder: string): Promise<ProducedFile[]> {
@@ -21,13 +21,13 @@ function frameRate(fraction: string): number {
   return num / den;
 }
 
-async function probe(tools: Tools, folder: string, signal: AbortSignal): Promise<SourceInfo> {
+async function probe(tools: Tools, run: RunOptions): Promise<SourceInfo> {
   let json: string;
   try {
     const args = ['-v', 'error', ...SOURCE_INPUT, '-show_entries', 'format=duration,start_time:stream=codec_type,width,height,avg_frame_rate', '-of', 'json', 'source'];
-    json = await runTool(tools.ffprobe, args, { signal, cwd: folder });
+    json = await runTool(tools.ffprobe, args, run);
   } catch (error) {
-    if (signal.aborted) throw error;
+    if (run.signal?.aborted) throw error;
     throw new UnreadableSource((error as Error).message);
   }
   const { format = {}, streams = [] } = JSON.parse(json) as { format?: Record<string, string>; streams?: Record<string, string | number>[] };
@@ -53,9 +53,9 @@ class FfmpegSource implements OpenedSource {
 
   constructor(
     private readonly tools: Tools,
-    private readonly folder: string,
     private readonly info: SourceInfo,
-    private readonly signal: AbortSignal,
+    /** The job's time limit, the scratch folder and the job's log, for every command. */
+    private readonly run: Required<RunOptions>,
   ) {}
 
   get durationSeconds(): number {
@@ -68,18 +68,22 @@ class FfmpegSource implements OpenedSource {
     return this.info.height;
   }
 
+  get #folder(): string {
+    return this.run.cwd;
+  }
+
   get #source(): string {
-    return join(this.folder, 'source');
+    return join(this.#folder, 'source');
   }
 
   /** Runs ffmpeg in the scratch folder, so that anything it writes by a relative name stays there. */
   #ffmpeg(args: string[]): Promise<string> {
-    return runTool(this.tools.ffmpeg, args, { signal: this.signal, cwd: this.folder });
+    return runTool(this.tools.ffmpeg, args, this.run);
   }
 
   /** A new empty folder inside the scratch folder. */
   async #newFolder(name: string): Promise<string> {
-    const path = join(this.folder, `${name}-${++this.#step}`);
+    const path = join(this.#folder, `${name}-${++this.#step}`);
     await mkdir(path);
     return path;
   }
@@ -128,18 +132,19 @@ class FfmpegSource implements OpenedSource {
   }
 
   async close(): Promise<void> {
-    await rm(this.folder, { recursive: true, force: true });
+    await rm(this.#folder, { recursive: true, force: true });
   }
 }
 
 /** Runs ffmpeg; every job works in its own folder under the system's temporary folder. */
 export function ffmpegRunner(tools: Tools): TranscodeRunner {
   return {
-    async open(stream, signal) {
+    async open(stream, signal, log: (run: ConverterRun) => void = () => {}) {
       const folder = await mkdtemp(join(tmpdir(), 'basekit-transcode-'));
       try {
         await pipeline(Readable.fromWeb(stream as NodeReadableStream<Uint8Array>), createWriteStream(join(folder, 'source')), { signal });
-        return new FfmpegSource(tools, folder, await probe(tools, folder, signal), signal);
+        const run = { signal, cwd: folder, log };
+        return new FfmpegSource(tools, await probe(tools, run), run);
       } catch (error) {
         await rm(folder, { recursive: true, force: true });
         throw error;

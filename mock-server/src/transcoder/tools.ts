@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { ConverterRun } from '@basekit/engine';
 import { access, constants } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
 
@@ -48,20 +49,44 @@ function tail(text: string): string {
   return text.trim().split('\n').slice(-3).join(' | ').slice(-600);
 }
 
+/** Characters of a tool's error output kept: only the end matters, and the job history keeps it. */
+const KEPT_OUTPUT = 8000;
+
+/** An argument as a POSIX shell would need it written, so that a logged command can be pasted and run. */
+function shellWord(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Options of `runTool`: where it runs, what kills it, and who is told of the run when it ends. */
+export interface RunOptions {
+  signal?: AbortSignal;
+  cwd?: string;
+  log?: (run: ConverterRun) => void;
+}
+
 /**
  * Runs a tool to its end, in `cwd` when given; its standard output, or an error carrying the end of its error
- * output. `signal` kills it.
+ * output. `signal` kills it; `log` receives the command line, its time and the end of its error output.
  */
-export function runTool(bin: string, args: string[], { signal, cwd }: { signal?: AbortSignal; cwd?: string } = {}): Promise<string> {
+export function runTool(bin: string, args: string[], { signal, cwd, log }: RunOptions = {}): Promise<string> {
+  const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], signal, cwd });
     let stdout = '';
     let stderr = '';
+    // A killed or unstartable process may report both an error and its close: log it once.
+    let logged = (exitCode: number | null) => {
+      logged = () => {};
+      log?.({ command: [bin, ...args].map(shellWord).join(' '), ms: Date.now() - started, exitCode, output: stderr });
+    };
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    // Only the end matters: keep the buffer small on long runs.
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-8000)));
-    child.once('error', reject);
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-KEPT_OUTPUT)));
+    child.once('error', (error) => {
+      logged(null);
+      reject(error);
+    });
     child.once('close', (code) => {
+      logged(code);
       if (code === 0) resolve(stdout);
       else reject(new Error(`${bin.split('/').pop()} exited with ${code ?? 'a signal'}: ${tail(stderr)}`));
     });

@@ -205,6 +205,28 @@ describe('conversion with ffmpeg', () => {
       deliveries: { delivered: 2, failed: 0, retries: 2 },
       notifications: [{ status: 'COMPLETE', job: 'thumbnail', attempts: 2, delivered: true }],
     });
+    // Each call with every try and its answer, for the admin job view.
+    const tries = (statuses: number[]) => statuses.map((status) => ({ at: expect.any(String), ms: expect.any(Number), status }));
+    const thumbnailCall = (file: string) => ({ kind: 'upload', url: `${receiver.url}/upload`, file, fields: { thumbnail: true }, delivered: true, tries: tries([503, 204]) });
+    expect((await jobOf(requestId))['calls']).toEqual([
+      thumbnailCall('thumbnail-001.jpg'),
+      thumbnailCall('thumbnail-002.jpg'),
+      { kind: 'webhook', url: `${receiver.url}/webhook`, status: 'COMPLETE', job: 'thumbnail', delivered: true, tries: tries([503, 204]) },
+    ]);
+  });
+
+  it('keeps the settings a job used and the commands ffmpeg ran with their log, in the admin job view', async () => {
+    const { requestId } = await convert({ url: `${receiver.url}/src/video.mp4`, preset: true, thumbnail: true });
+    await receiver.notificationsOf(requestId, 2);
+    const job = await jobOf(requestId);
+    expect(Object.keys(job['settings'] as object).sort()).toEqual(['preset', 'thumbnail', 'upload', 'webhook']);
+    expect(job['settings']).toMatchObject({ upload: { name: 'receiver', headers: { 'x-delivery-secret': 's3cret' } }, preset: { name: 'files', speed: 'ultrafast' } });
+    const log = job['log'] as { command: string; ms: number; exitCode: number; output: string; endedAt: string }[];
+    expect(log.map((run) => run.command.split(' ')[0]!.split('/').pop())).toEqual(['ffprobe', 'ffmpeg', 'ffmpeg']);
+    expect(log.every((run) => run.exitCode === 0 && run.ms >= 0 && run.endedAt)).toBe(true);
+    // The encoding's own log: the encoder and its summary, at ffmpeg's usual level.
+    expect(log[2]!.command).toContain("-filter_complex '");
+    expect(log[2]!.output).toMatch(/libx264/);
   });
 
   it('ends REJECTED when every try of a delivery fails', async () => {

@@ -2,11 +2,12 @@
 // is converted here (the queued jobs have unreachable sources).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { createUser } from '../support/users.js';
+import { createUser, masterAuth } from '../support/users.js';
 import { transcoderClient } from './support.js';
 
 let server: TestServer;
 let post: ReturnType<typeof transcoderClient>;
+let producerId: string;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -14,7 +15,9 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(async () => {
   await server.reset();
-  post = transcoderClient(server, (await createUser(server, 'producer')).auth);
+  const producer = await createUser(server, 'producer');
+  producerId = producer.userId;
+  post = transcoderClient(server, producer.auth);
 });
 
 /** A settings kind, a record of it that must be refused, and the field the answer names. */
@@ -102,6 +105,15 @@ describe('settings records', () => {
     const error = (await res.json()) as { code: number; error: string };
     expect(error.code).toBe(142);
     expect(error.error).toContain(`"${field}"`);
+  });
+
+  it('lists every stored record, the project\'s and each user\'s, with the master key only', async () => {
+    await post('/metadata/webhook', VALID.webhook);
+    await transcoderClient(server, await masterAuth(server))('/metadata/upload', { ...VALID.upload, default: true });
+    expect((await server.request('/__admin/transcoder/settings')).status).toBe(403);
+    const listed = (await (await server.admin('/__admin/transcoder/settings')).json()) as { settings: Record<string, unknown[]>; userSettings: Record<string, Record<string, unknown[]>> };
+    expect(listed.settings).toEqual({ thumbnail: [], webhook: [], upload: [{ ...VALID.upload, default: true }], watermark: [], preset: [] });
+    expect(listed.userSettings).toEqual({ [producerId]: { thumbnail: [], webhook: [{ ...VALID.webhook, default: false }], upload: [], watermark: [], preset: [] } });
   });
 
   it('refuses a body that is not a JSON object', async () => {

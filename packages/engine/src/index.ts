@@ -103,7 +103,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
 export type { Config, ConfigInput, ServiceName } from './config.js';
 export { DEFAULT_CONFIG, ConfigError, developmentConfig, resolveConfig } from './config.js';
 export type { AsyncContext, Capabilities, BlobStore, BlobWriter, Hasher, Hashing, Journal, JournalContents, Persistence, StoredBytes, ImageResizer } from './shared/capabilities.js';
-export { UnreadableSource, type ConvertPlan, type OutputPlan, type OpenedSource, type ProducedFile, type Rendition, type TranscodeRunner, type TranscoderCapability, type WatermarkLocation } from './areas/transcoder/runner.js';
+export { UnreadableSource, type ConvertPlan, type ConverterRun, type OutputPlan, type OpenedSource, type ProducedFile, type Rendition, type TranscodeRunner, type TranscoderCapability, type WatermarkLocation } from './areas/transcoder/runner.js';
 export { ffmpegOptions } from './areas/transcoder/ffmpeg-options.js';
 export { MAX_FRAME } from './areas/transcoder/units.js';
 export { ErrorCode, type ErrorCodeValue } from './shared/errors.js';

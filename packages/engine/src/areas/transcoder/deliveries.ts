@@ -12,6 +12,26 @@ export type JobKind = 'convert' | 'thumbnail';
 /** Files of one batch sent at the same time, at most (a job's uploads overlap their round trips). */
 const PARALLEL_UPLOADS = 4;
 
+/**
+ * Calls one job record lists with their tries; the counters cover the rest. A VOD job sends one call per HLS
+ * segment, so a long video would otherwise keep thousands in the job history.
+ */
+export const MAX_LISTED_CALLS = 200;
+
+/** One try of a call: when it started, how long it took, and the answer's status or what went wrong. */
+export interface DeliveryTry {
+  at: string;
+  ms: number;
+  status?: number;
+  error?: string;
+}
+
+/** One upload delivery or webhook notification, as the admin job view lists it. */
+export type DeliveryCall = { url: string; delivered: boolean; tries: DeliveryTry[] } & (
+  | { kind: 'upload'; file: string; fields: UploadFields }
+  | { kind: 'webhook'; status: Status; job: JobKind }
+);
+
 /** The category fields of an upload delivery (spec 6.2), besides requestId, videoId and file. */
 export type UploadFields =
   | { thumbnail: true }
@@ -61,7 +81,9 @@ export class Deliveries {
     private readonly limits: OutboundLimits,
     private readonly record: JobRecord,
     private readonly upload: SettingRecord,
-    private readonly webhook?: SettingRecord,
+    private readonly webhook: SettingRecord | undefined,
+    /** The server clock's time, for the tries' timestamps. */
+    private readonly now: () => string,
   ) {}
 
   /**
@@ -91,7 +113,9 @@ export class Deliveries {
       form.set('file', new Blob([file.data], { type: contentType(file.name) }), file.name);
       return form;
     };
-    const { delivered, attempts } = await this.#send(this.upload['url'] as string, () => ({ method: 'POST', headers: this.upload['headers'] as Record<string, string> | undefined, body: body() }), signal);
+    const url = this.upload['url'] as string;
+    const call = this.#list({ kind: 'upload', url, file: file.name, fields, delivered: false, tries: [] });
+    const { delivered, attempts } = await this.#send(call, () => ({ method: 'POST', headers: this.upload['headers'] as Record<string, string> | undefined, body: body() }), signal);
     deliveries.retries += attempts - 1;
     if (delivered) deliveries.delivered++;
     else deliveries.failed++;
@@ -107,22 +131,39 @@ export class Deliveries {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ queueId, requestId, status, job, payload, retry: String(retry) }),
     });
-    const { delivered, attempts } = await this.#send(this.webhook['url'] as string, init);
+    const call = this.#list({ kind: 'webhook', url: this.webhook['url'] as string, status, job, delivered: false, tries: [] });
+    const { delivered, attempts } = await this.#send(call, init);
     this.record.notifications.push({ status, job, attempts, delivered });
   }
 
-  async #send(url: string, init: (retry: number) => RequestInit, signal?: AbortSignal): Promise<{ delivered: boolean; attempts: number }> {
+  /** Adds a call to the job record while it has room; the call is filled in as its tries go. */
+  #list(call: DeliveryCall): DeliveryCall {
+    if (this.record.calls.length < MAX_LISTED_CALLS) this.record.calls.push(call);
+    return call;
+  }
+
+  async #send(call: DeliveryCall, init: (retry: number) => RequestInit, signal?: AbortSignal): Promise<{ delivered: boolean; attempts: number }> {
+    const { url } = call;
     let attempts = 0;
     while (attempts < this.policy.deliveryAttempts) {
       if (attempts > 0) await sleep(this.policy.retryDelayMs * 2 ** (attempts - 1), signal);
       attempts++;
+      const started = Date.now();
+      const attempt: DeliveryTry = { at: this.now(), ms: 0 };
+      call.tries.push(attempt);
       try {
         const status = await send(this.fetch, url, init(attempts - 1), this.limits, signal);
-        if (status >= 200 && status < 300) return { delivered: true, attempts };
+        attempt.status = status;
+        if (status >= 200 && status < 300) {
+          call.delivered = true;
+          return { delivered: true, attempts };
+        }
         this.record.lastDeliveryError = `${url} answered ${status}`;
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
-        this.record.lastDeliveryError = (error as Error).message;
+        attempt.error = this.record.lastDeliveryError = (error as Error).message;
+      } finally {
+        attempt.ms = Date.now() - started;
       }
     }
     return { delivered: false, attempts };

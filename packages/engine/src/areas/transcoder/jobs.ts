@@ -1,9 +1,10 @@
 import { ApiError, ErrorCode } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
-import type { JobKind, Status } from './deliveries.js';
+import type { DeliveryCall, JobKind, Status } from './deliveries.js';
 import { httpUrl, invalid, object, type Check } from './fields.js';
 import { runJob, type JobSpec } from './pipeline.js';
+import type { ConverterRun } from './runner.js';
 import { validateSetting, type Kind, type SettingRecord } from './settings.js';
 import { simulatedRunner } from './simulated.js';
 import { MASTER_OWNER } from './queue.js';
@@ -33,6 +34,12 @@ export interface JobRecord {
   /** Webhook notifications sent, with the tries each took. */
   notifications: { status: Status; job: JobKind; attempts: number; delivered: boolean }[];
   lastDeliveryError?: string;
+  /** The settings records the job uses, by kind, as they were at submission. */
+  settings: Partial<Record<Kind, SettingRecord>>;
+  /** Each upload delivery and webhook notification with its tries and answers (the first `MAX_LISTED_CALLS`). */
+  calls: DeliveryCall[];
+  /** The commands the converter ran (ffmpeg's, on Node), with their output and when they ended (server clock). */
+  log: (ConverterRun & { endedAt: string })[];
 }
 
 /** A reference to a settings record: its name, `true` for the kind's default, `false` (or absent) for none. */
@@ -103,6 +110,9 @@ export function submitConvert(project: Project, owner: SettingsOwner, body: unkn
     createdAt: project.clock.iso(),
     deliveries: { delivered: 0, failed: 0, retries: 0 },
     notifications: [],
+    settings: Object.fromEntries(Object.entries({ upload, ...spec }).filter(([, record]) => record)),
+    calls: [],
+    log: [],
   };
   forgetOldJobs(state.jobs, project.config.transcoderJobHistory);
   state.jobs.set(record.queueId, record);

@@ -56,11 +56,12 @@ function unusable(what: string, content: string, maxBytes: number, { firstByteTi
   return `the ${what} could not be used: its address must answer 2xx within ${firstByteTimeoutMs} ms and send ${content} of at most ${maxBytes} bytes within ${transferTimeoutMs} ms`;
 }
 
-async function openSource(project: Project, runner: TranscodeRunner, url: string, signal: AbortSignal): Promise<OpenedSource> {
+async function openSource(project: Project, runner: TranscodeRunner, record: JobRecord, signal: AbortSignal): Promise<OpenedSource> {
   const limits = outboundLimits(project.config);
   const maxBytes = project.config.transcoderMaxSourceBytes;
   try {
-    return await runner.open(await download(project.capabilities.fetch, url, maxBytes, limits, signal), signal);
+    const source = await download(project.capabilities.fetch, record.url, maxBytes, limits, signal);
+    return await runner.open(source, signal, (run) => record.log.push({ ...run, endedAt: project.clock.iso() }));
   } catch (error) {
     if (signal.aborted) throw error;
     const detail = error instanceof UnreadableSource ? `not a readable video: ${error.message}` : (error as Error).message;
@@ -180,13 +181,13 @@ export async function runJob(project: Project, runner: TranscodeRunner, policy: 
   const { record } = spec;
   record.state = 'running';
   record.startedAt = project.clock.iso();
-  const deliveries = new Deliveries(project.capabilities.fetch, policy, outboundLimits(project.config), record, spec.upload, spec.webhook);
+  const deliveries = new Deliveries(project.capabilities.fetch, policy, outboundLimits(project.config), record, spec.upload, spec.webhook, () => project.clock.iso());
   const signal = AbortSignal.timeout(policy.timeLimitMs);
   const job: JobKind = spec.preset ? 'convert' : 'thumbnail';
   let last: Notification;
   let source: OpenedSource | undefined;
   try {
-    source = await openSource(project, runner, record.url, signal);
+    source = await openSource(project, runner, record, signal);
     const run: Run = { project, spec, deliveries, source, signal };
     const pictures = spec.thumbnail && (await thumbnails(run));
     if (!spec.preset) last = pictures as Notification;

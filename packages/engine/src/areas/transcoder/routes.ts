@@ -5,7 +5,7 @@ import { createRoutes } from '../../shared/routes.js';
 import { submitConvert } from './jobs.js';
 import { updatePolicy } from './policy.js';
 import { KINDS } from './settings.js';
-import { transcoderState } from './state.js';
+import { settingsJson, transcoderState } from './state.js';
 import { saveSetting, settingsOwner } from './store.js';
 
 export const transcoderRoutes = createRoutes();
@@ -29,6 +29,9 @@ transcoderRoutes.use('/__admin/jobs', adminKey);
 transcoderRoutes.use('/__admin/transcoder/*', adminKey);
 
 transcoderRoutes.get('/__admin/jobs', (c) => c.json({ jobs: [...c.env.project.state(transcoderState).jobs.values()] }));
+
+// Every stored settings record: the project's (the master token's) and each user's own.
+transcoderRoutes.get('/__admin/transcoder/settings', (c) => c.json(settingsJson(c.env.project.state(transcoderState))));
 
 transcoderRoutes.get('/__admin/transcoder/policy', (c) => c.json(c.env.project.state(transcoderState).policy));
 

@@ -60,9 +60,23 @@ export interface OpenedSource {
 /** Thrown by a runner when the source is not a video it can read; the job ends REJECTED with the message. */
 export class UnreadableSource extends Error {}
 
-/** Converts videos. `signal` aborts everything the opened source does afterwards (the job's time limit). */
+/** One command a runner ran for a job (ffmpeg or ffprobe on Node), as the admin job view shows it. */
+export interface ConverterRun {
+  /** The command line, arguments quoted where the shell would need it. */
+  command: string;
+  ms: number;
+  /** The exit code; null when the process was killed (the job's time limit) or did not start. */
+  exitCode: number | null;
+  /** The end of what it wrote to its error output: ffmpeg's log. */
+  output: string;
+}
+
+/**
+ * Converts videos. `signal` aborts everything the opened source does afterwards (the job's time limit); `log`
+ * receives each command run for the job, when the runner runs commands.
+ */
 export interface TranscodeRunner {
-  open(source: ReadableStream<Uint8Array>, signal: AbortSignal): Promise<OpenedSource>;
+  open(source: ReadableStream<Uint8Array>, signal: AbortSignal, log?: (run: ConverterRun) => void): Promise<OpenedSource>;
 }
 
 /**

@@ -48,6 +48,11 @@ export function settingsBook(json: BookJson = {}): SettingsBook {
 
 const bookJson = (book: SettingsBook): BookJson => Object.fromEntries(KINDS.map((k) => [k, [...book[k].values()]]));
 
+/** Every stored settings record as JSON: the project's (`settings`) and each user's own (`userSettings`, by user id). */
+export function settingsJson(s: TranscoderState): Pick<TranscoderJson, 'settings' | 'userSettings'> {
+  return { settings: bookJson(s.settings), userSettings: Object.fromEntries([...s.userSettings].map(([userId, book]) => [userId, bookJson(book)])) };
+}
+
 function create({ settings, userSettings, jobs, policy }: TranscoderJson): TranscoderState {
   const state: TranscoderState = {
     settings: settingsBook(settings),
@@ -63,15 +68,16 @@ export const transcoderState: StateSlice<TranscoderState> = {
   key: 'transcoder',
   init: () => create({ settings: {}, userSettings: {}, jobs: [], policy: { ...DEFAULT_POLICY } }),
   toJSON: (s): TranscoderJson => ({
-    settings: bookJson(s.settings),
-    userSettings: Object.fromEntries([...s.userSettings].map(([userId, book]) => [userId, bookJson(book)])),
+    ...settingsJson(s),
     jobs: [...s.jobs.values()],
     policy: s.policy,
   }),
   fromJSON: (json) => {
     // Parts left out of an imported state start empty.
     const { settings = {}, userSettings = {}, jobs = [], policy } = json as Partial<TranscoderJson>;
-    return create({ settings, userSettings, jobs, policy: { ...DEFAULT_POLICY, ...policy } });
+    // Jobs of a state saved before the admin view listed settings, calls and the converter's log have none.
+    const complete = jobs.map((job) => ({ ...job, settings: job.settings ?? {}, calls: job.calls ?? [], log: job.log ?? [] }));
+    return create({ settings, userSettings, jobs: complete, policy: { ...DEFAULT_POLICY, ...policy } });
   },
   restarted(state, project) {
     // Their conversion stopped with the previous run and is not started again: they end as a failed job would.
