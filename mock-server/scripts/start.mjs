@@ -1,4 +1,4 @@
-// `npm start`: rebuild the server only when a source is newer than its last build, then run it in this process.
+// `npm start`: rebuild the server (and its panel) only when a source is newer than its last build, then run it in this process.
 // `tsc -b` alone would find "nothing changed" too, but costs more than the server's own start-up to find it.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -24,8 +24,14 @@ const changedAt = Math.max(
   mtime(join(root, 'tsconfig.base.json')),
   ...PROJECTS.flatMap((project) => [newest(join(project, 'src')), mtime(join(project, 'tsconfig.json')), mtime(join(project, 'package.json'))]),
 );
-if (changedAt > builtAt) {
-  const build = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', join(root, 'mock-server')], { stdio: 'inherit' });
+const run = (...args) => {
+  const build = spawnSync(process.execPath, args, { stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
-}
+};
+if (changedAt > builtAt) run(join(root, 'node_modules/typescript/bin/tsc'), '-b', join(root, 'mock-server'));
+
+// The management panel: its own Vite build, rebuilt the same way when one of its sources is newer.
+const panel = join(root, 'mock-server/panel');
+const panelChangedAt = Math.max(newest(join(panel, 'src')), ...['index.html', 'vite.config.ts'].map((file) => mtime(join(panel, file))));
+if (panelChangedAt > mtime(join(panel, 'dist/index.html'))) run(join(root, 'node_modules/vite/bin/vite.js'), 'build', panel, '--logLevel', 'warn');
 await import('../bin/basekit-server.js');

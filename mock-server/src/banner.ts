@@ -1,4 +1,5 @@
 import type { Config } from '@basekit/engine';
+import { PANEL_PATH } from './panel.js';
 
 /** The start-up banner: every key and URL a developer needs to point an app at this server. */
 export function banner(url: string, config: Config, notes: string[] = []): string {
@@ -18,6 +19,7 @@ export function banner(url: string, config: Config, notes: string[] = []): strin
     `  ${header('Game-Id')}${config.gameId}`,
     `  leaderboards                   ${config.leaderboards.map((b) => b.id).join(', ') || '(none)'}`,
     `  admin API                      ${url}/__admin/* with X-${word}-Authentication-Key: <master key>`,
+    `  panel                          ${url}${PANEL_PATH} (sign in with the master key)`,
     ...(config.headerWord.length > 1 ? [`  header words                   ${config.headerWord.join(', ')} (X-<word>-… accepted for each)`] : []),
     ...(config.emailConfirmation ? [`  e-mail confirmation            on: new users confirm through the links at ${url}/__admin/outbox`] : []),
     ...notes.map((n) => `  note: ${n}`),

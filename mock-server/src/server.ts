@@ -2,6 +2,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createEngine, developmentConfig, resolveConfig, type ConfigInput, type Engine, type RestoreSummary, type StateJson } from '@basekit/engine';
 import { nodeCapabilities } from './capabilities.js';
+import { BUILT_PANEL_DIR, panelFiles } from './panel.js';
 
 export interface StartOptions {
   /** Config keys (see `config.schema.json`) over the built-in development config (see `developmentConfig`). */
@@ -13,6 +14,8 @@ export interface StartOptions {
   dataDir?: string;
   /** A `GET /__admin/state` export to start from (`--import`), and to return to on reset; a data folder that holds a state keeps it instead. */
   initialState?: StateJson;
+  /** The built management panel served at `/__admin/panel/` (default: the one shipped in this package; tests serve a build of their own). */
+  panelDir?: string;
 }
 
 export interface RunningServer {
@@ -33,12 +36,13 @@ export interface RunningServer {
  * const res = await fetch(`${server.url}/auth/login`, { method: 'POST', headers: { 'X-Service-Authentication-Id': 'dev-auth-id', 'X-Service-Authentication-Key': 'dev-master-key' } });
  * await server.close();
  */
-export async function startServer({ config, port = 3000, host = '127.0.0.1', dataDir, initialState }: StartOptions = {}): Promise<RunningServer> {
+export async function startServer({ config, port = 3000, host = '127.0.0.1', dataDir, initialState, panelDir = BUILT_PANEL_DIR }: StartOptions = {}): Promise<RunningServer> {
   const resolved = resolveConfig(developmentConfig(dataDir ? { ...config, dataDir } : config));
   const engine = createEngine({ config: resolved, capabilities: await nodeCapabilities({ dataDir: resolved.dataDir, fsync: resolved.fsync }), initialState });
   const restored = await engine.ready;
   // Keep the global Request/Response: fetch clients in the same process (tests) must keep working.
-  const server = createAdaptorServer({ fetch: engine.fetch, overrideGlobalObjects: false });
+  const panel = panelFiles(panelDir, () => engine.project.config.headerWord[0]!);
+  const server = createAdaptorServer({ fetch: (request) => panel(request) ?? engine.fetch(request), overrideGlobalObjects: false });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

@@ -1,5 +1,5 @@
 import { DEFAULT_CONFIG, type ConfigInput } from '@basekit/engine';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { startServer, type RunningServer, type StartOptions } from '../../src/server.js';
 
 export const TEST_CONFIG: ConfigInput = {
   ...DEFAULT_CONFIG,
@@ -20,12 +20,12 @@ export interface TestServer extends RunningServer {
 }
 
 /**
- * Starts a real HTTP reference server on a free port for black-box tests.
+ * Starts a real HTTP reference server on a free port for black-box tests (`options.panelDir`: a panel build to serve).
  * Pair with `afterAll(() => server.close())` and, where tests must not see each other's state, `beforeEach(() => server.reset())`.
  */
-export async function startTestServer(overrides: Partial<ConfigInput> = {}): Promise<TestServer> {
+export async function startTestServer(overrides: Partial<ConfigInput> = {}, options: Pick<StartOptions, 'panelDir'> = {}): Promise<TestServer> {
   const config = { ...TEST_CONFIG, ...overrides } as ConfigInput;
-  const running = await startServer({ config, port: 0 });
+  const running = await startServer({ ...options, config, port: 0 });
   const request = (path: string, init?: RequestInit) => fetch(`${running.url}${path}`, init);
   // The admin API reads the master key under the project's (first) header word, as every other header.
   const masterKeyHeader = `X-${[config.headerWord ?? 'Service'].flat()[0]}-Authentication-Key`;

@@ -1,0 +1,95 @@
+import type { FunctionComponent } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { resumeSession, signOut, useConfig } from './api.js';
+import { ThemePicker } from './components/theme-picker.js';
+import { pages, type PageEntry, type PageProps } from './pages/index.js';
+import { href, navigate, useRoute } from './router.js';
+import { SignIn } from './sign-in.js';
+
+/** The panel: the sign-in form until the master key is given, then the layout with the page of the URL. */
+export function App() {
+  const config = useConfig();
+  const [resuming, setResuming] = useState(true);
+  useEffect(() => void resumeSession().finally(() => setResuming(false)), []);
+  if (resuming) return null;
+  return config ? <Layout project={config.authenticationId} /> : <SignIn />;
+}
+
+function Layout({ project }: { project: string }) {
+  const route = useRoute();
+  const entry = pages.find((p) => p.name === route.page);
+  useEffect(() => {
+    if (!route.page) navigate(href(pages[0]!.name), { replace: true });
+  }, [route.page]);
+  useEffect(() => {
+    document.title = `${entry?.title ?? 'Not found'} · basekit panel`;
+  }, [entry]);
+  return (
+    <div class="layout">
+      <a class="skip" href="#main">
+        Skip to the page
+      </a>
+      <header class="top">
+        <span class="brand">basekit panel</span>
+        <span class="project" title="authentication id">
+          {project}
+        </span>
+        <ThemePicker />
+        <button type="button" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      <nav class="side" aria-label="Pages">
+        <ul>
+          {pages.map((p) => (
+            <li key={p.name}>
+              <a href={href(p.name)} aria-current={p === entry ? 'page' : undefined}>
+                {p.title}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main">{entry ? <PageView key={entry.name} entry={entry} params={route.params} /> : route.page && <NotFound page={route.page} />}</main>
+    </div>
+  );
+}
+
+const loaded = new Map<string, FunctionComponent<PageProps>>();
+
+/** Mounted once per page (keyed by name): the page's heading (focused on each page change, so screen readers and keyboards start there) and its module. */
+function PageView({ entry, params }: { entry: PageEntry; params: string[] }) {
+  const [Page, setPage] = useState(() => loaded.get(entry.name));
+  const [error, setError] = useState<unknown>();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.focus();
+    if (Page) return;
+    entry.load().then(
+      (module) => {
+        loaded.set(entry.name, module.default);
+        setPage(() => module.default);
+      },
+      (e: unknown) => setError(e),
+    );
+  }, []);
+  return (
+    <>
+      <h1 ref={heading} tabIndex={-1}>
+        {entry.title}
+      </h1>
+      {error ? <p role="alert">The page could not be loaded: {String(error)}</p> : Page ? <Page params={params} /> : <p aria-busy="true">Loading…</p>}
+    </>
+  );
+}
+
+function NotFound({ page }: { page: string }) {
+  return (
+    <>
+      <h1>No page “{page}”</h1>
+      <p>
+        Go to the <a href={href(pages[0]!.name)}>{pages[0]!.title}</a> page.
+      </p>
+    </>
+  );
+}

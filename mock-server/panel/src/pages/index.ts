@@ -1,0 +1,25 @@
+// The table of pages: the navigation lists them in this order, and each page is loaded only when first opened (its
+// own chunk). A page's module default-exports its component; `params` are the URL segments after its name.
+import type { FunctionComponent } from 'preact';
+
+/** Props of every page: the URL segments after the page's name (the selection), decoded. */
+export interface PageProps {
+  params: string[];
+}
+
+export interface PageEntry {
+  /** The URL segment: /__admin/panel/<name>/... */
+  name: string;
+  title: string;
+  load: () => Promise<{ default: FunctionComponent<PageProps> }>;
+}
+
+export const pages: PageEntry[] = [
+  { name: 'project', title: 'Project', load: () => import('./placeholder.js') },
+  { name: 'users', title: 'Users', load: () => import('./placeholder.js') },
+  { name: 'database', title: 'Database', load: () => import('./placeholder.js') },
+  { name: 'files', title: 'Files', load: () => import('./placeholder.js') },
+  { name: 'transcoder', title: 'Transcoder', load: () => import('./placeholder.js') },
+  { name: 'leaderboards', title: 'Leaderboards', load: () => import('./placeholder.js') },
+  { name: 'requests', title: 'Requests', load: () => import('./placeholder.js') },
+];

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
+
+describe('panel: serving and sign-in', () => {
+  let panel: PanelTest;
+  beforeAll(async () => {
+    panel = await startPanel({ headerWord: 'Acme' });
+  });
+  afterAll(() => panel.close());
+
+  it('serves the page for every panel URL, with the project header word written in, and immutable assets', async () => {
+    const res = await panel.server.request('/__admin/panel/users/some-id?x=1');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    const html = await res.text();
+    expect(html).toContain('<meta name="basekit-header-word" content="Acme" />');
+    const asset = /src="(\/__admin\/panel\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+    const script = await panel.server.request(asset);
+    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(script.headers.get('cache-control')).toContain('immutable');
+    expect((await panel.server.request('/__admin/panel')).url).toMatch(/\/__admin\/panel\/$/);
+    // Nothing outside the build's folder, however the path is written.
+    expect(await (await panel.server.request('/__admin/panel/assets/..%2f..%2fpackage.json')).text()).toContain('<div id="app">');
+  });
+
+  it('refuses a wrong master key, signs in with the right one and keeps the session in the tab only', async () => {
+    const { page } = panel;
+    await page.goto(panel.panelUrl);
+    await page.getByLabel('Master key').fill('not-the-key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('not the master key');
+    await signIn(panel, 'users');
+    expect(await page.getByRole('link', { name: 'Users' }).getAttribute('aria-current')).toBe('page');
+    expect(await page.evaluate(() => Object.keys(localStorage))).not.toContain('basekit-panel:master-key');
+    // A reload keeps the session; a shared link opens its page.
+    await openPanel(panel, 'project');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Project');
+  });
+
+  it('navigates between the seven pages by keyboard-usable links, each with its own URL', async () => {
+    const { page } = panel;
+    for (const name of ['Project', 'Users', 'Database', 'Files', 'Transcoder', 'Leaderboards', 'Requests']) {
+      await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name }).click();
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(name);
+      expect(new URL(page.url()).pathname).toBe(`/__admin/panel/${name.toLowerCase()}`);
+    }
+    await page.goBack();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Leaderboards');
+  });
+
+  it('follows the system theme and lets the user pick light or dark', async () => {
+    const { page } = panel;
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await background()).toBe('rgb(15, 18, 22)');
+    await page.getByLabel('Theme').selectOption('light');
+    expect(await background()).toBe('rgb(255, 255, 255)');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.getByLabel('Theme').selectOption('dark');
+    expect(await background()).toBe('rgb(15, 18, 22)');
+    await page.getByLabel('Theme').selectOption('system');
+    expect(await background()).toBe('rgb(255, 255, 255)');
+  });
+
+  it('signs out and forgets the key', async () => {
+    const { page } = panel;
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Master key').waitFor();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+  });
+});
