@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Capabilities, Config } from '@basekit/engine';
 import { nodeFiles } from './files/index.js';
 import { DiskJournal } from './journal/disk-journal.js';
+import { DiskProjectStore } from './journal/project-store.js';
 import { nodeTranscoder } from './transcoder/index.js';
 
 /** The Node implementations of the engine's platform capabilities; with a data folder, every state is kept there. */
@@ -10,6 +11,6 @@ export async function nodeCapabilities({ dataDir, fsync = 'never' }: { dataDir?:
   return {
     transcoder: await nodeTranscoder(),
     ...(await nodeFiles({ dataDir })),
-    ...(dataDir && { journal: new DiskJournal(join(dataDir, 'journal'), fsync), asyncContext: new AsyncLocalStorage() }),
+    ...(dataDir && { journal: new DiskJournal(join(dataDir, 'journal'), fsync), projects: new DiskProjectStore(dataDir, fsync), asyncContext: new AsyncLocalStorage() }),
   };
 }

@@ -51,7 +51,7 @@ export async function startServer({ config, port = 3000, host = '127.0.0.1', dat
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
   // Links the server sends (confirmation e-mails) point here unless the config has a publicUrl, never at a Host header.
-  engine.project.serverUrl = url;
+  engine.projects.registry.serverUrl = url;
   return {
     url,
     engine,

@@ -27,6 +27,12 @@ describe('engine', () => {
     expect(Date.parse(now) - before).toBeGreaterThanOrEqual(3600_000);
     const bad = await server.admin('/__admin/clock', { method: 'POST', body: JSON.stringify({ advanceSeconds: 'x' }) });
     expect(bad.status).toBe(400);
+    // GET reads it without moving it: the time and the offset from real time.
+    const read = (await (await server.admin('/__admin/clock')).json()) as { now: string; offsetSeconds: number };
+    expect(read.offsetSeconds).toBeGreaterThanOrEqual(3600);
+    expect(Date.parse(read.now) - Date.now()).toBeGreaterThanOrEqual(read.offsetSeconds * 1000 - 1000);
+    expect(((await (await server.admin('/__admin/clock')).json()) as { offsetSeconds: number }).offsetSeconds).toBe(read.offsetSeconds);
+    expect((await server.request('/__admin/clock')).status).toBe(403);
   });
 
   it('refuses a config patch that breaks the schema, naming the key', async () => {

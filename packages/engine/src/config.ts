@@ -73,7 +73,14 @@ export interface Config {
   events: EventDefinition[];
   leaderboards: LeaderboardDefinition[];
   services: Record<ServiceName, boolean>;
+  /** More projects served beside this one (the default project); only in the server's config. */
+  projects?: ConfigInput[];
+  /** Most projects one server holds, the default project included. */
+  maxProjects: number;
 }
+
+/** Keys that describe the whole server, not one project: only the server's config (the default project's) has them. */
+export const SERVER_KEYS = ['projects', 'maxProjects', 'dataDir', 'fsync'] as const;
 
 /** What a config file may contain: the six keys are required, the rest default. */
 export type ConfigInput = Pick<Config, 'authenticationId' | 'clientKey' | 'masterKey' | 'objectStorageId' | 'storageId' | 'gameId'> &
@@ -104,8 +111,13 @@ export const DEFAULT_CONFIG: ConfigInput = {
  * const engine = createEngine({ config: developmentConfig({ emailConfirmation: true, maxUploadBytes: 1024 }) });
  */
 export function developmentConfig(overrides: Partial<ConfigInput> = {}): ConfigInput {
+  return configOver(DEFAULT_CONFIG, overrides);
+}
+
+/** `overrides` over `base`, where a game comes whole: given `events` or `leaderboards`, neither of `base`'s is kept. */
+export function configOver<T extends Partial<ConfigInput>>(base: T, overrides: Partial<ConfigInput>): T {
   const ownGame = overrides.events !== undefined || overrides.leaderboards !== undefined;
-  return { ...DEFAULT_CONFIG, ...(ownGame && { events: [], leaderboards: [] }), ...overrides };
+  return { ...base, ...(ownGame && { events: [], leaderboards: [] }), ...overrides };
 }
 
 /** A configuration that failed validation; `message` names each offending key and its problem. */
@@ -131,20 +143,32 @@ function describe(error: SchemaError): string {
   return `${key}: ${error.message ?? 'is invalid'}`;
 }
 
-/** Checks a config against `config.schema.json` and the cross-references between events and leaderboards. */
+/**
+ * Checks a config against `config.schema.json` and the cross-references between events and leaderboards, in it and
+ * in each of its `projects`, which may not hold the server's own keys (`SERVER_KEYS`).
+ */
 export function validateConfig(input: unknown): asserts input is ConfigInput {
   if (!validateSchema(input)) {
     throw new ConfigError(`invalid config: ${(validateSchema.errors ?? []).map(describe).join('; ')}`);
   }
-  const config = input as ConfigInput;
+  checkGame(input as ConfigInput, '');
+  (input as ConfigInput).projects?.forEach((project, i) => {
+    const serverKey = SERVER_KEYS.find((key) => key in project);
+    if (serverKey) throw new ConfigError(`invalid config: projects.${i}: "${serverKey}" is a key of the whole server, given at the top level only`);
+    checkGame(project, `projects.${i}.`);
+  });
+}
+
+/** Every leaderboard id once, and every leaderboard field an event's field. */
+function checkGame(config: ConfigInput, prefix: string): void {
   const fieldsByEvent = new Map((config.events ?? []).map((e) => [e.name, new Set(e.fields)]));
   const boardIds = new Set<string>();
   (config.leaderboards ?? []).forEach((board, i) => {
-    if (boardIds.has(board.id)) throw new ConfigError(`invalid config: leaderboards.${i}.id: duplicate id "${board.id}"`);
+    if (boardIds.has(board.id)) throw new ConfigError(`invalid config: ${prefix}leaderboards.${i}.id: duplicate id "${board.id}"`);
     boardIds.add(board.id);
     board.fields.forEach(({ event, field }, j) => {
       if (!fieldsByEvent.get(event)?.has(field)) {
-        throw new ConfigError(`invalid config: leaderboards.${i}.fields.${j}: event "${event}" has no field "${field}"`);
+        throw new ConfigError(`invalid config: ${prefix}leaderboards.${i}.fields.${j}: event "${event}" has no field "${field}"`);
       }
     });
   });
@@ -178,6 +202,7 @@ export function resolveConfig(input: unknown): Config {
     transcoderJobHistory: 1000,
     journalCompactAfter: 10_000,
     fsync: 'never',
+    maxProjects: 1000,
     events: [],
     ...input,
     headerWord: [input.headerWord ?? 'Service'].flat(),

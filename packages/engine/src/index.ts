@@ -5,19 +5,23 @@ import { adminRoutes } from './admin/routes.js';
 import type { Area } from './area.js';
 import { AREAS } from './areas/index.js';
 import { resolveConfig, DEFAULT_CONFIG } from './config.js';
+import { PROJECTS_ADMIN_PATH, projectsAdminRoutes } from './projects/admin-routes.js';
+import { hostProject } from './projects/hosted.js';
+import { ServerProjects } from './projects/server-projects.js';
 import { defaultCapabilities, type Capabilities } from './shared/capabilities.js';
 import type { AppEnv } from './shared/env.js';
 import { ApiError, ErrorCode, errorResponse } from './shared/errors.js';
 import { withServiceHeaders } from './shared/header-word.js';
 import { servicePath } from './shared/path.js';
-import { DurableState } from './shared/journal.js';
-import { importInitialState, type RestoreSummary } from './shared/restore.js';
-import { Project, type StateJson } from './shared/project.js';
+import type { RestoreSummary } from './shared/restore.js';
+import type { Project, StateJson } from './shared/project.js';
 import { createRoutes } from './shared/routes.js';
-import { recordedBodyLimit, requestKind } from './request-kinds.js';
 
 export interface EngineOptions {
-  /** A project config (see `config.schema.json`); the built-in development config when absent. */
+  /**
+   * The server's config (see `config.schema.json`): the default project's, with more projects in its `projects`;
+   * the built-in development config when absent.
+   */
   config?: unknown;
   /** Platform capabilities; browser-safe defaults where absent. */
   capabilities?: Partial<Capabilities>;
@@ -33,10 +37,17 @@ export interface EngineOptions {
 /** The whole service as one web-standard handler over in-memory state. */
 export interface Engine {
   fetch(request: Request): Promise<Response>;
+  /** The default project: the one of the server's config, which requests that name no other project reach. */
   project: Project;
   /**
+   * Every project of the server: the default one, those of the config's `projects`, those created at run time
+   * (`POST /__admin/projects`, or `projects.create`), and those a data folder kept.
+   */
+  projects: ServerProjects;
+  /**
    * Settles once the state is ready: at once in memory; with a journal, once the kept state is rebuilt (requests wait
-   * for it). Rejects with a `StateRestoreError` when the kept state cannot be read.
+   * for it). Rejects with a `StateRestoreError` when the kept state cannot be read, with a `ConfigError` when two
+   * projects share an id.
    */
   ready: Promise<RestoreSummary | undefined>;
   /** Waits for the changes under way and, with a journal, writes a snapshot (a clean shutdown). */
@@ -46,27 +57,20 @@ export interface Engine {
 }
 
 /**
- * Creates the engine: the five areas of the service over one project's state, as a `Request -> Response` handler
- * that runs the same in Node and in browsers.
+ * Creates the engine: the five areas of the service over the state of each of the server's projects, as one
+ * `Request -> Response` handler that runs the same in Node and in browsers. Each request goes to the project whose
+ * ids it carries (see `ProjectRegistry.resolve`), else to the default project.
  *
  * @example
  * const engine = createEngine({ config: { authenticationId: 'a', clientKey: 'c', masterKey: 'm', objectStorageId: 'd', storageId: 's', gameId: 'g' } });
  * const res = await engine.fetch(new Request('http://local/auth/login', { method: 'POST', headers: { 'X-Service-Authentication-Id': 'a', 'X-Service-Authentication-Key': 'm' } }));
  */
 export function createEngine(options: EngineOptions = {}): Engine {
-  const config = resolveConfig(options.config ?? DEFAULT_CONFIG);
+  const { projects: declared = [], ...config } = resolveConfig(options.config ?? DEFAULT_CONFIG);
   const areas: readonly Area[] = AREAS;
-  const project = new Project(config, { ...defaultCapabilities(), ...options.capabilities }, areas.map((a) => a.state));
-  for (const area of areas) area.attach?.(project);
+  const capabilities = { ...defaultCapabilities(), ...options.capabilities };
 
-  const app = createRoutes((request) => servicePath(getPath(request)));
-  app.onError((error, c) => {
-    if (error instanceof ApiError) return errorResponse(error);
-    if (error instanceof HTTPException && error.status < 500) return errorResponse(new ApiError(error.status, ErrorCode.VALIDATION_FAILED, error.message));
-    (options.onInternalError ?? console.error)(error);
-    return c.json({ code: ErrorCode.INTERNAL, error: 'internal server error' }, 500);
-  });
-  app.notFound(() => errorResponse(new ApiError(404, ErrorCode.ROUTE_NOT_FOUND, 'no such operation')));
+  const app = withErrorHandling(createRoutes((request) => servicePath(getPath(request))), options);
   // Browser apps call the service from their own origin; downloads expose the headers players and savers read.
   // Only requests with an Origin (browsers) need CORS headers: others skip the middleware's cost.
   const allowOrigins = cors({ origin: '*', exposeHeaders: ['Content-Disposition', 'Content-Length', 'Content-Range', 'Accept-Ranges', 'ETag', 'Last-Modified'] });
@@ -74,35 +78,62 @@ export function createEngine(options: EngineOptions = {}): Engine {
   app.route('/', adminRoutes);
   for (const area of areas) app.route('/', area.routes);
 
-  const env = { project };
-  const handle = (request: Request) => Promise.resolve(app.fetch(withServiceHeaders(request, project.config.headerWord), env));
-  project.initialState = options.initialState;
-  const { journal } = project.capabilities;
-  if (!journal) {
-    importInitialState(project);
-    const setInitialState = (state: StateJson) => Promise.resolve(void (project.initialState = state));
-    return { fetch: handle, project, ready: Promise.resolve(undefined), close: () => Promise.resolve(), setInitialState };
-  }
-  const durable = new DurableState(
-    project,
-    journal,
-    handle,
-    (request) => requestKind(request, project),
-    (request) => recordedBodyLimit(request, project),
-  );
-  const ready = durable.restore();
-  ready.catch(() => undefined); // the caller learns of it through `ready`; requests meanwhile get the error too
-  const setInitialState = async (state: StateJson) => {
-    await ready;
-    project.initialState = state;
-    await durable.snapshot();
+  const routes = (request: Request, env: { project: Project }) => app.fetch(request, env);
+  const defaultProject = hostProject(routes, areas, config, capabilities, options.initialState);
+  // The default project's capabilities keep its own state; every other project gets a place of its own from the store.
+  const { blobs: _blobs, persistence: _persistence, journal: _journal, projects: store, ...shared } = capabilities;
+  const projects = new ServerProjects(defaultProject, shared, (own, ownCapabilities) => hostProject(routes, areas, own, ownCapabilities), store);
+
+  const adminApp = withErrorHandling(createRoutes((request) => servicePath(getPath(request))), options);
+  adminApp.route('/', projectsAdminRoutes(projects));
+  const adminEnv = { project: defaultProject.project };
+  const route = (request: Request): Promise<Response> => {
+    if (isProjectsAdmin(request)) return Promise.resolve(adminApp.fetch(withServiceHeaders(request, defaultProject.project.config.headerWord), adminEnv));
+    return projects.registry.resolve(request).fetch(request);
   };
-  return { fetch: (request) => ready.then(() => durable.fetch(request)), project, ready, close: () => ready.then(() => durable.close()), setInitialState };
+
+  let started = false;
+  const ready = defaultProject.ready.then(async (summary) => {
+    await projects.start(declared);
+    started = true;
+    return summary;
+  });
+  ready.catch(() => undefined); // the caller learns of it through `ready`; requests meanwhile get the error too
+  return {
+    fetch: (request) => (started ? route(request) : ready.then(() => route(request))),
+    project: defaultProject.project,
+    projects,
+    ready,
+    close: () => ready.then(() => projects.close()),
+    setInitialState: (state) => defaultProject.setInitialState(state),
+  };
+}
+
+/** True for the projects API, which runs apart from every project (the default one's guard, no project's journal). */
+function isProjectsAdmin(request: Request): boolean {
+  if (!request.url.includes(PROJECTS_ADMIN_PATH)) return false;
+  const path = servicePath(getPath(request));
+  return path === PROJECTS_ADMIN_PATH || path.startsWith(`${PROJECTS_ADMIN_PATH}/`);
+}
+
+/** The service's error answers on an app of the engine: its own errors as they are, a client's 4xx, a 500 otherwise. */
+function withErrorHandling(app: ReturnType<typeof createRoutes>, options: EngineOptions) {
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return errorResponse(error);
+    if (error instanceof HTTPException && error.status < 500) return errorResponse(new ApiError(error.status, ErrorCode.VALIDATION_FAILED, error.message));
+    (options.onInternalError ?? console.error)(error);
+    return c.json({ code: ErrorCode.INTERNAL, error: 'internal server error' }, 500);
+  });
+  app.notFound(() => errorResponse(new ApiError(404, ErrorCode.ROUTE_NOT_FOUND, 'no such operation')));
+  return app;
 }
 
 export type { Config, ConfigInput, ServiceName } from './config.js';
 export { DEFAULT_CONFIG, ConfigError, developmentConfig, resolveConfig } from './config.js';
-export type { AsyncContext, Capabilities, BlobStore, BlobWriter, Hasher, Hashing, Journal, JournalContents, Persistence, StoredBytes, ImageResizer } from './shared/capabilities.js';
+export type { AsyncContext, Capabilities, BlobStore, BlobWriter, Hasher, Hashing, Journal, JournalContents, Persistence, ProjectStore, StoredBytes, ImageResizer } from './shared/capabilities.js';
+export type { HostedProject } from './projects/hosted.js';
+export type { ProjectRegistry } from './projects/registry.js';
+export type { ServerProjects } from './projects/server-projects.js';
 export { UnreadableSource, type ConvertPlan, type ConverterRun, type OutputPlan, type OpenedSource, type ProducedFile, type Rendition, type TranscodeRunner, type TranscoderCapability, type WatermarkLocation } from './areas/transcoder/runner.js';
 export { ffmpegOptions } from './areas/transcoder/ffmpeg-options.js';
 export { MAX_FRAME } from './areas/transcoder/units.js';

@@ -17,6 +17,9 @@ adminRoutes.post('/__admin/reset', (c) => {
   return c.json({});
 });
 
+// The clock as the server reads it, and how far it was moved ahead of real time (the panel shows both).
+adminRoutes.get('/__admin/clock', (c) => c.json({ now: c.env.project.clock.iso(), offsetSeconds: c.env.project.clock.offsetMs / 1000 }));
+
 adminRoutes.post('/__admin/clock', async (c) => {
   const { advanceSeconds } = await readJsonObject(c);
   if (typeof advanceSeconds !== 'number' || !Number.isFinite(advanceSeconds) || advanceSeconds < 0) {

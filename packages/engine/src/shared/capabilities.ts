@@ -15,6 +15,11 @@ export interface Capabilities {
   /** Keeps every other state change across restarts and crashes (Node `--data-dir`). Absent: memory only. */
   journal?: Journal;
   /**
+   * Keeps the list of the server's projects beyond the default one, and gives each a place of its own for its state
+   * (Node `--data-dir`). Absent: those projects live in memory only. The capabilities above are the default project's.
+   */
+  projects?: ProjectStore;
+  /**
    * A value that follows the work started under it across `await`s (Node's `AsyncLocalStorage`). With it, file
    * changes that keep themselves run beside a recorded request instead of waiting for it. Absent: one at a time.
    */
@@ -150,6 +155,26 @@ export interface Journal {
   append(record: unknown): Promise<void>;
   /** Writes `snapshot` atomically (the previous one kept as a copy) and then drops every record. */
   compact(snapshot: unknown): Promise<void>;
+}
+
+/**
+ * Where the projects beyond the default one are kept: their list, and for each a place of its own (a folder) that
+ * holds its state and files and no other project's.
+ *
+ * @example
+ * const list = await store.load();                // what the last `save` stored, undefined at first
+ * const own = await store.open('k3j9');           // { blobs, persistence, journal } of that project alone
+ * await store.save({ projects: [...] });
+ * await store.remove('k3j9');                     // everything kept for it
+ */
+export interface ProjectStore {
+  load(): Promise<unknown>;
+  /** Replaces the list atomically. */
+  save(json: unknown): Promise<void>;
+  /** The capabilities that keep the state of the project stored under `key` (letters and digits chosen by the engine). */
+  open(key: string): Promise<Pick<Capabilities, 'blobs' | 'persistence' | 'journal'>>;
+  /** Deletes everything kept under `key`. */
+  remove(key: string): Promise<void>;
 }
 
 /**

@@ -26,6 +26,12 @@ export const ErrorCode = {
   QUERY_TOO_COSTLY: 150,
   ROW_TOO_LARGE: 151,
   TOO_MANY_COLUMNS: 152,
+  // projects (one server, many projects)
+  PROJECT_NOT_FOUND: 160,
+  PROJECT_ID_TAKEN: 161,
+  DEFAULT_PROJECT: 162,
+  TOO_MANY_PROJECTS: 163,
+  SERVER_KEY: 164,
   // users and authentication
   USERNAME_TAKEN: 202,
   INVALID_TOKEN: 209,

@@ -58,6 +58,32 @@ const fromBase64 = (text: string): Uint8Array<ArrayBuffer> => Uint8Array.from(at
 const succeeded = (response: Response) => response.status >= 200 && response.status < 300;
 
 /**
+ * The recorded requests under way, of every project's journal: each is handed every random draw and keeps those of
+ * its own request. One wrapper of `entropy.draw` serves them all, so that journals of several projects recording at
+ * once never put back another's wrapper when they finish.
+ */
+const recorders = new Set<(bytes: Uint8Array) => void>();
+let unrecordedDraw: ((length: number) => Uint8Array) | undefined;
+
+/** Hands `recorder` every random draw until the function it returns is called. */
+function recordDraws(recorder: (bytes: Uint8Array) => void): () => void {
+  if (recorders.size === 0) {
+    const draw = entropy.draw;
+    unrecordedDraw = draw;
+    entropy.draw = (length) => {
+      const bytes = draw(length);
+      for (const record of recorders) record(bytes);
+      return bytes;
+    };
+  }
+  recorders.add(recorder);
+  return () => {
+    recorders.delete(recorder);
+    if (recorders.size === 0) entropy.draw = unrecordedDraw!;
+  };
+}
+
+/**
  * The body of `request` when it has at most `limit` bytes; past that, the request with its body as it came (what was
  * read put back first), for the engine to refuse (413) as it would any other.
  */
@@ -178,14 +204,11 @@ export class DurableState {
     return this.#alone(async () => {
       const timeMs = Date.now();
       const drawn: Uint8Array[] = [];
-      const draw = entropy.draw;
       const context = this.#context;
       const mine = {};
-      entropy.draw = (length) => {
-        const bytes = draw(length);
+      const stopRecording = recordDraws((bytes) => {
         if (!context || context.getStore() === mine) drawn.push(bytes);
-        return bytes;
-      };
+      });
       this.project.clock.pin(timeMs);
       let response: Response;
       try {
@@ -193,7 +216,7 @@ export class DurableState {
         response = await (context ? context.run(mine, handle) : handle());
       } finally {
         this.project.clock.unpin();
-        entropy.draw = draw;
+        stopRecording();
       }
       if (succeeded(response) && !this.#closed) {
         const record: RequestRecord = { kind: 'request', method: request.method, url: request.url, headers, timeMs };

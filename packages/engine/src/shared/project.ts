@@ -56,6 +56,11 @@ export class Project {
    * that keep themselves (`persistsItself`) are left as their own save restored them.
    */
   restoring = false;
+  /**
+   * Set by the registry of the server's projects: `check` refuses a config whose ids another project holds (or that
+   * carries keys of the whole server) before it is taken, `changed` follows the ids once it is.
+   */
+  registration: { check(config: Config): void; changed(): void } | undefined;
 
   constructor(
     public config: Config,
@@ -94,14 +99,17 @@ export class Project {
 
   /** Back to the state right after start-up: the start config, and the `initialState` if any, else nothing. */
   reset(): void {
-    this.#clear();
+    // The config first: it may be refused (its ids taken by another project meanwhile), and then nothing changes.
     this.reconfigure(this.startConfig);
+    this.#clear();
     if (this.initialState) this.importState(this.initialState);
   }
 
   reconfigure(config: Config): void {
+    this.registration?.check(config);
     this.config = config;
     this.tokens = this.#newIssuer();
+    this.registration?.changed();
   }
 
   /** The config keys changed at run time (`PATCH /__admin/config`), with their values now. */

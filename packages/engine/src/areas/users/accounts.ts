@@ -91,6 +91,14 @@ export function updateUser(project: Project, user: StoredUser, body: Record<stri
   return user;
 }
 
+/** Activates a user without their confirmation e-mail (admin API, the panel's "activate"); 404 for an unknown user. */
+export function activateUser(project: Project, userId: string): StoredUser {
+  const user = project.state(usersState).users.get(userId);
+  if (!user) throw notFound(ErrorCode.USER_NOT_FOUND, `no user "${userId}"`);
+  user.active = true;
+  return user;
+}
+
 /**
  * Deletes a user (beyond the spec: `DELETE /auth/users/{id}`, the published Node client's `Users.delete`, master
  * only). Their refresh tokens and confirmation links go with them, their access tokens stop working at once (the

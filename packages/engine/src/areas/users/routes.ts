@@ -1,14 +1,15 @@
+import { adminKey } from '../../admin/guard.js';
 import { bearer, master, projectHeader, serviceEnabled } from '../../shared/auth.js';
 import type { AppContext } from '../../shared/env.js';
 import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
 import { intParam, readForm, readJsonObject } from '../../shared/http.js';
 import { createRoutes } from '../../shared/routes.js';
-import { currentUser, deleteUser, register, updateUser, userById, userByUsername } from './accounts.js';
+import { activateUser, currentUser, deleteUser, register, updateUser, userById, userByUsername } from './accounts.js';
 import { CONFIRMATION_PATH, confirmRegistration } from './confirmation.js';
 import { completeGuestRegistration, registerGuest } from './guests.js';
 import { PAGE_SIZE, countUsers, listUsers, searchUsers, usersByIds, type Paging } from './listing.js';
 import { userRecord } from './record.js';
-import { login, logout, masterLogin, renew } from './sessions.js';
+import { login, logout, masterLogin, renew, signOutEverywhere } from './sessions.js';
 import type { StoredUser } from './state.js';
 
 // A wrong authentication id answers 404 on register, lookups and updates, 417 on login and on search/list/by-ids (spec 7).
@@ -124,3 +125,8 @@ usersRoutes.delete('/auth/users/:userId', authIdOr404, master(), (c) => {
   deleteUser(c.env.project, c.req.param('userId'));
   return c.json({});
 });
+
+// Admin API (not part of the service contract; the panel's user actions the service's API has no operation for).
+usersRoutes.post('/__admin/users/:userId/activate', adminKey, (c) => recordOf(c, activateUser(c.env.project, c.req.param('userId'))));
+
+usersRoutes.post('/__admin/users/:userId/sign-out', adminKey, (c) => c.json(signOutEverywhere(c.env.project, c.req.param('userId'))));

@@ -60,3 +60,20 @@ export async function masterLogin(project: Project): Promise<TokenResponse> {
 export function logout(project: Project, refreshToken: string): void {
   project.state(usersState).refreshTokens.delete(refreshToken);
 }
+
+/**
+ * Signs a user out everywhere (admin API, the panel's "sign out"): expires every refresh token of theirs, as a logout
+ * of each would, and answers how many were still valid. Their access tokens stay valid until their `expires_in`, as after a logout. 404 for an unknown user.
+ */
+export function signOutEverywhere(project: Project, userId: string): { expiredRefreshTokens: number } {
+  const state = project.state(usersState);
+  if (!state.users.has(userId)) throw new ApiError(404, ErrorCode.USER_NOT_FOUND, `no user "${userId}"`);
+  const now = project.clock.now();
+  let expiredRefreshTokens = 0;
+  for (const [token, { userId: owner, expiresAt }] of state.refreshTokens) {
+    if (owner !== userId) continue;
+    state.refreshTokens.delete(token);
+    if (expiresAt > now) expiredRefreshTokens++;
+  }
+  return { expiredRefreshTokens };
+}

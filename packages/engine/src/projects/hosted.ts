@@ -1,0 +1,57 @@
+import type { Area } from '../area.js';
+import type { Config } from '../config.js';
+import type { Capabilities } from '../shared/capabilities.js';
+import { withServiceHeaders } from '../shared/header-word.js';
+import { DurableState } from '../shared/journal.js';
+import { Project, type StateJson } from '../shared/project.js';
+import { importInitialState, type RestoreSummary } from '../shared/restore.js';
+import { recordedBodyLimit, requestKind } from '../request-kinds.js';
+
+/** One project the server holds, with how its requests are handled (kept by its own journal, if it has one). */
+export interface HostedProject {
+  project: Project;
+  /** Handles a request that belongs to this project. */
+  fetch(request: Request): Promise<Response>;
+  /** Settles once its state is ready (rebuilt from its journal, if any); rejects with a `StateRestoreError`. */
+  ready: Promise<RestoreSummary | undefined>;
+  /** Waits for the changes under way and, with a journal, writes a snapshot. */
+  close(): Promise<void>;
+  /** Makes `state` what a reset returns to; with a journal, kept at once. */
+  setInitialState(state: StateJson): Promise<void>;
+}
+
+/** The engine's routes, run for one project: `env` carries the project to every route. */
+export type RouteRunner = (request: Request, env: { project: Project }) => Response | Promise<Response>;
+
+/**
+ * Creates a project over the areas and serves it through `routes`: each request under the project's own header
+ * words; with a `journal` among `capabilities`, every change kept before it is answered.
+ */
+export function hostProject(routes: RouteRunner, areas: readonly Area[], config: Config, capabilities: Capabilities, initialState?: StateJson): HostedProject {
+  const project = new Project(config, capabilities, areas.map((a) => a.state));
+  for (const area of areas) area.attach?.(project);
+  const env = { project };
+  const handle = (request: Request) => Promise.resolve(routes(withServiceHeaders(request, project.config.headerWord), env));
+  project.initialState = initialState;
+  const { journal } = capabilities;
+  if (!journal) {
+    importInitialState(project);
+    const setInitialState = (state: StateJson) => Promise.resolve(void (project.initialState = state));
+    return { project, fetch: handle, ready: Promise.resolve(undefined), close: () => Promise.resolve(), setInitialState };
+  }
+  const durable = new DurableState(
+    project,
+    journal,
+    handle,
+    (request) => requestKind(request, project),
+    (request) => recordedBodyLimit(request, project),
+  );
+  const ready = durable.restore();
+  ready.catch(() => undefined); // the caller learns of it through `ready`; requests meanwhile get the error too
+  const setInitialState = async (state: StateJson) => {
+    await ready;
+    project.initialState = state;
+    await durable.snapshot();
+  };
+  return { project, fetch: (request) => ready.then(() => durable.fetch(request)), ready, close: () => ready.then(() => durable.close()), setInitialState };
+}

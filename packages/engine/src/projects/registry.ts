@@ -1,0 +1,159 @@
+import { getPath } from 'hono/utils/url';
+import { usersState } from '../areas/users/state.js';
+import { CONFIRMATION_PATH } from '../areas/users/confirmation.js';
+import type { Config } from '../config.js';
+import { ApiError, ErrorCode, badRequest } from '../shared/errors.js';
+import { servicePath } from '../shared/path.js';
+import type { HostedProject } from './hosted.js';
+import { tokenProjectId } from './token-project.js';
+
+/** The ids no two projects may share: each leads requests to one project. */
+export const UNIQUE_IDS = ['authenticationId', 'objectStorageId', 'storageId', 'gameId', 'bucket'] as const;
+type UniqueId = (typeof UNIQUE_IDS)[number];
+
+/** The headers (after `x-<word>-`) that carry a project's id, in the order they are read. */
+const ID_HEADERS: readonly (readonly [string, UniqueId])[] = [
+  ['authentication-id', 'authenticationId'],
+  ['object-storage-id', 'objectStorageId'],
+  ['storage-id', 'storageId'],
+  ['game-id', 'gameId'],
+];
+
+const CONFIRMATION_PREFIX = `${CONFIRMATION_PATH}/`;
+
+/**
+ * The projects of one server, indexed by every id a request may carry, so that finding a request's project costs a
+ * few map reads. The default project (the server's own config) is first and never leaves.
+ */
+export class ProjectRegistry {
+  readonly #hosted: HostedProject[];
+  #byId = new Map<UniqueId, Map<string, HostedProject>>();
+  #byMasterKey = new Map<string, HostedProject>();
+  /** `x-<word>-` of every header word any project accepts. */
+  #prefixes: string[] = [];
+  #serverUrl: string | undefined;
+
+  constructor(readonly defaultProject: HostedProject) {
+    this.#hosted = [defaultProject];
+    this.#register(defaultProject, true);
+    this.#reindex();
+  }
+
+  /** How many projects the server holds, the default one included. */
+  get size(): number {
+    return this.#hosted.length;
+  }
+
+  /** Every project, the default one first, then in the order they were added. */
+  list(): readonly HostedProject[] {
+    return this.#hosted;
+  }
+
+  /** The project whose authentication id is `id`. */
+  get(id: string): HostedProject | undefined {
+    return this.#byId.get('authenticationId')!.get(id);
+  }
+
+  /** The address the server listens on, for every project's links (and every project added later). */
+  set serverUrl(url: string | undefined) {
+    this.#serverUrl = url;
+    for (const { project } of this.#hosted) project.serverUrl = url;
+  }
+
+  get serverUrl(): string | undefined {
+    return this.#serverUrl;
+  }
+
+  /** Adds a project; its ids must be free (`checkIds`). */
+  add(hosted: HostedProject): void {
+    this.checkIds(hosted.project.config);
+    this.#hosted.push(hosted);
+    hosted.project.serverUrl = this.#serverUrl;
+    this.#register(hosted, false);
+    this.#reindex();
+  }
+
+  remove(hosted: HostedProject): void {
+    const index = this.#hosted.indexOf(hosted);
+    if (index <= 0) return;
+    this.#hosted.splice(index, 1);
+    hosted.project.registration = undefined;
+    this.#reindex();
+  }
+
+  /** Refuses (409) a config with an id another project than `self` holds. */
+  checkIds(config: Config, self?: HostedProject): void {
+    for (const key of UNIQUE_IDS) {
+      const holder = this.#byId.get(key)?.get(config[key]);
+      if (holder && holder !== self) {
+        throw new ApiError(409, ErrorCode.PROJECT_ID_TAKEN, `${key} "${config[key]}" is taken by project "${holder.project.config.authenticationId}"`);
+      }
+    }
+  }
+
+  /**
+   * The project a request is for, by what it carries, first found wins: an id header (authentication, database,
+   * storage, game id, under any accepted header word), the project of its access token, the bucket of a download
+   * path or the project of a confirmation link, the master key; else the default project, which then answers a
+   * wrong id as it always did.
+   */
+  resolve(request: Request): HostedProject {
+    if (this.#hosted.length === 1) return this.defaultProject;
+    const { headers } = request;
+    for (const prefix of this.#prefixes) {
+      for (const [name, key] of ID_HEADERS) {
+        const value = headers.get(prefix + name);
+        const hosted = value === null ? undefined : this.#byId.get(key)!.get(value);
+        if (hosted) return hosted;
+      }
+    }
+    const pid = tokenProjectId(headers.get('authorization'));
+    const byToken = pid === undefined ? undefined : this.get(pid);
+    if (byToken) return byToken;
+    const byPath = this.#byPath(servicePath(getPath(request)));
+    if (byPath) return byPath;
+    for (const prefix of this.#prefixes) {
+      const key = headers.get(`${prefix}authentication-key`);
+      const hosted = key === null ? undefined : this.#byMasterKey.get(key);
+      if (hosted) return hosted;
+    }
+    return this.defaultProject;
+  }
+
+  /** The project of a confirmation link (it made the link), or of the bucket a download path starts with. */
+  #byPath(path: string): HostedProject | undefined {
+    if (path.startsWith(CONFIRMATION_PREFIX)) {
+      const token = path.slice(CONFIRMATION_PREFIX.length);
+      return this.#hosted.find(({ project }) => project.state(usersState).confirmations.has(token));
+    }
+    const end = path.indexOf('/', 1);
+    return this.#byId.get('bucket')!.get(path.slice(1, end === -1 ? undefined : end));
+  }
+
+  /** Makes the project's config changes (`PATCH /__admin/config`, reset) keep its ids unique and indexed. */
+  #register(hosted: HostedProject, isDefault: boolean): void {
+    hosted.project.registration = {
+      check: (config) => {
+        if (config.projects !== undefined || (!isDefault && config.dataDir !== undefined)) {
+          throw badRequest(ErrorCode.SERVER_KEY, 'projects and dataDir are keys of the whole server: they cannot be given for one project');
+        }
+        this.checkIds(config, hosted);
+      },
+      changed: () => this.#reindex(),
+    };
+  }
+
+  /** Rebuilds the indexes from every project's config now (a config change or a project more or less: rare). */
+  #reindex(): void {
+    this.#byId = new Map(UNIQUE_IDS.map((key) => [key, new Map()]));
+    this.#byMasterKey = new Map();
+    const prefixes = new Set<string>();
+    for (const hosted of this.#hosted) {
+      const { config } = hosted.project;
+      for (const key of UNIQUE_IDS) this.#byId.get(key)!.set(config[key], hosted);
+      if (!this.#byMasterKey.has(config.masterKey)) this.#byMasterKey.set(config.masterKey, hosted);
+      for (const word of config.headerWord) prefixes.add(`x-${word.toLowerCase()}-`);
+    }
+    this.#prefixes = [...prefixes];
+  }
+}
