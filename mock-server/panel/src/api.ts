@@ -103,18 +103,19 @@ async function masterToken(renew = false): Promise<string> {
 
 /**
  * A call of the service's own API with a master token and the project's ids, as a raw response (downloads, uploads).
- * A 401 renews the token once and retries: the server's clock may have been moved past its expiry.
+ * A 401 renews the token once and retries: the server's clock may have been moved past its expiry. `transport`
+ * replaces fetch (an upload with progress goes through XMLHttpRequest).
  */
-export async function serviceResponse(path: string, init: RequestInit = {}): Promise<Response> {
+export async function serviceResponse(path: string, init: RequestInit = {}, transport: typeof fetch = fetch): Promise<Response> {
   const send = async (renew: boolean) =>
-    fetch(path, withHeaders(init, { ...projectHeaders(session().config), Authorization: `Bearer ${await masterToken(renew)}` }));
+    transport(path, withHeaders(init, { ...projectHeaders(session().config), Authorization: `Bearer ${await masterToken(renew)}` }));
   const response = await send(false);
   return response.status === 401 ? send(true) : response;
 }
 
 /** A call of the service's own API whose JSON answer is returned (an `ApiError` when it fails). */
-export async function service<T>(path: string, init: RequestInit = {}): Promise<T> {
-  return json<T>(await serviceResponse(path, init));
+export async function service<T>(path: string, init: RequestInit = {}, transport: typeof fetch = fetch): Promise<T> {
+  return json<T>(await serviceResponse(path, init, transport));
 }
 
 /** Signs in with the master key: the key is checked by reading the project's config with it (403 when wrong). */

@@ -141,3 +141,4 @@ export { ErrorCode, type ErrorCodeValue } from './shared/errors.js';
 export type { Mail, StateJson } from './shared/project.js';
 export { StateRestoreError, type RestoreSummary } from './shared/restore.js';
 export type { JobRecord } from './areas/transcoder/jobs.js';
+export type { FileInfo, FileRecord } from './areas/files/listing.js';

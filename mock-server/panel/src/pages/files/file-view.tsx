@@ -1,0 +1,113 @@
+import { useState } from 'preact/hooks';
+import { CopyButton } from '../../components/copy-button.js';
+import { Field } from '../../components/field.js';
+import { Status } from '../../components/status.js';
+import { href, navigate } from '../../router.js';
+import { useAction } from '../../use-action.js';
+import { DeleteButton } from './folder-view.js';
+import { downloadUrl, formatBytes, namesOf, rename, type FileInfo } from './storage.js';
+import { TransferForm } from './transfer-form.js';
+
+const IMAGE = /\.(jpe?g|png|gif|webp|avif|svg|tiff?|bmp)$/i;
+const VIDEO = /\.(mp4|m4v|webm|mov|ogv|mkv)$/i;
+const AUDIO = /\.(mp3|m4a|aac|wav|ogg|oga|flac|opus)$/i;
+
+/** The box an image preview is resized into by the server (`r/<w>x<h>`): never enlarged. */
+const PREVIEW_BOX: [number, number] = [480, 360];
+
+/** One file: what the service knows of it, a preview, and what can be done to it. */
+export function FileView({ names, info }: { names: string[]; info: FileInfo }) {
+  const name = names[names.length - 1]!;
+  const parent = names.slice(0, -1);
+  const address = new URL(downloadUrl(names), location.href).href;
+  return (
+    <section aria-label={`File ${name}`}>
+      <h2>{name}</h2>
+      <Preview names={names} name={name} />
+      <dl class="facts">
+        <dt>Download address</dt>
+        <dd>
+          <a href={address}>{address}</a> <CopyButton text={address} label="Copy download address" />
+        </dd>
+        <dt>Size</dt>
+        <dd>
+          {formatBytes(info.fileSizeInBytes)} ({info.realFileSizeInBytes} bytes)
+        </dd>
+        <dt>Owner</dt>
+        <dd>{info.ownerId ? <a href={href('users', info.ownerId)}>{info.ownerId}</a> : 'master (no user)'}</dd>
+        <dt>Created</dt>
+        <dd>{new Date(info.creationDate).toISOString()}</dd>
+        <dt>Modified</dt>
+        <dd>{new Date(info.lastModificationDate).toISOString()}</dd>
+        <dt>MD5</dt>
+        <dd>
+          <code>{info.md5Hash}</code>
+        </dd>
+        <dt>CRC-32</dt>
+        <dd>
+          <code>{info.crcHash}</code>
+        </dd>
+      </dl>
+      <h3>Download</h3>
+      <Download names={names} name={name} />
+      <h3>Rename</h3>
+      <Rename names={names} name={name} />
+      <h3>Copy or move</h3>
+      <TransferForm sources={[names]} onDone={(paths, mode) => mode === 'move' && navigate(href('files', ...namesOf(paths[0]!)))} />
+      <h3>Delete</h3>
+      <DeleteButton paths={[names]} folders={false} onDeleted={() => navigate(href('files', ...parent))} />
+    </section>
+  );
+}
+
+/** Images through the server's resizing (the download URL's `r/<w>x<h>`), videos and sounds in the browser's player. */
+function Preview({ names, name }: { names: string[]; name: string }) {
+  if (IMAGE.test(name)) {
+    return (
+      <figure class="preview">
+        <img src={downloadUrl(names, { resize: PREVIEW_BOX })} alt={`Preview of ${name}`} />
+        <figcaption>
+          Resized to fit {PREVIEW_BOX.join('×')} by the server; <a href={downloadUrl(names)}>full size</a>
+        </figcaption>
+      </figure>
+    );
+  }
+  if (VIDEO.test(name)) return <video class="preview" controls preload="metadata" src={downloadUrl(names)} aria-label={`Video ${name}`} />;
+  if (AUDIO.test(name)) return <audio controls preload="metadata" src={downloadUrl(names)} aria-label={`Sound ${name}`} />;
+  return null;
+}
+
+/** A download link under a name of the user's choice (`?name=`: the server's Content-Disposition carries it). */
+function Download({ names, name }: { names: string[]; name: string }) {
+  const [saveAs, setSaveAs] = useState(name);
+  return (
+    <div class="toolbar">
+      <Field label="Save as">{(id) => <input id={id} value={saveAs} onInput={(e) => setSaveAs(e.currentTarget.value)} />}</Field>
+      <a class="button" href={downloadUrl(names, { name: saveAs || name })} download={saveAs || name}>
+        Download
+      </a>
+    </div>
+  );
+}
+
+function Rename({ names, name }: { names: string[]; name: string }) {
+  const [newName, setNewName] = useState(name);
+  const action = useAction();
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void action.run(async () => {
+      const saved = await rename(names, newName);
+      navigate(href('files', ...namesOf(saved)));
+      return `Renamed to ${newName}.`;
+    });
+  };
+  return (
+    <form class="toolbar" onSubmit={submit}>
+      <Field label="New name">{(id) => <input id={id} required value={newName} onInput={(e) => setNewName(e.currentTarget.value)} />}</Field>
+      <button type="submit" disabled={action.busy || newName === name}>
+        Rename
+      </button>
+      <Status error={action.error}>{action.message}</Status>
+    </form>
+  );
+}

@@ -1,0 +1,86 @@
+// The file storage calls of the Files page (spec 4.6), with the master token, and the paths they take. A location
+// is a list of decoded names, root first; the service takes it percent-encoded and relative to the bucket.
+import { jsonBody, project, service } from '../../api.js';
+
+/** A folder listing item (spec 2.6). */
+export interface FileRecord {
+  guid: string;
+  /** `/<bucket>/<saved path>`: also the download address on this server. */
+  url: string;
+  ownerId: string | null;
+  isDirectory: boolean;
+  fileSizeInBytes: number;
+  numberOfDirectChildren: number;
+  numberOfTotalChildren: number;
+}
+
+/** File info (spec 2.6). */
+export interface FileInfo extends FileRecord {
+  creationDate: number;
+  lastModificationDate: number;
+  realFileSizeInBytes: number;
+  md5Hash: string;
+  crcHash: string;
+}
+
+/** Records per listing request: the service's maximum. */
+export const PAGE_SIZE = 50;
+
+/** A location as the service takes it: names percent-encoded, joined, relative to the bucket (`""` is the root). */
+export const savedPath = (names: readonly string[]): string => names.map(encodeURIComponent).join('/');
+
+/** The names of a listing `url` or of a saved path (as upload, copy, move and rename answer them). */
+export function namesOf(url: string): string[] {
+  const names = url.split('/').filter(Boolean).map(decodeURIComponent);
+  return url.startsWith('/') ? names.slice(1) : names; // a listing url starts with /<bucket>
+}
+
+/** The download address of a file on this server (spec 4.6): resized with `r/<w>x<h>`, saved under `name`. */
+export function downloadUrl(names: readonly string[], { resize, name }: { resize?: [number, number]; name?: string } = {}): string {
+  let url = `/${encodeURIComponent(project().bucket)}/${savedPath(names)}`;
+  if (resize) url += `/r/${resize[0]}x${resize[1]}`;
+  return name ? `${url}?name=${encodeURIComponent(name)}` : url;
+}
+
+/** One page of a folder, sorted by name. */
+export async function listFolder(names: readonly string[], page: number): Promise<FileRecord[]> {
+  const body = { url: savedPath(names), pageNumber: page, pageSize: PAGE_SIZE, sortingType: 'ASC' };
+  return (await service<{ files: FileRecord[] }>('/files/directoryInfo', jsonBody('POST', body))).files;
+}
+
+export function fileInfo(names: readonly string[]): Promise<FileInfo> {
+  return service<FileInfo>('/files/fileInfo', jsonBody('POST', { url: savedPath(names) }));
+}
+
+export function createFolder(names: readonly string[]): Promise<unknown> {
+  return service('/directories', jsonBody('POST', { path: savedPath(names) }));
+}
+
+/** Deletes entries of one folder; `forced` lets a non-empty folder go with everything in it. */
+export function deleteEntries(paths: (readonly string[])[], forced: boolean): Promise<unknown> {
+  return service('/files/delete', jsonBody('POST', { urls: paths.map(savedPath), forced: paths.map(() => forced) }));
+}
+
+/** Copies or moves entries of one folder into `destination`; `replace` overwrites (and merges folders) of the same name. */
+export async function transfer(mode: 'copy' | 'move', paths: (readonly string[])[], destination: readonly string[], replace: boolean): Promise<string[]> {
+  const body = { sourceUrls: paths.map(savedPath), forces: paths.map(() => replace), destinationUrl: savedPath(destination) };
+  return (await service<{ newPaths: string[] }>(`/files/${mode}`, jsonBody('POST', body))).newPaths;
+}
+
+export async function rename(path: readonly string[], newName: string): Promise<string> {
+  const { newPaths } = await service<{ newPaths: string[] }>('/files/rename', jsonBody('POST', { items: [{ pathToRename: savedPath(path), newFileName: newName }] }));
+  return newPaths[0]!;
+}
+
+const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
+
+/** `1536` -> `"1.5 KB"` (powers of 1024, as file managers show sizes). */
+export function formatBytes(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${unit === 0 ? value : value.toFixed(value < 10 ? 1 : 0)} ${UNITS[unit]}`;
+}

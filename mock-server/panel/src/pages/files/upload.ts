@@ -1,0 +1,39 @@
+// Uploads with progress: fetch has no upload events, so the request goes through XMLHttpRequest and its
+// `upload.onprogress`, behind a fetch-shaped function that the panel's API calls accept as their transport.
+import { service } from '../../api.js';
+import { savedPath } from './storage.js';
+
+/** Bytes sent so far and the body's size. */
+export interface Progress {
+  loaded: number;
+  total: number;
+}
+
+/** A fetch over XMLHttpRequest that reports upload progress (the answer is read whole). */
+export function xhrFetch(onProgress: (progress: Progress) => void): typeof fetch {
+  return (input, init = {}) =>
+    new Promise((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open(init.method ?? 'GET', String(input));
+      new Headers(init.headers).forEach((value, name) => xhr.setRequestHeader(name, value));
+      xhr.responseType = 'arraybuffer';
+      xhr.upload.onprogress = ({ loaded, total }) => onProgress({ loaded, total });
+      xhr.onload = () => resolve(new Response(xhr.status === 204 ? null : (xhr.response as ArrayBuffer), { status: xhr.status, statusText: xhr.statusText }));
+      xhr.onerror = () => reject(new TypeError('the upload could not be sent'));
+      xhr.send(init.body as XMLHttpRequestBodyInit | null);
+    });
+}
+
+/**
+ * Uploads files into a folder (spec 4.6 #1), reporting progress; answers the saved paths. `replacing` overwrites
+ * files of the same name (otherwise the service refuses them with 417 and nothing is stored).
+ */
+export async function uploadFiles(folder: readonly string[], files: File[], replacing: boolean, onProgress: (progress: Progress) => void): Promise<string[]> {
+  const form = new FormData();
+  files.forEach((file, i) => {
+    form.append(`fileItems[${i}].fileToUpload`, file, file.name);
+    form.append(`fileItems[${i}].path`, savedPath(folder));
+    form.append(`fileItems[${i}].replacing`, String(replacing));
+  });
+  return (await service<{ savedFilesUrls: string[] }>('/files', { method: 'POST', body: form }, xhrFetch(onProgress))).savedFilesUrls;
+}

@@ -1,0 +1,104 @@
+// The Files page in Chromium against a real server: folders, upload (file input and drag and drop) with progress,
+// image preview resized by the server, download under a chosen name, rename, move and delete.
+import sharp from 'sharp';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { signIn, startPanel, type PanelTest } from './support.js';
+
+let panel: PanelTest;
+beforeAll(async () => {
+  panel = await startPanel();
+  await signIn(panel, 'files');
+});
+afterAll(() => panel.close());
+
+const pathname = () => decodeURIComponent(new URL(panel.page.url()).pathname);
+
+it('creates a folder and uploads into it with the file input, showing progress while the bytes go out', async () => {
+  const { page } = panel;
+  await page.getByLabel('New folder').fill('photos');
+  await page.getByRole('button', { name: 'Create folder' }).click();
+  await page.getByRole('navigation', { name: 'Folder tree' }).getByRole('link', { name: 'photos' }).click();
+  await expect.poll(pathname).toBe('/__admin/panel/files/photos');
+
+  // A throttled connection (about 1 MB/s up) so that the upload takes a second: the bar moves in between.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 1_000_000 });
+  const upload = page.getByRole('region', { name: 'Upload' });
+  await page.getByLabel('Choose files to upload').setInputFiles({ name: 'noise.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(1_500_000, 7) });
+  const seen = new Set<number>();
+  const bar = upload.getByRole('progressbar', { name: 'Upload progress' });
+  await expect
+    .poll(async () => {
+      const value = await bar.getAttribute('value', { timeout: 50 }).catch(() => null);
+      if (value !== null) seen.add(Number(value));
+      return upload.getByRole('status').textContent();
+    }, { timeout: 10_000 })
+    .toBe('Uploaded photos/noise.bin.');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  expect([...seen].some((value) => value > 0 && value < 1_500_000)).toBe(true);
+  const row = page.getByRole('row').filter({ hasText: 'noise.bin' });
+  await expect.poll(() => row.textContent()).toContain('1.4 MB');
+});
+
+it('uploads an image dropped on the zone and previews it resized through the download URL', async () => {
+  const { page } = panel;
+  const png = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#c03020' } }).png().toBuffer();
+  const dataTransfer = await page.evaluateHandle((bytes) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([new Uint8Array(bytes)], 'red square.png', { type: 'image/png' }));
+    return transfer;
+  }, [...png]);
+  const upload = page.getByRole('region', { name: 'Upload' });
+  await upload.dispatchEvent('drop', { dataTransfer });
+  await expect.poll(() => upload.getByRole('status').textContent()).toBe('Uploaded photos/red square.png.');
+
+  // The tree shows the folder's size and counts.
+  const tree = page.getByRole('navigation', { name: 'Folder tree' });
+  await expect.poll(() => tree.getByRole('listitem').filter({ hasText: 'photos' }).last().textContent()).toMatch(/photos\s*1\.\d MB · 2 entries, 2 in all/);
+
+  await page.getByRole('link', { name: 'red square.png' }).click();
+  await expect.poll(pathname).toBe('/__admin/panel/files/photos/red square.png');
+  const preview = page.getByRole('img', { name: 'Preview of red square.png' });
+  await expect.poll(() => preview.evaluate((img: HTMLImageElement) => [img.complete, img.naturalWidth, img.naturalHeight])).toEqual([true, 480, 360]);
+  expect(await preview.getAttribute('src')).toBe(`/${panel.server.config.storageId}/photos/red%20square.png/r/480x360`);
+});
+
+it('downloads under a chosen name, renames, moves and deletes the file', async () => {
+  const { page, server } = panel;
+  await page.getByLabel('Save as').fill('poster.png');
+  const link = page.getByRole('link', { name: 'Download', exact: true });
+  const download = await server.request((await link.getAttribute('href'))!);
+  expect(download.headers.get('content-disposition')).toContain('filename="poster.png"');
+
+  await page.getByLabel('New name').fill('red.png');
+  await page.getByRole('button', { name: 'Rename' }).click();
+  await expect.poll(pathname).toBe('/__admin/panel/files/photos/red.png');
+
+  await page.getByLabel('Destination folder').fill('archive/2024');
+  await page.getByRole('button', { name: 'Move' }).click();
+  await expect.poll(pathname).toBe('/__admin/panel/files/archive/2024/red.png');
+
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  await page.getByRole('button', { name: 'Yes, delete' }).click();
+  await expect.poll(pathname).toBe('/__admin/panel/files/archive/2024');
+  await expect.poll(() => page.getByRole('table').textContent()).toContain('This folder is empty.');
+});
+
+it('copies and deletes selected entries of a folder, a non-empty folder only when asked', async () => {
+  const { page } = panel;
+  await page.getByRole('navigation', { name: 'Location' }).getByRole('link', { name: 'Root' }).click();
+  await page.getByLabel('Select photos').check();
+  await page.getByLabel('Destination folder').fill('backup');
+  await page.getByRole('button', { name: 'Copy', exact: true }).click();
+  const entries = page.getByRole('table', { name: 'Entries of the root folder' });
+  await expect.poll(() => entries.textContent()).toContain('backup/');
+
+  await page.getByLabel('Select backup').check();
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  await page.getByRole('button', { name: 'Yes, delete' }).click();
+  const selection = page.getByRole('region', { name: 'Selected entries' });
+  await expect.poll(() => selection.getByRole('status').first().textContent()).toContain('is not empty; set its forced flag');
+  await page.getByLabel('Delete folders with everything in them').check();
+  await page.getByRole('button', { name: 'Yes, delete' }).click();
+  await expect.poll(() => entries.textContent()).not.toContain('backup/');
+});
