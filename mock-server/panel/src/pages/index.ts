@@ -15,9 +15,9 @@ export interface PageEntry {
 }
 
 export const pages: PageEntry[] = [
-  { name: 'project', title: 'Project', load: () => import('./placeholder.js') },
+  { name: 'project', title: 'Project', load: () => import('./project.js') },
   { name: 'users', title: 'Users', load: () => import('./placeholder.js') },
-  { name: 'database', title: 'Database', load: () => import('./placeholder.js') },
+  { name: 'database', title: 'Database', load: () => import('./database.js') },
   { name: 'files', title: 'Files', load: () => import('./files.js') },
   { name: 'transcoder', title: 'Transcoder', load: () => import('./placeholder.js') },
   { name: 'leaderboards', title: 'Leaderboards', load: () => import('./placeholder.js') },

@@ -1,0 +1,83 @@
+import { useEffect, useState } from 'preact/hooks';
+import { admin, jsonBody, type ProjectConfig } from '../../api.js';
+import { Field } from '../../components/field.js';
+import { Status } from '../../components/status.js';
+import { useLoad } from '../../use-load.js';
+
+interface ClockReading {
+  now: string;
+  offsetSeconds: number;
+}
+
+const UNITS = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
+type Unit = keyof typeof UNITS;
+
+/**
+ * The server's clock, ticking with the page's; moving it forward makes tokens expire without waiting. Read again when
+ * the config is (a reset or an import moves the clock back).
+ */
+export function Clock({ config }: { config: ProjectConfig }) {
+  const clock = useLoad(() => admin<ClockReading>('/__admin/clock'), [config]);
+  const [amount, setAmount] = useState('1');
+  const [unit, setUnit] = useState<Unit>('hours');
+  const [result, setResult] = useState<{ error?: unknown; message?: string }>({});
+
+  const move = async (event: Event) => {
+    event.preventDefault();
+    try {
+      const { now } = await admin<{ now: string }>('/__admin/clock', jsonBody('POST', { advanceSeconds: Number(amount) * UNITS[unit] }));
+      clock.reload();
+      setResult({ message: `Clock moved forward by ${amount} ${unit}: it is now ${now}.` });
+    } catch (error) {
+      setResult({ error });
+    }
+  };
+
+  return (
+    <section aria-labelledby="clock-heading">
+      <h2 id="clock-heading">Clock</h2>
+      {clock.data && <Ticking reading={clock.data} />}
+      <Status error={clock.error} />
+      <form class="toolbar" onSubmit={move}>
+        <Field label="Move forward by">
+          {(id) => <input id={id} type="number" min={0} step="any" required value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />}
+        </Field>
+        <Field label="Unit">
+          {(id) => (
+            <select id={id} value={unit} onChange={(e) => setUnit(e.currentTarget.value as Unit)}>
+              {Object.keys(UNITS).map((u) => (
+                <option key={u}>{u}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <button type="submit">Move the clock</button>
+      </form>
+      <Status error={result.error}>{result.message}</Status>
+    </section>
+  );
+}
+
+/** The server's time, advanced locally each second from the last reading (not announced: it changes each second). */
+function Ticking({ reading }: { reading: ClockReading }) {
+  const [elapsed, setElapsed] = useState(0);
+  useEffect(() => {
+    const start = Date.now();
+    setElapsed(0);
+    const timer = setInterval(() => setElapsed(Date.now() - start), 1000);
+    return () => clearInterval(timer);
+  }, [reading]);
+  const now = new Date(Date.parse(reading.now) + elapsed);
+  return (
+    <p>
+      Server time <time dateTime={now.toISOString()}>{now.toISOString().replace(/\.\d+Z$/, 'Z')}</time>
+      {reading.offsetSeconds > 0 ? `, ${formatOffset(reading.offsetSeconds)} ahead of real time` : ', real time'}
+    </p>
+  );
+}
+
+function formatOffset(seconds: number): string {
+  const days = Math.floor(seconds / 86400);
+  const rest = new Date((seconds % 86400) * 1000).toISOString().slice(11, 19);
+  return days ? `${days} d ${rest}` : rest;
+}

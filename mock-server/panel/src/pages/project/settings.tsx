@@ -1,0 +1,61 @@
+import { useEffect, useState } from 'preact/hooks';
+import { updateConfig, type ProjectConfig } from '../../api.js';
+import { Field } from '../../components/field.js';
+import { Status } from '../../components/status.js';
+
+type Services = ProjectConfig['services'];
+const SERVICES: (keyof Services)[] = ['users', 'database', 'storage', 'transcoder', 'leaderboards'];
+
+/** Services on or off, e-mail confirmation and token lifetimes, changed at run time through `PATCH /__admin/config`. */
+export function Settings({ config }: { config: ProjectConfig }) {
+  const [services, setServices] = useState<Services>(config.services);
+  const [emailConfirmation, setEmailConfirmation] = useState(config.emailConfirmation);
+  const [accessTtl, setAccessTtl] = useState(String(config.accessTokenTtlSeconds));
+  const [refreshTtl, setRefreshTtl] = useState(String(config.refreshTokenTtlSeconds));
+  const [result, setResult] = useState<{ error?: unknown; message?: string }>({});
+  // The server's values whenever they change (a save, a reset, an import).
+  useEffect(() => {
+    setServices(config.services);
+    setEmailConfirmation(config.emailConfirmation);
+    setAccessTtl(String(config.accessTokenTtlSeconds));
+    setRefreshTtl(String(config.refreshTokenTtlSeconds));
+  }, [config]);
+
+  const save = async (event: Event) => {
+    event.preventDefault();
+    try {
+      await updateConfig({ services, emailConfirmation, accessTokenTtlSeconds: Number(accessTtl), refreshTokenTtlSeconds: Number(refreshTtl) });
+      setResult({ message: 'Settings saved.' });
+    } catch (error) {
+      setResult({ error });
+    }
+  };
+
+  return (
+    <section aria-labelledby="settings-heading">
+      <h2 id="settings-heading">Settings</h2>
+      <form onSubmit={save} class="settings">
+        <fieldset>
+          <legend>Services</legend>
+          {SERVICES.map((name) => (
+            <label key={name} class="check">
+              <input type="checkbox" checked={services[name]} onChange={(e) => setServices({ ...services, [name]: e.currentTarget.checked })} /> {name}
+            </label>
+          ))}
+        </fieldset>
+        <label class="check">
+          <input type="checkbox" checked={emailConfirmation} onChange={(e) => setEmailConfirmation(e.currentTarget.checked)} /> E-mail confirmation (new users
+          stay inactive until they open the link of their e-mail)
+        </label>
+        <Field label="Access token lifetime (seconds)">
+          {(id) => <input id={id} type="number" min={1} step={1} required value={accessTtl} onInput={(e) => setAccessTtl(e.currentTarget.value)} />}
+        </Field>
+        <Field label="Refresh token lifetime (seconds)">
+          {(id) => <input id={id} type="number" min={1} step={1} required value={refreshTtl} onInput={(e) => setRefreshTtl(e.currentTarget.value)} />}
+        </Field>
+        <button type="submit">Save settings</button>
+        <Status error={result.error}>{result.message}</Status>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,85 @@
+import { useState } from 'preact/hooks';
+import { admin, adminResponse, project, reloadConfig } from '../../api.js';
+import { Dialog } from '../../components/dialog.js';
+import { Field } from '../../components/field.js';
+import { Status } from '../../components/status.js';
+
+/** Reset, export (a JSON download) and import (a file) of the project's whole state, through the admin API. */
+export function StateActions() {
+  const [result, setResult] = useState<{ error?: unknown; message?: string }>({});
+  const [confirming, setConfirming] = useState(false);
+  const [file, setFile] = useState<File>();
+
+  const run = async (action: () => Promise<string>) => {
+    try {
+      setResult({ message: await action() });
+    } catch (error) {
+      setResult({ error });
+    }
+  };
+
+  const exportState = () =>
+    run(async () => {
+      const response = await adminResponse('/__admin/state');
+      if (!response.ok) throw new Error(`export failed: ${response.status}`);
+      const blob = await response.blob();
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(blob);
+      link.download = `basekit-state-${project().authenticationId}-${new Date().toISOString().slice(0, 19).replace(/:/g, '-')}.json`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+      return `State exported (${blob.size} bytes).`;
+    });
+
+  const importState = (event: Event) => {
+    event.preventDefault();
+    if (!file) return;
+    void run(async () => {
+      await admin('/__admin/state', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: await file.text() });
+      await reloadConfig();
+      return `State imported from ${file.name}.`;
+    });
+  };
+
+  const reset = () =>
+    run(async () => {
+      setConfirming(false);
+      await admin('/__admin/reset', { method: 'POST' });
+      await reloadConfig();
+      return 'The project was reset.';
+    });
+
+  return (
+    <section aria-labelledby="state-heading">
+      <h2 id="state-heading">State</h2>
+      <div class="toolbar">
+        <button type="button" onClick={exportState}>
+          Export state
+        </button>
+        <button type="button" class="danger" onClick={() => setConfirming(true)}>
+          Reset…
+        </button>
+      </div>
+      <form class="toolbar" onSubmit={importState}>
+        <Field label="State file (a JSON export)">
+          {(id) => <input id={id} type="file" accept="application/json,.json" required onChange={(e) => setFile(e.currentTarget.files?.[0])} />}
+        </Field>
+        <button type="submit">Import state</button>
+      </form>
+      <Status error={result.error}>{result.message}</Status>
+      {confirming && (
+        <Dialog title="Reset the project?" onClose={() => setConfirming(false)}>
+          <p>Every user, row, file, job and score goes, and the config returns to the one the server started with.</p>
+          <div class="toolbar">
+            <button type="button" class="danger" onClick={reset}>
+              Reset the project
+            </button>
+            <button type="button" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+          </div>
+        </Dialog>
+      )}
+    </section>
+  );
+}
