@@ -1,27 +1,9 @@
 // The file storage calls of the Files page (spec 4.6), with the master token, and the paths they take. A location
 // is a list of decoded names, root first; the service takes it percent-encoded and relative to the bucket.
+import type { FileInfo, FileRecord } from '@basekit/engine';
 import { jsonBody, project, service } from '../../api.js';
 
-/** A folder listing item (spec 2.6). */
-export interface FileRecord {
-  guid: string;
-  /** `/<bucket>/<saved path>`: also the download address on this server. */
-  url: string;
-  ownerId: string | null;
-  isDirectory: boolean;
-  fileSizeInBytes: number;
-  numberOfDirectChildren: number;
-  numberOfTotalChildren: number;
-}
-
-/** File info (spec 2.6). */
-export interface FileInfo extends FileRecord {
-  creationDate: number;
-  lastModificationDate: number;
-  realFileSizeInBytes: number;
-  md5Hash: string;
-  crcHash: string;
-}
+export type { FileInfo, FileRecord };
 
 /** Records per listing request: the service's maximum. */
 export const PAGE_SIZE = 50;
