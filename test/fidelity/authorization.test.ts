@@ -16,18 +16,25 @@ interface CallSpec {
   headers?: Record<string, string>;
 }
 
-/** The columns, in the order of `CALLERS`: none, garbage, expired, otherProject, deleted, user, otherUser, master. */
+/**
+ * The columns, in the order of `CALLERS`: none, garbage, expired, otherProject (a token of another server's
+ * project), anotherProject (the master token of another project on this server), deleted, user, otherUser, master.
+ */
 type Row = {
   call: () => Promise<CallSpec>;
-  expect: [number, number, number, number, number, number, number, number];
+  expect: [number, number, number, number, number, number, number, number, number];
   /** The operation of the contract, when the row's name is not its id (a second row of one operation). */
   operation?: string;
 };
 
-/** An operation that needs a valid token: every invalid one is 401, then user, other user, master. */
-const token = (user: number, otherUser: number, master: number): Row['expect'] => [401, 401, 401, 401, 401, user, otherUser, master];
+/**
+ * An operation that needs a valid token: every invalid one is 401, then user, other user, master. A request that
+ * carries nothing but a token (the transcoder's) acts in the token's own project: `anotherProject` is its answer
+ * there, and this project's state must stay as it was.
+ */
+const token = (user: number, otherUser: number, master: number, anotherProject = 401): Row['expect'] => [401, 401, 401, 401, anotherProject, 401, user, otherUser, master];
 /** An operation that reads no token (public, or authenticated by keys): the same answer for every caller. */
-const anyone = (status: number): Row['expect'] => [status, status, status, status, status, status, status, status];
+const anyone = (status: number): Row['expect'] => [status, status, status, status, status, status, status, status, status];
 
 let fixture: Fixture;
 let counter = 0;
@@ -99,7 +106,7 @@ async function scoredLeaderboard(): Promise<string> {
   return id;
 }
 
-const settings = (kind: string, extra: Record<string, unknown>): Row => ({ call: async () => ({ path: `/metadata/${kind}`, body: { name: unique(kind), ...extra } }), expect: token(201, 201, 201) });
+const settings = (kind: string, extra: Record<string, unknown>): Row => ({ call: async () => ({ path: `/metadata/${kind}`, body: { name: unique(kind), ...extra } }), expect: token(201, 201, 201, 201) });
 
 const MATRIX: Record<string, Row> = {
   // users
@@ -211,7 +218,8 @@ const MATRIX: Record<string, Row> = {
   saveUploadSettings: settings('upload', { url: 'http://127.0.0.1:9/files' }),
   saveWatermarkSettings: settings('watermark', { location: 'TOP_LEFT', paddingX: 1, paddingY: 1, url: 'http://127.0.0.1:9/logo.png' }),
   savePresetSettings: settings('preset', { outputs: [{ resolution: '144', videoBitrate: '100k', audioBitrate: '32k' }] }),
-  convertVideo: { call: async () => ({ path: '/video/convert', body: { url: 'http://127.0.0.1:9/video.mp4', preset: 'matrix', upload: 'matrix' } }), expect: token(202, 400, 400) },
+  // the other project has no settings "matrix": 400 there
+  convertVideo: { call: async () => ({ path: '/video/convert', body: { url: 'http://127.0.0.1:9/video.mp4', preset: 'matrix', upload: 'matrix' } }), expect: token(202, 400, 400, 400) },
 };
 
 const contract = loadContract();
@@ -256,6 +264,8 @@ describe('the authorization matrix', () => {
       expect(Object.keys(JSON.parse(text) as object).sort()).toEqual(['code', 'error']);
       expect(await fixture.snapshot(), 'a refused request changed the state').toBe(before);
     }
+    // An operation that needs a token never changes this project with another project's token, even where it acts.
+    if (caller === 'anotherProject' && row.expect[0] === 401) expect(await fixture.snapshot(), "another project's token changed this project").toBe(before);
   });
 });
 

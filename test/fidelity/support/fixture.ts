@@ -2,10 +2,10 @@ import { startTestServer, type TestServer } from '../../../mock-server/test/supp
 import { createUser, masterAuth, type TestUser } from '../../../mock-server/test/support/users.js';
 
 /** The callers every access check is tried with (the columns of the authorization matrix). */
-export const CALLERS = ['none', 'garbage', 'expired', 'otherProject', 'deleted', 'user', 'otherUser', 'master'] as const;
+export const CALLERS = ['none', 'garbage', 'expired', 'otherProject', 'anotherProject', 'deleted', 'user', 'otherUser', 'master'] as const;
 export type Caller = (typeof CALLERS)[number];
 
-/** A project with a different authentication id and keys: its tokens must mean nothing to the main one. */
+/** A project with a different authentication id and keys, on a server of its own: its tokens must mean nothing to the main one. */
 const OTHER_PROJECT = {
   authenticationId: 'other-auth-id',
   clientKey: 'other-client-key',
@@ -49,9 +49,22 @@ async function adminJson(server: TestServer, path: string, method: string, body:
 }
 
 /**
+ * The master token of a project created on `server` beside its default one (`POST /__admin/projects`): requests
+ * that carry the main project's ids must refuse it, and those that carry only a token act in its own project.
+ */
+async function anotherProjectMaster(server: TestServer): Promise<string> {
+  const created = await server.admin('/__admin/projects', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+  if (created.status !== 201) throw new Error(`creating another project failed: ${created.status} ${await created.text()}`);
+  const { config } = (await created.json()) as { config: { authenticationId: string; masterKey: string } };
+  const login = await server.request('/auth/login', { method: 'POST', headers: { 'X-Service-Authentication-Id': config.authenticationId, 'X-Service-Authentication-Key': config.masterKey } });
+  if (!login.ok) throw new Error(`the other project's master login failed: ${login.status}`);
+  return ((await login.json()) as { access_token: string }).access_token;
+}
+
+/**
  * Starts the main project and another one, and obtains a token of every kind: two users, the master, a user token
  * that has expired (issued before the clock moved past `expires_in`), the token of a user that was deleted, a token
- * of the other project, and garbage.
+ * of a project of another server and one of another project on the same server, and garbage.
  */
 export async function startFixture(): Promise<Fixture> {
   const server = await startTestServer();
@@ -70,12 +83,14 @@ export async function startFixture(): Promise<Fixture> {
   if (!removal.ok) throw new Error(`deleting a user failed: ${removal.status}`);
   const otherMaster = (await masterAuth(other))['Authorization']!.slice('Bearer '.length);
   await other.close();
+  const anotherProject = await anotherProjectMaster(server);
 
   const tokens: Record<Caller, string | undefined> = {
     none: undefined,
     garbage: 'not-a-token.at.all',
     expired: expiring.accessToken,
     otherProject: otherMaster,
+    anotherProject,
     deleted: deleted.accessToken,
     user: user.accessToken,
     otherUser: otherUser.accessToken,

@@ -93,9 +93,9 @@ export class ProjectRegistry {
 
   /**
    * The project a request is for, by what it carries, first found wins: an id header (authentication, database,
-   * storage, game id, under any accepted header word), the project of its access token, the bucket of a download
-   * path or the project of a confirmation link, the master key; else the default project, which then answers a
-   * wrong id as it always did.
+   * storage, game id, under any accepted header word), the project of a confirmation link or the bucket of a
+   * download (public addresses: a token sent along does not choose), the project of its access token, the master
+   * key; else the default project, which then answers a wrong id as it always did.
    */
   resolve(request: Request): HostedProject {
     if (this.#hosted.length === 1) return this.defaultProject;
@@ -107,11 +107,11 @@ export class ProjectRegistry {
         if (hosted) return hosted;
       }
     }
+    const byPath = request.method === 'GET' || request.method === 'HEAD' ? this.#byPath(servicePath(getPath(request))) : undefined;
+    if (byPath) return byPath;
     const pid = tokenProjectId(headers.get('authorization'));
     const byToken = pid === undefined ? undefined : this.get(pid);
     if (byToken) return byToken;
-    const byPath = this.#byPath(servicePath(getPath(request)));
-    if (byPath) return byPath;
     for (const prefix of this.#prefixes) {
       const key = headers.get(`${prefix}authentication-key`);
       const hosted = key === null ? undefined : this.#byMasterKey.get(key);
