@@ -1,0 +1,91 @@
+import { useState } from 'preact/hooks';
+import { service } from '../../api.js';
+import { CopyButton } from '../../components/copy-button.js';
+import { DataTable } from '../../components/data-table.js';
+import { Dialog } from '../../components/dialog.js';
+import { JsonView } from '../../components/json-view.js';
+import { Status } from '../../components/status.js';
+import { href, navigate } from '../../router.js';
+import { useLoad } from '../../use-load.js';
+import { Cell } from './cell.js';
+import { RowEditor } from './row-editor.js';
+import { tablePath, type TableColumn } from './tables.js';
+
+type Json = Record<string, unknown>;
+
+/** One row (`/database/<table>/<objectId>`): its columns (pointers as links to follow), its JSON, edit and delete. */
+export function RowView({ table, id, columns, onChanged }: { table: string; id: string; columns: TableColumn[]; onChanged: () => void }) {
+  const row = useLoad(() => service<Json>(tablePath(table, id)), [table, id]);
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [result, setResult] = useState<{ message?: string; error?: unknown }>({});
+
+  const remove = async () => {
+    try {
+      await service(tablePath(table, id), { method: 'DELETE' });
+      onChanged();
+      navigate(href('database', table));
+    } catch (error) {
+      setDeleting(false);
+      setResult({ error });
+    }
+  };
+
+  const data = row.data;
+  return (
+    <>
+      <h2>
+        Row <code>{id}</code>
+      </h2>
+      <Status error={row.error ?? result.error}>{result.message}</Status>
+      {data && (
+        <>
+          <div class="toolbar">
+            <button type="button" onClick={() => setEditing(!editing)} aria-expanded={editing}>
+              Edit row
+            </button>
+            <button type="button" class="danger" onClick={() => setDeleting(true)}>
+              Delete row
+            </button>
+            <CopyButton text={JSON.stringify(data, null, 2)} label="Copy as JSON" />
+          </div>
+          {editing && (
+            <RowEditor
+              key={String(data['updatedAt'])}
+              table={table}
+              columns={columns}
+              row={data}
+              onSaved={() => {
+                setEditing(false);
+                setResult({ message: 'Saved.' });
+                onChanged();
+                row.reload();
+              }}
+            />
+          )}
+          <DataTable
+            caption="Columns"
+            columns={[
+              { title: 'Column', cell: ([name]) => name },
+              { title: 'Value', cell: ([, value]) => <Cell value={value} /> },
+            ]}
+            rows={Object.entries(data)}
+            rowKey={([name]) => name}
+          />
+          <h3>JSON</h3>
+          <JsonView value={data} label="The row's JSON" />
+        </>
+      )}
+      {deleting && (
+        <Dialog title="Delete this row?" onClose={() => setDeleting(false)}>
+          <p>
+            Row <code>{id}</code> of {table} is deleted for good.
+          </p>
+          <button type="button" class="danger" onClick={remove}>
+            Delete
+          </button>
+        </Dialog>
+      )}
+    </>
+  );
+}
