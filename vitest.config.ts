@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // Workspace packages resolve to their TypeScript sources in tests (the `@basekit/source` export condition), so a
 // test always runs the code as it is now, never a stale `dist/`.
@@ -16,6 +16,26 @@ export default defineConfig({
         test: {
           name: 'all',
           include: ['test/**/*.test.ts', 'mock-server/test/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
+          // An example's tests on one shared server need its global set-up: their own project below.
+          exclude: [...configDefaults.exclude, 'examples/*/test/server/**'],
+        },
+      },
+      {
+        // examples/node-vitest/vitest.config.ts's "reference server" project, as the example runs it (issue 18).
+        extends: true,
+        test: {
+          name: 'node-vitest example, one shared server',
+          include: ['examples/node-vitest/test/server/**/*.test.ts'],
+          globalSetup: ['examples/node-vitest/test/server/global-setup.ts'],
+        },
+      },
+      {
+        // The browser example's Playwright tests on one server and one Chromium, a project per worker (issue 18).
+        extends: true,
+        test: {
+          name: 'browser-app example, one shared server',
+          include: ['examples/browser-app/test/server/**/*.test.ts'],
+          globalSetup: ['examples/browser-app/test/server/global-setup.ts'],
         },
       },
       {
@@ -26,6 +46,17 @@ export default defineConfig({
           include: ['packages/sdk/test/**/*.test.ts'],
           exclude: ['packages/sdk/test/types.test.ts'],
           env: { BASEKIT_HEADER_WORD: 'Acme' },
+        },
+      },
+      {
+        // The SDK's end-to-end suite once more, its files in parallel workers against one server started in the
+        // global set-up, each file in a project of its own (issue 18).
+        extends: true,
+        test: {
+          name: 'sdk, one shared server',
+          include: ['packages/sdk/test/**/*.test.ts'],
+          exclude: ['packages/sdk/test/types.test.ts'],
+          globalSetup: ['mock-server/test/support/shared-server.setup.ts'],
         },
       },
     ],

@@ -1,10 +1,14 @@
 import { createClient, type User } from '@basekit/sdk';
-import { KEYS, MOCK_URL } from './config';
+import { MOCK_URL, keysFrom } from './config';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 
-/** `?server=<url>` points the page at a running reference server instead of the mocked backend. */
-const serverUrl = new URLSearchParams(location.search).get('server');
+/**
+ * `?server=<url>` points the page at a running reference server instead of the mocked backend; the project's ids and
+ * keys may come with it (`keysFrom`).
+ */
+const params = new URLSearchParams(location.search);
+const serverUrl = params.get('server');
 
 // The mocked backend is in the dev server (`vite`) and in test builds (`vite build --mode mock`: `.env.mock` sets
 // VITE_MOCK). Vite turns this condition into the constant `false` in a production build, which then drops the import
@@ -26,7 +30,7 @@ interface Note {
   owner: string;
 }
 
-const client = createClient({ baseUrl: serverUrl ?? MOCK_URL, ...KEYS });
+const client = createClient({ baseUrl: serverUrl ?? MOCK_URL, ...keysFrom(params) });
 const notes = client.db.table<Note>('Note');
 let me: User | undefined;
 let photo: { path: string; name: string } | undefined;

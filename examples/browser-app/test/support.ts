@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserServer, type Page } from 'playwright-core';
 import { preview } from 'vite';
 import { expect } from 'vitest';
 
@@ -43,11 +43,19 @@ export async function serveBuild(mode: 'mock' | 'production'): Promise<Site> {
 }
 
 /** Debian's Chromium through playwright-core (`npx playwright install` cannot download browsers here). */
+const CHROMIUM = {
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+};
+
+/** Launches Chromium for this process. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  return chromium.launch(CHROMIUM);
+}
+
+/** Launches Chromium for other processes too: they connect with `chromium.connect(server.wsEndpoint())`. */
+export function launchChromiumServer(): Promise<BrowserServer> {
+  return chromium.launchServer(CHROMIUM);
 }
 
 /** Opens the page and waits until it is wired (when mocking: its worker started and its seed in). */

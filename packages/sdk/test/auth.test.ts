@@ -12,7 +12,7 @@ import {
   memoryTokenStore,
   type SessionChange,
 } from '../src/index.js';
-import { advanceClock, masterClient, optionsFor, recordingFetch, rejection, serviceHeader, startTestServer, userClient, type TestServer } from './support.js';
+import { advanceClock, closedAddress, masterClient, optionsFor, recordingFetch, rejection, serviceHeader, startTestServer, userClient, type TestServer } from './support.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -174,9 +174,7 @@ describe('transport', () => {
   });
 
   it('tells network failures from service errors', async () => {
-    const closed = await startTestServer();
-    await closed.close();
-    const client = createClient(optionsFor(closed));
+    const client = createClient(optionsFor(server, { baseUrl: await closedAddress() }));
     const error = await rejection(client.auth.login('a', 'b'));
     expect(error).toBeInstanceOf(NetworkError);
     expect(isServiceError(error)).toBe(false);

@@ -1,7 +1,9 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { createClient, type Client, type ClientOptions } from '../src/index.js';
-import { startTestServer as startServer, type TestServer } from '../../../mock-server/test/support/server.js';
+import { startTestEndpoint, type TestEndpoint } from '../../../mock-server/test/support/shared-server.js';
 
-export type { TestServer };
+/** The backend of one test file: a server of its own, or a project of its own on the run's shared server (vitest.config.ts). */
+export type TestServer = TestEndpoint;
 
 /**
  * The word of the service's header names this run uses. The suite runs twice (vitest.config.ts): with the spec's
@@ -12,8 +14,8 @@ export const HEADER_WORD = process.env['BASEKIT_HEADER_WORD'];
 /** A header name of the service with this run's word: `serviceHeader('Storage-Id')`. */
 export const serviceHeader = (name: string) => `X-${HEADER_WORD ?? 'Service'}-${name}`;
 
-/** The reference server for SDK tests, accepting only this run's header word. */
-export const startTestServer: typeof startServer = (overrides = {}) => startServer({ ...(HEADER_WORD && { headerWord: HEADER_WORD }), ...overrides });
+/** The reference server (or a project on the shared one) for SDK tests, accepting only this run's header word. */
+export const startTestServer: typeof startTestEndpoint = (overrides = {}) => startTestEndpoint({ ...(HEADER_WORD && { headerWord: HEADER_WORD }), ...overrides });
 
 /** One request the SDK sent, as the server answered it. */
 export interface Exchange {
@@ -63,6 +65,15 @@ export async function masterClient(server: TestServer, extra: Partial<ClientOpti
 export async function advanceClock(server: TestServer, seconds: number): Promise<void> {
   const res = await server.admin('/__admin/clock', { method: 'POST', body: JSON.stringify({ advanceSeconds: seconds }), headers: { 'Content-Type': 'application/json' } });
   if (!res.ok) throw new Error(`clock failed: ${res.status}`);
+}
+
+/** The address of a server that has just stopped: nothing answers there (a network failure, never a service error). */
+export async function closedAddress(): Promise<string> {
+  const listener = createServer();
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  const { port } = listener.address() as AddressInfo;
+  await new Promise((resolve) => listener.close(resolve));
+  return `http://127.0.0.1:${port}`;
 }
 
 /** The error a promise rejects with (fails the test when it resolves). */
