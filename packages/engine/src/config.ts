@@ -61,6 +61,10 @@ export interface Config {
   transcoderMaxSettingsPerKind: number;
   /** Finished convert jobs kept for the admin job list. */
   transcoderJobHistory: number;
+  /** Answered requests the request inspector keeps in memory (0: recording off). */
+  inspectorLimit: number;
+  /** Largest body the request inspector shows; larger ones by their size only. */
+  inspectorBodyBytes: number;
   dataDir?: string;
   /** With `dataDir`: journal records kept before they are folded into a snapshot. */
   journalCompactAfter: number;
@@ -200,6 +204,8 @@ export function resolveConfig(input: unknown): Config {
     transcoderMaxQueuedJobsPerUser: 20,
     transcoderMaxSettingsPerKind: 100,
     transcoderJobHistory: 1000,
+    inspectorLimit: 500,
+    inspectorBodyBytes: 64 * 1024,
     journalCompactAfter: 10_000,
     fsync: 'never',
     maxProjects: 1000,

@@ -5,6 +5,8 @@ import { adminRoutes } from './admin/routes.js';
 import type { Area } from './area.js';
 import { AREAS } from './areas/index.js';
 import { resolveConfig, DEFAULT_CONFIG } from './config.js';
+import { recordExchanges, type ExchangeListener } from './inspector/recorder.js';
+import { inspectorRoutes } from './inspector/routes.js';
 import { PROJECTS_ADMIN_PATH, projectsAdminRoutes } from './projects/admin-routes.js';
 import { hostProject } from './projects/hosted.js';
 import { ServerProjects } from './projects/server-projects.js';
@@ -54,6 +56,12 @@ export interface Engine {
   close(): Promise<void>;
   /** Makes `state` what `POST /__admin/reset` returns to (as `initialState` does at start); with a journal, kept at once. */
   setInitialState(state: StateJson): Promise<void>;
+  /**
+   * Calls `listener` with every request the engine answers from now on (of every project), whatever the config's
+   * `inspectorLimit`; returns the function that stops it. An `Exchange` works out its masked headers and bodies only
+   * when read (`summary()`, `details()`), so a listener that reads little costs little.
+   */
+  onExchange(listener: ExchangeListener): () => void;
 }
 
 /**
@@ -71,11 +79,14 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const capabilities = { ...defaultCapabilities(), ...options.capabilities };
 
   const app = withErrorHandling(createRoutes((request) => servicePath(getPath(request))), options);
+  const exchangeListeners = new Set<ExchangeListener>();
+  app.use('*', recordExchanges(exchangeListeners, options.onInternalError ?? console.error));
   // Browser apps call the service from their own origin; downloads expose the headers players and savers read.
   // Only requests with an Origin (browsers) need CORS headers: others skip the middleware's cost.
   const allowOrigins = cors({ origin: '*', exposeHeaders: ['Content-Disposition', 'Content-Length', 'Content-Range', 'Accept-Ranges', 'ETag', 'Last-Modified'] });
   app.use('*', (c, next) => (c.req.header('origin') === undefined ? next() : allowOrigins(c, next)));
   app.route('/', adminRoutes);
+  app.route('/', inspectorRoutes);
   for (const area of areas) app.route('/', area.routes);
 
   const routes = (request: Request, env: { project: Project }) => app.fetch(request, env);
@@ -106,6 +117,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
     ready,
     close: () => ready.then(() => projects.close()),
     setInitialState: (state) => defaultProject.setInitialState(state),
+    onExchange(listener) {
+      exchangeListeners.add(listener);
+      return () => void exchangeListeners.delete(listener);
+    },
   };
 }
 
@@ -138,6 +153,8 @@ export { UnreadableSource, type ConvertPlan, type ConverterRun, type OutputPlan,
 export { ffmpegOptions } from './areas/transcoder/ffmpeg-options.js';
 export { MAX_FRAME } from './areas/transcoder/units.js';
 export { ErrorCode, type ErrorCodeValue } from './shared/errors.js';
+export type { BodyView, Caller, Exchange, ExchangeDetails, ExchangeSummary, InspectedArea } from './inspector/exchange.js';
+export type { ExchangeListener } from './inspector/recorder.js';
 export type { Mail, StateJson } from './shared/project.js';
 export { StateRestoreError, type RestoreSummary } from './shared/restore.js';
 export type { JobRecord } from './areas/transcoder/jobs.js';

@@ -1,6 +1,7 @@
 import { getPath } from 'hono/utils/url';
 import { filesState } from './areas/files/state.js';
 import { CONFIRMATION_PATH } from './areas/users/confirmation.js';
+import { INSPECTOR_PATH } from './inspector/recorder.js';
 import type { RequestKind } from './shared/journal.js';
 import { servicePath } from './shared/path.js';
 import type { Project } from './shared/project.js';
@@ -21,6 +22,8 @@ const FILES_WRITES = /^\/(files|directories)(\/|$)/;
 export function requestKind(request: Request, project: Project): RequestKind {
   const path = servicePath(getPath(request));
   if (READ_METHODS.has(request.method)) return path.startsWith(`${CONFIRMATION_PATH}/`) ? 'record' : 'read';
+  // Emptying the request inspector changes nothing the journal keeps (the inspector lives in memory only).
+  if (path === INSPECTOR_PATH) return 'read';
   if (FILES_WRITES.test(path) && project.persistsItself(filesState)) return 'own';
   if (request.method === 'POST' && READ_POSTS.some((read) => read.test(path))) return 'read';
   return 'record';

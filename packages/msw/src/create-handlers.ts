@@ -1,4 +1,4 @@
-import { ErrorCode, createEngine, developmentConfig, resolveConfig, type Capabilities, type ConfigInput, type Engine } from '@basekit/engine';
+import { ErrorCode, createEngine, developmentConfig, resolveConfig, type Capabilities, type ConfigInput, type Engine, type ExchangeListener } from '@basekit/engine';
 import { createBackend, type Backend } from './backend.js';
 import { distinctBases, toEngineRequest } from './bases.js';
 import { canvasImageResizer } from './canvas-resizer.js';
@@ -27,6 +27,13 @@ export interface HandlersOptions {
    * `reset()` returns to it. `clearPersistedState(baseUrl)` forgets it. Absent: memory only.
    */
   persist?: 'indexeddb';
+  /**
+   * Called with every request the backend answers (`Engine.onExchange`): method, path, status, caller, area, timing,
+   * and on demand the headers and bodies with secrets masked. The backend's own `admin` calls (seed, reset…) are
+   * answered by the engine too and are reported as well. Without it, and without `config.inspectorLimit`, nothing is
+   * recorded.
+   */
+  onExchange?: ExchangeListener;
 }
 
 /**
@@ -59,10 +66,12 @@ async function isUnknownRoute(response: Response): Promise<boolean> {
  * await setupWorker(...createHandlers({ baseUrl: 'https://api.example.test' })).start();
  */
 export function createHandlers(options: HandlersOptions): BasekitHandlers {
-  const config = resolveConfig(developmentConfig(options.config));
+  // The in-memory request list of the admin API costs a page something on every request: kept only when asked for.
+  const config = resolveConfig(developmentConfig({ inspectorLimit: 0, ...options.config }));
   const images = canvasImageResizer();
   const journal = options.persist === 'indexeddb' ? new IndexedDbJournal(persistedDatabaseName(options.baseUrl)) : undefined;
   const engine = createEngine({ config, capabilities: { ...(images && { images }), ...(journal && { journal }), ...options.capabilities } });
+  if (options.onExchange) engine.onExchange(options.onExchange);
   // Seeding talks to the engine directly, at the base URL's origin (where confirmation links then point).
   const origin = new URL(options.baseUrl, globalThis.location?.href).origin;
   const backend = createBackend(new ServiceApi(engine.fetch, origin, config.masterKey), options.seed, journal && engine);

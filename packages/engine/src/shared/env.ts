@@ -11,6 +11,10 @@ export interface AppEnv {
   Variables: {
     /** Set by the `bearer`/`master` middlewares. */
     principal: Principal;
+    /** The request body as `readBody` read it (the request inspector shows it). */
+    requestBody: Uint8Array;
+    /** The request body as `readForm` parsed it. */
+    requestForm: FormData;
   };
 }
 

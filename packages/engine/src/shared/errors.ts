@@ -32,6 +32,9 @@ export const ErrorCode = {
   DEFAULT_PROJECT: 162,
   TOO_MANY_PROJECTS: 163,
   SERVER_KEY: 164,
+  // request inspector (admin API)
+  REQUEST_NOT_KEPT: 170,
+  INSPECTOR_OFF: 171,
   // users and authentication
   USERNAME_TAKEN: 202,
   INVALID_TOKEN: 209,
@@ -92,7 +95,15 @@ export const unauthorized = (message = 'access token is missing, invalid or expi
 export const forbidden = (message: string) => new ApiError(403, ErrorCode.OPERATION_FORBIDDEN, message);
 export const notFound = (code: ErrorCodeValue, message: string) => new ApiError(404, code, message);
 
+/** The errors responses were made of (`errorResponse`), so that the request inspector can show their body unread. */
+const answeredErrors = new WeakMap<Response, ApiError>();
+
 /** Renders an error as the service's JSON error body. */
 export function errorResponse(error: ApiError, headers?: HeadersInit): Response {
-  return Response.json(error.toJSON(), { status: error.status, headers });
+  const response = Response.json(error.toJSON(), { status: error.status, headers });
+  answeredErrors.set(response, error);
+  return response;
 }
+
+/** The error a response of `errorResponse` carries, if it is one. */
+export const answeredError = (response: Response): ApiError | undefined => answeredErrors.get(response);

@@ -57,6 +57,7 @@ export async function readBody(c: AppContext, { maxBytes = c.env.project.config.
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
+  c.set('requestBody', bytes);
   return bytes;
 }
 
@@ -79,7 +80,9 @@ export async function readJson(c: AppContext, limit: BodyLimit = {}): Promise<un
 export async function readForm(c: AppContext): Promise<FormData> {
   const bytes = await readBody(c);
   try {
-    return await new Response(bytes, { headers: { 'content-type': c.req.header('content-type') ?? '' } }).formData();
+    const form = await new Response(bytes, { headers: { 'content-type': c.req.header('content-type') ?? '' } }).formData();
+    c.set('requestForm', form);
+    return form;
   } catch {
     throw badRequest(ErrorCode.VALIDATION_FAILED, 'request body is not a valid form');
   }

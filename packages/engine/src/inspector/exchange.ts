@@ -1,0 +1,206 @@
+import type { ServiceName } from '../config.js';
+import type { Principal } from '../shared/env.js';
+import { servicePath } from '../shared/path.js';
+import type { Project } from '../shared/project.js';
+import { MASK, isSecretName, maskHeaders, maskJson, maskJsonLikeText, maskPathAndQuery, maskQuery } from './masking.js';
+
+/** Who made a request, from what the engine verified: a user's or the master's token, or the master key itself. */
+export type Caller = { kind: 'user'; userId: string } | { kind: 'master' } | { kind: 'anonymous' };
+
+/** The part of the service a request went to: an area, the admin API, or no operation at all. */
+export type InspectedArea = ServiceName | 'admin' | 'other';
+
+/**
+ * A body as the inspector shows it. JSON, forms and text are kept only when small and already in memory (read by the
+ * route or written by it); anything else is described by its size, when known, never read to be shown.
+ */
+export type BodyView =
+  | { kind: 'none' }
+  | { kind: 'json'; size: number; json: unknown }
+  | { kind: 'form'; fields: Record<string, string | { file: string; size: number; type: string }> }
+  | { kind: 'text'; size: number; text: string }
+  | { kind: 'omitted'; reason: 'binary' | 'large' | 'unread'; size?: number; contentType?: string };
+
+/** One answered request in a list: what the inspector's list and live stream show. */
+export interface ExchangeSummary {
+  /** Unique within one engine's run. */
+  id: string;
+  /** When the request came in (ISO 8601, wall clock). */
+  time: string;
+  method: string;
+  /** Path and query as sent, secrets masked. */
+  path: string;
+  status: number;
+  /** Until the response (its headers) was ready; a streamed body's transfer is not counted. */
+  durationMs: number;
+  caller: Caller;
+  area: InspectedArea;
+  /** The authentication id of the project that answered. */
+  project: string;
+}
+
+/** One answered request in full: headers (secrets masked) and bodies. */
+export interface ExchangeDetails extends ExchangeSummary {
+  request: { headers: Record<string, string>; body: BodyView };
+  response: { headers: Record<string, string>; body: BodyView };
+}
+
+/** What a recorder takes from a request as it is answered: references and numbers only, so recording stays cheap. */
+export interface ExchangeFacts {
+  seq: number;
+  /** `performance.now()` when the request came in. */
+  startedAt: number;
+  durationMs: number;
+  method: string;
+  url: string;
+  requestHeaders: Headers;
+  status: number;
+  responseHeaders: Headers;
+  hasResponseBody: boolean;
+  project: Project;
+  principal: Principal | undefined;
+  /** The request carried the project's master key (the admin API, master login), compared when it was answered. */
+  masterKey: boolean;
+  /** The request body as the route read it (bytes, or the form it parsed them into), if it did and it is no larger than `bodyLimit`. */
+  requestBody: Uint8Array | FormData | undefined;
+  /** The size of the request body the route read, if it did. */
+  requestBodySize: number | undefined;
+  /** The JSON the route answered with, as text, when no larger than `bodyLimit`. */
+  responseJson: string | undefined;
+  /** The length of the JSON the route answered with, kept or not. */
+  responseJsonLength: number | undefined;
+  /** The largest body shown (the config's `inspectorBodyBytes` then). */
+  bodyLimit: number;
+}
+
+/** The leading part of every id of this engine run, so that a link to a request of an earlier run finds nothing. */
+const RUN = Date.now().toString(36);
+
+/** The sequence number an id of this run stands for, or undefined. */
+export function seqOfId(id: string): number | undefined {
+  const match = /^([0-9a-z]+)-(\d{1,15})$/.exec(id);
+  return match && match[1] === RUN ? Number(match[2]) : undefined;
+}
+
+const AREA_PREFIXES: readonly [string, InspectedArea][] = [
+  ['/__admin/', 'admin'],
+  ['/auth/', 'users'],
+  ['/object-storage/', 'database'],
+  ['/game/', 'leaderboards'],
+  ['/video/', 'transcoder'],
+  ['/metadata/', 'transcoder'],
+  ['/files', 'storage'],
+  ['/directories', 'storage'],
+];
+
+/** The area a path belongs to; any other GET is a download from the storage (`/<bucket>/<path>`). */
+function areaOf(method: string, path: string): InspectedArea {
+  for (const [prefix, area] of AREA_PREFIXES) if (path.startsWith(prefix) || `${path}/` === prefix) return area;
+  return method === 'GET' || method === 'HEAD' ? 'storage' : 'other';
+}
+
+function callerOf(facts: ExchangeFacts): Caller {
+  const { principal } = facts;
+  if (principal?.isMaster || (!principal && facts.masterKey)) return { kind: 'master' };
+  if (principal?.userId !== undefined) return { kind: 'user', userId: principal.userId };
+  return { kind: 'anonymous' };
+}
+
+const decoder = new TextDecoder();
+const isJsonType = (type: string) => /^application\/([\w.+-]+\+)?json\b/i.test(type);
+const isTextType = (type: string) => /^text\//i.test(type);
+const isUrlEncodedType = (type: string) => /^application\/x-www-form-urlencoded\b/i.test(type);
+
+function jsonOrText(text: string, size: number, type: string): BodyView {
+  if (isJsonType(type) || /^\s*[[{]/.test(text)) {
+    try {
+      return { kind: 'json', size, json: maskJson(JSON.parse(text)) };
+    } catch {
+      // not JSON after all: shown as text, with what looks like a secret's value masked
+    }
+  }
+  return { kind: 'text', size, text: maskJsonLikeText(text) };
+}
+
+function formView(form: FormData): BodyView {
+  const fields: Record<string, string | { file: string; size: number; type: string }> = {};
+  form.forEach((value, name) => {
+    fields[name] = typeof value !== 'string' ? { file: value.name, size: value.size, type: value.type } : isSecretName(name) ? MASK : value;
+  });
+  return { kind: 'form', fields };
+}
+
+function requestBodyView(facts: ExchangeFacts): BodyView {
+  const body = facts.requestBody;
+  const type = facts.requestHeaders.get('content-type') ?? '';
+  const declared = facts.requestHeaders.get('content-length');
+  const size = facts.requestBodySize ?? (declared === null ? undefined : Number(declared));
+  if (size === 0 || (size === undefined && !facts.requestHeaders.has('transfer-encoding'))) return { kind: 'none' };
+  if (body instanceof FormData) return formView(body);
+  if (body === undefined) return { kind: 'omitted', reason: facts.requestBodySize === undefined ? 'unread' : 'large', size, contentType: type || undefined };
+  if (isUrlEncodedType(type)) return { kind: 'text', size: body.byteLength, text: maskQuery(decoder.decode(body)) };
+  if (!isJsonType(type) && !isTextType(type) && type !== '') return { kind: 'omitted', reason: 'binary', size: body.byteLength, contentType: type };
+  return jsonOrText(decoder.decode(body), body.byteLength, type);
+}
+
+function responseBodyView(facts: ExchangeFacts): BodyView {
+  const type = facts.responseHeaders.get('content-type') ?? '';
+  if (facts.responseJson !== undefined) return jsonOrText(facts.responseJson, new TextEncoder().encode(facts.responseJson).length, type);
+  if (facts.responseJsonLength !== undefined) return { kind: 'omitted', reason: 'large', size: facts.responseJsonLength, contentType: type };
+  if (!facts.hasResponseBody) return { kind: 'none' };
+  const declared = facts.responseHeaders.get('content-length');
+  const size = declared === null ? undefined : Number(declared);
+  if (size === 0) return { kind: 'none' };
+  return { kind: 'omitted', reason: isJsonType(type) || isTextType(type) ? 'unread' : 'binary', size, contentType: type || undefined };
+}
+
+/**
+ * One request the engine answered. It holds what the recorder took (references, no copies) and works out what it
+ * shows only when read: masking, parsing and formatting cost nothing for requests nobody looks at.
+ */
+export class Exchange {
+  #summary: ExchangeSummary | undefined;
+
+  constructor(private readonly facts: ExchangeFacts) {}
+
+  get id(): string {
+    return `${RUN}-${this.facts.seq}`;
+  }
+
+  get seq(): number {
+    return this.facts.seq;
+  }
+
+  /** The list entry (worked out once). */
+  summary(): ExchangeSummary {
+    if (this.#summary) return this.#summary;
+    const { facts } = this;
+    const url = new URL(facts.url);
+    this.#summary = {
+      id: this.id,
+      time: new Date(performance.timeOrigin + facts.startedAt).toISOString(),
+      method: facts.method,
+      path: maskPathAndQuery(url),
+      status: facts.status,
+      durationMs: Math.round(facts.durationMs * 100) / 100,
+      caller: callerOf(facts),
+      area: areaOf(facts.method, servicePath(url.pathname)),
+      project: facts.project.config.authenticationId,
+    };
+    return this.#summary;
+  }
+
+  /** Everything, secrets masked; worked out at each call (not kept, so the list costs no more memory once read). */
+  details(): ExchangeDetails {
+    const { facts } = this;
+    return {
+      ...this.summary(),
+      request: { headers: maskHeaders(facts.requestHeaders), body: requestBodyView(facts) },
+      response: { headers: maskHeaders(facts.responseHeaders), body: responseBodyView(facts) },
+    };
+  }
+
+  toJSON(): ExchangeDetails {
+    return this.details();
+  }
+}

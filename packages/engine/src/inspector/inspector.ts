@@ -1,0 +1,117 @@
+import type { Project } from '../shared/project.js';
+import type { Exchange, ExchangeSummary, InspectedArea } from './exchange.js';
+import { seqOfId } from './exchange.js';
+
+/** Which kept requests a list shows; every given part must match. */
+export interface ExchangeFilter {
+  area?: InspectedArea;
+  /** A status class (`4`: 4xx) or one exact status. */
+  status?: { class: number } | { exact: number };
+  /** `master`, `anonymous` or a user id. */
+  user?: string;
+  /** Found, in any case, in the method, path, status, caller, area or the (masked) bodies. */
+  text?: string;
+}
+
+/** One page of a list, newest first; `next` is the id to pass as `before` for the page after it. */
+export interface ExchangePage {
+  requests: ExchangeSummary[];
+  next: string | null;
+}
+
+function callerName(summary: ExchangeSummary): string {
+  return summary.caller.kind === 'user' ? summary.caller.userId : summary.caller.kind;
+}
+
+function matches(exchange: Exchange, filter: ExchangeFilter): boolean {
+  const summary = exchange.summary();
+  if (filter.area !== undefined && summary.area !== filter.area) return false;
+  if (filter.status && ('class' in filter.status ? Math.floor(summary.status / 100) !== filter.status.class : summary.status !== filter.status.exact)) return false;
+  if (filter.user !== undefined && callerName(summary) !== filter.user) return false;
+  if (filter.text === undefined) return true;
+  const needle = filter.text.toLowerCase();
+  const { method, path, status, area } = summary;
+  if (`${method} ${path} ${status} ${area} ${callerName(summary)}`.toLowerCase().includes(needle)) return true;
+  const { request, response } = exchange.details();
+  return JSON.stringify([request.body, response.body]).toLowerCase().includes(needle);
+}
+
+/**
+ * The requests one project answered, the last `inspectorLimit` of them, in memory only (never journaled or written
+ * anywhere), and the live subscribers of its stream.
+ */
+export class Inspector {
+  /** Oldest first; sequence numbers only grow. */
+  #kept: Exchange[] = [];
+  #subscribers = new Set<(exchange: Exchange) => void>();
+
+  constructor(private readonly project: Project) {}
+
+  /** How many requests are kept at most (the config's `inspectorLimit`, which may change at run time). */
+  get capacity(): number {
+    return this.project.config.inspectorLimit;
+  }
+
+  get subscriberCount(): number {
+    return this.#subscribers.size;
+  }
+
+  add(exchange: Exchange): void {
+    this.#kept.push(exchange);
+    const excess = this.#kept.length - this.capacity;
+    if (excess === 1) this.#kept.shift();
+    else if (excess > 1) this.#kept.splice(0, excess);
+    for (const subscriber of this.#subscribers) subscriber(exchange);
+  }
+
+  /** Calls `subscriber` with each request answered from now on, until the returned function is called. */
+  subscribe(subscriber: (exchange: Exchange) => void): () => void {
+    this.#subscribers.add(subscriber);
+    return () => void this.#subscribers.delete(subscriber);
+  }
+
+  get(id: string): Exchange | undefined {
+    const seq = seqOfId(id);
+    if (seq === undefined) return undefined;
+    const index = this.#indexAfter(seq) - 1;
+    const found = this.#kept[index];
+    return found?.seq === seq ? found : undefined;
+  }
+
+  /** Up to `limit` kept requests that match, newest first, older than the request `before` (an id) when given. */
+  list(filter: ExchangeFilter, limit: number, before?: number): ExchangePage {
+    const requests: ExchangeSummary[] = [];
+    let index = (before === undefined ? this.#kept.length : this.#indexAfter(before - 1)) - 1;
+    for (; index >= 0 && requests.length < limit; index--) {
+      const exchange = this.#kept[index]!;
+      if (matches(exchange, filter)) requests.push(exchange.summary());
+    }
+    const more = index >= 0 && requests.length === limit;
+    return { requests, next: more ? requests[requests.length - 1]!.id : null };
+  }
+
+  clear(): void {
+    this.#kept = [];
+  }
+
+  /** The index of the first kept request whose sequence number is greater than `seq`. */
+  #indexAfter(seq: number): number {
+    let low = 0;
+    let high = this.#kept.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.#kept[middle]!.seq <= seq) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+}
+
+const inspectors = new WeakMap<Project, Inspector>();
+
+/** The inspector of a project (made at its first request). */
+export function inspectorOf(project: Project): Inspector {
+  let inspector = inspectors.get(project);
+  if (!inspector) inspectors.set(project, (inspector = new Inspector(project)));
+  return inspector;
+}
