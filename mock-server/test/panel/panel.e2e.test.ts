@@ -40,7 +40,7 @@ describe('panel: serving and sign-in', () => {
   it('navigates between the seven pages by keyboard-usable links, each with its own URL', async () => {
     const { page } = panel;
     for (const name of ['Project', 'Users', 'Database', 'Files', 'Transcoder', 'Leaderboards', 'Requests']) {
-      await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name }).click();
+      await page.getByRole('navigation', { name: 'Pages', exact: true }).getByRole('link', { name }).click();
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(name);
       expect(new URL(page.url()).pathname).toBe(`/__admin/panel/${name.toLowerCase()}`);
     }

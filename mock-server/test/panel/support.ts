@@ -65,7 +65,7 @@ export async function startPanel(overrides: Partial<ConfigInput> = {}): Promise<
 /** Opens the panel at `path` (a panel URL below /__admin/panel/, e.g. "users/<id>") and waits for its navigation. */
 export async function openPanel({ page, panelUrl }: PanelTest, path = ''): Promise<void> {
   await page.goto(panelUrl + path);
-  await page.getByRole('navigation', { name: 'Pages' }).waitFor();
+  await page.getByRole('navigation', { name: 'Pages', exact: true }).waitFor();
 }
 
 /** Opens the panel at `path` and signs in with the server's master key through the sign-in form. */
@@ -73,5 +73,5 @@ export async function signIn(panel: PanelTest, path = ''): Promise<void> {
   await panel.page.goto(panel.panelUrl + path);
   await panel.page.getByLabel('Master key').fill(panel.server.config.masterKey);
   await panel.page.getByRole('button', { name: 'Sign in' }).click();
-  await panel.page.getByRole('navigation', { name: 'Pages' }).waitFor();
+  await panel.page.getByRole('navigation', { name: 'Pages', exact: true }).waitFor();
 }

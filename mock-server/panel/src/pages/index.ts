@@ -16,7 +16,7 @@ export interface PageEntry {
 
 export const pages: PageEntry[] = [
   { name: 'project', title: 'Project', load: () => import('./project.js') },
-  { name: 'users', title: 'Users', load: () => import('./placeholder.js') },
+  { name: 'users', title: 'Users', load: () => import('./users.js') },
   { name: 'database', title: 'Database', load: () => import('./database.js') },
   { name: 'files', title: 'Files', load: () => import('./files.js') },
   { name: 'transcoder', title: 'Transcoder', load: () => import('./placeholder.js') },

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { admin, jsonBody, type ProjectConfig } from '../../api.js';
 import { Field } from '../../components/field.js';
 import { Status } from '../../components/status.js';
+import { useAction } from '../../use-action.js';
 import { useLoad } from '../../use-load.js';
 
 interface ClockReading {
@@ -20,17 +21,15 @@ export function Clock({ config }: { config: ProjectConfig }) {
   const clock = useLoad(() => admin<ClockReading>('/__admin/clock'), [config]);
   const [amount, setAmount] = useState('1');
   const [unit, setUnit] = useState<Unit>('hours');
-  const [result, setResult] = useState<{ error?: unknown; message?: string }>({});
+  const moving = useAction();
 
   const move = async (event: Event) => {
     event.preventDefault();
-    try {
+    void moving.run(async () => {
       const { now } = await admin<{ now: string }>('/__admin/clock', jsonBody('POST', { advanceSeconds: Number(amount) * UNITS[unit] }));
       clock.reload();
-      setResult({ message: `Clock moved forward by ${amount} ${unit}: it is now ${now}.` });
-    } catch (error) {
-      setResult({ error });
-    }
+      return `Clock moved forward by ${amount} ${unit}: it is now ${now}.`;
+    });
   };
 
   return (
@@ -51,9 +50,11 @@ export function Clock({ config }: { config: ProjectConfig }) {
             </select>
           )}
         </Field>
-        <button type="submit">Move the clock</button>
+        <button type="submit" disabled={moving.busy}>
+          Move the clock
+        </button>
       </form>
-      <Status error={result.error}>{result.message}</Status>
+      <Status error={moving.error}>{moving.message}</Status>
     </section>
   );
 }

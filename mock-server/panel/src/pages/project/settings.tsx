@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { updateConfig, type ProjectConfig } from '../../api.js';
 import { Field } from '../../components/field.js';
 import { Status } from '../../components/status.js';
+import { useAction } from '../../use-action.js';
 
 type Services = ProjectConfig['services'];
 const SERVICES: (keyof Services)[] = ['users', 'database', 'storage', 'transcoder', 'leaderboards'];
@@ -12,7 +13,7 @@ export function Settings({ config }: { config: ProjectConfig }) {
   const [emailConfirmation, setEmailConfirmation] = useState(config.emailConfirmation);
   const [accessTtl, setAccessTtl] = useState(String(config.accessTokenTtlSeconds));
   const [refreshTtl, setRefreshTtl] = useState(String(config.refreshTokenTtlSeconds));
-  const [result, setResult] = useState<{ error?: unknown; message?: string }>({});
+  const saving = useAction();
   // The server's values whenever they change (a save, a reset, an import).
   useEffect(() => {
     setServices(config.services);
@@ -23,12 +24,10 @@ export function Settings({ config }: { config: ProjectConfig }) {
 
   const save = async (event: Event) => {
     event.preventDefault();
-    try {
+    void saving.run(async () => {
       await updateConfig({ services, emailConfirmation, accessTokenTtlSeconds: Number(accessTtl), refreshTokenTtlSeconds: Number(refreshTtl) });
-      setResult({ message: 'Settings saved.' });
-    } catch (error) {
-      setResult({ error });
-    }
+      return 'Settings saved.';
+    });
   };
 
   return (
@@ -53,8 +52,10 @@ export function Settings({ config }: { config: ProjectConfig }) {
         <Field label="Refresh token lifetime (seconds)">
           {(id) => <input id={id} type="number" min={1} step={1} required value={refreshTtl} onInput={(e) => setRefreshTtl(e.currentTarget.value)} />}
         </Field>
-        <button type="submit">Save settings</button>
-        <Status error={result.error}>{result.message}</Status>
+        <button type="submit" disabled={saving.busy}>
+          Save settings
+        </button>
+        <Status error={saving.error}>{saving.message}</Status>
       </form>
     </section>
   );

@@ -1,25 +1,18 @@
 import { useState } from 'preact/hooks';
 import { admin, adminResponse, project, reloadConfig } from '../../api.js';
-import { Dialog } from '../../components/dialog.js';
+import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { Field } from '../../components/field.js';
 import { Status } from '../../components/status.js';
+import { useAction } from '../../use-action.js';
 
 /** Reset, export (a JSON download) and import (a file) of the project's whole state, through the admin API. */
 export function StateActions() {
-  const [result, setResult] = useState<{ error?: unknown; message?: string }>({});
+  const action = useAction();
   const [confirming, setConfirming] = useState(false);
   const [file, setFile] = useState<File>();
 
-  const run = async (action: () => Promise<string>) => {
-    try {
-      setResult({ message: await action() });
-    } catch (error) {
-      setResult({ error });
-    }
-  };
-
   const exportState = () =>
-    run(async () => {
+    action.run(async () => {
       const response = await adminResponse('/__admin/state');
       if (!response.ok) throw new Error(`export failed: ${response.status}`);
       const blob = await response.blob();
@@ -34,7 +27,7 @@ export function StateActions() {
   const importState = (event: Event) => {
     event.preventDefault();
     if (!file) return;
-    void run(async () => {
+    void action.run(async () => {
       await admin('/__admin/state', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: await file.text() });
       await reloadConfig();
       return `State imported from ${file.name}.`;
@@ -42,7 +35,7 @@ export function StateActions() {
   };
 
   const reset = () =>
-    run(async () => {
+    action.run(async () => {
       setConfirming(false);
       await admin('/__admin/reset', { method: 'POST' });
       await reloadConfig();
@@ -66,19 +59,11 @@ export function StateActions() {
         </Field>
         <button type="submit">Import state</button>
       </form>
-      <Status error={result.error}>{result.message}</Status>
+      <Status error={action.error}>{action.message}</Status>
       {confirming && (
-        <Dialog title="Reset the project?" onClose={() => setConfirming(false)}>
+        <ConfirmDialog title="Reset the project?" confirmLabel="Reset the project" onConfirm={reset} onCancel={() => setConfirming(false)}>
           <p>Every user, row, file, job and score goes, and the config returns to the one the server started with.</p>
-          <div class="toolbar">
-            <button type="button" class="danger" onClick={reset}>
-              Reset the project
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </div>
-        </Dialog>
+        </ConfirmDialog>
       )}
     </section>
   );
