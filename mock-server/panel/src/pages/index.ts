@@ -20,6 +20,6 @@ export const pages: PageEntry[] = [
   { name: 'database', title: 'Database', load: () => import('./database.js') },
   { name: 'files', title: 'Files', load: () => import('./files.js') },
   { name: 'transcoder', title: 'Transcoder', load: () => import('./placeholder.js') },
-  { name: 'leaderboards', title: 'Leaderboards', load: () => import('./placeholder.js') },
+  { name: 'leaderboards', title: 'Leaderboards', load: () => import('./leaderboards.js') },
   { name: 'requests', title: 'Requests', load: () => import('./placeholder.js') },
 ];

@@ -1,0 +1,121 @@
+import { useState } from 'preact/hooks';
+import { admin, updateConfig, type ProjectConfig } from '../../api.js';
+import { DataTable, type Column } from '../../components/data-table.js';
+import { Dialog } from '../../components/dialog.js';
+import { Field } from '../../components/field.js';
+import { Pager } from '../../components/pager.js';
+import { Status } from '../../components/status.js';
+import { href, navigate, setQuery, useRoute } from '../../router.js';
+import { useAction } from '../../use-action.js';
+import { useLoad } from '../../use-load.js';
+import { BoardForm } from './forms.js';
+import { fieldLabel, findPlayer, neighbourhood, topPage, TOP_PAGE_SIZE, type LeaderboardDefinition, type Standing } from './model.js';
+
+type Ranked = Standing & { rank: number };
+
+/** Rank, player (a link to their user page) and one column per field of the leaderboard. */
+function standingColumns(definition: LeaderboardDefinition): Column<Ranked>[] {
+  return [
+    { title: 'Rank', cell: (s) => s.rank },
+    { title: 'Player', cell: (s) => <a href={href('users', s.userBriefProfile.userId)}>{s.userBriefProfile.userName}</a> },
+    ...definition.fields.map((field, i) => ({ title: fieldLabel(field), cell: (s: Ranked) => s.scores[i] })),
+  ];
+}
+
+/** One leaderboard (`/leaderboards/<id>?page=&player=`): its top list, a player's neighbourhood, reset, change, remove. */
+export function BoardView({ config, definition }: { config: ProjectConfig; definition: LeaderboardDefinition }) {
+  const { query } = useRoute();
+  const page = Math.max(0, Number(query.get('page')) || 0);
+  const player = query.get('player') ?? '';
+  const { id } = definition;
+  const top = useLoad(() => topPage(id, page), [id, page]);
+  const around = useLoad(() => (player ? neighbourhood(id, player) : Promise.resolve(undefined)), [id, player]);
+  const [confirm, setConfirm] = useState<'reset' | 'remove'>();
+  const action = useAction();
+  const columns = standingColumns(definition);
+
+  const reset = () =>
+    action.run(async () => {
+      setConfirm(undefined);
+      await admin(`/__admin/leaderboards/${encodeURIComponent(id)}/reset`, { method: 'PUT' });
+      top.reload();
+      around.reload();
+      return `Leaderboard ${id} is empty.`;
+    });
+  const remove = () =>
+    action.run(async () => {
+      setConfirm(undefined);
+      await updateConfig({ leaderboards: config.leaderboards.filter((b) => b.id !== id) });
+      navigate(href('leaderboards'));
+      return '';
+    });
+  const choosePlayer = (event: Event) => {
+    event.preventDefault();
+    const text = String(new FormData(event.currentTarget as HTMLFormElement).get('player') ?? '').trim();
+    void action.run(async () => {
+      const user = await findPlayer(text);
+      setQuery({ page: page || undefined, player: user.userId });
+      return '';
+    });
+  };
+
+  const shown = around.data;
+  const me = shown?.around.findIndex((s) => s.userBriefProfile.userId === player) ?? -1;
+  return (
+    <>
+      <h2>{id}</h2>
+      <p>
+        Ranks by {definition.fields.map(fieldLabel).join(', then ')}; aggregation {definition.aggregation}, order {definition.order}.
+      </p>
+      <div class="toolbar">
+        <button type="button" class="danger" onClick={() => setConfirm('reset')}>
+          Reset scores
+        </button>
+        <button type="button" class="danger" onClick={() => setConfirm('remove')}>
+          Remove leaderboard
+        </button>
+      </div>
+      <Status error={action.error}>{action.message}</Status>
+
+      <h2>Top players</h2>
+      <Status error={top.error}>{top.loading ? 'Loading…' : ''}</Status>
+      <DataTable
+        caption={`Top players of ${id}`}
+        columns={columns}
+        rows={(top.data ?? []).map((s, i) => ({ ...s, rank: page * TOP_PAGE_SIZE + i + 1 }))}
+        rowKey={(s) => s.userBriefProfile.userId}
+        empty="No scores yet."
+      />
+      <Pager label="Paging of the top list" page={page} hasNext={top.data?.length === TOP_PAGE_SIZE} onPage={(p) => setQuery({ page: p || undefined, player: player || undefined })} />
+
+      <h2>A player's neighbourhood</h2>
+      <form class="toolbar" onSubmit={choosePlayer} key={player}>
+        <Field label="Player" hint="username or user id">
+          {(fieldId) => <input id={fieldId} name="player" required defaultValue={player} />}
+        </Field>
+        <button type="submit">Show neighbourhood</button>
+      </form>
+      <Status error={around.error}>{shown && (shown.rank === 0 ? 'This player has no score on this leaderboard yet.' : `Rank ${shown.rank}, scores ${shown.scores.slice(0, definition.fields.length).join(', ')}.`)}</Status>
+      {shown && shown.rank > 0 && (
+        <DataTable
+          caption={`Around the player on ${id}`}
+          columns={columns}
+          rows={shown.around.map((s, i) => ({ ...s, rank: shown.rank - me + i }))}
+          rowKey={(s) => s.userBriefProfile.userId}
+        />
+      )}
+
+      <h2>Definition</h2>
+      <BoardForm key={JSON.stringify(definition)} events={config.events} boards={config.leaderboards} definition={definition} />
+
+      {confirm && (
+        <Dialog title={confirm === 'reset' ? `Reset ${id}?` : `Remove ${id}?`} onClose={() => setConfirm(undefined)}>
+          <p>{confirm === 'reset' ? 'Every score of this leaderboard is dropped.' : 'The leaderboard leaves the running config with its scores; the config file brings it back at the next start.'}</p>
+          <button type="button" class="danger" onClick={confirm === 'reset' ? reset : remove}>
+            {confirm === 'reset' ? 'Reset' : 'Remove'}
+          </button>
+        </Dialog>
+      )}
+    </>
+  );
+}
