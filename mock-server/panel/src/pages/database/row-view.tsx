@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { service } from '../../api.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { DataTable } from '../../components/data-table.js';
-import { Dialog } from '../../components/dialog.js';
+import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { JsonView } from '../../components/json-view.js';
 import { Status } from '../../components/status.js';
 import { href, navigate } from '../../router.js';
@@ -77,14 +77,11 @@ export function RowView({ table, id, columns, onChanged }: { table: string; id: 
         </>
       )}
       {deleting && (
-        <Dialog title="Delete this row?" onClose={() => setDeleting(false)}>
+        <ConfirmDialog title="Delete this row?" confirmLabel="Delete" onConfirm={remove} onCancel={() => setDeleting(false)}>
           <p>
             Row <code>{id}</code> of {table} is deleted for good.
           </p>
-          <button type="button" class="danger" onClick={remove}>
-            Delete
-          </button>
-        </Dialog>
+        </ConfirmDialog>
       )}
     </>
   );

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { admin, updateConfig, type ProjectConfig } from '../../api.js';
 import { DataTable, type Column } from '../../components/data-table.js';
-import { Dialog } from '../../components/dialog.js';
+import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { Field } from '../../components/field.js';
 import { Pager } from '../../components/pager.js';
 import { Status } from '../../components/status.js';
@@ -109,12 +109,14 @@ export function BoardView({ config, definition }: { config: ProjectConfig; defin
       <BoardForm key={JSON.stringify(definition)} events={config.events} boards={config.leaderboards} definition={definition} />
 
       {confirm && (
-        <Dialog title={confirm === 'reset' ? `Reset ${id}?` : `Remove ${id}?`} onClose={() => setConfirm(undefined)}>
+        <ConfirmDialog
+          title={confirm === 'reset' ? `Reset ${id}?` : `Remove ${id}?`}
+          confirmLabel={confirm === 'reset' ? 'Reset' : 'Remove'}
+          onConfirm={confirm === 'reset' ? reset : remove}
+          onCancel={() => setConfirm(undefined)}
+        >
           <p>{confirm === 'reset' ? 'Every score of this leaderboard is dropped.' : 'The leaderboard leaves the running config with its scores; the config file brings it back at the next start.'}</p>
-          <button type="button" class="danger" onClick={confirm === 'reset' ? reset : remove}>
-            {confirm === 'reset' ? 'Reset' : 'Remove'}
-          </button>
-        </Dialog>
+        </ConfirmDialog>
       )}
     </>
   );
