@@ -19,7 +19,7 @@ export const pages: PageEntry[] = [
   { name: 'users', title: 'Users', load: () => import('./users.js') },
   { name: 'database', title: 'Database', load: () => import('./database.js') },
   { name: 'files', title: 'Files', load: () => import('./files.js') },
-  { name: 'transcoder', title: 'Transcoder', load: () => import('./placeholder.js') },
+  { name: 'transcoder', title: 'Transcoder', load: () => import('./transcoder.js') },
   { name: 'leaderboards', title: 'Leaderboards', load: () => import('./leaderboards.js') },
   { name: 'requests', title: 'Requests', load: () => import('./placeholder.js') },
 ];

@@ -1,0 +1,67 @@
+// The Transcoder page in Chromium against a real server with ffmpeg: save a preset, convert a tiny generated video
+// to HLS, follow the job to COMPLETE with its log and calls, and play the result in the page (hls.js, loaded only
+// then). Deliveries land on a local receiver that serves them back with CORS, as a CDN in front of an app would.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { masterAuth } from '../support/users.js';
+import { Receiver, makeVideo, transcoderClient } from '../transcoder/support.js';
+import { signIn, startPanel, type PanelTest } from './support.js';
+
+let panel: PanelTest;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  receiver = new Receiver(mkdtempSync(join(tmpdir(), 'panel-transcoder-')));
+  const receive = receiver.fetch;
+  receiver.fetch = async (request) => {
+    const answer = await receive(request);
+    const headers = new Headers(answer.headers);
+    headers.set('access-control-allow-origin', '*');
+    return new Response(answer.body, { status: answer.status, headers });
+  };
+  await receiver.listen();
+  makeVideo(join(receiver.root, 'src/clip.mp4'), { seconds: 2, size: '160x120' });
+  panel = await startPanel();
+  const post = transcoderClient(panel.server, await masterAuth(panel.server));
+  expect((await post('/metadata/upload', { name: 'receiver', default: true, url: `${receiver.url}/upload` })).status).toBe(201);
+  expect((await post('/metadata/webhook', { name: 'hooks', url: `${receiver.url}/webhook` })).status).toBe(201);
+});
+afterAll(async () => {
+  await panel?.close();
+  await receiver?.close();
+});
+
+it('saves a preset, converts a video, shows the job with its log and calls, and plays the result with hls.js', async () => {
+  const { page } = panel;
+  const scripts: string[] = [];
+  page.on('request', (request) => request.resourceType() === 'script' && scripts.push(request.url()));
+  await signIn(panel, 'transcoder');
+
+  const preset = { name: 'tiny', default: true, vod: true, speed: 'ultrafast', vodPlaylistBaseUrl: `${receiver.url}/`, outputs: [{ resolution: '96', videoBitrate: '100k', audioBitrate: '32k' }] };
+  await page.getByLabel('Kind').selectOption('preset');
+  await page.getByLabel('Record (JSON)').fill(JSON.stringify(preset));
+  await page.getByRole('button', { name: 'Save setting' }).click();
+  await expect.poll(() => page.getByRole('table', { name: 'Preset settings' }).textContent()).toContain('"vodPlaylistBaseUrl"');
+
+  await page.getByLabel('Source address').fill(`${receiver.url}/src/clip.mp4`);
+  await page.getByLabel('Webhook setting').selectOption('hooks');
+  await page.getByRole('button', { name: 'Convert', exact: true }).click();
+  await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/__admin\/panel\/transcoder\/jobs\/\w+$/);
+  const title = page.getByRole('heading', { level: 2, name: /^Job / });
+  await expect.poll(() => title.textContent(), { timeout: 60_000 }).toMatch(/complete$/);
+
+  // ffmpeg's commands with their log, and every call with its answer.
+  await page.getByText(/^ffmpeg: exit 0 after \d+ ms$/).first().click();
+  expect(await page.getByLabel('Output of command 2').textContent()).toMatch(/libx264|Output #0/);
+  const calls = page.getByRole('table', { name: 'Calls the job made, with every try and its answer' });
+  expect(await calls.getByRole('row').filter({ hasText: 'webhook: convert COMPLETE' }).textContent()).toContain('answered 204');
+  expect(await calls.getByRole('row').filter({ hasText: 'upload: master playlist' }).textContent()).toMatch(/\/playlist\.m3u8.*answered 204/);
+
+  expect(scripts.filter((url) => /hls/i.test(url))).toEqual([]);
+  await page.getByRole('button', { name: 'Play the converted video' }).click();
+  const video = page.getByLabel(/^Converted video /);
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState >= 2 || v.currentTime > 0), { timeout: 20_000 }).toBe(true);
+  expect(scripts.filter((url) => /hls/i.test(url))).toHaveLength(1);
+}, 90_000);
