@@ -1,4 +1,4 @@
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StateRestoreError, type Config, type ProjectStore } from '@basekit/engine';
 import { writeAtomic } from '../files/atomic.js';
@@ -6,45 +6,57 @@ import { diskStorage } from '../files/disk.js';
 import { DiskJournal } from './disk-journal.js';
 
 const KEY = /^[A-Za-z0-9]{1,64}$/;
+const RECORD = 'project.json';
 
 /**
- * The projects beyond the default one in a data folder: their list in `<dir>/projects.json`, and each project's
- * state in `<dir>/projects/<key>/` (`blobs/`, `state/`, `journal/`, as the default project's at the top of `<dir>`),
- * so no two projects ever share a file.
+ * The projects beyond the default one in a data folder: each in `<dir>/projects/<key>/`, its record in
+ * `project.json` and its state beside it (`blobs/`, `state/`, `journal/`, as the default project's at the top of
+ * `<dir>`), so no two projects ever share a file, and creating one writes nothing any other project reads.
  */
 export class DiskProjectStore implements ProjectStore {
-  constructor(
-    private readonly dir: string,
-    private readonly fsync: Config['fsync'],
-  ) {}
+  readonly #root: string;
 
-  get #list(): string {
-    return join(this.dir, 'projects.json');
+  constructor(
+    dir: string,
+    private readonly fsync: Config['fsync'],
+  ) {
+    this.#root = join(dir, 'projects');
   }
 
   #folder(key: string): string {
     // Keys come from the engine, never from a client; this guards the file system against a bug all the same.
     if (!KEY.test(key)) throw new Error(`invalid project key "${key}"`);
-    return join(this.dir, 'projects', key);
+    return join(this.#root, key);
   }
 
-  async load(): Promise<unknown> {
-    let text: string;
+  async load(): Promise<{ key: string; record: unknown }[]> {
+    let keys: string[];
     try {
-      text = await readFile(this.#list, 'utf8');
+      keys = (await readdir(this.#root)).filter((name) => KEY.test(name));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new StateRestoreError(this.#list, (error as Error).message);
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
     }
-    try {
-      return JSON.parse(text);
-    } catch (error) {
-      throw new StateRestoreError(this.#list, `it is not JSON: ${(error as Error).message}`);
+    const kept: { key: string; record: unknown }[] = [];
+    for (const key of keys) {
+      const file = join(this.#folder(key), RECORD);
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch {
+        continue; // a folder whose record was never written (a crash while the project was created): no project
+      }
+      try {
+        kept.push({ key, record: JSON.parse(text) });
+      } catch (error) {
+        throw new StateRestoreError(file, `it is not JSON: ${(error as Error).message}`);
+      }
     }
+    return kept;
   }
 
-  save(json: unknown): Promise<void> {
-    return writeAtomic(this.#list, JSON.stringify(json));
+  save(key: string, record: unknown): Promise<void> {
+    return writeAtomic(join(this.#folder(key), RECORD), JSON.stringify(record));
   }
 
   async open(key: string) {
@@ -52,7 +64,9 @@ export class DiskProjectStore implements ProjectStore {
     return { ...(await diskStorage(folder)), journal: new DiskJournal(join(folder, 'journal'), this.fsync) };
   }
 
-  remove(key: string): Promise<void> {
-    return rm(this.#folder(key), { recursive: true, force: true });
+  async remove(key: string): Promise<void> {
+    // The record first: a crash in the middle leaves a folder that is no project, never half a project.
+    await rm(join(this.#folder(key), RECORD), { force: true });
+    await rm(this.#folder(key), { recursive: true, force: true });
   }
 }

@@ -97,7 +97,7 @@ describe('projects in a data folder', () => {
     // Each project's state and bytes are in its own folder: the default project's at the top, the others' apart.
     const folders = await readdir(join(dir, 'projects'));
     expect(folders).toHaveLength(1);
-    expect(await readdir(join(dir, 'projects', folders[0]!))).toEqual(expect.arrayContaining(['blobs', 'journal', 'state']));
+    expect(await readdir(join(dir, 'projects', folders[0]!))).toEqual(expect.arrayContaining(['blobs', 'journal', 'state', 'project.json']));
   });
 
   it('survives a stop without a snapshot: the journal of each project replays', async () => {

@@ -6,17 +6,20 @@ import { StateRestoreError } from '../shared/restore.js';
 import type { HostedProject } from './hosted.js';
 import { ProjectRegistry } from './registry.js';
 
-/** How the store keeps each project beyond the default one: where its state is, and the config it started with. */
-interface StoredProject {
-  key: string;
+/** How the store keeps each project beyond the default one: the config it started with, and its place in the list. */
+interface ProjectRecord {
+  basekitProject: 1;
+  /** Projects are listed in this order (the order they were first started). */
+  position: number;
   config: Config;
   /** Declared in the server's config (`projects`), which then gives its config; otherwise created at run time. */
   declared?: true;
 }
 
-interface StoredList {
-  basekitProjects: 1;
-  projects: StoredProject[];
+/** A project to start or started, and where the store keeps it. */
+interface Entry {
+  key: string;
+  record: ProjectRecord;
 }
 
 /** Creates a project (its state kept by `capabilities`, when they keep any) and serves it. */
@@ -28,8 +31,9 @@ export type ProjectHosting = (config: Config, capabilities: Capabilities) => Hos
  */
 export class ServerProjects {
   readonly registry: ProjectRegistry;
-  /** Where each project's state is kept in the store (absent for the default project and without a store). */
-  readonly #keys = new Map<HostedProject, StoredProject>();
+  /** Where the store keeps each project (the default project keeps its state apart, with the server's capabilities). */
+  readonly #entries = new Map<HostedProject, Entry>();
+  #nextPosition = 0;
   /** Creations and deletions, one at a time: each checks the ids before it waits for the store. */
   #turn: Promise<unknown> = Promise.resolve();
 
@@ -44,31 +48,34 @@ export class ServerProjects {
 
   /**
    * Starts the projects the config declares (`declared`) and those the store kept; a declared project keeps its
-   * state from the last run that declared it. Rejects with a `ConfigError` when two projects share an id.
+   * state from the last run that declared it (one no longer declared is left in the store, unserved). Rejects with a
+   * `ConfigError` when two projects share an id.
    */
   async start(declared: readonly ConfigInput[]): Promise<void> {
-    const stored = await this.#load();
-    const started: StoredProject[] = [];
+    const kept = await this.#load();
+    this.#nextPosition = Math.max(0, ...kept.map((e) => e.record.position + 1));
+    const started: Entry[] = [];
     for (const input of declared) {
       const config = resolveConfig(input);
-      const kept = stored.find((s) => s.declared && s.config.authenticationId === config.authenticationId);
-      started.push({ key: kept?.key ?? newId(16), config, declared: true });
+      const same = kept.find((e) => e.record.declared && e.record.config.authenticationId === config.authenticationId);
+      started.push({ key: same?.key ?? newId(16), record: { basekitProject: 1, position: same?.record.position ?? this.#nextPosition++, config, declared: true } });
     }
     // A run-time project's config was checked when it was created; checked again, should the file have been edited.
-    for (const kept of stored) if (!kept.declared) started.push({ key: kept.key, config: resolveConfig(kept.config) });
+    for (const { key, record } of kept) if (!record.declared) started.push({ key, record: { ...record, config: resolveConfig(record.config) } });
     for (const entry of started) {
-      const hosted = this.host(entry.config, await this.#capabilitiesOf(entry.key));
-      this.#keys.set(hosted, entry);
+      const hosted = this.host(entry.record.config, await this.#capabilitiesOf(entry.key));
+      // Restored first, so its ids are checked as its kept config changes left them.
+      await hosted.ready;
       try {
         this.registry.add(hosted);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
-        const where = entry.declared ? 'the config' : 'a project kept in the data folder';
-        throw new ConfigError(`invalid config: project "${entry.config.authenticationId}" of ${where}: ${error.message}`);
+        const where = entry.record.declared ? 'the config' : 'a project kept in the data folder';
+        throw new ConfigError(`invalid config: project "${entry.record.config.authenticationId}" of ${where}: ${error.message}`);
       }
-      await hosted.ready;
+      this.#entries.set(hosted, entry);
+      if (entry.record.declared) await this.store?.save(entry.key, entry.record);
     }
-    if (this.store) await this.#save();
   }
 
   /** Creates a project with `config` (its ids must be free: 409) and serves it; at most `maxProjects` (400). */
@@ -77,12 +84,12 @@ export class ServerProjects {
       const { maxProjects } = this.registry.defaultProject.project.config;
       if (this.registry.size >= maxProjects) throw new ApiError(400, ErrorCode.TOO_MANY_PROJECTS, `this server holds ${maxProjects} projects already (maxProjects)`);
       this.registry.checkIds(config);
-      const entry: StoredProject = { key: newId(16), config };
+      const entry: Entry = { key: newId(16), record: { basekitProject: 1, position: this.#nextPosition++, config } };
       const hosted = this.host(config, await this.#capabilitiesOf(entry.key));
       await hosted.ready;
+      await this.store?.save(entry.key, entry.record);
       this.registry.add(hosted);
-      this.#keys.set(hosted, entry);
-      if (this.store) await this.#save();
+      this.#entries.set(hosted, entry);
       return hosted;
     });
   }
@@ -90,15 +97,12 @@ export class ServerProjects {
   /** Deletes a project with all it holds; the default project cannot be deleted (409). */
   remove(hosted: HostedProject): Promise<void> {
     return this.#alone(async () => {
-      if (hosted === this.registry.defaultProject) throw new ApiError(409, ErrorCode.DEFAULT_PROJECT, 'the default project (the server\'s own config) cannot be deleted');
+      if (hosted === this.registry.defaultProject) throw new ApiError(409, ErrorCode.DEFAULT_PROJECT, "the default project (the server's own config) cannot be deleted");
       this.registry.remove(hosted);
-      const entry = this.#keys.get(hosted);
-      this.#keys.delete(hosted);
+      const entry = this.#entries.get(hosted);
+      this.#entries.delete(hosted);
       await hosted.close();
-      if (this.store && entry) {
-        await this.#save();
-        await this.store.remove(entry.key);
-      }
+      if (entry) await this.store?.remove(entry.key);
     });
   }
 
@@ -118,18 +122,16 @@ export class ServerProjects {
     return { ...this.sharedCapabilities, ...(this.store && (await this.store.open(key))) };
   }
 
-  async #load(): Promise<StoredProject[]> {
-    const json = await this.store?.load();
-    if (json === undefined) return [];
-    const list = json as Partial<StoredList> | null;
-    if (typeof list !== 'object' || list === null || list.basekitProjects !== 1 || !Array.isArray(list.projects)) {
-      throw new StateRestoreError('the list of projects of the data folder', 'it is not a basekit list of projects');
-    }
-    return list.projects;
-  }
-
-  #save(): Promise<void> {
-    const projects = this.registry.list().flatMap((hosted) => this.#keys.get(hosted) ?? []);
-    return this.store!.save({ basekitProjects: 1, projects } satisfies StoredList);
+  /** The projects the store keeps, in their order. */
+  async #load(): Promise<Entry[]> {
+    const kept = (await this.store?.load()) ?? [];
+    const entries = kept.map(({ key, record }) => {
+      const r = record as Partial<ProjectRecord> | null;
+      if (typeof r !== 'object' || r === null || r.basekitProject !== 1 || typeof r.position !== 'number' || typeof r.config !== 'object') {
+        throw new StateRestoreError(`project ${key} of the data folder`, 'its record is not a basekit project record');
+      }
+      return { key, record: r as ProjectRecord };
+    });
+    return entries.sort((a, b) => a.record.position - b.record.position);
   }
 }

@@ -158,22 +158,23 @@ export interface Journal {
 }
 
 /**
- * Where the projects beyond the default one are kept: their list, and for each a place of its own (a folder) that
- * holds its state and files and no other project's.
+ * Where the projects beyond the default one are kept: for each, a record (the config it started with) and a place
+ * of its own (a folder) that holds its state and files and no other project's.
  *
  * @example
- * const list = await store.load();                // what the last `save` stored, undefined at first
- * const own = await store.open('k3j9');           // { blobs, persistence, journal } of that project alone
- * await store.save({ projects: [...] });
- * await store.remove('k3j9');                     // everything kept for it
+ * const kept = await store.load();                  // [{ key: 'k3j9', record: {...} }, ...] as `save` left them
+ * const own = await store.open('k3j9');             // { blobs, persistence, journal } of that project alone
+ * await store.save('k3j9', { config: {...} });
+ * await store.remove('k3j9');                       // its record and everything kept for it
  */
 export interface ProjectStore {
-  load(): Promise<unknown>;
-  /** Replaces the list atomically. */
-  save(json: unknown): Promise<void>;
-  /** The capabilities that keep the state of the project stored under `key` (letters and digits chosen by the engine). */
+  /** Every project kept: its key and the record `save` last stored for it. */
+  load(): Promise<{ key: string; record: unknown }[]>;
+  /** Keeps `record` as the project's under `key` (letters and digits chosen by the engine), replacing it atomically. */
+  save(key: string, record: unknown): Promise<void>;
+  /** The capabilities that keep the state of the project under `key`, in its own place. */
   open(key: string): Promise<Pick<Capabilities, 'blobs' | 'persistence' | 'journal'>>;
-  /** Deletes everything kept under `key`. */
+  /** Deletes the record and everything kept under `key`. */
   remove(key: string): Promise<void>;
 }
 
