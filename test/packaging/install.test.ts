@@ -7,6 +7,8 @@ import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { imageCommand } from '../container/command.js';
+import { readDockerfile } from '../container/dockerfile.js';
 import { ancestorNodeModules, createConsumer, installed, linksLeaving, mustRun, run, WORKSPACE, workspaceBin } from './consumer.js';
 
 interface Manifest {
@@ -151,5 +153,34 @@ describe('installed into fresh projects', () => {
     const outcome = await run('node', [workspaceBin('vitest'), 'run', '--globals', '--reporter=json', `--outputFile=${report}`], web);
     const { success, numTotalTests, numPassedTests, testResults } = JSON.parse(await readFile(report, 'utf8').catch(() => '{}')) as Record<string, unknown>;
     expect({ success, numTotalTests, numPassedTests }, JSON.stringify(testResults ?? outcome.stderr, null, 2)).toEqual({ success: true, numTotalTests: 1, numPassedTests: 1 });
+  });
+});
+
+describe('the container image, without a container engine (test/container/image.test.ts builds it where one runs)', () => {
+  it('runs as a user without root, with the data folder as a volume and a health check', () => {
+    const image = readDockerfile();
+    expect(image.user).not.toMatch(/^(root|0)?$/);
+    expect([image.volume, image.env['PORT']]).toEqual(['/data', '3000']);
+    expect([...image.entrypoint, ...image.cmd]).toEqual(['basekit-server', '--host', '0.0.0.0', '--data-dir', '/data']);
+  });
+
+  it("its command serves from the packed install, passes its health check and keeps its state in the volume", async () => {
+    const command = imageCommand(readDockerfile(), server, await mkdtemp(join(base, 'volume-')));
+    const first = await command.start();
+    expect(await command.healthCheck(first.port)).toBe(0);
+    const headers = { 'X-Service-Authentication-Id': 'dev-auth-id', 'X-Service-Authentication-Key': 'dev-client-key', 'Content-Type': 'application/json' };
+    const registered = await fetch(`${first.url}/auth/users`, { method: 'POST', headers, body: JSON.stringify({ username: 'ann', password: 'pw-ann' }) });
+    expect(registered.status).toBe(200);
+    expect(await first.stop()).toBe(0);
+    expect(await command.healthCheck(first.port)).toBe(1);
+
+    const second = await command.start();
+    try {
+      const { 'Content-Type': _json, ...keys } = headers;
+      const login = await fetch(`${second.url}/auth/login`, { method: 'POST', headers: keys, body: new URLSearchParams({ username: 'ann', password: 'pw-ann' }) });
+      expect(login.status).toBe(200);
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
   });
 });
