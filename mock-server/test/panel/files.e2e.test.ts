@@ -99,6 +99,7 @@ it('copies and deletes selected entries of a folder, a non-empty folder only whe
   const selection = page.getByRole('region', { name: 'Selected entries' });
   await expect.poll(() => selection.getByRole('status').first().textContent()).toContain('is not empty; set its forced flag');
   await page.getByLabel('Delete folders with everything in them').check();
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
   await page.getByRole('button', { name: 'Yes, delete' }).click();
   await expect.poll(() => entries.textContent()).not.toContain('backup/');
 });

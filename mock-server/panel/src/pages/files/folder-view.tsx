@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { DataTable } from '../../components/data-table.js';
 import { Field } from '../../components/field.js';
 import { Pager } from '../../components/pager.js';
@@ -83,18 +84,20 @@ function NewFolder({ folder, onCreated }: { folder: string[]; onCreated: () => v
   );
 }
 
-/** Deletes entries after a second click; `folders` asks whether non-empty folders may go with their content. */
+/** Deletes entries once confirmed; `folders` asks whether non-empty folders may go with their content. */
 export function DeleteButton({ paths, folders, onDeleted }: { paths: string[][]; folders: boolean; onDeleted: () => void }) {
   const [confirming, setConfirming] = useState(false);
   const [forced, setForced] = useState(false);
   const action = useAction();
-  const remove = () =>
-    action.run(async () => {
+  const what = paths.length === 1 ? paths[0]!.join('/') : `${paths.length} entries`;
+  const remove = () => {
+    setConfirming(false);
+    void action.run(async () => {
       await deleteEntries(paths, forced);
-      setConfirming(false);
       onDeleted();
-      return `Deleted ${paths.length === 1 ? paths[0]!.join('/') : `${paths.length} entries`}.`;
+      return `Deleted ${what}.`;
     });
+  };
   return (
     <div class="toolbar">
       {folders && (
@@ -102,19 +105,13 @@ export function DeleteButton({ paths, folders, onDeleted }: { paths: string[][];
           <input type="checkbox" checked={forced} onChange={(e) => setForced(e.currentTarget.checked)} /> Delete folders with everything in them
         </label>
       )}
-      {confirming ? (
-        <>
-          <button type="button" class="danger" disabled={action.busy} onClick={() => void remove()}>
-            Yes, delete
-          </button>
-          <button type="button" onClick={() => setConfirming(false)}>
-            Keep
-          </button>
-        </>
-      ) : (
-        <button type="button" class="danger" onClick={() => setConfirming(true)}>
-          Delete
-        </button>
+      <button type="button" class="danger" disabled={action.busy} onClick={() => setConfirming(true)}>
+        Delete
+      </button>
+      {confirming && (
+        <ConfirmDialog title={`Delete ${what}?`} confirmLabel="Yes, delete" onConfirm={remove} onCancel={() => setConfirming(false)}>
+          <p>{forced ? 'Folders go with everything in them.' : 'A folder that is not empty stays.'} This cannot be undone.</p>
+        </ConfirmDialog>
       )}
       <Status error={action.error}>{action.message}</Status>
     </div>
