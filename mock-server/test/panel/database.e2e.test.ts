@@ -77,7 +77,7 @@ it('edits a row with typed editors and follows its pointer to the row it names',
   await expect.poll(() => page.getByLabel("The row's JSON").textContent()).toContain('"Bob"');
 });
 
-it('creates a row with a pointer and an ACL, then deletes it', async () => {
+it('creates a row with a pointer, a relation and an ACL, changes its relation, then deletes it', async () => {
   const { page } = panel;
   await openPanel(panel, 'database/Note');
   await page.getByRole('button', { name: 'New row' }).click();
@@ -88,10 +88,30 @@ it('creates a row with a pointer and an ACL, then deletes it', async () => {
   await page.getByRole('button', { name: 'Set ACL' }).click();
   await page.getByRole('button', { name: 'Add an ACL entry' }).click();
   await page.getByLabel('ACL (ACL): principal 1').fill('*');
+  await page.getByLabel('New column').fill('likes');
+  await page.getByLabel('Its type').selectOption('Relation');
+  await page.getByRole('button', { name: 'Add column' }).click();
+  await page.getByLabel('likes (Relation): table').fill('Author');
+  await page.getByLabel('likes (Relation): row id to add').fill(ids['Bob']!);
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
   await page.getByRole('button', { name: 'Create row' }).click();
   await expect.poll(path).toMatch(/^\/__admin\/panel\/database\/Note\/\w+$/);
   const id = path().split('/').pop()!;
-  expect((await master.get('Note', id)).body).toMatchObject({ title: 'third', author: pointer('Author', ids['Ann']!), ACL: { '*': { read: true, write: false } } });
+  expect((await master.get('Note', id)).body).toMatchObject({
+    title: 'third',
+    author: pointer('Author', ids['Ann']!),
+    ACL: { '*': { read: true, write: false } },
+    likes: [pointer('Author', ids['Bob']!)],
+  });
+
+  // One save both adds to and removes from the relation.
+  await page.getByRole('button', { name: 'Edit row' }).click();
+  await page.getByRole('button', { name: `Remove ${ids['Bob']} from likes (Relation)` }).click();
+  await page.getByLabel('likes (Relation): row id to add').fill(ids['Ann']!);
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Saved.');
+  expect((await master.get('Note', id)).body.likes).toEqual([pointer('Author', ids['Ann']!)]);
 
   await page.getByRole('button', { name: 'Delete row' }).click();
   await page.getByRole('dialog', { name: 'Delete this row?' }).getByRole('button', { name: 'Delete' }).click();
