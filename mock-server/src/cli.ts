@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError, StateRestoreError, resolveConfig, type Capabilities, type Config, type RestoreSummary, type StateJson } from '@basekit/engine';
+import { ConfigError, StateRestoreError, resolveConfig, type Capabilities, type Config, type Engine, type RestoreSummary, type StateJson } from '@basekit/engine';
 import { banner } from './banner.js';
 import { SavedStateError } from './files/disk.js';
 import { startServer } from './server.js';
@@ -12,6 +12,12 @@ const USAGE =
 /** Banner notes about the transcoder: why conversions cannot run here, if they cannot. */
 function transcoderNotes({ transcoder }: Capabilities): string[] {
   return transcoder && 'unavailable' in transcoder ? [transcoder.unavailable] : [];
+}
+
+/** A banner note about the projects beside the default one (the banner shows the default project's keys). */
+function projectNotes({ projects }: Engine): string[] {
+  const more = projects.registry.size - 1;
+  return more > 0 ? [`${more} more project${more === 1 ? '' : 's'} beside this one: GET /__admin/projects lists them`] : [];
 }
 
 function fail(message: string): never {
@@ -95,7 +101,7 @@ async function main(): Promise<void> {
   const host = values.host ?? '127.0.0.1';
   try {
     const server = await startServer({ config: readConfig(values.config), port, host, dataDir: values['data-dir'], initialState: readImport(values.import) });
-    const notes = [...restoreNotes(server.restored, values.import), ...transcoderNotes(server.engine.project.capabilities)];
+    const notes = [...restoreNotes(server.restored, values.import), ...projectNotes(server.engine), ...transcoderNotes(server.engine.project.capabilities)];
     process.stdout.write(`listening on ${server.url}\n${banner(server.url, server.engine.project.config, notes)}\n`);
     // A clean stop folds the journal into a snapshot, so the next start is quick.
     const stop = () =>

@@ -78,6 +78,19 @@ describe('basekit-server', () => {
     expect(notJson.stderr).toContain('is not valid JSON');
   });
 
+  it('serves the projects a config file declares beside its own, and refuses two with one id in one line', async () => {
+    const own = { authenticationId: 'a1', clientKey: 'c1', masterKey: 'm1', objectStorageId: 'd1', storageId: 's1', gameId: 'g1' };
+    const second = { authenticationId: 'a2', clientKey: 'c2', masterKey: 'm2', objectStorageId: 'd2', storageId: 's2', gameId: 'g2' };
+    const run = await runCli(['--config', configFile({ ...own, projects: [second] }), '--port', '0'], async (url) => {
+      const res = await fetch(`${url}/auth/login`, { method: 'POST', headers: { 'X-Service-Authentication-Id': 'a2', 'X-Service-Authentication-Key': 'm2' } });
+      expect(res.status).toBe(200);
+    });
+    expect(run.stdout).toContain('1 more project beside this one');
+    const refused = await runCli(['--config', configFile({ ...own, projects: [{ ...second, gameId: 'g1' }] }), '--port', '0']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim().split('\n')).toEqual([expect.stringContaining('gameId "g1" is taken by project "a1"')]);
+  });
+
   it('refuses unknown options and bad ports with the usage', async () => {
     for (const args of [['--nope'], ['--port', 'x'], ['--port', '70000']]) {
       const run = await runCli(args);
