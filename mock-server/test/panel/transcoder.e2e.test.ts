@@ -27,13 +27,14 @@ beforeAll(async () => {
   const post = transcoderClient(panel.server, await masterAuth(panel.server));
   expect((await post('/metadata/upload', { name: 'receiver', default: true, url: `${receiver.url}/upload` })).status).toBe(201);
   expect((await post('/metadata/webhook', { name: 'hooks', url: `${receiver.url}/webhook` })).status).toBe(201);
+  expect((await post('/metadata/thumbnail', { name: 'one', shots: ['00:00:01'] })).status).toBe(201);
 });
 afterAll(async () => {
   await panel?.close();
   await receiver?.close();
 });
 
-it('saves a preset, converts a video, shows the job with its log and calls, and plays the result with hls.js', async () => {
+it('saves a preset, converts a video, shows the job with its log, calls and thumbnail, and plays the result with hls.js', async () => {
   const { page } = panel;
   const scripts: string[] = [];
   page.on('request', (request) => request.resourceType() === 'script' && scripts.push(request.url()));
@@ -47,6 +48,7 @@ it('saves a preset, converts a video, shows the job with its log and calls, and 
 
   await page.getByLabel('Source address').fill(`${receiver.url}/src/clip.mp4`);
   await page.getByLabel('Webhook setting').selectOption('hooks');
+  await page.getByLabel('Thumbnail setting').selectOption('one');
   await page.getByRole('button', { name: 'Convert', exact: true }).click();
   await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/__admin\/panel\/transcoder\/jobs\/\w+$/);
   const title = page.getByRole('heading', { level: 2, name: /^Job / });
@@ -58,6 +60,10 @@ it('saves a preset, converts a video, shows the job with its log and calls, and 
   const calls = page.getByRole('table', { name: 'Calls the job made, with every try and its answer' });
   expect(await calls.getByRole('row').filter({ hasText: 'webhook: convert COMPLETE' }).textContent()).toContain('answered 204');
   expect(await calls.getByRole('row').filter({ hasText: 'upload: master playlist' }).textContent()).toMatch(/\/playlist\.m3u8.*answered 204/);
+
+  // The thumbnail where the receiver serves it (the preset's vodPlaylistBaseUrl).
+  const thumbnail = page.getByRole('img', { name: 'Thumbnail thumbnail-001.jpg' });
+  await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(160);
 
   expect(scripts.filter((url) => /hls/i.test(url))).toEqual([]);
   await page.getByRole('button', { name: 'Play the converted video' }).click();
