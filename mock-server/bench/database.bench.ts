@@ -1,17 +1,15 @@
 // Object database benchmark: create, get-by-id, an ordered range query at 10,000, 100,000 and 1,000,000 rows and an
 // equality query at 1,000,000 rows (both served by the automatic indexes), the time to load 1,000,000 rows and the
-// memory per row with indexes, against a real server (startServer), next to a bare Hono hello-world measured in the
-// same run. Start-up: start.bench.ts.
+// memory per row with indexes, against a real server (startServer); get-by-id next to a bare Hono hello-world measured
+// in the same run (hello-world.ts). Start-up: start.bench.ts.
 // Run: `npm run bench -w @basekit/mock-server -- database` or `node --conditions=@basekit/source --import tsx mock-server/bench/database.bench.ts`.
-import { createAdaptorServer } from '@hono/node-server';
 import autocannon from 'autocannon';
-import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { Hono } from 'hono';
 import { createRow } from '../../packages/engine/src/areas/database/rows.js';
 import type { Principal } from '../../packages/engine/src/shared/env.js';
 import { startServer } from '../src/server.js';
+import { compareWithHelloWorld } from './hello-world.js';
 import { benchUsers } from './users.js';
 
 const DURATION_SECONDS = 5;
@@ -52,16 +50,7 @@ function heapUsed(): number {
   return process.memoryUsage().heapUsed;
 }
 
-/** A bare Hono hello-world on @hono/node-server: the ceiling the database's get-by-id is compared with. */
-async function helloWorld(): Promise<{ url: string; close: () => void }> {
-  const app = new Hono().get('/', (c) => c.json({ hello: 'world' }));
-  const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
-}
-
 async function main(): Promise<void> {
-  const hello = await helloWorld();
   const server = await startServer({ port: 0 });
   const { project } = server.engine;
   const config = project.config;
@@ -77,14 +66,11 @@ async function main(): Promise<void> {
     await measure('create row', { url: `${server.url}/object-storage/classes/Created/`, method: 'POST', headers, body: JSON.stringify({ score: 1, name: 'x', tags: ['a'] }) });
     seed('Score10k', 10_000);
     const anyId = seed('Score100k', 100_000)[50_000]!;
-    // The hello-world and get-by-id alternate, after seeding, so that both see the same heap and machine load.
-    const ratios: number[] = [];
-    for (let round = 1; round <= 2; round++) {
-      const ceiling = await measure(`bare Hono hello-world (round ${round})`, { url: hello.url });
-      const get = await measure(`get row by id, 100,000 rows (round ${round})`, { url: `${server.url}/object-storage/classes/Score100k/${anyId}`, headers });
-      ratios.push(Math.round((100 * get.rps) / ceiling.rps));
-    }
-    console.log(`get-by-id reaches ${ratios.join(' % and ')} % of the hello-world's requests per second`);
+    // Against the hello-world in alternating rounds, with the headers an app sends, after seeding (the same heap).
+    await compareWithHelloWorld('get row by id, 100,000 rows', {
+      url: `${server.url}/object-storage/classes/Score100k/${anyId}`,
+      headers: { 'X-Service-Object-Storage-Id': config.objectStorageId, Authorization: `Bearer ${token}` },
+    });
     const heapBefore = heapUsed();
     const loadStarted = performance.now();
     seed('Score1m', 1_000_000);
@@ -112,7 +98,6 @@ async function main(): Promise<void> {
     console.log(`first query of name, 1,000,000 rows (builds the index): ${(performance.now() - started).toFixed(0)} ms`);
     await serviceTime('query name = one value, 1,000,000 rows', equality);
   } finally {
-    hello.close();
     await server.close();
   }
 }
