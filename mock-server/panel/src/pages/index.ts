@@ -21,5 +21,5 @@ export const pages: PageEntry[] = [
   { name: 'files', title: 'Files', load: () => import('./files.js') },
   { name: 'transcoder', title: 'Transcoder', load: () => import('./transcoder.js') },
   { name: 'leaderboards', title: 'Leaderboards', load: () => import('./leaderboards.js') },
-  { name: 'requests', title: 'Requests', load: () => import('./placeholder.js') },
+  { name: 'requests', title: 'Requests', load: () => import('./requests.js') },
 ];

@@ -1,0 +1,9 @@
+import type { PageProps } from './index.js';
+import { RequestList } from './requests/request-list.js';
+import { RequestView } from './requests/request-view.js';
+
+/** The Requests page (the request inspector): /requests is the live list, /requests/<id> opens one request. */
+export default function RequestsPage({ params }: PageProps) {
+  const [id] = params;
+  return id ? <RequestView id={id} /> : <RequestList />;
+}
