@@ -9,5 +9,7 @@
  * servicePath('//bucket/dir//a.txt/'); // '/bucket/dir/a.txt'
  */
 export function servicePath(pathname: string): string {
+  // Most paths need neither change: checked first, as this runs for every request.
+  if (!pathname.includes('//') && (pathname.length === 1 || !pathname.endsWith('/'))) return pathname;
   return pathname.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1');
 }
