@@ -33,7 +33,7 @@ export default function FilesPage({ params }: PageProps) {
       <div class="files-columns">
         <FolderTree current={params} version={data} />
         <div>
-          {data?.kind === 'folder' && <FolderView names={params} page={page} records={data.records} reload={located.reload} />}
+          {data?.kind === 'folder' && <FolderView key={params.join('/')} names={params} page={page} records={data.records} reload={located.reload} />}
           {data?.kind === 'file' && <FileView key={params.join('/')} names={params} info={data.info} />}
           <Status error={located.error}>{located.loading ? 'Loading…' : ''}</Status>
         </div>
