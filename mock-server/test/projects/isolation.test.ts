@@ -23,7 +23,7 @@ const db = (server: TestServer) => ({ 'X-Service-Object-Storage-Id': server.conf
 const storage = (server: TestServer) => ({ 'X-Service-Storage-Id': server.config.storageId });
 const game = (server: TestServer) => ({ 'X-Service-Game-Id': server.config.gameId });
 
-function upload(server: TestServer, user: TestUser, path: string, bytes: Uint8Array): Promise<Response> {
+function upload(server: TestServer, user: TestUser, path: string, bytes: Uint8Array<ArrayBuffer>): Promise<Response> {
   const form = new FormData();
   form.append('fileItems[0].fileToUpload', new File([bytes], 'a.bin'));
   form.append('fileItems[0].path', path);

@@ -45,7 +45,7 @@ async function createProject(server: RunningServer, body: Partial<ConfigInput> =
 }
 
 /** Registers `username` in `config`'s project, logs in, and writes a row, a file and a score. */
-async function fill(server: RunningServer, config: Config, username: string, bytes: Uint8Array): Promise<void> {
+async function fill(server: RunningServer, config: Config, username: string, bytes: Uint8Array<ArrayBuffer>): Promise<void> {
   const users = { 'X-Service-Authentication-Id': config.authenticationId };
   await ok(fetch(`${server.url}/auth/users`, { method: 'POST', headers: { ...users, ...json }, body: JSON.stringify({ username, password: 'pw' }) }));
   const form = new FormData();
