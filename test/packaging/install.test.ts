@@ -7,9 +7,11 @@ import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { ciWorkflow } from '../container/ci-workflow.js';
 import { imageCommand } from '../container/command.js';
 import { readDockerfile } from '../container/dockerfile.js';
-import { ancestorNodeModules, createConsumer, installed, linksLeaving, mustRun, run, WORKSPACE, workspaceBin } from './consumer.js';
+import { ancestorNodeModules, consumerEnv, createConsumer, installed, linksLeaving, mustRun, run, WORKSPACE, workspaceBin } from './consumer.js';
 
 interface Manifest {
   name: string;
@@ -157,20 +159,33 @@ describe('installed into fresh projects', () => {
 });
 
 describe('the container image, without a container engine (test/container/image.test.ts builds it where one runs)', () => {
-  it('runs as a user without root, with the data folder as a volume and a health check', () => {
+  it('runs as a user without root, with the data folder as a volume and a health check; the CI example uses them', () => {
     const image = readDockerfile();
+    const ci = ciWorkflow();
+    expect(ci.service.ports).toEqual([`${image.env['PORT']}:${image.env['PORT']}`]);
+    expect(ci.service.options).toContain(`--health-cmd "${image.healthcheck.join(' ')}"`);
+    expect(ci.steps.at(-1)).toEqual({ run: 'npx vitest run' });
     expect(image.user).not.toMatch(/^(root|0)?$/);
     expect([image.volume, image.env['PORT']]).toEqual(['/data', '3000']);
     expect([...image.entrypoint, ...image.cmd]).toEqual(['basekit-server', '--host', '0.0.0.0', '--data-dir', '/data']);
   });
 
-  it("its command serves from the packed install, passes its health check and keeps its state in the volume", async () => {
+  it("its command serves from the packed install, passes its health check, runs the CI example's tests and keeps its state in the volume", async () => {
     const command = imageCommand(readDockerfile(), server, await mkdtemp(join(base, 'volume-')));
     const first = await command.start();
     expect(await command.healthCheck(first.port)).toBe(0);
     const headers = { 'X-Service-Authentication-Id': 'dev-auth-id', 'X-Service-Authentication-Key': 'dev-client-key', 'Content-Type': 'application/json' };
     const registered = await fetch(`${first.url}/auth/users`, { method: 'POST', headers, body: JSON.stringify({ username: 'ann', password: 'pw-ann' }) });
     expect(registered.status).toBe(200);
+    // The test step of the CI example (docs/ci/github-actions.yml) against it, as against the service container.
+    const ci = ciWorkflow();
+    const env = { ...consumerEnv(), ...ci.env, BASEKIT_URL: ci.env['BASEKIT_URL']!.replace('localhost:3000', `127.0.0.1:${first.port}`) };
+    const step = await new Promise<{ code: number; output: string }>((resolve) =>
+      execFile(process.execPath, [workspaceBin('vitest'), 'run'], { cwd: join(WORKSPACE, 'examples/node-vitest'), env }, (error, stdout, stderr) =>
+        resolve({ code: error ? 1 : 0, output: stdout + stderr }),
+      ),
+    );
+    expect(step, step.output).toMatchObject({ code: 0 });
     expect(await first.stop()).toBe(0);
     expect(await command.healthCheck(first.port)).toBe(1);
 
