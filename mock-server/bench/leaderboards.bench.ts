@@ -3,11 +3,11 @@
 // (startServer), next to the server's simplest authenticated GET (`GET /auth/users/me`) and a rank on an empty
 // leaderboard. The HTTP load runs in a worker thread (http-load.mjs) so that the client does not share the server's event loop.
 // Run: `npm run bench -w @basekit/mock-server -- leaderboards` or `node --conditions=@basekit/source --import tsx --expose-gc mock-server/bench/leaderboards.bench.ts`.
-import { Worker } from 'node:worker_threads';
 import { submitEvent } from '../../packages/engine/src/areas/leaderboards/events.js';
 import { aroundMe, rankOf, top } from '../../packages/engine/src/areas/leaderboards/results.js';
 import { DEFAULT_CONFIG, type ConfigInput } from '@basekit/engine';
 import { startServer } from '../src/server.js';
+import { overHttp, type HttpFigures, type Target } from './load.js';
 import { benchUsers } from './users.js';
 
 const PLAYERS = 1_000_000;
@@ -19,28 +19,7 @@ const HTTP_ROUNDS = 2;
 const CONNECTIONS = 10;
 const TOKENS = 50;
 
-/** One HTTP target: a URL and the headers of each request in turn (so that requests come from many players). */
-interface Target {
-  url: string;
-  headers: Record<string, string>[];
-}
-
-/** Microseconds, one request at a time; requests per second with CONNECTIONS at once. */
-interface HttpFigures {
-  median: number;
-  p99: number;
-  rps: number;
-}
-
-/** Runs the load generator on one target from a worker thread while this thread serves. */
-function overHttp(target: Target): Promise<HttpFigures> {
-  const workerData = { ...target, samples: HTTP_SAMPLES, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS };
-  const worker = new Worker(new URL('./http-load.mjs', import.meta.url), { workerData });
-  return new Promise((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
-}
+const LOAD = { samples: HTTP_SAMPLES, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS };
 
 /** Median and p99 in microseconds of `run` on random players. */
 function engineTimes(run: (player: string) => unknown, players: string[]): { median: number; p99: number } {
@@ -106,7 +85,7 @@ async function main(): Promise<void> {
     const http = {} as Record<keyof typeof targets, HttpFigures>;
     for (let round = 0; round < HTTP_ROUNDS; round++) {
       for (const [name, target] of Object.entries(targets) as [keyof typeof targets, Target][]) {
-        const figures = await overHttp(target);
+        const figures = await overHttp(target, LOAD);
         const best = http[name];
         http[name] = best
           ? { median: Math.min(best.median, figures.median), p99: Math.min(best.p99, figures.p99), rps: Math.max(best.rps, figures.rps) }
