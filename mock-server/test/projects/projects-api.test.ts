@@ -82,6 +82,11 @@ describe('/__admin/projects/{id}', () => {
     expect(patched.config.emailConfirmation).toBe(true);
     await expectError(await call('PATCH', `/__admin/projects/${id}`, { gameId: server.config.gameId }), 409, ErrorCode.PROJECT_ID_TAKEN);
     await expectError(await call('PATCH', `/__admin/projects/${id}`, { maxProjects: 3 }), 400, ErrorCode.SERVER_KEY);
+    const ownPatch = (body: unknown) => project.admin('/__admin/config', { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    await expectError(await ownPatch({ dataDir: '/elsewhere' }), 400, ErrorCode.SERVER_KEY);
+    await expectError(await ownPatch({ maxProjects: 3 }), 400, ErrorCode.SERVER_KEY);
+    await expectError(await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ projects: [] }) }), 400, ErrorCode.SERVER_KEY);
+    await expectError(await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ gameId: project.config.gameId }) }), 409, ErrorCode.PROJECT_ID_TAKEN);
     await expectError(await call('PATCH', `/__admin/projects/${id}`, { accessTokenTtlSeconds: 'soon' }), 400, ErrorCode.VALIDATION_FAILED);
     expect(((await (await call('GET', `/__admin/projects/${id}`)).json()) as { config: Config }).config.gameId).toBe(project.config.gameId);
     expect((await call('DELETE', `/__admin/projects/${id}`)).status).toBe(204);

@@ -1,7 +1,7 @@
 import { getPath } from 'hono/utils/url';
 import { usersState } from '../areas/users/state.js';
 import { CONFIRMATION_PATH } from '../areas/users/confirmation.js';
-import type { Config } from '../config.js';
+import { SERVER_KEYS, type Config } from '../config.js';
 import { ApiError, ErrorCode, badRequest } from '../shared/errors.js';
 import { servicePath } from '../shared/path.js';
 import type { HostedProject } from './hosted.js';
@@ -134,9 +134,10 @@ export class ProjectRegistry {
   #register(hosted: HostedProject, isDefault: boolean): void {
     hosted.project.registration = {
       check: (config) => {
-        if (config.projects !== undefined || (!isDefault && config.dataDir !== undefined)) {
-          throw badRequest(ErrorCode.SERVER_KEY, 'projects and dataDir are keys of the whole server: they cannot be given for one project');
-        }
+        // The default project's config is the server's: of the server's keys, only its `projects` are fixed at start.
+        const current = hosted.project.config;
+        const key = SERVER_KEYS.find((k) => (!isDefault || k === 'projects') && JSON.stringify(config[k]) !== JSON.stringify(current[k]));
+        if (key) throw badRequest(ErrorCode.SERVER_KEY, `"${key}" is a key of the whole server: it cannot be changed for one project`);
         this.checkIds(config, hosted);
       },
       changed: () => this.#reindex(),
