@@ -1,0 +1,90 @@
+// Screenshots of the management panel for docs/panel.md: builds the panel, starts a server seeded with a few users,
+// rows, files, scores and a transcoder setting through the service's own API, and saves one PNG per page into
+// docs/panel/ (palette PNGs through sharp, to keep the repository small).
+// Run: `npm run screenshots:panel -w @basekit/mock-server`.
+import { mkdir, rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { startServer, type RunningServer } from '../src/server.js';
+import { buildPanel, launchChromium } from '../test/panel/support.js';
+
+const OUT = fileURLToPath(new URL('../../docs/panel/', import.meta.url));
+
+/** The page of each screenshot, with the selection that shows it best. */
+const SHOTS = [
+  { name: 'project', path: 'project' },
+  { name: 'users', path: 'users' },
+  { name: 'database', path: 'database/GameScore' },
+  { name: 'files', path: 'files/screens' },
+  { name: 'transcoder', path: 'transcoder' },
+  { name: 'leaderboards', path: 'leaderboards/high-score' },
+  { name: 'requests', path: 'requests' },
+];
+
+/** Fills the project through the service's API, as an app would; the requests show in the inspector too. */
+async function seed(server: RunningServer): Promise<void> {
+  const { config } = server.engine.project;
+  const ids = { 'X-Service-Authentication-Id': config.authenticationId, 'X-Service-Object-Storage-Id': config.objectStorageId, 'X-Service-Storage-Id': config.storageId, 'X-Service-Game-Id': config.gameId };
+  const call = async (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) => {
+    const res = await fetch(server.url + path, { ...init, headers: { ...ids, ...init.headers } });
+    if (!res.ok) throw new Error(`seeding ${path}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<Record<string, unknown>>;
+  };
+  const json = (method: string, body: unknown, headers: Record<string, string> = {}) => ({ method, headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const people = [
+    { username: 'ann', firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com', score: 420 },
+    { username: 'bob', firstName: 'Bob', lastName: 'Stone', email: 'bob@example.com', score: 310 },
+    { username: 'carol', firstName: 'Carol', lastName: 'Diaz', email: 'carol@example.com', score: 515 },
+    { username: 'dan', firstName: 'Dan', lastName: 'Wu', email: 'dan@example.com', score: 120 },
+  ];
+  for (const [i, { score, ...profile }] of people.entries()) {
+    await call('/auth/users', json('POST', { ...profile, password: `pw-${profile.username}` }));
+    const login = new FormData();
+    login.set('username', profile.username);
+    login.set('password', `pw-${profile.username}`);
+    const { access_token } = await call('/auth/login', { method: 'POST', headers: { 'X-Service-Authentication-Key': config.clientKey }, body: login });
+    const auth = { Authorization: `Bearer ${access_token as string}` };
+    await call('/object-storage/classes/GameScore', json('POST', { player: profile.username, score, level: i + 3, cheat: false }, auth));
+    await call('/game/events', json('POST', { eventName: 'match_end', fieldsAndValues: [{ fieldName: 'score', value: score }, { fieldName: 'kills', value: 3 + i }] }, auth));
+    if (i === 0) {
+      const image = await sharp({ create: { width: 640, height: 400, channels: 3, background: '#4c8dff' } }).png().toBuffer();
+      const upload = new FormData();
+      upload.append('fileItems[0].fileToUpload', new Blob([new Uint8Array(image)], { type: 'image/png' }), 'title.png');
+      upload.append('fileItems[0].path', '/screens/');
+      await call('/files', { method: 'POST', headers: auth, body: upload });
+      await call('/metadata/thumbnail', json('POST', { name: 'every2s', default: true, interval: 2, count: 3, startTime: 0 }, auth));
+      await call('/metadata/webhook', json('POST', { name: 'ci', default: true, url: 'https://hooks.example.com/transcoder' }, auth));
+    }
+  }
+  // One user waiting for their confirmation e-mail, so the outbox has something to show.
+  await call('/__admin/config', json('PATCH', { emailConfirmation: true }, { 'X-Service-Authentication-Key': config.masterKey }));
+  await call('/auth/users', json('POST', { username: 'eve', password: 'pw-eve', email: 'eve@example.com' }));
+}
+
+const panelDir = await buildPanel();
+const server = await startServer({ port: 0, panelDir });
+const browser = await launchChromium();
+try {
+  await seed(server);
+  const page = await browser.newPage({ viewport: { width: 1200, height: 760 }, colorScheme: 'light' });
+  await page.goto(`${server.url}/__admin/panel/`);
+  await page.getByLabel('Master key').fill(server.engine.project.config.masterKey);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Pages', exact: true }).waitFor();
+  await rm(OUT, { recursive: true, force: true });
+  await mkdir(OUT, { recursive: true });
+  for (const { name, path } of SHOTS) {
+    await page.goto(`${server.url}/__admin/panel/${path}`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    // Pages load their data after they show: give them a moment (the requests page keeps a live stream open, so
+    // "no network" never comes).
+    await page.waitForTimeout(1500);
+    const png = await page.screenshot();
+    await sharp(png).png({ palette: true, quality: 90, compressionLevel: 9 }).toFile(`${OUT}${name}.png`);
+    console.log(`docs/panel/${name}.png`);
+  }
+} finally {
+  await browser.close();
+  await server.close();
+  await rm(panelDir, { recursive: true, force: true });
+}
