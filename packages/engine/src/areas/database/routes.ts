@@ -23,30 +23,30 @@ databaseRoutes.post('/object-storage/classes/query/:table', async (c) => {
   const options = queryOptions(c);
   const where = await readJsonObject(c, { emptyAllowed: true });
   await loadEvaluatorsFor(where);
-  return c.json(queryRows(c.env.project, c.var.principal, c.req.param('table'), where, options));
+  return c.json(queryRows(c.env.project, c.get('principal'), c.req.param('table'), where, options));
 });
 
 for (const path of ['/object-storage/classes/:table', '/object-storage/classes/:table/'] as const) {
   databaseRoutes.post(path, async (c) => {
     const body = await readJsonObject(c);
-    return c.json(createRow(c.env.project, c.var.principal, c.req.param('table'), body), 201);
+    return c.json(createRow(c.env.project, c.get('principal'), c.req.param('table'), body), 201);
   });
 }
 
-databaseRoutes.get('/object-storage/classes/:table/:id', (c) => c.json(getRow(c.env.project, c.var.principal, c.req.param('table'), c.req.param('id'))));
+databaseRoutes.get('/object-storage/classes/:table/:id', (c) => c.json(getRow(c.env.project, c.get('principal'), c.req.param('table'), c.req.param('id'))));
 
 databaseRoutes.put('/object-storage/classes/:table/:id', async (c) => {
   const body = await readJsonObject(c);
-  return c.json(updateRow(c.env.project, c.var.principal, c.req.param('table'), c.req.param('id'), body));
+  return c.json(updateRow(c.env.project, c.get('principal'), c.req.param('table'), c.req.param('id'), body));
 });
 
-databaseRoutes.delete('/object-storage/classes/:table/:id', (c) => c.json(deleteRow(c.env.project, c.var.principal, c.req.param('table'), c.req.param('id'))));
+databaseRoutes.delete('/object-storage/classes/:table/:id', (c) => c.json(deleteRow(c.env.project, c.get('principal'), c.req.param('table'), c.req.param('id'))));
 
-databaseRoutes.delete('/object-storage/classes/:table', (c) => c.json(deleteAllRows(c.env.project, c.var.principal, c.req.param('table'))));
+databaseRoutes.delete('/object-storage/classes/:table', (c) => c.json(deleteAllRows(c.env.project, c.get('principal'), c.req.param('table'))));
 
 databaseRoutes.post('/object-storage/batch', async (c) => {
   const body = await readJsonObject(c);
-  return c.json(runBatch(c.env.project, c.var.principal, body['requests']));
+  return c.json(runBatch(c.env.project, c.get('principal'), body['requests']));
 });
 
 // Admin API (not part of the service contract): the tables, their row counts and column types, which the service

@@ -23,7 +23,7 @@ const storageId = projectHeader('x-service-storage-id', 'storageId', 404);
 const masterOnly = master(401);
 
 /** The owner recorded on what the caller creates: the user, or null for the master token. */
-const ownerOf = (c: AppContext) => (c.var.principal.isMaster ? null : (c.var.principal.userId ?? null));
+const ownerOf = (c: AppContext) => (c.get('principal').isMaster ? null : (c.get('principal').userId ?? null));
 const pathOf = (c: AppContext, value: unknown, field: string) => parsePath(c.env.project.config.bucket, value, field);
 
 export const filesRoutes = createRoutes();

@@ -16,7 +16,7 @@ import { leaderboards } from './state.js';
  * operations 417 for incorrect data. A user token acts only for its own user.
  */
 function player(c: AppContext): string {
-  const { userId, isMaster } = c.var.principal;
+  const { userId, isMaster } = c.get('principal');
   const named = c.req.query('userId');
   if (isMaster) {
     if (named === undefined) throw new ApiError(417, ErrorCode.OPERATION_FORBIDDEN, 'the master token has no player: name one with ?userId= or use a user token');

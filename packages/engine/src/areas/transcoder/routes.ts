@@ -15,13 +15,13 @@ transcoderRoutes.use('/video/*', serviceEnabled('transcoder'), bearer);
 
 for (const kind of KINDS) {
   transcoderRoutes.post(`/metadata/${kind}`, async (c) => {
-    const { record, created } = saveSetting(c.env.project, settingsOwner(c.var.principal), kind, await readJsonObject(c));
+    const { record, created } = saveSetting(c.env.project, settingsOwner(c.get('principal')), kind, await readJsonObject(c));
     return c.json(record, created ? 201 : 200);
   });
 }
 
 transcoderRoutes.post('/video/convert', async (c) => {
-  const { requestId, videoId } = submitConvert(c.env.project, settingsOwner(c.var.principal), await readJsonObject(c));
+  const { requestId, videoId } = submitConvert(c.env.project, settingsOwner(c.get('principal')), await readJsonObject(c));
   return c.json({ requestId, videoId }, 202);
 });
 

@@ -89,10 +89,10 @@ usersRoutes.delete('/auth/logout', authIdOr417, (c) => {
 });
 
 // Static paths before /auth/users/:userId, which would otherwise take "me" and "search" for ids.
-usersRoutes.get('/auth/users/me', authIdOr404, bearer, (c) => recordOf(c, currentUser(c.env.project, c.var.principal)));
+usersRoutes.get('/auth/users/me', authIdOr404, bearer, (c) => recordOf(c, currentUser(c.env.project, c.get('principal'))));
 
 usersRoutes.put('/auth/users/me', authIdOr404, bearer, async (c) => {
-  const user = currentUser(c.env.project, c.var.principal);
+  const user = currentUser(c.env.project, c.get('principal'));
   return recordOf(c, updateUser(c.env.project, user, await readJsonObject(c)));
 });
 
@@ -110,13 +110,13 @@ usersRoutes.get('/auth/users/get-number-of-user', authIdOr417, master(), (c) => 
 usersRoutes.post('/auth/users/by-user-ids', authIdOr417, master(), async (c) => c.json(usersByIds(c.env.project, await readJsonObject(c))));
 
 usersRoutes.get('/auth/users/by-username/:username', authIdOr404, bearer, (c) =>
-  recordOf(c, userByUsername(c.env.project, c.var.principal, c.req.param('username'))),
+  recordOf(c, userByUsername(c.env.project, c.get('principal'), c.req.param('username'))),
 );
 
-usersRoutes.get('/auth/users/:userId', authIdOr404, bearer, (c) => recordOf(c, userById(c.env.project, c.var.principal, c.req.param('userId'))));
+usersRoutes.get('/auth/users/:userId', authIdOr404, bearer, (c) => recordOf(c, userById(c.env.project, c.get('principal'), c.req.param('userId'))));
 
 usersRoutes.put('/auth/users/:userId', authIdOr404, master(), async (c) => {
-  const user = userById(c.env.project, c.var.principal, c.req.param('userId'));
+  const user = userById(c.env.project, c.get('principal'), c.req.param('userId'));
   return recordOf(c, updateUser(c.env.project, user, await readJsonObject(c)));
 });
 
