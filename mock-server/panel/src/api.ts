@@ -1,6 +1,7 @@
 // Every call of the panel goes through here: the admin API with the master key, or the service's own API with a
-// master token. The panel has no back door. The project the panel works on is held in one place (`current`), so a
-// project switcher only has to change it.
+// master token. The panel has no back door. The project the panel works on is held in one place (`current`): the
+// project of the key signed in with, or another of the server's projects (`switchProject`, when that key is the
+// server's admin key).
 import type { Config } from '@basekit/engine';
 import { useEffect, useState } from 'preact/hooks';
 
@@ -23,8 +24,14 @@ const KEY_STORAGE = 'basekit-panel:master-key';
 /** The word of the header names (`X-<word>-Authentication-Key`): the server writes it into the page it serves. */
 const servedHeaderWord = document.querySelector<HTMLMetaElement>('meta[name="basekit-header-word"]')?.content || 'Service';
 
-/** The panel's session: the master key (this tab's sessionStorage only), the project and a master token. */
+/**
+ * The panel's session: the key signed in with (this tab's sessionStorage only), the project worked on with its
+ * master key, and a master token of that project.
+ */
 interface Current {
+  signedInKey: string;
+  /** The id (authentication id) of the project of that key, as it was at sign-in. */
+  signedInProject: string;
   masterKey: string;
   config: ProjectConfig;
   token: { value: string; expiresAt: number } | undefined;
@@ -66,9 +73,18 @@ function session(): Current {
 
 const withHeaders = (init: RequestInit, headers: Record<string, string>): RequestInit => ({ ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } });
 
-/** An admin API call (`/__admin/...`) with the master key, as a raw response. */
-export function adminResponse(path: string, init: RequestInit = {}, masterKey = session().masterKey): Promise<Response> {
-  return fetch(path, withHeaders(init, { [header('Authentication-Key')]: masterKey }));
+/**
+ * An admin API call (`/__admin/...`) of the current project, as a raw response: its master key and its ids (the
+ * server finds the project by them).
+ */
+export function adminResponse(path: string, init: RequestInit = {}): Promise<Response> {
+  const { masterKey, config } = session();
+  return fetch(path, withHeaders(init, { ...projectHeaders(config), [header('Authentication-Key')]: masterKey }));
+}
+
+/** An admin call with the key signed in with (or `key`), in the server's header word: the projects API, the sign-in. */
+function serverAdmin(path: string, key = session().signedInKey): Promise<Response> {
+  return fetch(path, { headers: { [`X-${servedHeaderWord}-Authentication-Key`]: key } });
 }
 
 /** An admin API call whose JSON answer is returned (an `ApiError` when it fails). */
@@ -118,11 +134,49 @@ export async function service<T>(path: string, init: RequestInit = {}, transport
   return json<T>(await serviceResponse(path, init, transport));
 }
 
-/** Signs in with the master key: the key is checked by reading the project's config with it (403 when wrong). */
+/**
+ * Signs in with a master key: the key is checked by reading its project's config with it (403 when wrong); that
+ * project becomes the current one.
+ */
 export async function signIn(masterKey: string): Promise<void> {
-  const config = await json<ProjectConfig>(await adminResponse('/__admin/config', {}, masterKey));
-  current = { masterKey, config, token: undefined };
+  const config = await json<ProjectConfig>(await serverAdmin('/__admin/config', masterKey));
+  current = { signedInKey: masterKey, signedInProject: config.authenticationId, masterKey, config, token: undefined };
   sessionStorage.setItem(KEY_STORAGE, masterKey);
+  changed();
+}
+
+/** The id of the project signed in to (the URL names other projects, not this one). */
+export function signedInProject(): string {
+  return session().signedInProject;
+}
+
+/** A project of the server as the projects API lists it: its id (the authentication id) and its config. */
+export interface ServerProject {
+  id: string;
+  config: ProjectConfig;
+}
+
+/**
+ * The server's projects, the default one first (`GET /__admin/projects`); undefined when the key signed in with is
+ * not the server's admin key (the default project's master key), which alone may list them.
+ */
+export async function listProjects(): Promise<ServerProject[] | undefined> {
+  const response = await serverAdmin('/__admin/projects');
+  if (response.status === 403 || response.status === 404) return undefined;
+  return (await json<{ projects: ServerProject[] }>(response)).projects;
+}
+
+/**
+ * Makes another of the server's projects the current one (undefined: the project of the key signed in with): every
+ * call from now on carries its ids and master key.
+ */
+export async function switchProject(id: string | undefined): Promise<void> {
+  const now = session();
+  const config =
+    id === undefined
+      ? await json<ProjectConfig>(await serverAdmin('/__admin/config'))
+      : (await json<ServerProject>(await serverAdmin(`/__admin/projects/${encodeURIComponent(id)}`))).config;
+  current = { ...now, masterKey: config.masterKey, config, token: undefined };
   changed();
 }
 
@@ -176,9 +230,13 @@ function replaceConfig(config: ProjectConfig): ProjectConfig {
   const now = session();
   // The master key or the ids may have changed: the token of before may no longer fit.
   if (config.masterKey !== now.masterKey || config.authenticationId !== now.config.authenticationId) now.token = undefined;
+  // A new master key of the project signed in to is the key the tab keeps from now on.
+  if (now.masterKey === now.signedInKey) {
+    now.signedInKey = config.masterKey;
+    sessionStorage.setItem(KEY_STORAGE, config.masterKey);
+  }
   now.config = config;
   now.masterKey = config.masterKey;
-  sessionStorage.setItem(KEY_STORAGE, config.masterKey);
   changed();
   return config;
 }

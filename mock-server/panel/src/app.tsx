@@ -1,6 +1,7 @@
 import type { FunctionComponent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { resumeSession, signOut, useConfig } from './api.js';
+import { resumeSession, signOut, switchProject, useConfig } from './api.js';
+import { ProjectSwitcher } from './components/project-switcher.js';
 import { ThemePicker } from './components/theme-picker.js';
 import { pages, type PageEntry, type PageProps } from './pages/index.js';
 import { href, navigate, useRoute } from './router.js';
@@ -18,6 +19,7 @@ export function App() {
 function Layout({ project }: { project: string }) {
   const route = useRoute();
   const entry = pages.find((p) => p.name === route.page);
+  const opened = useOpenedProject(route.project);
   useEffect(() => {
     if (!route.page) navigate(href(pages[0]!.name), { replace: true });
   }, [route.page]);
@@ -31,9 +33,7 @@ function Layout({ project }: { project: string }) {
       </a>
       <header class="top">
         <span class="brand">basekit panel</span>
-        <span class="project" title="authentication id">
-          {project}
-        </span>
+        <ProjectSwitcher current={project} page={entry?.name ?? pages[0]!.name} />
         <ThemePicker />
         <button type="button" onClick={signOut}>
           Sign out
@@ -50,9 +50,38 @@ function Layout({ project }: { project: string }) {
           ))}
         </ul>
       </nav>
-      <main id="main">{entry ? <PageView key={entry.name} entry={entry} params={route.params} /> : route.page && <NotFound page={route.page} />}</main>
+      <main id="main">
+        {!opened.ready ? (
+          <p role="status">{opened.error ? `The project “${route.project}” could not be opened: ${(opened.error as Error).message}` : 'Opening the project…'}</p>
+        ) : entry ? (
+          // Keyed by project too: a page of another project starts afresh.
+          <PageView key={`${route.project ?? ''}/${entry.name}`} entry={entry} params={route.params} />
+        ) : (
+          route.page && <NotFound page={route.page} />
+        )}
+      </main>
     </div>
   );
+}
+
+/**
+ * Makes the URL's project (undefined: the one signed in to) the one every call goes to; `ready` once it is, `error`
+ * when it cannot be (an unknown project, a key that may not list projects).
+ */
+function useOpenedProject(project: string | undefined): { ready: boolean; error: unknown } {
+  const [opened, setOpened] = useState<{ project: string | undefined; error?: unknown }>({ project: undefined });
+  useEffect(() => {
+    if (project === opened.project) return;
+    let stale = false;
+    switchProject(project).then(
+      () => !stale && setOpened({ project }),
+      (error: unknown) => !stale && setOpened({ project: opened.project, error }),
+    );
+    return () => {
+      stale = true;
+    };
+  }, [project]);
+  return { ready: opened.project === project, error: opened.error };
 }
 
 const loaded = new Map<string, FunctionComponent<PageProps>>();

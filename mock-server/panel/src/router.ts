@@ -1,12 +1,14 @@
 // A router of our own, small enough to read at once: panel URLs are /__admin/panel/<page>/<selection...>?<filters>,
-// kept in the history API so every page and selection can be shared as a link and is restored on load.
+// kept in the history API so every page and selection can be shared as a link and is restored on load. A project of
+// the server other than the one signed in to comes first: /__admin/panel/@<projectId>/<page>/...
 import { useEffect, useState } from 'preact/hooks';
 
 /** Where the server serves the panel, with its trailing slash (Vite's `base`). */
 export const PANEL_BASE = import.meta.env.BASE_URL;
 
-/** The panel's place: the page's name, the URL segments after it (decoded), and the query string. */
+/** The panel's place: the project (when not the one signed in to), the page's name, the URL segments after it (decoded), and the query string. */
 export interface Route {
+  project: string | undefined;
   page: string;
   params: string[];
   query: URLSearchParams;
@@ -17,16 +19,25 @@ const CHANGE = 'panel:navigate';
 /** The route of the address bar now. */
 export function currentRoute(): Route {
   const path = location.pathname.startsWith(PANEL_BASE) ? location.pathname.slice(PANEL_BASE.length) : '';
-  const [page = '', ...params] = path.split('/').filter(Boolean).map(decodeURIComponent);
-  return { page, params, query: new URLSearchParams(location.search) };
+  const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
+  const project = segments[0]?.startsWith('@') ? segments.shift()!.slice(1) : undefined;
+  const [page = '', ...params] = segments;
+  return { project, page, params, query: new URLSearchParams(location.search) };
 }
 
 /**
- * The panel URL of a page and its selection, each segment encoded (a file path or an id may hold any character).
+ * The panel URL of a page and its selection in the project of the current URL, each segment encoded (a file path or
+ * an id may hold any character).
  * @example href('database', 'GameScore', id) // "/__admin/panel/database/GameScore/<id>"
  */
 export function href(page: string, ...params: string[]): string {
-  return PANEL_BASE + [page, ...params].map(encodeURIComponent).join('/');
+  return projectHref(currentRoute().project, page, ...params);
+}
+
+/** The panel URL of a page and its selection in `project` (undefined: the project signed in to). */
+export function projectHref(project: string | undefined, page: string, ...params: string[]): string {
+  const prefix = project === undefined ? '' : `@${encodeURIComponent(project)}/`;
+  return PANEL_BASE + prefix + [page, ...params].map(encodeURIComponent).join('/');
 }
 
 /** Goes to a panel URL (from `href`, with a query string if any); `replace` for filter changes that need no history entry. */

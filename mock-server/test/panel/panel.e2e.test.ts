@@ -62,6 +62,39 @@ describe('panel: serving and sign-in', () => {
     expect(await background()).toBe('rgb(255, 255, 255)');
   });
 
+  it("switches between the server's projects, each page of each with its URL", async () => {
+    const { page, server } = panel;
+    const created = await server.admin('/__admin/projects', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const { id, config } = (await created.json()) as { id: string; config: { authenticationId: string; masterKey: string } };
+    const body = JSON.stringify({ username: 'only-in-b', password: 'pw' });
+    expect((await server.request('/auth/users', { method: 'POST', headers: { 'X-Acme-Authentication-Id': config.authenticationId, 'Content-Type': 'application/json' }, body })).status).toBe(200);
+    const users = page.getByRole('table', { name: /^Users/ });
+
+    await openPanel(panel, 'users');
+    await expect.poll(() => users.textContent()).toContain('No users yet.');
+    await page.getByLabel('Project').selectOption(id);
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/__admin/panel/@${id}/users`);
+    await expect.poll(() => users.getByRole('link').allTextContents()).toEqual(['only-in-b']);
+    // Links stay in the project; the URL alone opens it.
+    await page.getByRole('navigation', { name: 'Pages', exact: true }).getByRole('link', { name: 'Project' }).click();
+    await expect.poll(() => page.getByRole('region', { name: 'Keys, ids and URLs' }).textContent()).toContain(config.masterKey);
+    await openPanel(panel, `@${id}/users`);
+    await expect.poll(() => users.getByRole('link').allTextContents()).toEqual(['only-in-b']);
+    await page.getByLabel('Project').selectOption(server.config.authenticationId);
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/__admin/panel/users');
+    await expect.poll(() => users.textContent()).toContain('No users yet.');
+
+    // Signed in with that project's own master key: its users, and no list of the server's projects.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Master key').fill(config.masterKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await openPanel(panel, 'users');
+    await expect.poll(() => users.getByRole('link').allTextContents()).toEqual(['only-in-b']);
+    expect(await page.getByLabel('Project').count()).toBe(0);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signIn(panel);
+  });
+
   it('signs out and forgets the key', async () => {
     const { page } = panel;
     await page.getByRole('button', { name: 'Sign out' }).click();

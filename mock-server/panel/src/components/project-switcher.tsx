@@ -1,0 +1,33 @@
+import { listProjects, signedInProject } from '../api.js';
+import { navigate, projectHref } from '../router.js';
+import { useLoad } from '../use-load.js';
+
+/**
+ * The project the panel shows: a list of the server's projects when the key signed in with may list them (the
+ * server's admin key) and there are several, else the project's id. Choosing one opens the same page in it.
+ */
+export function ProjectSwitcher({ current, page }: { current: string; page: string }) {
+  const projects = useLoad(listProjects, []);
+  const list = projects.data;
+  if (!list || list.length < 2) {
+    return (
+      <span class="project" title="authentication id">
+        {current}
+      </span>
+    );
+  }
+  const choose = (id: string) => navigate(projectHref(id === signedInProject() ? undefined : id, page));
+  return (
+    <label class="project">
+      Project{' '}
+      {/* Read again on focus: projects come and go while the panel is open (tests create them). */}
+      <select value={current} onFocus={projects.reload} onChange={(e) => choose(e.currentTarget.value)}>
+        {list.map(({ id }) => (
+          <option key={id} value={id}>
+            {id}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
