@@ -70,7 +70,8 @@ it('edits a row with typed editors and follows its pointer to the row it names',
   const { body } = await master.get('Note', ids['second']!);
   expect(body).toMatchObject({ title: 'edited', due: date('2025-06-07T08:09:10.123Z') });
   expect(body).not.toHaveProperty('views');
-  expect(await page.getByLabel("The row's JSON").textContent()).toContain('"edited"');
+  // The page reads the row again after saving.
+  await expect.poll(() => page.getByLabel("The row's JSON").textContent()).toContain('"edited"');
 
   await page.getByRole('link', { name: `Open Author row ${ids['Bob']}` }).click();
   await expect.poll(path).toBe(`/__admin/panel/database/Author/${ids['Bob']}`);
