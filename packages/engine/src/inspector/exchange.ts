@@ -1,5 +1,4 @@
 import type { ServiceName } from '../config.js';
-import type { Principal } from '../shared/env.js';
 import { servicePath } from '../shared/path.js';
 import type { Project } from '../shared/project.js';
 import { MASK, isSecretName, maskHeaders, maskJson, maskJsonLikeText, maskPathAndQuery, maskQuery } from './masking.js';
@@ -58,9 +57,10 @@ export interface ExchangeFacts {
   responseHeaders: Headers;
   hasResponseBody: boolean;
   project: Project;
-  principal: Principal | undefined;
-  /** The request carried the project's master key (the admin API, master login), compared when it was answered. */
-  masterKey: boolean;
+  /** The user of the verified access token, if it was a user's. */
+  userId: string | undefined;
+  /** A verified master token, or the project's master key itself (the admin API, a master login). */
+  master: boolean;
   /** The request body as the route read it (bytes, or the form it parsed them into), if it did and it is no larger than `bodyLimit`. */
   requestBody: Uint8Array | FormData | undefined;
   /** The size of the request body the route read, if it did. */
@@ -99,11 +99,9 @@ function areaOf(method: string, path: string): InspectedArea {
   return method === 'GET' || method === 'HEAD' ? 'storage' : 'other';
 }
 
-function callerOf(facts: ExchangeFacts): Caller {
-  const { principal } = facts;
-  if (principal?.isMaster || (!principal && facts.masterKey)) return { kind: 'master' };
-  if (principal?.userId !== undefined) return { kind: 'user', userId: principal.userId };
-  return { kind: 'anonymous' };
+function callerOf({ master, userId }: ExchangeFacts): Caller {
+  if (master) return { kind: 'master' };
+  return userId === undefined ? { kind: 'anonymous' } : { kind: 'user', userId };
 }
 
 const decoder = new TextDecoder();

@@ -15,6 +15,8 @@ export interface AppEnv {
     requestBody: Uint8Array;
     /** The request body as `readForm` parsed it. */
     requestForm: FormData;
+    /** The JSON text `c.json` answered with, while the request inspector records (its `jsonKeepingText`). */
+    responseJson: string;
   };
 }
 
