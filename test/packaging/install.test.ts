@@ -90,6 +90,14 @@ describe('the packed packages', () => {
     }
   });
 
+  it('the server ships the management panel built (its page and assets, no source maps), not its sources', () => {
+    const files = packed.get('@basekit/mock-server')!.files.map((file) => file.path);
+    const panel = files.filter((path) => path.startsWith('panel/'));
+    expect(panel).toContain('panel/dist/index.html');
+    expect(panel.filter((path) => /^panel\/dist\/assets\/index-[\w-]+\.js$/.test(path))).toHaveLength(1);
+    expect(panel.filter((path) => !path.startsWith('panel/dist/') || path.endsWith('.map'))).toEqual([]);
+  });
+
   it('ship the sources of every source map they ship', () => {
     for (const dir of publishable) {
       const { name, files } = packed.get(readJson<Manifest>(`${dir}/package.json`).name)!;
@@ -174,6 +182,9 @@ describe('the container image, without a container engine (test/container/image.
     const command = imageCommand(readDockerfile(), server, await mkdtemp(join(base, 'volume-')));
     const first = await command.start();
     expect(await command.healthCheck(first.port)).toBe(0);
+    // The management panel, served from the packed install.
+    const panel = await fetch(`${first.url}/__admin/panel/users`);
+    expect([panel.status, await panel.text()]).toEqual([200, expect.stringContaining('<meta name="basekit-header-word" content="Service" />')]);
     const headers = { 'X-Service-Authentication-Id': 'dev-auth-id', 'X-Service-Authentication-Key': 'dev-client-key', 'Content-Type': 'application/json' };
     const registered = await fetch(`${first.url}/auth/users`, { method: 'POST', headers, body: JSON.stringify({ username: 'ann', password: 'pw-ann' }) });
     expect(registered.status).toBe(200);
