@@ -37,7 +37,7 @@ describe('panel: serving and sign-in', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Project');
   });
 
-  it('navigates between the seven pages by keyboard-usable links, each with its own URL', async () => {
+  it('navigates between the seven pages by links, each with its own URL, back and forward included', async () => {
     const { page } = panel;
     for (const name of ['Project', 'Users', 'Database', 'Files', 'Transcoder', 'Leaderboards', 'Requests']) {
       await page.getByRole('navigation', { name: 'Pages', exact: true }).getByRole('link', { name }).click();
@@ -46,6 +46,18 @@ describe('panel: serving and sign-in', () => {
     }
     await page.goBack();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Leaderboards');
+  });
+
+  it('works from the keyboard: a skip link, the pages by Tab and Enter, the heading focused on each page change', async () => {
+    const { page } = panel;
+    await openPanel(panel, 'project');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to the page');
+    await page.getByRole('navigation', { name: 'Pages', exact: true }).getByRole('link', { name: 'Users' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.outerHTML)).toBe('<h1 tabindex="-1">Users</h1>');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('search');
   });
 
   it('follows the system theme and lets the user pick light or dark', async () => {
