@@ -41,7 +41,8 @@ export function recordExchanges(listeners: ReadonlySet<ExchangeListener>, onList
     const body = c.get('requestBody');
     const bodySize = body?.byteLength;
     // A thrown ApiError (Hono keeps it), or one a response was made of without throwing (no such route, a bad range).
-    const error = c.error instanceof ApiError ? c.error : answeredError(res);
+    // (A response's identity hash, which the lookup needs, is not made for the successful majority.)
+    const error = c.error instanceof ApiError ? c.error : res.status >= 400 ? answeredError(res) : undefined;
     const responseJson = error ? JSON.stringify(error) : c.get('responseJson');
     const exchange = new Exchange({
       seq: ++seq,
