@@ -35,6 +35,8 @@ export function panelFiles(folder: string, headerWord: () => string): (request: 
   return (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
     const url = request.url;
+    // Every request of the service passes here: most are told apart without cutting the URL up.
+    if (!url.includes(PANEL_PATH.slice(0, -1))) return undefined;
     const path = url.slice(url.indexOf('/', url.indexOf('//') + 2)).split('?')[0]!;
     if (path === PANEL_PATH.slice(0, -1)) return Promise.resolve(Response.redirect(new URL(PANEL_PATH, url), 308));
     if (!path.startsWith(PANEL_PATH)) return undefined;
