@@ -82,6 +82,8 @@ export function interceptLinks(): void {
     if (!link || link.target || link.hasAttribute('download')) return;
     const url = new URL(link.href, location.href);
     if (url.origin !== location.origin || !url.pathname.startsWith(PANEL_BASE)) return;
+    // A link within the page (the skip link's #main) is the browser's to follow.
+    if (url.hash && url.pathname === location.pathname && url.search === location.search) return;
     event.preventDefault();
     navigate(url.pathname + url.search);
   });
