@@ -22,7 +22,7 @@ describe('panel: Project page', () => {
       await expect.poll(() => keys.getByText(value, { exact: true }).count()).toBeGreaterThan(0);
     }
     await keys.getByRole('button', { name: 'Copy Client key' }).click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(server.config.clientKey);
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(server.config.clientKey);
 
     const snippets = page.getByRole('region', { name: 'Snippets' });
     const sdk = await snippets.getByLabel('SDK snippet', { exact: true }).textContent();
@@ -77,7 +77,7 @@ describe('panel: Project page', () => {
     await expect.poll(() => status('State').textContent()).toBe('The project was reset.');
     expect(await config()).toMatchObject({ emailConfirmation: false, services: { database: true } });
     // The page follows: the settings and the clock show the server's values again.
-    expect(await page.getByLabel(/E-mail confirmation/).isChecked()).toBe(false);
+    await expect.poll(() => page.getByLabel(/E-mail confirmation/).isChecked()).toBe(false);
     await expect.poll(() => page.getByText(/Server time/).textContent()).toContain('real time');
     const count = async () => ((await (await server.admin('/__admin/state')).json()) as { areas: { users: { users: unknown[] } } }).areas.users.users.length;
     expect(await count()).toBe(0);

@@ -116,7 +116,7 @@ describe('panel: Users page', () => {
     await userTable().getByRole('link', { name: 'eve' }).click();
     await expect.poll(heading).toBe('eve');
     expect((await record())['active']).toBe(false);
-    expect(await page.getByRole('table', { name: 'E-mails to eve@example.com' }).getByRole('link').allTextContents()).toEqual(['Confirmation link for eve@example.com']);
+    await expect.poll(() => page.getByRole('table', { name: 'E-mails to eve@example.com' }).getByRole('link').allTextContents()).toEqual(['Confirmation link for eve@example.com']);
     await page.getByRole('button', { name: 'Activate' }).click();
     await expect.poll(async () => (await record())['active']).toBe(true);
     expect(await page.getByRole('button', { name: 'Activate' }).count()).toBe(0);
