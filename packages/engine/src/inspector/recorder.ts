@@ -66,12 +66,17 @@ export function recordExchanges(listeners: ReadonlySet<ExchangeListener>, onList
       bodyLimit,
     });
     if (inspectorLimit > 0) inspectorOf(project).add(exchange);
-    for (const listener of listeners) {
-      try {
-        listener(exchange);
-      } catch (listenerError) {
-        onListenerError(listenerError);
-      }
-    }
+    if (listeners.size > 0) notify(listeners, exchange, onListenerError);
   };
+}
+
+/** Hands an exchange to each listener; one that throws is reported and does not stop the others or the answer. */
+function notify(listeners: ReadonlySet<ExchangeListener>, exchange: Exchange, onListenerError: (error: unknown) => void): void {
+  for (const listener of listeners) {
+    try {
+      listener(exchange);
+    } catch (listenerError) {
+      onListenerError(listenerError);
+    }
+  }
 }
