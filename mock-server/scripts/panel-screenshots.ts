@@ -10,16 +10,22 @@ import { buildPanel, launchChromium } from '../test/panel/support.js';
 
 const OUT = fileURLToPath(new URL('../../docs/panel/', import.meta.url));
 
-/** The page of each screenshot, with the selection that shows it best. */
+/** The page of each screenshot, with the selection that shows it best; the inspector first, before the panel's own calls fill it. */
 const SHOTS = [
+  { name: 'requests', path: 'requests' },
   { name: 'project', path: 'project' },
   { name: 'users', path: 'users' },
   { name: 'database', path: 'database/GameScore' },
-  { name: 'files', path: 'files/screens' },
+  { name: 'files', path: 'files/screens/title.png' },
   { name: 'transcoder', path: 'transcoder' },
   { name: 'leaderboards', path: 'leaderboards/high-score' },
-  { name: 'requests', path: 'requests' },
 ];
+
+const TITLE_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="400">
+  <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#0a5bd3"/><stop offset="1" stop-color="#3fb950"/></linearGradient></defs>
+  <rect width="640" height="400" fill="url(#g)"/>
+  <text x="320" y="215" font-family="sans-serif" font-size="64" font-weight="bold" fill="#fff" text-anchor="middle">basekit</text>
+</svg>`;
 
 /** Fills the project through the service's API, as an app would; the requests show in the inspector too. */
 async function seed(server: RunningServer): Promise<void> {
@@ -47,7 +53,7 @@ async function seed(server: RunningServer): Promise<void> {
     await call('/object-storage/classes/GameScore', json('POST', { player: profile.username, score, level: i + 3, cheat: false }, auth));
     await call('/game/events', json('POST', { eventName: 'match_end', fieldsAndValues: [{ fieldName: 'score', value: score }, { fieldName: 'kills', value: 3 + i }] }, auth));
     if (i === 0) {
-      const image = await sharp({ create: { width: 640, height: 400, channels: 3, background: '#4c8dff' } }).png().toBuffer();
+      const image = await sharp(Buffer.from(TITLE_SVG)).png().toBuffer();
       const upload = new FormData();
       upload.append('fileItems[0].fileToUpload', new Blob([new Uint8Array(image)], { type: 'image/png' }), 'title.png');
       upload.append('fileItems[0].path', '/screens/');
