@@ -59,7 +59,7 @@ const all = sum(gzipSizes.keys());
 const hls = sum([...gzipSizes.keys()].filter((path) => /\/hls[.-]/.test(path)));
 console.log(
   `panel build, gzip -9: ${kb(all)} in ${gzipSizes.size} files (${all <= CEILING_KB * 1024 ? 'within' : 'OVER'} ${CEILING_KB} KB); ` +
-    `hls.js ${kb(hls)} of it, loaded only by the transcoder page; the panel's own files ${kb(all - hls)}`,
+    `hls.js ${kb(hls)} of it, loaded only to play a video on the transcoder page; the panel's own files ${kb(all - hls)}`,
 );
 try {
   for (const { name, path, signedIn, ready } of cases) {
