@@ -2,7 +2,7 @@ import type { Area } from '../area.js';
 import type { Config } from '../config.js';
 import type { Capabilities } from '../shared/capabilities.js';
 import { withServiceHeaders } from '../shared/header-word.js';
-import { DurableState } from '../shared/journal.js';
+import type { DurableState } from '../shared/journal.js';
 import { Project, type StateJson } from '../shared/project.js';
 import { importInitialState, type RestoreSummary } from '../shared/restore.js';
 import { recordedBodyLimit, requestKind } from '../request-kinds.js';
@@ -39,14 +39,18 @@ export function hostProject(routes: RouteRunner, areas: readonly Area[], config:
     const setInitialState = (state: StateJson) => Promise.resolve(void (project.initialState = state));
     return { project, fetch: handle, ready: Promise.resolve(undefined), close: () => Promise.resolve(), setInitialState };
   }
-  const durable = new DurableState(
-    project,
-    journal,
-    handle,
-    (request) => requestKind(request, project),
-    (request) => recordedBodyLimit(request, project),
-  );
-  const ready = durable.restore();
+  // The journal loads only where one is kept (the Node server's data folder, msw's IndexedDB), not in every browser app.
+  let durable!: DurableState;
+  const ready = import('../shared/journal.js').then(({ DurableState }) => {
+    durable = new DurableState(
+      project,
+      journal,
+      handle,
+      (request) => requestKind(request, project),
+      (request) => recordedBodyLimit(request, project),
+    );
+    return durable.restore();
+  });
   ready.catch(() => undefined); // the caller learns of it through `ready`; requests meanwhile get the error too
   const setInitialState = async (state: StateJson) => {
     await ready;

@@ -1,17 +1,12 @@
 import type { BlobStore, BlobWriter, Hashing } from '../../shared/capabilities.js';
 import { newId } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
-import { Crc32 } from './crc32.js';
-import { Md5 } from './md5.js';
 import { type FileSink, type OpenFile, boundaryOf, readMultipart } from './multipart.js';
 import type { Caller } from './ownership.js';
 import { MAX_PATH_INPUT } from './paths.js';
 import { filesState } from './state.js';
 import { readAll } from './stored-bytes.js';
 import { upload, uploadItems } from './upload.js';
-
-/** MD5 and CRC-32 in portable JavaScript, for platforms that give no faster ones (browsers). */
-const portableHashing: Hashing = { md5: () => new Md5(), crc32: () => new Crc32() };
 
 /** A file of an upload, written but not yet committed to the blob store it arrived in, with its size and digests. */
 export interface ReceivedFile {
@@ -73,7 +68,8 @@ function blobSink(blobs: BlobStore, blobKey: string, writer: BlobWriter, hashing
 export async function receiveUpload(project: Project, body: ReadableStream<Uint8Array> | null, contentType: string | undefined, caller: Caller): Promise<string[]> {
   const { config, capabilities } = project;
   const { blobs } = project.state(filesState);
-  const hashing = capabilities.hashing ?? portableHashing;
+  // The portable hashers load with the first upload where the platform has none of its own (browsers).
+  const hashing = capabilities.hashing ?? (await import('./portable-hashing.js')).portableHashing;
   const writers: BlobWriter[] = [];
   const openFile: OpenFile<ReceivedFile> = (part) => {
     // Other fields are short text; a file sent as one of them is read as text and held to the field's limit.

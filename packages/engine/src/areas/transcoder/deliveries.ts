@@ -1,7 +1,7 @@
 import type { JobRecord } from './jobs.js';
 import { send, type OutboundLimits } from './outbound.js';
 import type { ProducedFile } from './runner.js';
-import type { SettingRecord } from './settings.js';
+import type { SettingRecord } from './kinds.js';
 import type { TranscoderPolicy } from './state.js';
 
 /** Webhook statuses of spec 6.1. */

@@ -4,7 +4,7 @@ import type { JobRecord } from './jobs.js';
 import { masterPlaylist, playlistAddress } from './playlist.js';
 import { download, outboundLimits, type OutboundLimits } from './outbound.js';
 import { UnreadableSource, type ConvertPlan, type OpenedSource, type Rendition, type TranscodeRunner, type WatermarkLocation } from './runner.js';
-import type { SettingRecord } from './settings.js';
+import type { SettingRecord } from './kinds.js';
 import type { TranscoderPolicy } from './state.js';
 import { hms, thumbnailMoments } from './thumbnails.js';
 import { parseBitrate, parseResolution } from './units.js';

@@ -2,9 +2,7 @@ import { adminKey } from '../../admin/guard.js';
 import { bearer, serviceEnabled } from '../../shared/auth.js';
 import { readJsonObject } from '../../shared/http.js';
 import { createRoutes } from '../../shared/routes.js';
-import { submitConvert } from './jobs.js';
-import { updatePolicy } from './policy.js';
-import { KINDS } from './settings.js';
+import { KINDS } from './kinds.js';
 import { settingsJson, transcoderState } from './state.js';
 import { saveSetting, settingsOwner } from './store.js';
 
@@ -15,12 +13,17 @@ transcoderRoutes.use('/video/*', serviceEnabled('transcoder'), bearer);
 
 for (const kind of KINDS) {
   transcoderRoutes.post(`/metadata/${kind}`, async (c) => {
-    const { record, created } = saveSetting(c.env.project, settingsOwner(c.get('principal')), kind, await readJsonObject(c));
+    const body = await readJsonObject(c);
+    // The checks of every kind's fields load with the first saved setting, as jobs load with the first conversion.
+    const { validateSetting } = await import('./settings.js');
+    const { record, created } = saveSetting(c.env.project, settingsOwner(c.get('principal')), kind, validateSetting(kind, body));
     return c.json(record, created ? 201 : 200);
   });
 }
 
 transcoderRoutes.post('/video/convert', async (c) => {
+  // Jobs and their pipeline load with the first conversion: browser apps that mock the service rarely convert.
+  const { submitConvert } = await import('./jobs.js');
   const { requestId, videoId } = submitConvert(c.env.project, settingsOwner(c.get('principal')), await readJsonObject(c));
   return c.json({ requestId, videoId }, 202);
 });
@@ -37,5 +40,6 @@ transcoderRoutes.get('/__admin/transcoder/policy', (c) => c.json(c.env.project.s
 
 transcoderRoutes.patch('/__admin/transcoder/policy', async (c) => {
   const state = c.env.project.state(transcoderState);
+  const { updatePolicy } = await import('./policy.js');
   return c.json(updatePolicy(state.policy, await readJsonObject(c)));
 });

@@ -1,14 +1,9 @@
 import { arrayOf, boolean, httpUrl, integer, invalid, object, oneOf, string, stringMap, type Check } from './fields.js';
 import { ffmpegOptions } from './ffmpeg-options.js';
+import type { Kind, SettingRecord } from './kinds.js';
 import type { WatermarkLocation } from './runner.js';
 import { BITRATE, BITRATE_RANGE, MAX_FRAME, RESOLUTION, parseBitrate, parseResolution } from './units.js';
 
-/** The five kinds of settings record of spec 2.8, in the order of the `/metadata/<kind>` operations. */
-export const KINDS = ['thumbnail', 'webhook', 'upload', 'watermark', 'preset'] as const;
-export type Kind = (typeof KINDS)[number];
-
-/** A stored settings record: `name`, `default` and the kind's fields as the caller sent them. */
-export type SettingRecord = { name: string; default: boolean } & Record<string, unknown>;
 
 export const LOCATIONS: readonly WatermarkLocation[] = ['TOP_LEFT', 'TOP_CENTER', 'TOP_RIGHT', 'BOTTOM_LEFT', 'BOTTOM_CENTER', 'BOTTOM_RIGHT'];
 export const SPEEDS = ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow'] as const;

@@ -1,7 +1,7 @@
 import type { StateSlice } from '../../shared/project.js';
 import type { JobRecord } from './jobs.js';
 import { JobQueue } from './queue.js';
-import { KINDS, type Kind, type SettingRecord } from './settings.js';
+import { KINDS, type Kind, type SettingRecord } from './kinds.js';
 
 /** How jobs are scheduled and deliveries retried; changed through `PATCH /__admin/transcoder/policy`. */
 export interface TranscoderPolicy {

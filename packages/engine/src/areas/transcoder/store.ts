@@ -1,7 +1,7 @@
 import { ApiError, ErrorCode } from '../../shared/errors.js';
 import type { Principal } from '../../shared/env.js';
 import type { Project } from '../../shared/project.js';
-import { validateSetting, type Kind, type SettingRecord } from './settings.js';
+import type { Kind, SettingRecord } from './kinds.js';
 import { settingsBook, transcoderState, type SettingsBook, type TranscoderState } from './state.js';
 
 /** Whose settings a caller writes and reads first: a user's id, or undefined for the master token (the project's). */
@@ -19,13 +19,12 @@ export function booksFor(state: TranscoderState, owner: SettingsOwner): Settings
 }
 
 /**
- * Stores a settings record (spec 4.7 #1-#5) among the owner's: the master token's are the project's, a user's
+ * Stores a settings record (spec 4.7 #1-#5), checked by `validateSetting`, among the owner's: the master token's are the project's, a user's
  * are theirs alone. Names are unique per kind and owner: a record with an existing name replaces it, a new name
  * past `transcoderMaxSettingsPerKind` answers 400 (704). `default: true` makes it the kind's one default of that
  * owner, taking the mark from the previous one.
  */
-export function saveSetting(project: Project, owner: SettingsOwner, kind: Kind, body: unknown): { record: SettingRecord; created: boolean } {
-  const record = validateSetting(kind, body);
+export function saveSetting(project: Project, owner: SettingsOwner, kind: Kind, record: SettingRecord): { record: SettingRecord; created: boolean } {
   const state = project.state(transcoderState);
   const existing = owner === undefined ? state.settings : state.userSettings.get(owner);
   const created = !existing?.[kind].has(record.name);

@@ -1,4 +1,4 @@
-import type { SettingRecord } from './settings.js';
+import type { SettingRecord } from './kinds.js';
 
 /** `"01:02:03"` -> 3723 seconds. */
 export function seconds(hms: string): number {
