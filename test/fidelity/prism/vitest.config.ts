@@ -3,8 +3,9 @@ import { defineConfig, type Plugin } from 'vitest/config';
 
 /**
  * Runs the SDK's end-to-end suite through Prism (see ../prism.test.ts, which starts it). The SDK tests get their
- * server from `packages/sdk/test/support.ts`, which imports `startTestServer`; for that one importer this config
- * hands over `./server.ts`, which puts `prism proxy --errors` in front of the same reference server.
+ * server through `mock-server/test/support/shared-server.ts`, which imports `startTestServer` (its own server per
+ * test file outside a shared-server run, as here); for that one importer this config hands over `./server.ts`, which
+ * puts `prism proxy --errors` in front of the same reference server.
  */
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const prismServer = fileURLToPath(new URL('./server.ts', import.meta.url));
@@ -13,7 +14,7 @@ const throughPrism: Plugin = {
   name: 'sdk-suite-through-prism',
   enforce: 'pre',
   resolveId(source, importer) {
-    if (importer?.endsWith('packages/sdk/test/support.ts') && source.endsWith('mock-server/test/support/server.js')) return prismServer;
+    if (importer?.endsWith('mock-server/test/support/shared-server.ts') && source === './server.js') return prismServer;
     return null;
   },
 };
