@@ -14,6 +14,7 @@ import { defaultCapabilities, type Capabilities } from './shared/capabilities.js
 import type { AppEnv } from './shared/env.js';
 import { ApiError, ErrorCode, errorResponse } from './shared/errors.js';
 import { withServiceHeaders } from './shared/header-word.js';
+import { answerJson } from './shared/json-answer.js';
 import { servicePath } from './shared/path.js';
 import type { RestoreSummary } from './shared/restore.js';
 import type { Project, StateJson } from './shared/project.js';
@@ -80,6 +81,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
   const app = withErrorHandling(createRoutes((request) => servicePath(getPath(request))), options);
   const exchangeListeners = new Set<ExchangeListener>();
+  app.use('*', answerJson);
   app.use('*', recordExchanges(exchangeListeners, options.onInternalError ?? console.error));
   // Browser apps call the service from their own origin; downloads expose the headers players and savers read.
   // Only requests with an Origin (browsers) need CORS headers: others skip the middleware's cost.
@@ -145,7 +147,7 @@ function withErrorHandling(app: ReturnType<typeof createRoutes>, options: Engine
 
 export type { Config, ConfigInput, ServiceName } from './config.js';
 export { DEFAULT_CONFIG, ConfigError, developmentConfig, resolveConfig } from './config.js';
-export type { AsyncContext, Capabilities, BlobStore, BlobWriter, Hasher, Hashing, Journal, JournalContents, Persistence, ProjectStore, StoredBytes, ImageResizer } from './shared/capabilities.js';
+export type { AsyncContext, Capabilities, JsonResponseInit, BlobStore, BlobWriter, Hasher, Hashing, Journal, JournalContents, Persistence, ProjectStore, StoredBytes, ImageResizer } from './shared/capabilities.js';
 export type { HostedProject } from './projects/hosted.js';
 export type { ProjectRegistry } from './projects/registry.js';
 export type { ServerProjects } from './projects/server-projects.js';

@@ -54,7 +54,8 @@ export interface ExchangeFacts {
   url: string;
   requestHeaders: Headers;
   status: number;
-  responseHeaders: Headers;
+  /** Its headers are read only when the exchange is shown: a platform's lighter Response makes them on first read. */
+  response: Response;
   hasResponseBody: boolean;
   project: Project;
   /** The user of the verified access token, if it was a user's. */
@@ -142,11 +143,11 @@ function requestBodyView(facts: ExchangeFacts): BodyView {
 }
 
 function responseBodyView(facts: ExchangeFacts): BodyView {
-  const type = facts.responseHeaders.get('content-type') ?? '';
+  const type = facts.response.headers.get('content-type') ?? '';
   if (facts.responseJson !== undefined) return jsonOrText(facts.responseJson, new TextEncoder().encode(facts.responseJson).length, type);
   if (facts.responseJsonLength !== undefined) return { kind: 'omitted', reason: 'large', size: facts.responseJsonLength, contentType: type };
   if (!facts.hasResponseBody) return { kind: 'none' };
-  const declared = facts.responseHeaders.get('content-length');
+  const declared = facts.response.headers.get('content-length');
   const size = declared === null ? undefined : Number(declared);
   if (size === 0) return { kind: 'none' };
   return { kind: 'omitted', reason: isJsonType(type) || isTextType(type) ? 'unread' : 'binary', size, contentType: type || undefined };
@@ -194,7 +195,7 @@ export class Exchange {
     return {
       ...this.summary(),
       request: { headers: maskHeaders(facts.requestHeaders), body: requestBodyView(facts) },
-      response: { headers: maskHeaders(facts.responseHeaders), body: responseBodyView(facts) },
+      response: { headers: maskHeaders(facts.response.headers), body: responseBodyView(facts) },
     };
   }
 

@@ -30,6 +30,17 @@ export interface Capabilities {
   images?: ImageResizer;
   /** Video conversion (ffmpeg in Node), or why it cannot run. Absent: the transcoder simulates it with tiny files (browsers). */
   transcoder?: TranscoderCapability;
+  /**
+   * Makes the Response of each JSON answer (`c.json`). Node's server gives a lighter one that behaves as a Response
+   * and that its transport writes as it is, without the body stream a standard Response builds. Absent: `new Response`.
+   */
+  jsonResponse?: (text: string, init: JsonResponseInit) => Response;
+}
+
+/** What a JSON answer is made of besides its text: the status and the headers, `Content-Type` among them. */
+export interface JsonResponseInit {
+  status: number;
+  headers: Record<string, string>;
 }
 
 /**

@@ -15,7 +15,7 @@ export interface AppEnv {
     requestBody: Uint8Array;
     /** The request body as `readForm` parsed it. */
     requestForm: FormData;
-    /** The JSON text `c.json` answered with, while the request inspector records (its `jsonKeepingText`). */
+    /** The JSON text `c.json` answered with (`jsonAnswer`), for the request inspector. */
     responseJson: string;
   };
 }
