@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { join } from 'node:path';
 import type { Capabilities, Config } from '@basekit/engine';
 import { nodeFiles } from './files/index.js';
+import { jsonResponse } from './json-response.js';
 import { DiskJournal } from './journal/disk-journal.js';
 import { DiskProjectStore } from './journal/project-store.js';
 import { nodeTranscoder } from './transcoder/index.js';
@@ -9,6 +10,7 @@ import { nodeTranscoder } from './transcoder/index.js';
 /** The Node implementations of the engine's platform capabilities; with a data folder, every state is kept there. */
 export async function nodeCapabilities({ dataDir, fsync = 'never' }: { dataDir?: string | undefined; fsync?: Config['fsync'] } = {}): Promise<Partial<Capabilities>> {
   return {
+    jsonResponse,
     transcoder: await nodeTranscoder(),
     ...(await nodeFiles({ dataDir })),
     ...(dataDir && { journal: new DiskJournal(join(dataDir, 'journal'), fsync), projects: new DiskProjectStore(dataDir, fsync), asyncContext: new AsyncLocalStorage() }),

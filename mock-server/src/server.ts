@@ -2,6 +2,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createEngine, developmentConfig, resolveConfig, type ConfigInput, type Engine, type RestoreSummary, type StateJson } from '@basekit/engine';
 import { nodeCapabilities } from './capabilities.js';
+import { writeJsonAnswer } from './json-response.js';
 import { BUILT_PANEL_DIR, panelFiles } from './panel.js';
 
 export interface StartOptions {
@@ -42,7 +43,11 @@ export async function startServer({ config, port = 3000, host = '127.0.0.1', dat
   const restored = await engine.ready;
   // Keep the global Request/Response: fetch clients in the same process (tests) must keep working.
   const panel = panelFiles(panelDir, () => engine.project.config.headerWord[0]!);
-  const server = createAdaptorServer({ fetch: (request) => panel(request) ?? engine.fetch(request), overrideGlobalObjects: false });
+  const server = createAdaptorServer({
+    // The engine's JSON answers are written as they are (see JsonResponse); anything else goes through the adaptor.
+    fetch: (request, { outgoing }) => panel(request) ?? engine.fetch(request).then((response) => writeJsonAnswer(response, outgoing)),
+    overrideGlobalObjects: false,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
