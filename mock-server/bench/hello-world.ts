@@ -1,12 +1,15 @@
-// The ceiling that request costs are compared with: a bare Hono hello-world, measured in the same run as the target.
-// The load comes from a separate process (load-process.mjs), and the two are loaded in short alternating rounds (ABBA
-// order), so that both see the same machine load: on a shared machine requests per second swing with whatever else
-// runs, and a ratio of short alternating rounds swings much less. The server's CPU time per request is read as well:
+// The ceiling that request costs are compared with: a bare Hono hello-world, measured in the same run as the target,
+// and the same hello-world answered the way the server answers (the server's own transport, see JsonResponse), which
+// leaves the engine's own cost in the ratio.
+// The load comes from a separate process (load-process.mjs), and they are loaded in short rounds in turn (the order
+// turning each round), so that all see the same machine load: on a shared machine requests per second swing with
+// whatever else runs, and a ratio of short alternating rounds swings much less. The server's CPU time per request is read as well:
 // it does not count the time the server waited for the CPU.
 import { createAdaptorServer } from '@hono/node-server';
 import { fork, type ChildProcess } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { Hono } from 'hono';
+import { jsonResponse, writeJsonAnswer } from '../src/json-response.js';
 
 export interface LoadTarget {
   url: string;
@@ -49,10 +52,20 @@ export function loadGenerator(): { run(target: LoadTarget, seconds: number): Pro
   };
 }
 
-/** A bare Hono hello-world on @hono/node-server, with the adaptor options of `startServer`. */
-export async function startHelloWorld(): Promise<{ url: string; close: () => void }> {
-  const app = new Hono().get('/', (c) => c.json({ hello: 'world' }));
-  const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false });
+/**
+ * A bare Hono hello-world on @hono/node-server, with the adaptor options of `startServer`. `answeredAsTheServer`
+ * answers with the server's own `JsonResponse`, written as the server writes the engine's JSON answers: the peer that
+ * leaves the engine's own cost alone in a ratio.
+ */
+export async function startHelloWorld({ answeredAsTheServer = false } = {}): Promise<{ url: string; close: () => void }> {
+  const hello = { hello: 'world' };
+  const app = answeredAsTheServer
+    ? new Hono().get('/', () => jsonResponse(JSON.stringify(hello), { status: 200, headers: { 'Content-Type': 'application/json' } }))
+    : new Hono().get('/', (c) => c.json(hello));
+  const server = createAdaptorServer({
+    fetch: answeredAsTheServer ? async (request, { outgoing }) => writeJsonAnswer(await app.fetch(request), outgoing) : app.fetch,
+    overrideGlobalObjects: false,
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() };
 }
@@ -61,44 +74,46 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.le
 const spread = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
 
 /**
- * Measures `target` against a hello-world in `rounds` alternating rounds of `seconds` each (after a warm-up of both)
- * and prints the medians and spread of the ratios, and each round with `verbose`.
+ * Measures `target` against two hello-worlds in `rounds` rounds of `seconds` each (after a warm-up of each; the order
+ * turns every round) and prints the medians and spread of the ratios, and each round with `verbose`: the bare Hono
+ * hello-world (the ceiling of the target), and the hello-world answered as the server answers (what is left is the
+ * engine's own cost).
  */
 export async function compareWithHelloWorld(name: string, target: LoadTarget, { rounds = 10, seconds = 1, verbose = false } = {}): Promise<Comparison> {
-  const hello = await startHelloWorld();
+  const peers = [
+    { name: 'a bare Hono hello-world', server: await startHelloWorld() },
+    { name: 'the hello-world answered as the server answers', server: await startHelloWorld({ answeredAsTheServer: true }) },
+  ];
   const load = loadGenerator();
-  const result: Comparison = { rpsRatios: [], cpuRatios: [] };
-  const hellos: LoadFigures[] = [];
-  const targets: LoadFigures[] = [];
+  const runs = [target, ...peers.map((peer) => ({ url: peer.server.url }))];
+  const figures: LoadFigures[][] = runs.map(() => []);
   try {
-    await load.run({ url: hello.url }, 1); // warm-up: JIT, connections, the token cache
-    await load.run(target, 1);
-    for (let round = 1; round <= rounds; round++) {
-      let h: LoadFigures, t: LoadFigures;
-      if (round % 2) {
-        h = await load.run({ url: hello.url }, seconds);
-        t = await load.run(target, seconds);
-      } else {
-        t = await load.run(target, seconds);
-        h = await load.run({ url: hello.url }, seconds);
+    for (const run of runs) await load.run(run, 1); // warm-up: JIT, connections, the token cache
+    for (let round = 0; round < rounds; round++) {
+      for (let i = 0; i < runs.length; i++) {
+        const which = (round + i) % runs.length;
+        figures[which]!.push(await load.run(runs[which]!, seconds));
       }
-      result.rpsRatios.push((100 * t.rps) / h.rps);
-      result.cpuRatios.push((100 * h.cpuMicros) / t.cpuMicros);
-      hellos.push(h);
-      targets.push(t);
-      if (verbose) console.log(`  round ${round}: hello-world ${h.rps} req/s, ${h.cpuMicros.toFixed(1)} µs CPU; ${name} ${t.rps} req/s, ${t.cpuMicros.toFixed(1)} µs CPU`);
+      if (verbose) console.log(`  round ${round + 1}: ${runs.map((run, i) => `${i ? peers[i - 1]!.name : name} ${figures[i]![round]!.rps} req/s, ${figures[i]![round]!.cpuMicros.toFixed(1)} µs CPU`).join('; ')}`);
     }
   } finally {
     load.close();
-    hello.close();
+    for (const peer of peers) peer.server.close();
   }
-  const medianOf = (figures: LoadFigures[], key: keyof LoadFigures) => median(figures.map((f) => f[key]));
-  console.log(
-    `${name} vs a bare Hono hello-world (${rounds} alternating rounds of ${seconds} s, ${CONNECTIONS} connections, load from another process): ` +
-      `median ${median(result.rpsRatios).toFixed(0)} % of its requests per second (rounds ${spread(result.rpsRatios)} %; ` +
-      `${medianOf(targets, 'rps')} against ${medianOf(hellos, 'rps')} req/s, p99 ${medianOf(targets, 'p99')} ms); ` +
-      `by the server's CPU time per request median ${median(result.cpuRatios).toFixed(0)} % (rounds ${spread(result.cpuRatios)} %; ` +
-      `${medianOf(targets, 'cpuMicros').toFixed(1)} against ${medianOf(hellos, 'cpuMicros').toFixed(1)} µs)`,
+  const [targets, ...peerFigures] = figures as [LoadFigures[], ...LoadFigures[][]];
+  const medianOf = (of: LoadFigures[], key: keyof LoadFigures) => median(of.map((f) => f[key]));
+  const comparisons = peerFigures.map((of) => ({
+    rpsRatios: targets.map((t, round) => (100 * t.rps) / of[round]!.rps),
+    cpuRatios: targets.map((t, round) => (100 * of[round]!.cpuMicros) / t.cpuMicros),
+  }));
+  comparisons.forEach((result, i) =>
+    console.log(
+      `${name} vs ${peers[i]!.name} (${rounds} rounds of ${seconds} s, ${CONNECTIONS} connections, load from another process): ` +
+        `median ${median(result.rpsRatios).toFixed(0)} % of its requests per second (rounds ${spread(result.rpsRatios)} %; ` +
+        `${medianOf(targets, 'rps')} against ${medianOf(peerFigures[i]!, 'rps')} req/s, p99 ${medianOf(targets, 'p99')} ms); ` +
+        `by the server's CPU time per request median ${median(result.cpuRatios).toFixed(0)} % (rounds ${spread(result.cpuRatios)} %; ` +
+        `${medianOf(targets, 'cpuMicros').toFixed(1)} against ${medianOf(peerFigures[i]!, 'cpuMicros').toFixed(1)} µs)`,
+    ),
   );
-  return result;
+  return comparisons[0]!;
 }
