@@ -1,5 +1,6 @@
 // One size limit for the JSON (and form) bodies of every area: past it the answer is 413 code 5 and nothing changes,
 // whether the body declares its length or streams without one.
+import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createUser, type TestUser } from '../support/users.js';
@@ -68,6 +69,38 @@ describe('JSON bodies past maxJsonBodyBytes', () => {
   it.each(operations)('%s: a body of exactly the limit is read (not refused for its size)', async (_, path, headers, body) => {
     const res = await post(path, headers(), body(LIMIT));
     expect(res.status).not.toBe(413);
+  });
+
+  it('a request that passes on more than its Content-Length declares (a mocked one) is still held to the limit', async () => {
+    const before = await (await server.admin('/__admin/state')).json();
+    const request = new Request(`${server.url}/object-storage/classes/Note`, {
+      method: 'POST',
+      headers: { 'X-Service-Object-Storage-Id': server.config.objectStorageId, 'Content-Type': 'application/json', 'Content-Length': '20', ...user.auth },
+      body: objectOfSize(LIMIT * 2, 'text'),
+    });
+    expect(request.headers.get('content-length')).toBe('20');
+    await expectRefused(await server.engine.fetch(request));
+    expect(await (await server.admin('/__admin/state')).json()).toEqual(before);
+  });
+
+  it('a body that ends before its Content-Length: 400, and nothing changes', async () => {
+    const before = await (await server.admin('/__admin/state')).json();
+    const { hostname, port } = new URL(server.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(
+          `POST /object-storage/classes/Note HTTP/1.1\r\nHost: ${hostname}\r\nX-Service-Object-Storage-Id: ${server.config.objectStorageId}\r\n` +
+            `Authorization: ${user.auth['Authorization']}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"text":"cut`,
+        );
+        socket.end();
+      });
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).not.toMatch(/^HTTP\/1\.1 (2|5)/);
+    expect(await (await server.admin('/__admin/state')).json()).toEqual(before);
   });
 
   it('a login form past the limit: 413 code 5', async () => {

@@ -30,19 +30,32 @@ const tooLarge = (limit: number) => new ApiError(413, ErrorCode.REQUEST_TOO_LARG
 
 /**
  * The request body's bytes, refused with 413 (code 5) as soon as they pass the limit: at once when Content-Length
- * declares more, otherwise while the body streams in, so no more than the limit is ever held in memory.
+ * declares more, otherwise while the body streams in, so no more than the limit is ever held in memory. A body whose
+ * declared length is within the limit is read whole: the HTTP parser passes no more than that length on (in Node,
+ * `@hono/node-server` then reads the socket without building a web stream and a full Request, about 10 µs a request).
  */
 export async function readBody(c: AppContext, { maxBytes = c.env.project.config.maxJsonBodyBytes }: BodyLimit = {}): Promise<Uint8Array<ArrayBuffer>> {
-  if (Number(c.req.header('content-length')) > maxBytes) throw tooLarge(maxBytes);
-  const body = c.req.raw.body;
+  const declared = c.req.header('content-length');
+  if (Number(declared) > maxBytes) throw tooLarge(maxBytes);
+  const bytes = declared !== undefined && /^\d+$/.test(declared) ? new Uint8Array(await c.req.raw.arrayBuffer().catch(unreadable)) : await readStreamed(c.req.raw.body, maxBytes);
+  // A platform that passed on more than it declared (a mocked request) is still held to the limit.
+  if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
+  c.set('requestBody', bytes);
+  return bytes;
+}
+
+const unreadable = (): never => {
+  throw badRequest(ErrorCode.INVALID_JSON, 'the request body could not be read to its end');
+};
+
+/** A body of undeclared length, read until it ends or passes `maxBytes`. */
+async function readStreamed(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   if (!body) return new Uint8Array(0);
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read().catch(() => {
-      throw badRequest(ErrorCode.INVALID_JSON, 'the request body could not be read to its end');
-    });
+    const { done, value } = await reader.read().catch(unreadable);
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
@@ -57,7 +70,6 @@ export async function readBody(c: AppContext, { maxBytes = c.env.project.config.
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  c.set('requestBody', bytes);
   return bytes;
 }
 
