@@ -35,13 +35,37 @@ const tooLarge = (limit: number) => new ApiError(413, ErrorCode.REQUEST_TOO_LARG
  * `@hono/node-server` then reads the socket without building a web stream and a full Request, about 10 µs a request).
  */
 export async function readBody(c: AppContext, { maxBytes = c.env.project.config.maxJsonBodyBytes }: BodyLimit = {}): Promise<Uint8Array<ArrayBuffer>> {
-  const declared = c.req.header('content-length');
-  if (Number(declared) > maxBytes) throw tooLarge(maxBytes);
-  const bytes = declared !== undefined && /^\d+$/.test(declared) ? new Uint8Array(await c.req.raw.arrayBuffer().catch(unreadable)) : await readStreamed(c.req.raw.body, maxBytes);
+  const declared = declaredLength(c.req.raw);
+  if (declared !== undefined && declared > maxBytes) throw tooLarge(maxBytes);
+  const bytes = readAhead.get(c.req.raw) ?? (declared !== undefined ? new Uint8Array(await c.req.raw.arrayBuffer().catch(unreadable)) : await readStreamed(c.req.raw.body, maxBytes));
   // A platform that passed on more than it declared (a mocked request) is still held to the limit.
   if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
   c.set('requestBody', bytes);
   return bytes;
+}
+
+/** Bodies read before the routes, by request: the journal reads a recorded request's body to keep it. */
+const readAhead = new WeakMap<Request, Uint8Array<ArrayBuffer>>();
+
+/**
+ * Hands `request` on with its body read already: the routes take `bytes` instead (`readBody`, `bodyStream`). Cheaper
+ * than a new Request with the bytes as its body, which builds a stream (measured: about 20 µs a recorded request).
+ */
+export function withBodyRead(request: Request, bytes: Uint8Array<ArrayBuffer>): Request {
+  readAhead.set(request, bytes);
+  return request;
+}
+
+/** The request body as a stream, for the routes that stream it (uploads). */
+export function bodyStream(c: AppContext): ReadableStream<Uint8Array> | null {
+  const bytes = readAhead.get(c.req.raw);
+  return bytes ? new Blob([bytes]).stream() : c.req.raw.body;
+}
+
+/** The request's Content-Length when it declares one (digits only: anything else is read as undeclared). */
+export function declaredLength(request: Request): number | undefined {
+  const declared = request.headers.get('content-length');
+  return declared !== null && /^\d+$/.test(declared) ? Number(declared) : undefined;
 }
 
 const unreadable = (): never => {

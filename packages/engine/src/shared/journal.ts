@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { Journal } from './capabilities.js';
 import { concatBytes } from './bytes.js';
+import { declaredLength, withBodyRead } from './http.js';
 import { entropy } from './ids.js';
 import type { Project, StateJson, StateSlice } from './project.js';
 import { StateRestoreError, importInitialState, type RestoreSummary } from './restore.js';
@@ -84,12 +85,20 @@ function recordDraws(recorder: (bytes: Uint8Array) => void): () => void {
 }
 
 /**
- * The body of `request` when it has at most `limit` bytes; past that, the request with its body as it came (what was
- * read put back first), for the engine to refuse (413) as it would any other.
+ * The body of `request` when it has at most `limit` bytes; otherwise (past the limit, or unreadable) the request as it
+ * came (what was read put back first), for the engine to refuse (413, 400) as it would any other. A body whose declared
+ * length is within the limit is read whole, as the engine reads it (`readBody`).
  */
-async function bodyUpTo(request: Request, limit: number): Promise<{ bytes?: Uint8Array<ArrayBuffer>; tooLarge?: Request }> {
+async function bodyUpTo(request: Request, limit: number): Promise<{ bytes?: Uint8Array<ArrayBuffer>; refused?: Request }> {
+  if (request.method === 'GET' || request.method === 'HEAD') return {};
+  const declared = declaredLength(request);
+  if (declared !== undefined && declared > limit) return { refused: request };
+  if (declared !== undefined) {
+    const bytes = await request.arrayBuffer().then((buffer) => new Uint8Array(buffer), () => undefined);
+    if (bytes === undefined) return { refused: request };
+    return bytes.byteLength > limit ? { refused: withBodyRead(request, bytes) } : { bytes };
+  }
   if (!request.body) return {};
-  if (Number(request.headers.get('content-length')) > limit) return { tooLarge: request };
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -108,7 +117,7 @@ async function bodyUpTo(request: Request, limit: number): Promise<{ bytes?: Uint
       },
       cancel: (reason) => reader.cancel(reason),
     });
-    return { tooLarge: new Request(request.url, { method: request.method, headers: request.headers, body: rest, duplex: 'half' } as RequestInit) };
+    return { refused: new Request(request.url, { method: request.method, headers: request.headers, body: rest, duplex: 'half' } as RequestInit) };
   }
 }
 
@@ -198,8 +207,8 @@ export class DurableState {
 
   async #record(request: Request): Promise<Response> {
     // Read before its turn, so that a slow client never holds the others up; no further than the engine would.
-    const { bytes: body, tooLarge } = await bodyUpTo(request, this.bodyLimit(request));
-    if (tooLarge) return this.#alone(() => this.handle(tooLarge));
+    const { bytes: body, refused } = await bodyUpTo(request, this.bodyLimit(request));
+    if (refused) return this.#alone(() => this.handle(refused));
     const headers = [...request.headers].filter(([name]) => !HEADERS_NOT_KEPT.has(name));
     return this.#alone(async () => {
       const timeMs = Date.now();
@@ -212,7 +221,7 @@ export class DurableState {
       this.project.clock.pin(timeMs);
       let response: Response;
       try {
-        const handle = () => this.handle(new Request(request.url, { method: request.method, headers, ...(body && { body }) }));
+        const handle = () => this.handle(body ? withBodyRead(request, body) : request);
         response = await (context ? context.run(mine, handle) : handle());
       } finally {
         this.project.clock.unpin();
@@ -292,7 +301,8 @@ export class DurableState {
     this.project.serverUrl = record.serverUrl;
     try {
       const body = record.body === undefined ? undefined : fromBase64(record.body);
-      const response = await this.handle(new Request(record.url, { method: record.method, headers: record.headers, ...(body && { body }) }));
+      const request = new Request(record.url, { method: record.method, headers: record.headers });
+      const response = await this.handle(body ? withBodyRead(request, body) : request);
       await response.body?.cancel();
       return succeeded(response);
     } finally {
