@@ -11,22 +11,26 @@ export interface Loaded<T> {
 
 /**
  * Runs `load` now and whenever `deps` change (like `useEffect`), keeping its result; an answer that arrives after a
- * newer load started is dropped, so quick filter changes never show stale rows.
+ * newer load started is dropped, so quick filter changes never show stale rows. It is `loading` from the very render
+ * in which `deps` change (the effect that starts the load runs only after that render), so a page never shows the
+ * last rows as the answer to a new query.
  */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
-  const [state, setState] = useState<Omit<Loaded<T>, 'reload'>>({ data: undefined, error: undefined, loading: true });
   const [version, setVersion] = useState(0);
+  const current = [...deps, version];
+  const [state, setState] = useState<Omit<Loaded<T>, 'reload'> & { for?: unknown[] }>({ data: undefined, error: undefined, loading: true });
   const reload = useCallback(() => setVersion((v) => v + 1), []);
   useEffect(() => {
     let stale = false;
     setState((s) => ({ ...s, loading: true }));
     load().then(
-      (data) => !stale && setState({ data, error: undefined, loading: false }),
-      (error: unknown) => !stale && setState((s) => ({ data: s.data, error, loading: false })),
+      (data) => !stale && setState({ data, error: undefined, loading: false, for: current }),
+      (error: unknown) => !stale && setState((s) => ({ data: s.data, error, loading: false, for: current })),
     );
     return () => {
       stale = true;
     };
-  }, [...deps, version]);
-  return { ...state, reload };
+  }, current);
+  const answered = state.for !== undefined && state.for.length === current.length && state.for.every((value, i) => Object.is(value, current[i]));
+  return { data: state.data, error: state.error, loading: state.loading || !answered, reload };
 }
