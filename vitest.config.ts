@@ -10,6 +10,9 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // A poll waits for what a page or a server does next; on a loaded 2-core machine that can take longer than
+    // Vitest's default second.
+    expect: { poll: { timeout: 10_000 } },
     projects: [
       {
         extends: true,

@@ -104,6 +104,8 @@ describe('panel: serving and sign-in', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Master key').fill(config.masterKey);
     await page.getByRole('button', { name: 'Sign in' }).click();
+    // Signed in once the pages show: opening another URL before then would find no key kept yet.
+    await page.getByRole('navigation', { name: 'Pages', exact: true }).waitFor();
     await openPanel(panel, 'users');
     await expect.poll(() => users.getByRole('link').allTextContents()).toEqual(['only-in-b']);
     expect(await page.getByLabel('Project').count()).toBe(0);
