@@ -53,6 +53,9 @@ export class JsonResponse {
   }
 }
 
+// What the loops below put on the prototype, and the rest of Response's members: to its readers it is a Response.
+export interface JsonResponse extends Response {}
+
 for (const key of ['body', 'bodyUsed', 'redirected', 'statusText', 'type', 'url'] as const) {
   Object.defineProperty(JsonResponse.prototype, key, {
     get(this: JsonResponse) {
@@ -88,7 +91,7 @@ function headersRecord(headers: Headers): OutgoingHttpHeaders {
 }
 
 /** The engine's `jsonResponse` capability in Node. */
-export const jsonResponse = (text: string, init: JsonResponseInit): Response => new JsonResponse(text, init) as unknown as Response;
+export const jsonResponse = (text: string, init: JsonResponseInit): Response => new JsonResponse(text, init);
 
 /**
  * For `@hono/node-server`'s fetch callback: writes a `JsonResponse` to Node's answer at once and tells the adaptor so;

@@ -47,7 +47,7 @@ describe('JsonResponse', () => {
     res.headers.append('Set-Cookie', 'a=1');
     res.headers.append('Set-Cookie', 'b=2');
     const changed = fakeAnswer();
-    expect(writeJsonAnswer(res as unknown as Response, changed)).not.toBe(res);
+    expect(writeJsonAnswer(res, changed)).not.toBe(res);
     expect(changed.written.headers).toEqual({ 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(TEXT)), 'access-control-allow-origin': '*', 'set-cookie': ['a=1', 'b=2'] });
   });
 
@@ -55,7 +55,7 @@ describe('JsonResponse', () => {
     const res = make();
     const reader = res.body!.getReader();
     const answer = fakeAnswer();
-    expect(writeJsonAnswer(res as unknown as Response, answer)).toBe(res);
+    expect(writeJsonAnswer(res, answer)).toBe(res);
     expect(answer.written).toEqual({});
     expect(new TextDecoder().decode((await reader.read()).value)).toBe(TEXT);
   });
