@@ -136,12 +136,12 @@ function isProjectsAdmin(request: Request): boolean {
 /** The service's error answers on an app of the engine: its own errors as they are, a client's 4xx, a 500 otherwise. */
 function withErrorHandling(app: ReturnType<typeof createRoutes>, options: EngineOptions) {
   app.onError((error, c) => {
-    if (error instanceof ApiError) return errorResponse(error);
-    if (error instanceof HTTPException && error.status < 500) return errorResponse(new ApiError(error.status, ErrorCode.VALIDATION_FAILED, error.message));
+    if (error instanceof ApiError) return errorResponse(error, c);
+    if (error instanceof HTTPException && error.status < 500) return errorResponse(new ApiError(error.status, ErrorCode.VALIDATION_FAILED, error.message), c);
     (options.onInternalError ?? console.error)(error);
     return c.json({ code: ErrorCode.INTERNAL, error: 'internal server error' }, 500);
   });
-  app.notFound(() => errorResponse(new ApiError(404, ErrorCode.ROUTE_NOT_FOUND, 'no such operation')));
+  app.notFound((c) => errorResponse(new ApiError(404, ErrorCode.ROUTE_NOT_FOUND, 'no such operation'), c));
   return app;
 }
 

@@ -1,3 +1,6 @@
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AppContext } from './env.js';
+
 /**
  * The one error shape of the service, `{"code": number, "error": string}`, and the catalogue of codes.
  * Database codes follow Parse; the other areas have their own ranges (see docs/errors.md).
@@ -98,9 +101,12 @@ export const notFound = (code: ErrorCodeValue, message: string) => new ApiError(
 /** The errors responses were made of (`errorResponse`), so that the request inspector can show their body unread. */
 const answeredErrors = new WeakMap<Response, ApiError>();
 
-/** Renders an error as the service's JSON error body. */
-export function errorResponse(error: ApiError, headers?: HeadersInit): Response {
-  const response = Response.json(error.toJSON(), { status: error.status, headers });
+/**
+ * Renders an error as the service's JSON error body; given the request's context, through its `c.json`, as every
+ * other JSON answer (the platform's Response: see `Capabilities.jsonResponse`).
+ */
+export function errorResponse(error: ApiError, c?: AppContext, headers?: Record<string, string>): Response {
+  const response = c ? c.json(error.toJSON(), error.status as ContentfulStatusCode, headers) : Response.json(error.toJSON(), { status: error.status, headers });
   answeredErrors.set(response, error);
   return response;
 }

@@ -68,7 +68,7 @@ export function serveBytes(headers: Headers, rep: Representation): Response {
   const range = requestedRange(headers, rep, size);
   if (range === 'unsatisfiable') {
     const error = new ApiError(416, ErrorCode.RANGE_NOT_SATISFIABLE, `the file has ${size} bytes`);
-    return errorResponse(error, { 'Content-Range': `bytes */${size}`, 'Access-Control-Allow-Origin': '*' });
+    return errorResponse(error, undefined, { 'Content-Range': `bytes */${size}`, 'Access-Control-Allow-Origin': '*' });
   }
   if (!range) return new Response(bodyOf(rep.bytes, 0, size), { status: 200, headers: { ...common, 'Content-Length': String(size) } });
   return new Response(bodyOf(rep.bytes, range.start, range.end + 1), {
