@@ -2,11 +2,9 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import type { JsonResponseInit } from '@basekit/engine';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 
-const standard = Symbol('standard Response');
-
 /**
  * The engine's JSON answers in Node (its `jsonResponse` capability): a Response that keeps its text, status and
- * headers as given, so that `writeJsonResponse` hands them to Node as they are. A standard Response builds a body
+ * headers as given, so that `writeJsonAnswer` hands them to Node as they are. A standard Response builds a body
  * stream at once, which the transport then reads back chunk by chunk: most of what a small answer costs beyond Node's
  * own HTTP work (measured: about 9 µs of 33 for a bare hello-world). Anything that needs more than the status and the
  * headers (the body, its readers, `clone`) gets a standard Response made on first use, which answers from then on.
@@ -18,7 +16,7 @@ export class JsonResponse {
   readonly #text: string;
   readonly #init: JsonResponseInit;
   #headers: Headers | undefined;
-  [standard]: Response | undefined;
+  #standard: Response | undefined;
 
   constructor(text: string, { status, headers }: JsonResponseInit) {
     this.#text = text;
@@ -41,12 +39,12 @@ export class JsonResponse {
 
   /** The standard Response this one stands for, made on first use. */
   standard(): Response {
-    return (this[standard] ??= new Response(this.#text, { status: this.#init.status, headers: this.headers }));
+    return (this.#standard ??= new Response(this.#text, { status: this.#init.status, headers: this.headers }));
   }
 
   /** Writes the answer to `outgoing` unless a standard Response was asked for (then its body may be in use). */
   writeTo(outgoing: NodeAnswer): boolean {
-    if (this[standard]) return false;
+    if (this.#standard) return false;
     outgoing.writeHead(this.#init.status, this.#headers ? headersRecord(this.#headers) : this.#init.headers);
     outgoing.end(this.#text);
     return true;
@@ -71,7 +69,7 @@ for (const key of ['arrayBuffer', 'blob', 'bytes', 'clone', 'formData', 'json', 
     },
   });
 }
-// `instanceof Response` holds, as Hono and msw check.
+// `instanceof Response` holds, as Hono (its HEAD and CORS handling) and tests check.
 Object.setPrototypeOf(JsonResponse.prototype, Response.prototype);
 
 /** What `writeTo` needs of Node's answer (HTTP/1's `ServerResponse` or HTTP/2's). */
