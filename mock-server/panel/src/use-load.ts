@@ -18,19 +18,19 @@ export interface Loaded<T> {
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   const [version, setVersion] = useState(0);
   const current = [...deps, version];
-  const [state, setState] = useState<Omit<Loaded<T>, 'reload'> & { for?: unknown[] }>({ data: undefined, error: undefined, loading: true });
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; for?: unknown[] }>({ data: undefined, error: undefined });
   const reload = useCallback(() => setVersion((v) => v + 1), []);
   useEffect(() => {
     let stale = false;
-    setState((s) => ({ ...s, loading: true }));
     load().then(
-      (data) => !stale && setState({ data, error: undefined, loading: false, for: current }),
-      (error: unknown) => !stale && setState((s) => ({ data: s.data, error, loading: false, for: current })),
+      (data) => !stale && setState({ data, error: undefined, for: current }),
+      (error: unknown) => !stale && setState((s) => ({ data: s.data, error, for: current })),
     );
     return () => {
       stale = true;
     };
   }, current);
+  // Loading until the answer in hand is the answer to these inputs.
   const answered = state.for !== undefined && state.for.length === current.length && state.for.every((value, i) => Object.is(value, current[i]));
-  return { data: state.data, error: state.error, loading: state.loading || !answered, reload };
+  return { data: state.data, error: state.error, loading: !answered, reload };
 }
