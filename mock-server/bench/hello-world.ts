@@ -3,8 +3,8 @@
 // leaves the engine's own cost in the ratio.
 // The load comes from a separate process (load-process.mjs), and they are loaded in short rounds in turn (the order
 // turning each round), so that all see the same machine load: on a shared machine requests per second swing with
-// whatever else runs, and a ratio of short alternating rounds swings much less. The server's CPU time per request is read as well:
-// it does not count the time the server waited for the CPU.
+// whatever else runs, and a ratio of short rounds in turn swings much less. The server's CPU time per request is read
+// as well: it does not count the time the server waited for the CPU.
 import { createAdaptorServer } from '@hono/node-server';
 import { fork, type ChildProcess } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
