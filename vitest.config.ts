@@ -18,7 +18,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'all',
-          include: ['test/**/*.test.ts', 'mock-server/test/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
+          include: [
+            'test/**/*.test.ts',
+            'mock-server/test/**/*.test.ts',
+            'packages/*/test/**/*.test.ts',
+            'examples/*/test/**/*.test.ts',
+          ],
           // An example's tests on one shared server need its global set-up: their own project below.
           exclude: [...configDefaults.exclude, 'examples/*/test/server/**'],
         },

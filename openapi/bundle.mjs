@@ -21,7 +21,9 @@ export function bundle() {
   const doc = load(join(here, 'root.yaml'));
   doc.paths ??= {};
   doc.webhooks ??= {};
-  for (const file of readdirSync(join(here, 'areas')).filter((f) => f.endsWith('.yaml')).sort()) {
+  for (const file of readdirSync(join(here, 'areas'))
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()) {
     const area = load(join(here, 'areas', file));
     mergeInto(doc.paths, area.paths, `${file} paths`);
     mergeInto(doc.webhooks, area.webhooks, `${file} webhooks`);

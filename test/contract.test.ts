@@ -14,11 +14,17 @@ const BUNDLE = new URL('../openapi/dist/basekit.yaml', import.meta.url);
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 /** `/auth/users/<user_id>/` and `/auth/users/{userId}` both become `/auth/users/{}`. */
-const normalize = (path: string) => path.replace(/\?.*$/, '').replace(/<[^>]+>|\{[^}]+\}/g, '{}').replace(/(.)\/$/, '$1');
+const normalize = (path: string) =>
+  path
+    .replace(/\?.*$/, '')
+    .replace(/<[^>]+>|\{[^}]+\}/g, '{}')
+    .replace(/(.)\/$/, '$1');
 
 /** Every operation of the endpoint tables of section 4 of the spec, normalized. */
 function specOperations(): string[] {
-  const { operations } = JSON.parse(readFileSync(SPEC_OPERATIONS, 'utf8')) as { operations: { method: string; path: string }[] };
+  const { operations } = JSON.parse(readFileSync(SPEC_OPERATIONS, 'utf8')) as {
+    operations: { method: string; path: string }[];
+  };
   return operations.map(({ method, path }) => `${method} ${normalize(path)}`);
 }
 
@@ -36,13 +42,19 @@ type Content = { content?: Record<string, MediaType>; $ref?: string };
 /** Follows a local `#/components/...` reference. */
 function resolve<T>(doc: Record<string, unknown>, node: T & { $ref?: string }): T {
   if (!node.$ref) return node;
-  return node.$ref.slice(2).split('/').reduce<any>((at, key) => at[key], doc) as T;
+  return node.$ref
+    .slice(2)
+    .split('/')
+    .reduce<any>((at, key) => at[key], doc) as T;
 }
 
 /** True when a body or response shows an example (binary downloads are shown by their schema). */
 function hasExample(doc: Record<string, unknown>, part: Content): boolean {
   const content = Object.values(resolve(doc, part).content ?? {});
-  return content.length === 0 || content.some((c) => c.example !== undefined || c.examples !== undefined || c.schema?.format === 'binary');
+  return (
+    content.length === 0 ||
+    content.some((c) => c.example !== undefined || c.examples !== undefined || c.schema?.format === 'binary')
+  );
 }
 
 describe('the contract', () => {
@@ -61,7 +73,9 @@ describe('the contract', () => {
 
   it('shows an example of every request body and of every success response', () => {
     const missing: string[] = [];
-    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { requestBody?: Content; responses: Record<string, Content> }>>)) {
+    for (const [path, item] of Object.entries(
+      doc.paths as Record<string, Record<string, { requestBody?: Content; responses: Record<string, Content> }>>,
+    )) {
       for (const method of METHODS) {
         const op = item[method];
         if (!op) continue;
@@ -83,8 +97,11 @@ describe('the contract', () => {
 });
 
 describe('the config schema', () => {
-  it('is compiled into the engine\'s validator (run `npm run generate`)', () => {
+  it("is compiled into the engine's validator (run `npm run generate`)", () => {
     // A boolean, not the texts: a mismatch would print the whole generated file.
-    expect(readFileSync(configValidator, 'utf8') === compile(), 'packages/engine/src/generated/validate-config.ts is out of date').toBe(true);
+    expect(
+      readFileSync(configValidator, 'utf8') === compile(),
+      'packages/engine/src/generated/validate-config.ts is out of date',
+    ).toBe(true);
   });
 });

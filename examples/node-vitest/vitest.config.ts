@@ -6,7 +6,13 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: 'msw', include: ['test/*.test.ts'] } },
-      { test: { name: 'reference server', include: ['test/server/**/*.test.ts'], globalSetup: ['test/server/global-setup.ts'] } },
+      {
+        test: {
+          name: 'reference server',
+          include: ['test/server/**/*.test.ts'],
+          globalSetup: ['test/server/global-setup.ts'],
+        },
+      },
     ],
   },
 });

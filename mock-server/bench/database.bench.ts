@@ -20,9 +20,12 @@ type Target = { url: string; method?: string; headers?: Record<string, string>; 
 async function measure(name: string, target: Target) {
   await autocannon({ ...target, connections: CONNECTIONS, duration: 1 }); // warm-up: JIT and connections
   const result = await autocannon({ ...target, connections: CONNECTIONS, duration: DURATION_SECONDS });
-  if (result.errors || result.non2xx) throw new Error(`${name}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
+  if (result.errors || result.non2xx)
+    throw new Error(`${name}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
   const figures = { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 };
-  console.log(`${name.padEnd(52)} ${String(figures.rps).padStart(7)} req/s   p50 ${figures.p50} ms   p99 ${figures.p99} ms`);
+  console.log(
+    `${name.padEnd(52)} ${String(figures.rps).padStart(7)} req/s   p50 ${figures.p50} ms   p99 ${figures.p99} ms`,
+  );
   return figures;
 }
 
@@ -56,14 +59,31 @@ async function main(): Promise<void> {
   const config = project.config;
   const [user] = await benchUsers(server, 1);
   const token = user!.accessToken;
-  const headers = { 'X-Service-Object-Storage-Id': config.objectStorageId, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+  const headers = {
+    'X-Service-Object-Storage-Id': config.objectStorageId,
+    Authorization: `Bearer ${token}`,
+    'Content-Type': 'application/json',
+  };
   const principal: Principal = { ...(await project.tokens.verify(token))!, isMaster: false };
   // Seeded through the engine's core: 100,000 HTTP creates would take longer than the whole benchmark.
   const seed = (table: string, count: number): string[] =>
-    Array.from({ length: count }, (_, i) => createRow(project, principal, table, { score: Math.floor(Math.random() * 1_000_000), name: `player${i}`, level: i % 10 })._id);
+    Array.from(
+      { length: count },
+      (_, i) =>
+        createRow(project, principal, table, {
+          score: Math.floor(Math.random() * 1_000_000),
+          name: `player${i}`,
+          level: i % 10,
+        })._id,
+    );
 
   try {
-    await measure('create row', { url: `${server.url}/object-storage/classes/Created/`, method: 'POST', headers, body: JSON.stringify({ score: 1, name: 'x', tags: ['a'] }) });
+    await measure('create row', {
+      url: `${server.url}/object-storage/classes/Created/`,
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ score: 1, name: 'x', tags: ['a'] }),
+    });
     seed('Score10k', 10_000);
     const anyId = seed('Score100k', 100_000)[50_000]!;
     // Against the hello-world in alternating rounds, with the headers an app sends, after seeding (the same heap).
@@ -74,28 +94,61 @@ async function main(): Promise<void> {
     const heapBefore = heapUsed();
     const loadStarted = performance.now();
     seed('Score1m', 1_000_000);
-    console.log(`load 1,000,000 rows through the engine core: ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`);
+    console.log(
+      `load 1,000,000 rows through the engine core: ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`,
+    );
     const heapRows = heapUsed();
     const where = JSON.stringify({ score: { $gt: 500_000 } });
-    const query = (table: string, order = '?order=-score&limit=100') => `${server.url}/object-storage/classes/query/${table}${order}`;
+    const query = (table: string, order = '?order=-score&limit=100') =>
+      `${server.url}/object-storage/classes/query/${table}${order}`;
     // The first query of a column builds its index: timed apart from the medians.
-    for (const [table, label] of [['Score10k', '10,000'], ['Score100k', '100,000'], ['Score1m', '1,000,000']] as const) {
+    for (const [table, label] of [
+      ['Score10k', '10,000'],
+      ['Score100k', '100,000'],
+      ['Score1m', '1,000,000'],
+    ] as const) {
       const started = performance.now();
       await fetch(query(table), { method: 'POST', headers, body: where });
-      console.log(`first query of score, ${label} rows (builds the index): ${(performance.now() - started).toFixed(0)} ms`);
+      console.log(
+        `first query of score, ${label} rows (builds the index): ${(performance.now() - started).toFixed(0)} ms`,
+      );
     }
     const heapIndexed = heapUsed();
-    console.log(`memory per row, 1,000,000 rows: ${Math.round((heapRows - heapBefore) / 1_000_000)} bytes, and ${Math.round((heapIndexed - heapRows) / 1_000_000)} bytes for the index of score and creation order`);
+    console.log(
+      `memory per row, 1,000,000 rows: ${Math.round((heapRows - heapBefore) / 1_000_000)} bytes, and ${Math.round((heapIndexed - heapRows) / 1_000_000)} bytes for the index of score and creation order`,
+    );
     const medians: number[] = [];
-    for (const [table, label] of [['Score10k', '10,000'], ['Score1m', '1,000,000']] as const) {
-      medians.push(await serviceTime(`query $gt + order=-score + limit=100, ${label} rows`, { url: query(table), method: 'POST', headers, body: where }));
+    for (const [table, label] of [
+      ['Score10k', '10,000'],
+      ['Score1m', '1,000,000'],
+    ] as const) {
+      medians.push(
+        await serviceTime(`query $gt + order=-score + limit=100, ${label} rows`, {
+          url: query(table),
+          method: 'POST',
+          headers,
+          body: where,
+        }),
+      );
     }
     console.log(`1,000,000 rows take ${(medians[1]! / medians[0]!).toFixed(2)}x the median of 10,000 rows`);
-    await measure('query $gt + order=-score + limit=100, 100,000 rows', { url: query('Score100k'), method: 'POST', headers, body: where });
-    const equality: Target = { url: query('Score1m', ''), method: 'POST', headers, body: JSON.stringify({ name: 'player500000' }) };
+    await measure('query $gt + order=-score + limit=100, 100,000 rows', {
+      url: query('Score100k'),
+      method: 'POST',
+      headers,
+      body: where,
+    });
+    const equality: Target = {
+      url: query('Score1m', ''),
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: 'player500000' }),
+    };
     const started = performance.now();
     await fetch(equality.url, equality);
-    console.log(`first query of name, 1,000,000 rows (builds the index): ${(performance.now() - started).toFixed(0)} ms`);
+    console.log(
+      `first query of name, 1,000,000 rows (builds the index): ${(performance.now() - started).toFixed(0)} ms`,
+    );
     await serviceTime('query name = one value, 1,000,000 rows', equality);
   } finally {
     await server.close();

@@ -21,7 +21,8 @@ function throughput(make: () => ReturnType<Hashing['md5']>, data: Uint8Array): n
   for (let run = 0; run < 3; run++) {
     const started = performance.now();
     const hasher = make();
-    for (let offset = 0; offset < data.length; offset += 64 * 1024) hasher.update(data.subarray(offset, offset + 64 * 1024));
+    for (let offset = 0; offset < data.length; offset += 64 * 1024)
+      hasher.update(data.subarray(offset, offset + 64 * 1024));
     hasher.digest();
     best = Math.min(best, performance.now() - started);
   }
@@ -30,16 +31,22 @@ function throughput(make: () => ReturnType<Hashing['md5']>, data: Uint8Array): n
 
 const data = new Uint8Array(randomBytes(HASHED));
 console.log(`Hashing ${HASHED / MiB} MiB in 64 KiB pieces (best of 3; the event loop is held while it runs)\n`);
-console.log('| digest | portable JavaScript | Node (crypto / zlib) | Node faster by | event loop held per 200 MiB, JS → Node |');
+console.log(
+  '| digest | portable JavaScript | Node (crypto / zlib) | Node faster by | event loop held per 200 MiB, JS → Node |',
+);
 console.log('|---|---|---|---|---|');
 for (const digest of ['md5', 'crc32'] as const) {
   const js = throughput(() => portable[digest](), data);
   const node = throughput(() => nodeHashing[digest](), data);
   const held = (rate: number) => `${Math.round((200 / rate) * 1000)} ms`;
-  console.log(`| ${digest === 'md5' ? 'MD5' : 'CRC-32'} | ${js.toFixed(0)} MiB/s | ${node.toFixed(0)} MiB/s | ${(node / js).toFixed(1)}× | ${held(js)} → ${held(node)} |`);
+  console.log(
+    `| ${digest === 'md5' ? 'MD5' : 'CRC-32'} | ${js.toFixed(0)} MiB/s | ${node.toFixed(0)} MiB/s | ${(node / js).toFixed(1)}× | ${held(js)} → ${held(node)} |`,
+  );
 }
 
-console.log(`\nServer memory for a ${UPLOAD / MiB} MiB upload and its download (a server process of its own; resident memory from /proc)\n`);
+console.log(
+  `\nServer memory for a ${UPLOAD / MiB} MiB upload and its download (a server process of its own; resident memory from /proc)\n`,
+);
 console.log('| storage | RSS before | upload: peak rise | vs the file | target | download: peak rise | upload speed |');
 console.log('|---|---|---|---|---|---|---|');
 let failed = false;
@@ -51,6 +58,8 @@ for (const [label, dataDir, limit, target] of [
   const met = result.intact && result.uploadGrowth <= limit;
   failed ||= !met;
   const mib = (bytes: number) => `${Math.round(bytes / MiB)} MiB`;
-  console.log(`| ${label} | ${mib(result.before)} | ${mib(result.uploadGrowth)} | ${(result.uploadGrowth / UPLOAD).toFixed(2)}× | ${target}: ${met ? 'met' : 'NOT met'} | ${mib(result.downloadGrowth)} | ${result.uploadMiBps.toFixed(0)} MiB/s |`);
+  console.log(
+    `| ${label} | ${mib(result.before)} | ${mib(result.uploadGrowth)} | ${(result.uploadGrowth / UPLOAD).toFixed(2)}× | ${target}: ${met ? 'met' : 'NOT met'} | ${mib(result.downloadGrowth)} | ${result.uploadMiBps.toFixed(0)} MiB/s |`,
+  );
 }
 process.exitCode = failed ? 1 : 0;

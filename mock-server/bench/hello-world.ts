@@ -39,7 +39,8 @@ export function loadGenerator(): { run(target: LoadTarget, seconds: number): Pro
     run: (target, seconds) =>
       new Promise((resolve, reject) => {
         const cpuAtStart = process.cpuUsage();
-        const failed = (code: number | null) => reject(new Error(`the load generator for ${target.url} exited with ${code}`));
+        const failed = (code: number | null) =>
+          reject(new Error(`the load generator for ${target.url} exited with ${code}`));
         child.once('exit', failed);
         child.once('message', (figures: { rps: number; requests: number; p99: number }) => {
           child.off('exit', failed);
@@ -57,13 +58,19 @@ export function loadGenerator(): { run(target: LoadTarget, seconds: number): Pro
  * answers with the server's own `JsonResponse`, written as the server writes the engine's JSON answers: the peer that
  * leaves the engine's own cost alone in a ratio.
  */
-export async function startHelloWorld({ answeredAsTheServer = false } = {}): Promise<{ url: string; close: () => void }> {
+export async function startHelloWorld({
+  answeredAsTheServer = false,
+} = {}): Promise<{ url: string; close: () => void }> {
   const hello = { hello: 'world' };
   const app = answeredAsTheServer
-    ? new Hono().get('/', () => jsonResponse(JSON.stringify(hello), { status: 200, headers: { 'Content-Type': 'application/json' } }))
+    ? new Hono().get('/', () =>
+        jsonResponse(JSON.stringify(hello), { status: 200, headers: { 'Content-Type': 'application/json' } }),
+      )
     : new Hono().get('/', (c) => c.json(hello));
   const server = createAdaptorServer({
-    fetch: answeredAsTheServer ? async (request, { outgoing }) => writeJsonAnswer(await app.fetch(request), outgoing) : app.fetch,
+    fetch: answeredAsTheServer
+      ? async (request, { outgoing }) => writeJsonAnswer(await app.fetch(request), outgoing)
+      : app.fetch,
     overrideGlobalObjects: false,
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -79,10 +86,17 @@ const spread = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math
  * hello-world (the ceiling of the target), and the hello-world answered as the server answers (what is left is the
  * engine's own cost).
  */
-export async function compareWithHelloWorld(name: string, target: LoadTarget, { rounds = 10, seconds = 1, verbose = false } = {}): Promise<Comparison> {
+export async function compareWithHelloWorld(
+  name: string,
+  target: LoadTarget,
+  { rounds = 10, seconds = 1, verbose = false } = {},
+): Promise<Comparison> {
   const peers = [
     { name: 'a bare Hono hello-world', server: await startHelloWorld() },
-    { name: 'the hello-world answered as the server answers', server: await startHelloWorld({ answeredAsTheServer: true }) },
+    {
+      name: 'the hello-world answered as the server answers',
+      server: await startHelloWorld({ answeredAsTheServer: true }),
+    },
   ];
   const load = loadGenerator();
   const runs = [target, ...peers.map((peer) => ({ url: peer.server.url }))];
@@ -94,7 +108,10 @@ export async function compareWithHelloWorld(name: string, target: LoadTarget, { 
         const which = (round + i) % runs.length;
         figures[which]!.push(await load.run(runs[which]!, seconds));
       }
-      if (verbose) console.log(`  round ${round + 1}: ${runs.map((run, i) => `${i ? peers[i - 1]!.name : name} ${figures[i]![round]!.rps} req/s, ${figures[i]![round]!.cpuMicros.toFixed(1)} µs CPU`).join('; ')}`);
+      if (verbose)
+        console.log(
+          `  round ${round + 1}: ${runs.map((run, i) => `${i ? peers[i - 1]!.name : name} ${figures[i]![round]!.rps} req/s, ${figures[i]![round]!.cpuMicros.toFixed(1)} µs CPU`).join('; ')}`,
+        );
     }
   } finally {
     load.close();

@@ -28,8 +28,14 @@ async function serialTimes({ url, headers }, count) {
 const { url, headers, samples, connections, durationSeconds } = workerData;
 await serialTimes({ url, headers }, Math.ceil(samples / 4)); // warm-up: JIT, connections, token cache
 const times = await serialTimes({ url, headers }, samples);
-const result = await autocannon({ url, connections, duration: durationSeconds, requests: headers.map((h) => ({ headers: h })) });
-if (result.errors || result.non2xx) throw new Error(`${url}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
+const result = await autocannon({
+  url,
+  connections,
+  duration: durationSeconds,
+  requests: headers.map((h) => ({ headers: h })),
+});
+if (result.errors || result.non2xx)
+  throw new Error(`${url}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
 parentPort.postMessage({
   median: times[times.length >> 1],
   p99: times[Math.min(times.length - 1, Math.floor(times.length * 0.99))],

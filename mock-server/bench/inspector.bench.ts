@@ -18,12 +18,24 @@ async function main(): Promise<void> {
   const load = loadGenerator();
   try {
     const [user] = await benchUsers(server, 1);
-    const headers = { 'X-Service-Object-Storage-Id': objectStorageId, Authorization: `Bearer ${user!.accessToken}`, 'Content-Type': 'application/json' };
-    const created = await fetch(`${server.url}/object-storage/classes/Score/`, { method: 'POST', headers, body: JSON.stringify({ score: 1, name: 'x' }) });
+    const headers = {
+      'X-Service-Object-Storage-Id': objectStorageId,
+      Authorization: `Bearer ${user!.accessToken}`,
+      'Content-Type': 'application/json',
+    };
+    const created = await fetch(`${server.url}/object-storage/classes/Score/`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ score: 1, name: 'x' }),
+    });
     const { _id } = (await created.json()) as { _id: string };
     const target = { url: `${server.url}/object-storage/classes/Score/${_id}`, headers };
     const recording = (inspectorLimit: number) =>
-      fetch(`${server.url}/__admin/config`, { method: 'PATCH', headers: { 'X-Service-Authentication-Key': masterKey, 'Content-Type': 'application/json' }, body: JSON.stringify({ inspectorLimit }) });
+      fetch(`${server.url}/__admin/config`, {
+        method: 'PATCH',
+        headers: { 'X-Service-Authentication-Key': masterKey, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ inspectorLimit }),
+      });
     const measure = async (inspectorLimit: number): Promise<LoadFigures> => {
       await recording(inspectorLimit);
       return load.run(target, SECONDS);

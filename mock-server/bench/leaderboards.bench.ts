@@ -34,7 +34,10 @@ function engineTimes(run: (player: string) => unknown, players: string[]): { med
   return { median: samples[samples.length >> 1]!, p99: samples[Math.floor(samples.length * 0.99)]! };
 }
 
-const scoreEvent = (score: number) => ({ eventName: 'match_end', fieldsAndValues: [{ fieldName: 'score', value: score }] });
+const scoreEvent = (score: number) => ({
+  eventName: 'match_end',
+  fieldsAndValues: [{ fieldName: 'score', value: score }],
+});
 const randomScore = () => Math.floor(Math.random() * 1_000_000);
 const micro = (n: number) => `${n.toFixed(n < 10 ? 2 : 0)} µs`;
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
@@ -43,7 +46,10 @@ async function main(): Promise<void> {
   // `high-score` (best of match_end.score) is populated; `most-kills` stays empty: the same route without ranking work.
   const config: ConfigInput = {
     ...DEFAULT_CONFIG,
-    leaderboards: [...(DEFAULT_CONFIG.leaderboards ?? []), { id: 'most-kills', fields: [{ event: 'match_end', field: 'kills' }] }],
+    leaderboards: [
+      ...(DEFAULT_CONFIG.leaderboards ?? []),
+      { id: 'most-kills', fields: [{ event: 'match_end', field: 'kills' }] },
+    ],
   };
   const server = await startServer({ config, port: 0 });
   const { project } = server.engine;
@@ -54,7 +60,8 @@ async function main(): Promise<void> {
     for (const player of players) submitEvent(project, player, scoreEvent(randomScore()));
     const populated = PLAYERS / ((performance.now() - started) / 1000);
     started = performance.now();
-    for (let i = 0; i < MOVES; i++) submitEvent(project, players[Math.floor(Math.random() * PLAYERS)]!, scoreEvent(randomScore()));
+    for (let i = 0; i < MOVES; i++)
+      submitEvent(project, players[Math.floor(Math.random() * PLAYERS)]!, scoreEvent(randomScore()));
     const moved = MOVES / ((performance.now() - started) / 1000);
     gc();
     const heapMb = Math.round(process.memoryUsage().heapUsed / 2 ** 20);
@@ -71,7 +78,10 @@ async function main(): Promise<void> {
     const [bench, ...registered] = await benchUsers(server, TOKENS + 1);
     for (const { userId } of registered) submitEvent(project, userId, scoreEvent(randomScore()));
     const me = { Authorization: `Bearer ${bench!.accessToken}`, 'X-Service-Authentication-Id': authenticationId };
-    const playerHeaders = registered.map(({ accessToken }) => ({ Authorization: `Bearer ${accessToken}`, 'X-Service-Game-Id': gameId }));
+    const playerHeaders = registered.map(({ accessToken }) => ({
+      Authorization: `Bearer ${accessToken}`,
+      'X-Service-Game-Id': gameId,
+    }));
     const url = (path: string) => `${server.url}${path}`;
     const targets = {
       me: { url: url('/auth/users/me'), headers: [me] },
@@ -88,18 +98,30 @@ async function main(): Promise<void> {
         const figures = await overHttp(target, LOAD);
         const best = http[name];
         http[name] = best
-          ? { median: Math.min(best.median, figures.median), p99: Math.min(best.p99, figures.p99), rps: Math.max(best.rps, figures.rps) }
+          ? {
+              median: Math.min(best.median, figures.median),
+              p99: Math.min(best.p99, figures.p99),
+              rps: Math.max(best.rps, figures.rps),
+            }
           : figures;
       }
     }
 
-    console.log(`${PLAYERS.toLocaleString('en')} players on one leaderboard (best of one score), heap ${heapMb} MiB after population`);
-    console.log(`events through the core: ${Math.round(populated).toLocaleString('en')}/s populating, ${Math.round(moved).toLocaleString('en')}/s on existing players (random scores)`);
+    console.log(
+      `${PLAYERS.toLocaleString('en')} players on one leaderboard (best of one score), heap ${heapMb} MiB after population`,
+    );
+    console.log(
+      `events through the core: ${Math.round(populated).toLocaleString('en')}/s populating, ${Math.round(moved).toLocaleString('en')}/s on existing players (random scores)`,
+    );
     console.log('');
-    console.log(`| operation | engine median | engine p99 | HTTP median | HTTP p99 | HTTP req/s (${CONNECTIONS} connections) |`);
+    console.log(
+      `| operation | engine median | engine p99 | HTTP median | HTTP p99 | HTTP req/s (${CONNECTIONS} connections) |`,
+    );
     console.log('|---|---|---|---|---|---|');
     const row = (name: string, h: HttpFigures, e?: { median: number; p99: number }) =>
-      console.log(`| ${name} | ${e ? micro(e.median) : '-'} | ${e ? micro(e.p99) : '-'} | ${micro(h.median)} | ${micro(h.p99)} | ${h.rps.toLocaleString('en')} |`);
+      console.log(
+        `| ${name} | ${e ? micro(e.median) : '-'} | ${e ? micro(e.p99) : '-'} | ${micro(h.median)} | ${micro(h.p99)} | ${h.rps.toLocaleString('en')} |`,
+      );
     row('GET /auth/users/me (baseline)', http.me);
     row('rank on an empty leaderboard', http.empty);
     row('rank', http.rank, engine.rank);

@@ -6,6 +6,7 @@ import autocannon from 'autocannon';
 
 process.on('message', async ({ url, headers, connections, seconds }) => {
   const result = await autocannon({ url, headers, connections, duration: seconds });
-  if (result.errors || result.non2xx) throw new Error(`${url}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
+  if (result.errors || result.non2xx)
+    throw new Error(`${url}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
   process.send({ rps: result.requests.average, requests: result.requests.total, p99: result.latency.p99 });
 });

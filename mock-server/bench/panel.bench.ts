@@ -35,12 +35,21 @@ const browser: Browser = await launchChromium();
 /** One cold load (a new browser context: no cache, no session): milliseconds until `ready` and the panel files fetched. */
 async function load(path: string, signedIn: boolean, ready: (page: Page) => Promise<void>) {
   const context = await browser.newContext();
-  if (signedIn) await context.addInitScript(([key, value]) => sessionStorage.setItem(key!, value!), [KEY_STORAGE, server.engine.project.config.masterKey]);
+  if (signedIn)
+    await context.addInitScript(
+      ([key, value]) => sessionStorage.setItem(key!, value!),
+      [KEY_STORAGE, server.engine.project.config.masterKey],
+    );
   const page = await context.newPage();
   const fetched = new Set<string>();
   page.on('request', (request) => {
     const { pathname } = new URL(request.url());
-    if (pathname.startsWith('/__admin/panel/')) fetched.add(pathname.endsWith('/') || !pathname.includes('/assets/') ? '/index.html' : pathname.slice('/__admin/panel'.length));
+    if (pathname.startsWith('/__admin/panel/'))
+      fetched.add(
+        pathname.endsWith('/') || !pathname.includes('/assets/')
+          ? '/index.html'
+          : pathname.slice('/__admin/panel'.length),
+      );
   });
   const started = performance.now();
   await page.goto(panelUrl + path);
@@ -52,7 +61,12 @@ async function load(path: string, signedIn: boolean, ready: (page: Page) => Prom
 
 const cases = [
   { name: 'sign-in form', path: '', signedIn: false, ready: (page: Page) => page.getByLabel('Master key').waitFor() },
-  { name: 'Project page, signed in', path: 'project', signedIn: true, ready: (page: Page) => page.getByRole('heading', { name: 'Keys, ids and URLs' }).waitFor() },
+  {
+    name: 'Project page, signed in',
+    path: 'project',
+    signedIn: true,
+    ready: (page: Page) => page.getByRole('heading', { name: 'Keys, ids and URLs' }).waitFor(),
+  },
 ];
 
 const all = sum(gzipSizes.keys());

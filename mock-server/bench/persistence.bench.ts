@@ -28,7 +28,11 @@ async function createRate(server: RunningServer, token: string): Promise<number>
   const target = {
     url: `${server.url}/object-storage/classes/Created`,
     method: 'POST',
-    headers: { 'X-Service-Object-Storage-Id': objectStorageId, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    headers: {
+      'X-Service-Object-Storage-Id': objectStorageId,
+      Authorization: `Bearer ${token}`,
+      'Content-Type': 'application/json',
+    },
     body: JSON.stringify({ score: 1, name: 'x', tags: ['a'] }),
   };
   await autocannon({ ...target, connections: CONNECTIONS, duration: 1 }); // warm-up
@@ -52,30 +56,51 @@ async function writeCost(): Promise<void> {
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
-  const line = (label: string, values: number[]) => console.log(`${label.padEnd(52)} ${String(median(values)).padStart(7)} req/s   [${values.join(', ')}]`);
+  const line = (label: string, values: number[]) =>
+    console.log(`${label.padEnd(52)} ${String(median(values)).padStart(7)} req/s   [${values.join(', ')}]`);
   line('create row, in memory, 10 connections', rates.memory);
   line('create row, --data-dir, 10 connections', rates.disk);
-  console.log(`--data-dir / in memory: ${Math.round((100 * median(rates.disk)) / median(rates.memory))} % (target >= 50 %)`);
+  console.log(
+    `--data-dir / in memory: ${Math.round((100 * median(rates.disk)) / median(rates.memory))} % (target >= 50 %)`,
+  );
 }
 
 /** A state export with `USERS` users (one password hash shared: hashing 10,000 would take a minute) and `ROWS` rows. */
 async function bigState(): Promise<StateJson> {
   const server = await startServer({ port: 0 });
   await benchUsers(server, 1, 'seed');
-  const state = server.engine.project.exportState() as StateJson & { areas: { users: { users: Record<string, unknown>[] } } };
+  const state = server.engine.project.exportState() as StateJson & {
+    areas: { users: { users: Record<string, unknown>[] } };
+  };
   await server.close();
   const [user] = state.areas.users.users;
-  state.areas.users.users = Array.from({ length: USERS }, (_, i) => ({ ...user, userId: `user${String(i).padStart(20, '0')}`, username: `player-${i}` }));
+  state.areas.users.users = Array.from({ length: USERS }, (_, i) => ({
+    ...user,
+    userId: `user${String(i).padStart(20, '0')}`,
+    username: `player-${i}`,
+  }));
   const now = new Date().toISOString();
-  const rows = Array.from({ length: ROWS }, (_, i) => ({ _id: `r${String(i).padStart(9, '0')}`, createdAt: now, updatedAt: now, score: (i * 7919) % 1_000_000, name: `player${i}`, level: i % 10 }));
-  state.areas['database'] = { Score: { columns: { score: 'Number', name: 'String', level: 'Number' }, rows, relations: {} } };
+  const rows = Array.from({ length: ROWS }, (_, i) => ({
+    _id: `r${String(i).padStart(9, '0')}`,
+    createdAt: now,
+    updatedAt: now,
+    score: (i * 7919) % 1_000_000,
+    name: `player${i}`,
+    level: i % 10,
+  }));
+  state.areas['database'] = {
+    Score: { columns: { score: 'Number', name: 'String', level: 'Number' }, rows, relations: {} },
+  };
   return state;
 }
 
 /** Milliseconds from spawning the built CLI on `folder` to its `listening on` line; stopped with SIGKILL (no snapshot). */
 function readyTime(folder: string): Promise<number> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['mock-server/bin/basekit-server.js', '--port', '0', '--data-dir', folder], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['mock-server/bin/basekit-server.js', '--port', '0', '--data-dir', folder], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -84,7 +109,10 @@ function readyTime(folder: string): Promise<number> {
       resolve(performance.now() - started);
       child.kill('SIGKILL');
     });
-    child.on('exit', (code, signal) => signal === null && reject(new Error(`the server exited (${code}) before listening`)));
+    child.on(
+      'exit',
+      (code, signal) => signal === null && reject(new Error(`the server exited (${code}) before listening`)),
+    );
   });
 }
 
@@ -98,18 +126,43 @@ async function startUp(): Promise<void> {
     for (let i = 0; i < 5; i++) fromSnapshot.push(await readyTime(folder));
 
     // A crash with a full journal: the snapshot, then JOURNAL_RECORDS row creates to replay.
-    const writer = await startServer({ port: 0, dataDir: folder, config: { journalCompactAfter: JOURNAL_RECORDS + 1 } });
+    const writer = await startServer({
+      port: 0,
+      dataDir: folder,
+      config: { journalCompactAfter: JOURNAL_RECORDS + 1 },
+    });
     const [user] = await benchUsers(writer, 1, 'journal');
     const { objectStorageId } = writer.engine.project.config;
-    const headers = { 'X-Service-Object-Storage-Id': objectStorageId, Authorization: `Bearer ${user!.accessToken}`, 'Content-Type': 'application/json' };
-    for (let i = 0; i < JOURNAL_RECORDS - 2; i++) await fetch(`${writer.url}/object-storage/classes/Journal`, { method: 'POST', headers, body: JSON.stringify({ n: i }) }).then((r) => r.arrayBuffer());
+    const headers = {
+      'X-Service-Object-Storage-Id': objectStorageId,
+      Authorization: `Bearer ${user!.accessToken}`,
+      'Content-Type': 'application/json',
+    };
+    for (let i = 0; i < JOURNAL_RECORDS - 2; i++)
+      await fetch(`${writer.url}/object-storage/classes/Journal`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ n: i }),
+      }).then((r) => r.arrayBuffer());
     const afterCrash = await readyTime(folder); // the writer never stopped: its journal is read as a crash left it
     await writer.close();
 
-    const line = (label: string, ms: number, all?: number[]) => console.log(`${label.padEnd(64)} ${String(Math.round(ms)).padStart(5)} ms${all ? `   [${all.map(Math.round).join(', ')}]` : ''}`);
-    line(`start, ${ROWS.toLocaleString('en')} rows + ${USERS.toLocaleString('en')} users in the snapshot (median)`, median(fromSnapshot), fromSnapshot);
-    line(`start after a crash: the same + ${JOURNAL_RECORDS.toLocaleString('en')} journal records to replay`, afterCrash);
-    console.log('(from spawning the built CLI to its "listening on" line; target <= 1,000 ms; Parse Server + PostgreSQL ~1,000 ms for 100,000 rows)');
+    const line = (label: string, ms: number, all?: number[]) =>
+      console.log(
+        `${label.padEnd(64)} ${String(Math.round(ms)).padStart(5)} ms${all ? `   [${all.map(Math.round).join(', ')}]` : ''}`,
+      );
+    line(
+      `start, ${ROWS.toLocaleString('en')} rows + ${USERS.toLocaleString('en')} users in the snapshot (median)`,
+      median(fromSnapshot),
+      fromSnapshot,
+    );
+    line(
+      `start after a crash: the same + ${JOURNAL_RECORDS.toLocaleString('en')} journal records to replay`,
+      afterCrash,
+    );
+    console.log(
+      '(from spawning the built CLI to its "listening on" line; target <= 1,000 ms; Parse Server + PostgreSQL ~1,000 ms for 100,000 rows)',
+    );
   } finally {
     await rm(folder, { recursive: true, force: true });
   }

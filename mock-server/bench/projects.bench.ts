@@ -43,7 +43,10 @@ async function populate(options: TestClientOptions): Promise<Requests> {
   const bearer = { Authorization: `Bearer ${accessToken}` };
   return {
     me: { ...bearer, 'X-Service-Authentication-Id': options.authenticationId },
-    row: { path: `/object-storage/classes/Note/${ids[0]}`, headers: { ...bearer, 'X-Service-Object-Storage-Id': options.objectStorageId } },
+    row: {
+      path: `/object-storage/classes/Note/${ids[0]}`,
+      headers: { ...bearer, 'X-Service-Object-Storage-Id': options.objectStorageId },
+    },
   };
 }
 
@@ -86,20 +89,33 @@ async function main(): Promise<void> {
     // GET /auth/users/me from each project's user in turn; a row by id of the project added last.
     const last = requests.at(-1)!;
     const many = {
-      me: await overHttp(`${server.url}/auth/users/me`, requests.map((r) => r.me)),
+      me: await overHttp(
+        `${server.url}/auth/users/me`,
+        requests.map((r) => r.me),
+      ),
       row: await overHttp(`${server.url}${last.row.path}`, [last.row.headers]),
     };
 
     createTimes.sort((a, b) => a - b);
     const added = PROJECTS - 1;
-    console.log(`creating a project (POST /__admin/projects through createTestProject, ${added} in a row): median ${ms(percentile(createTimes, 0.5))}, p95 ${ms(percentile(createTimes, 0.95))}, max ${ms(createTimes.at(-1)!)}`);
-    console.log(`filling them through the SDK (register, log in, ${ROWS} rows, an upload, an event): ${fillSeconds.toFixed(1)} s, ${((fillSeconds * 1000) / added).toFixed(1)} ms a project`);
-    console.log(`memory per project (heap after GC): ${kib((created - before) / added)} empty; ${kib((filled - before) / added)} with a user, ${ROWS} rows, a ${FILE_BYTES} B file and a score; resident memory ${kib((rssFilled - rssBefore) / added)} per filled project`);
+    console.log(
+      `creating a project (POST /__admin/projects through createTestProject, ${added} in a row): median ${ms(percentile(createTimes, 0.5))}, p95 ${ms(percentile(createTimes, 0.95))}, max ${ms(createTimes.at(-1)!)}`,
+    );
+    console.log(
+      `filling them through the SDK (register, log in, ${ROWS} rows, an upload, an event): ${fillSeconds.toFixed(1)} s, ${((fillSeconds * 1000) / added).toFixed(1)} ms a project`,
+    );
+    console.log(
+      `memory per project (heap after GC): ${kib((created - before) / added)} empty; ${kib((filled - before) / added)} with a user, ${ROWS} rows, a ${FILE_BYTES} B file and a score; resident memory ${kib((rssFilled - rssBefore) / added)} per filled project`,
+    );
     console.log('');
-    console.log(`| request | 1 project: median | p99 | req/s (${CONNECTIONS} connections) | ${PROJECTS} projects: median | p99 | req/s |`);
+    console.log(
+      `| request | 1 project: median | p99 | req/s (${CONNECTIONS} connections) | ${PROJECTS} projects: median | p99 | req/s |`,
+    );
     console.log('|---|---|---|---|---|---|---|');
     const row = (name: string, a: HttpFigures, b: HttpFigures) =>
-      console.log(`| ${name} | ${micro(a.median)} | ${micro(a.p99)} | ${a.rps.toLocaleString('en')} | ${micro(b.median)} | ${micro(b.p99)} | ${b.rps.toLocaleString('en')} |`);
+      console.log(
+        `| ${name} | ${micro(a.median)} | ${micro(a.p99)} | ${a.rps.toLocaleString('en')} | ${micro(b.median)} | ${micro(b.p99)} | ${b.rps.toLocaleString('en')} |`,
+      );
     row(`GET /auth/users/me (${PROJECTS} projects: each request from another project's user)`, one.me, many.me);
     row(`GET a row by id (${PROJECTS} projects: in the project added last)`, one.row, many.row);
   } finally {

@@ -20,10 +20,24 @@ QueryBudget.prototype.charge = function (this: QueryBudget, units: number) {
 };
 
 const defaultBudget = resolveConfig(DEFAULT_CONFIG).maxQueryCost;
-const engine = createEngine({ config: { ...DEFAULT_CONFIG, maxQueryCost: Number.MAX_SAFE_INTEGER, maxJsonBodyBytes: 16 * 1024 * 1024 } });
-const master: Principal = { projectId: DEFAULT_CONFIG.authenticationId, scope: 'master', jti: 'bench', exp: Number.MAX_SAFE_INTEGER, isMaster: true };
+const engine = createEngine({
+  config: { ...DEFAULT_CONFIG, maxQueryCost: Number.MAX_SAFE_INTEGER, maxJsonBodyBytes: 16 * 1024 * 1024 },
+});
+const master: Principal = {
+  projectId: DEFAULT_CONFIG.authenticationId,
+  scope: 'master',
+  jti: 'bench',
+  exp: Number.MAX_SAFE_INTEGER,
+  isMaster: true,
+};
 const login = await engine.fetch(
-  new Request('http://bench/auth/login', { method: 'POST', headers: { 'X-Service-Authentication-Id': DEFAULT_CONFIG.authenticationId, 'X-Service-Authentication-Key': DEFAULT_CONFIG.masterKey } }),
+  new Request('http://bench/auth/login', {
+    method: 'POST',
+    headers: {
+      'X-Service-Authentication-Id': DEFAULT_CONFIG.authenticationId,
+      'X-Service-Authentication-Key': DEFAULT_CONFIG.masterKey,
+    },
+  }),
 );
 const headers = {
   'X-Service-Object-Storage-Id': DEFAULT_CONFIG.objectStorageId,
@@ -38,7 +52,12 @@ const fill = (table: string, count: number, row: (i: number) => Record<string, u
   return ids;
 };
 fill('Wide', 100_000, (i) => ({ score: (i * 7919) % 100_000, name: `n${i}`, tags: ['red', 'blue', `t${i % 10}`] }));
-fill('Text', 10_000, (i) => ({ score: (i * 7919) % 10_000, text: words.repeat(14).slice(0, 1000), asc: i, self: { __type: 'Pointer', className: 'Text', _id: 'x' } }));
+fill('Text', 10_000, (i) => ({
+  score: (i * 7919) % 10_000,
+  text: words.repeat(14).slice(0, 1000),
+  asc: i,
+  self: { __type: 'Pointer', className: 'Text', _id: 'x' },
+}));
 const big = fill('Big', 1000, (i) => ({ blob: 'x'.repeat(10_000), n: i }));
 fill('Refs', 100, () => ({ refs: big.slice(0, 100).map((_id) => ({ __type: 'Pointer', className: 'Big', _id })) }));
 
@@ -50,10 +69,25 @@ const shapes: [string, string, string, unknown][] = [
   ['$exists (mingo), 100,000 rows', 'Wide', count, { name: { $exists: true } }],
   ['$in 1,000 values, 100,000 rows', 'Wide', count, { score: { $in: Array.from({ length: 1000 }, (_, i) => i * 3) } }],
   ['$all, 100,000 rows', 'Wide', count, { tags: { $all: ['red', 't3'] } }],
-  ['$or of 10 (mingo), 10,000 rows', 'Text', count, { $or: Array.from({ length: 10 }, (_, i) => ({ text: `nope${i}` })) }],
-  ['$in 50,000 values, 10,000 rows', 'Text', count, { score: { $in: Array.from({ length: 50_000 }, (_, i) => i * 2 + 100_000) } }],
+  [
+    '$or of 10 (mingo), 10,000 rows',
+    'Text',
+    count,
+    { $or: Array.from({ length: 10 }, (_, i) => ({ text: `nope${i}` })) },
+  ],
+  [
+    '$in 50,000 values, 10,000 rows',
+    'Text',
+    count,
+    { score: { $in: Array.from({ length: 50_000 }, (_, i) => i * 2 + 100_000) } },
+  ],
   ['$inQuery, 10,000 rows', 'Text', count, { self: { $inQuery: { className: 'Text', where: {} } } }],
-  ['$select, 10,000 rows', 'Text', count, { score: { $select: { query: { className: 'Text', where: {} }, key: 'asc' } } }],
+  [
+    '$select, 10,000 rows',
+    'Text',
+    count,
+    { score: { $select: { query: { className: 'Text', where: {} }, key: 'asc' } } },
+  ],
   ['order, limit 100 (heap), 100,000 rows', 'Wide', 'limit=100&order=-score&keys=score', {}],
   ['order, every row into the heap, 10,000 rows', 'Text', 'limit=1000&skip=900&order=-asc&keys=asc', {}],
   ['order, sort of 100,000 rows', 'Wide', 'limit=100&skip=5000&order=-score,name&keys=score', {}],
@@ -61,13 +95,29 @@ const shapes: [string, string, string, unknown][] = [
   ['20 rows including 100 rows of 10 KB each', 'Refs', 'limit=20&include=refs', {}],
   ['$regex "foxy", 10,000 texts of 1 KB', 'Text', count, { text: { $regex: 'foxy' } }],
   ['$regex of classes, 10,000 texts of 1 KB', 'Text', count, { text: { $regex: '[a-z]{1,9}q'.repeat(9) } }],
-  ['$regex of alternatives, 10,000 texts of 1 KB', 'Text', count, { text: { $regex: 'alpha|beta|gamma|delta|epsilonz' } }],
-  ['$regex pattern of 5,000 characters, compiled', 'Text', count, { score: -1, text: { $regex: '[a-z]{1,9}q'.repeat(500) } }],
+  [
+    '$regex of alternatives, 10,000 texts of 1 KB',
+    'Text',
+    count,
+    { text: { $regex: 'alpha|beta|gamma|delta|epsilonz' } },
+  ],
+  [
+    '$regex pattern of 5,000 characters, compiled',
+    'Text',
+    count,
+    { score: -1, text: { $regex: '[a-z]{1,9}q'.repeat(500) } },
+  ],
 ];
 
 async function query(table: string, params: string, where: unknown): Promise<number> {
   const started = performance.now();
-  const res = await engine.fetch(new Request(`http://bench/object-storage/classes/query/${table}?${params}`, { method: 'POST', headers, body: JSON.stringify(where) }));
+  const res = await engine.fetch(
+    new Request(`http://bench/object-storage/classes/query/${table}?${params}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(where),
+    }),
+  );
   await res.arrayBuffer();
   if (res.status !== 200) throw new Error(`${table}?${params}: ${res.status}`);
   return performance.now() - started;
@@ -82,6 +132,10 @@ for (const [name, table, params, where] of shapes) {
   const nsPerUnit = (ms * 1e6) / charged;
   slowest = Math.max(slowest, nsPerUnit);
   const atBudget = (nsPerUnit * defaultBudget) / 1e6;
-  console.log(`${name.padEnd(48)} ${ms.toFixed(1).padStart(7)} ms ${charged.toLocaleString('en').padStart(11)} units ${nsPerUnit.toFixed(0).padStart(5)} ns/unit  -> ${atBudget.toFixed(0).padStart(4)} ms at the default budget`);
+  console.log(
+    `${name.padEnd(48)} ${ms.toFixed(1).padStart(7)} ms ${charged.toLocaleString('en').padStart(11)} units ${nsPerUnit.toFixed(0).padStart(5)} ns/unit  -> ${atBudget.toFixed(0).padStart(4)} ms at the default budget`,
+  );
 }
-console.log(`slowest shape: ${slowest.toFixed(0)} ns a unit, so a query at the whole default budget takes at most about ${((slowest * defaultBudget) / 1e6).toFixed(0)} ms`);
+console.log(
+  `slowest shape: ${slowest.toFixed(0)} ns a unit, so a query at the whole default budget takes at most about ${((slowest * defaultBudget) / 1e6).toFixed(0)} ms`,
+);

@@ -15,7 +15,11 @@ const files = readdirSync(here)
 let failed = 0;
 for (const file of files) {
   console.log(`\n=== ${file}`);
-  const run = spawnSync(process.execPath, ['--conditions=@basekit/source', '--import', 'tsx', '--expose-gc', join(here, file)], { stdio: 'inherit' });
+  const run = spawnSync(
+    process.execPath,
+    ['--conditions=@basekit/source', '--import', 'tsx', '--expose-gc', join(here, file)],
+    { stdio: 'inherit' },
+  );
   if (run.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

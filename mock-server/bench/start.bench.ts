@@ -22,7 +22,10 @@ function readyTime(command: string, args: string[]): Promise<number> {
         process.kill(-child.pid!, 'SIGTERM');
       }
     });
-    child.on('exit', (code, signal) => signal === null && reject(new Error(`${command} exited (${code}) before listening`)));
+    child.on(
+      'exit',
+      (code, signal) => signal === null && reject(new Error(`${command} exited (${code}) before listening`)),
+    );
   });
 }
 
@@ -48,9 +51,12 @@ for (let i = 0; i < ROUNDS; i++) {
   npmItself.push(await exitTime('npm', ['--version']));
 }
 const show = (values: number[]) => values.map((ms) => Math.round(ms)).join(', ');
-const row = (label: string, values: number[]) => console.log(`${label.padEnd(52)} median ${String(Math.round(median(values))).padStart(4)} ms   [${show(values)}]`);
+const row = (label: string, values: number[]) =>
+  console.log(`${label.padEnd(52)} median ${String(Math.round(median(values))).padStart(4)} ms   [${show(values)}]`);
 row('built CLI (node mock-server/bin/basekit-server.js)', built);
 row('start script, nothing changed (node …/start.mjs)', script);
 row('npm start, nothing changed', npmStart);
 row('npm itself (npm --version)', npmItself);
-console.log(`start script / built CLI: ${(median(script) / median(built)).toFixed(2)}x   npm start / built CLI: ${(median(npmStart) / median(built)).toFixed(2)}x (target <= 1.5x)`);
+console.log(
+  `start script / built CLI: ${(median(script) / median(built)).toFixed(2)}x   npm start / built CLI: ${(median(npmStart) / median(built)).toFixed(2)}x (target <= 1.5x)`,
+);

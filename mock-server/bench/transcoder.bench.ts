@@ -28,13 +28,55 @@ function referenceArgs(source: string, out: string): string[] {
   const split = `[0:v]split=${LADDER.length}${LADDER.map((_, i) => `[s${i}]`).join('')};${LADDER.map((o, i) => `[s${i}]scale=-2:${o.resolution},setsar=1[v${i}]`).join(';')}`;
   const streams = LADDER.flatMap((o, i) => {
     const v = bits(o.videoBitrate);
-    return ['-map', `[v${i}]`, '-map', '0:a:0', `-b:v:${i}`, String(v), `-maxrate:v:${i}`, String(v), `-bufsize:v:${i}`, String(2 * v), `-b:a:${i}`, String(bits(o.audioBitrate))];
+    return [
+      '-map',
+      `[v${i}]`,
+      '-map',
+      '0:a:0',
+      `-b:v:${i}`,
+      String(v),
+      `-maxrate:v:${i}`,
+      String(v),
+      `-bufsize:v:${i}`,
+      String(2 * v),
+      `-b:a:${i}`,
+      String(bits(o.audioBitrate)),
+    ];
   });
   return [
-    '-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-i', source, '-filter_complex', split, ...streams,
-    '-c:v', 'libx264', '-preset', SPEED, '-pix_fmt', 'yuv420p', '-force_key_frames', 'expr:gte(t,n_forced*2)', '-sc_threshold', '0', '-c:a', 'aac',
-    '-f', 'hls', '-hls_time', '2', '-hls_playlist_type', 'vod', '-hls_segment_filename', `${out}/%v/seg_%03d.ts`,
-    '-var_stream_map', LADDER.map((o, i) => `v:${i},a:${i},name:${o.resolution}`).join(' '), `${out}/%v/playlist.m3u8`,
+    '-hide_banner',
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-y',
+    '-i',
+    source,
+    '-filter_complex',
+    split,
+    ...streams,
+    '-c:v',
+    'libx264',
+    '-preset',
+    SPEED,
+    '-pix_fmt',
+    'yuv420p',
+    '-force_key_frames',
+    'expr:gte(t,n_forced*2)',
+    '-sc_threshold',
+    '0',
+    '-c:a',
+    'aac',
+    '-f',
+    'hls',
+    '-hls_time',
+    '2',
+    '-hls_playlist_type',
+    'vod',
+    '-hls_segment_filename',
+    `${out}/%v/seg_%03d.ts`,
+    '-var_stream_map',
+    LADDER.map((o, i) => `v:${i},a:${i},name:${o.resolution}`).join(' '),
+    `${out}/%v/playlist.m3u8`,
   ];
 }
 
@@ -69,13 +111,21 @@ receiver.fetch = (request) => {
 await receiver.listen();
 const source = makeVideo(join(root, 'src/input.mp4'), { seconds: SECONDS, size: SIZE });
 const server = await startServer({ port: 0 });
-const login = await fetch(`${server.url}/auth/login`, { method: 'POST', headers: { 'X-Service-Authentication-Id': 'dev-auth-id', 'X-Service-Authentication-Key': 'dev-master-key' } });
-const headers = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`, 'content-type': 'application/json' };
+const login = await fetch(`${server.url}/auth/login`, {
+  method: 'POST',
+  headers: { 'X-Service-Authentication-Id': 'dev-auth-id', 'X-Service-Authentication-Key': 'dev-master-key' },
+});
+const headers = {
+  authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`,
+  'content-type': 'application/json',
+};
 // The reference run leaves the client's keep-alive socket idle past the server's timeout; a request that races its
 // closing fails with ECONNRESET before reaching the server, and is sent again.
 const post = (path: string, body: unknown): Promise<Response> => {
   const send = () => fetch(`${server.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-  return send().catch((error: Error) => ((error.cause as { code?: string } | undefined)?.code === 'ECONNRESET' ? send() : Promise.reject(error)));
+  return send().catch((error: Error) =>
+    (error.cause as { code?: string } | undefined)?.code === 'ECONNRESET' ? send() : Promise.reject(error),
+  );
 };
 await post('/metadata/upload', { name: 'bench', url: `${receiver.url}/upload` });
 await post('/metadata/webhook', { name: 'bench', url: `${receiver.url}/webhook` });
@@ -83,7 +133,12 @@ await post('/metadata/preset', { name: 'bench', vod: true, speed: SPEED, videoEn
 
 async function job(): Promise<void> {
   firstDelivery = 0;
-  const res = await post('/video/convert', { url: `${receiver.url}/src/input.mp4`, preset: 'bench', upload: 'bench', webhook: 'bench' });
+  const res = await post('/video/convert', {
+    url: `${receiver.url}/src/input.mp4`,
+    preset: 'bench',
+    upload: 'bench',
+    webhook: 'bench',
+  });
   const { requestId } = (await res.json()) as { requestId: string };
   const [note] = await receiver.notificationsOf(requestId, 1, 600);
   if (note?.status !== 'COMPLETE') throw new Error(`job ended ${note?.status}: ${JSON.stringify(note?.payload)}`);
@@ -96,7 +151,9 @@ function reference(): void {
   rmSync(out, { recursive: true, force: true });
 }
 
-console.log(`input: ${SECONDS} s ${SIZE} 25 fps H.264 + AAC; ladder ${LADDER.map((o) => `${o.resolution}p@${o.videoBitrate}`).join(', ')}; x264 ${SPEED}; ${RUNS} runs each, alternating`);
+console.log(
+  `input: ${SECONDS} s ${SIZE} 25 fps H.264 + AAC; ladder ${LADDER.map((o) => `${o.resolution}p@${o.videoBitrate}`).join(', ')}; x264 ${SPEED}; ${RUNS} runs each, alternating`,
+);
 const jobs: { wall: number; cpu: number }[] = [];
 const references: { wall: number; cpu: number }[] = [];
 const deliveryPhases: number[] = [];
@@ -105,13 +162,17 @@ for (let run = 0; run < RUNS; run++) {
   jobs.push(await measure(job));
 }
 const show = (name: string, runs: { wall: number; cpu: number }[]) =>
-  console.log(`${name.padEnd(44)} wall median ${median(runs.map((r) => r.wall)).toFixed(2)} s (${runs.map((r) => r.wall.toFixed(2)).join(', ')})   CPU median ${median(runs.map((r) => r.cpu)).toFixed(2)} s`);
+  console.log(
+    `${name.padEnd(44)} wall median ${median(runs.map((r) => r.wall)).toFixed(2)} s (${runs.map((r) => r.wall.toFixed(2)).join(', ')})   CPU median ${median(runs.map((r) => r.cpu)).toFixed(2)} s`,
+  );
 show('single ffmpeg command (HLS only)', references);
 show(`convert job (HLS + MP4s, ${receiver.deliveries.length / RUNS} deliveries)`, jobs);
 console.log(`  of which deliveries after the last ffmpeg run: median ${median(deliveryPhases).toFixed(2)} s`);
 // Each job ran right after its reference, under about the same load: the median of the pairs' ratios.
 const ratio = (key: 'wall' | 'cpu') => median(jobs.map((r, i) => r[key] / references[i]![key]));
-console.log(`ratio job / command (median of pairs): wall ${ratio('wall').toFixed(3)} (target <= 1.15) ${ratio('wall') <= 1.15 ? 'OK' : 'OVER TARGET'}   CPU ${ratio('cpu').toFixed(3)}`);
+console.log(
+  `ratio job / command (median of pairs): wall ${ratio('wall').toFixed(3)} (target <= 1.15) ${ratio('wall') <= 1.15 ? 'OK' : 'OVER TARGET'}   CPU ${ratio('cpu').toFixed(3)}`,
+);
 
 await server.close();
 await receiver.close();

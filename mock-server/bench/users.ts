@@ -22,7 +22,11 @@ export async function benchUsers(server: RunningServer, count: number, prefix = 
     const form = new FormData();
     form.set('username', username);
     form.set('password', `${username}-pw`);
-    const login = await fetch(`${server.url}/auth/login`, { method: 'POST', headers: { 'X-Service-Authentication-Id': authenticationId, 'X-Service-Authentication-Key': clientKey }, body: form });
+    const login = await fetch(`${server.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'X-Service-Authentication-Id': authenticationId, 'X-Service-Authentication-Key': clientKey },
+      body: form,
+    });
     const { access_token: accessToken } = (await login.json()) as { access_token?: string };
     if (!userId || !accessToken) throw new Error(`could not register and log in the benchmark user ${username}`);
     users.push({ userId, accessToken });

@@ -36,13 +36,22 @@ const TITLE_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="4
  */
 async function seed(server: RunningServer, receiver: Receiver): Promise<string> {
   const { config } = server.engine.project;
-  const ids = { 'X-Service-Authentication-Id': config.authenticationId, 'X-Service-Object-Storage-Id': config.objectStorageId, 'X-Service-Storage-Id': config.storageId, 'X-Service-Game-Id': config.gameId };
+  const ids = {
+    'X-Service-Authentication-Id': config.authenticationId,
+    'X-Service-Object-Storage-Id': config.objectStorageId,
+    'X-Service-Storage-Id': config.storageId,
+    'X-Service-Game-Id': config.gameId,
+  };
   const call = async (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) => {
     const res = await fetch(server.url + path, { ...init, headers: { ...ids, ...init.headers } });
     if (!res.ok) throw new Error(`seeding ${path}: ${res.status} ${await res.text()}`);
     return res.json() as Promise<Record<string, unknown>>;
   };
-  const json = (method: string, body: unknown, headers: Record<string, string> = {}) => ({ method, headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const json = (method: string, body: unknown, headers: Record<string, string> = {}) => ({
+    method,
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   let job = '';
   const people = [
     { username: 'ann', firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com', score: 420 },
@@ -55,28 +64,74 @@ async function seed(server: RunningServer, receiver: Receiver): Promise<string> 
     const login = new FormData();
     login.set('username', profile.username);
     login.set('password', `pw-${profile.username}`);
-    const { access_token } = await call('/auth/login', { method: 'POST', headers: { 'X-Service-Authentication-Key': config.clientKey }, body: login });
+    const { access_token } = await call('/auth/login', {
+      method: 'POST',
+      headers: { 'X-Service-Authentication-Key': config.clientKey },
+      body: login,
+    });
     const auth = { Authorization: `Bearer ${access_token as string}` };
-    await call('/object-storage/classes/GameScore', json('POST', { player: profile.username, score, level: i + 3, cheat: false }, auth));
-    await call('/game/events', json('POST', { eventName: 'match_end', fieldsAndValues: [{ fieldName: 'score', value: score }, { fieldName: 'kills', value: 3 + i }] }, auth));
+    await call(
+      '/object-storage/classes/GameScore',
+      json('POST', { player: profile.username, score, level: i + 3, cheat: false }, auth),
+    );
+    await call(
+      '/game/events',
+      json(
+        'POST',
+        {
+          eventName: 'match_end',
+          fieldsAndValues: [
+            { fieldName: 'score', value: score },
+            { fieldName: 'kills', value: 3 + i },
+          ],
+        },
+        auth,
+      ),
+    );
     if (i === 0) {
       const image = await sharp(Buffer.from(TITLE_SVG)).png().toBuffer();
       const upload = new FormData();
       upload.append('fileItems[0].fileToUpload', new Blob([new Uint8Array(image)], { type: 'image/png' }), 'title.png');
       upload.append('fileItems[0].path', '/screens/');
       await call('/files', { method: 'POST', headers: auth, body: upload });
-      await call('/metadata/thumbnail', json('POST', { name: 'every2s', default: true, interval: 2, count: 3, startTime: 0 }, auth));
+      await call(
+        '/metadata/thumbnail',
+        json('POST', { name: 'every2s', default: true, interval: 2, count: 3, startTime: 0 }, auth),
+      );
       await call('/metadata/upload', json('POST', { name: 'cdn', default: true, url: `${receiver.url}/upload` }, auth));
-      await call('/metadata/preset', json('POST', { name: 'tiny', default: true, vod: true, speed: 'ultrafast', outputs: [{ resolution: '144', videoBitrate: '150k', audioBitrate: '32k' }] }, auth));
-      job = (await call('/video/convert', json('POST', { url: `${receiver.url}/src/clip.mp4`, preset: true, upload: true, thumbnail: true }, auth)))['requestId'] as string;
+      await call(
+        '/metadata/preset',
+        json(
+          'POST',
+          {
+            name: 'tiny',
+            default: true,
+            vod: true,
+            speed: 'ultrafast',
+            outputs: [{ resolution: '144', videoBitrate: '150k', audioBitrate: '32k' }],
+          },
+          auth,
+        ),
+      );
+      job = (
+        await call(
+          '/video/convert',
+          json('POST', { url: `${receiver.url}/src/clip.mp4`, preset: true, upload: true, thumbnail: true }, auth),
+        )
+      )['requestId'] as string;
     }
   }
   // One user waiting for their confirmation e-mail, so the outbox has something to show.
-  await call('/__admin/config', json('PATCH', { emailConfirmation: true }, { 'X-Service-Authentication-Key': config.masterKey }));
+  await call(
+    '/__admin/config',
+    json('PATCH', { emailConfirmation: true }, { 'X-Service-Authentication-Key': config.masterKey }),
+  );
   await call('/auth/users', json('POST', { username: 'eve', password: 'pw-eve', email: 'eve@example.com' }));
   // The job's page shows it finished.
   for (let tries = 0; tries < 120; tries++) {
-    const { jobs } = (await call('/__admin/jobs', { headers: { 'X-Service-Authentication-Key': config.masterKey } })) as { jobs: { requestId: string; state: string }[] };
+    const { jobs } = (await call('/__admin/jobs', {
+      headers: { 'X-Service-Authentication-Key': config.masterKey },
+    })) as { jobs: { requestId: string; state: string }[] };
     if (jobs.some((j) => j.requestId === job && j.state !== 'queued' && j.state !== 'running')) return job;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

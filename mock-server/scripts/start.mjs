@@ -22,7 +22,11 @@ function newest(dir) {
 const builtAt = Math.min(...PROJECTS.map((project) => mtime(join(project, 'tsconfig.tsbuildinfo'))));
 const changedAt = Math.max(
   mtime(join(root, 'tsconfig.base.json')),
-  ...PROJECTS.flatMap((project) => [newest(join(project, 'src')), mtime(join(project, 'tsconfig.json')), mtime(join(project, 'package.json'))]),
+  ...PROJECTS.flatMap((project) => [
+    newest(join(project, 'src')),
+    mtime(join(project, 'tsconfig.json')),
+    mtime(join(project, 'package.json')),
+  ]),
 );
 const run = (...args) => {
   const build = spawnSync(process.execPath, args, { stdio: 'inherit' });
@@ -32,6 +36,10 @@ if (changedAt > builtAt) run(join(root, 'node_modules/typescript/bin/tsc'), '-b'
 
 // The management panel: its own Vite build, rebuilt the same way when one of its sources is newer.
 const panel = join(root, 'mock-server/panel');
-const panelChangedAt = Math.max(newest(join(panel, 'src')), ...['index.html', 'vite.config.ts'].map((file) => mtime(join(panel, file))));
-if (panelChangedAt > mtime(join(panel, 'dist/index.html'))) run(join(root, 'node_modules/vite/bin/vite.js'), 'build', panel, '--logLevel', 'warn');
+const panelChangedAt = Math.max(
+  newest(join(panel, 'src')),
+  ...['index.html', 'vite.config.ts'].map((file) => mtime(join(panel, file))),
+);
+if (panelChangedAt > mtime(join(panel, 'dist/index.html')))
+  run(join(root, 'node_modules/vite/bin/vite.js'), 'build', panel, '--logLevel', 'warn');
 await import('../bin/basekit-server.js');

@@ -20,8 +20,12 @@ export function banner(url: string, config: Config, notes: string[] = []): strin
     `  leaderboards                   ${config.leaderboards.map((b) => b.id).join(', ') || '(none)'}`,
     `  admin API                      ${url}/__admin/* with X-${word}-Authentication-Key: <master key>`,
     `  panel                          ${url}${PANEL_PATH} (sign in with the master key)`,
-    ...(config.headerWord.length > 1 ? [`  header words                   ${config.headerWord.join(', ')} (X-<word>-… accepted for each)`] : []),
-    ...(config.emailConfirmation ? [`  e-mail confirmation            on: new users confirm through the links at ${url}/__admin/outbox`] : []),
+    ...(config.headerWord.length > 1
+      ? [`  header words                   ${config.headerWord.join(', ')} (X-<word>-… accepted for each)`]
+      : []),
+    ...(config.emailConfirmation
+      ? [`  e-mail confirmation            on: new users confirm through the links at ${url}/__admin/outbox`]
+      : []),
     ...notes.map((n) => `  note: ${n}`),
   ].join('\n');
 }

@@ -8,11 +8,21 @@ import { DiskProjectStore } from './journal/project-store.js';
 import { nodeTranscoder } from './transcoder/index.js';
 
 /** The Node implementations of the engine's platform capabilities; with a data folder, every state is kept there. */
-export async function nodeCapabilities({ dataDir, fsync = 'never' }: { dataDir?: string | undefined; fsync?: Config['fsync'] } = {}): Promise<Partial<Capabilities>> {
+export async function nodeCapabilities({
+  dataDir,
+  fsync = 'never',
+}: {
+  dataDir?: string | undefined;
+  fsync?: Config['fsync'];
+} = {}): Promise<Partial<Capabilities>> {
   return {
     jsonResponse,
     transcoder: await nodeTranscoder(),
     ...(await nodeFiles({ dataDir })),
-    ...(dataDir && { journal: new DiskJournal(join(dataDir, 'journal'), fsync), projects: new DiskProjectStore(dataDir, fsync), asyncContext: new AsyncLocalStorage() }),
+    ...(dataDir && {
+      journal: new DiskJournal(join(dataDir, 'journal'), fsync),
+      projects: new DiskProjectStore(dataDir, fsync),
+      asyncContext: new AsyncLocalStorage(),
+    }),
   };
 }

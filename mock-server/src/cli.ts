@@ -1,7 +1,16 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError, StateRestoreError, resolveConfig, type Capabilities, type Config, type Engine, type RestoreSummary, type StateJson } from '@basekit/engine';
+import {
+  ConfigError,
+  StateRestoreError,
+  resolveConfig,
+  type Capabilities,
+  type Config,
+  type Engine,
+  type RestoreSummary,
+  type StateJson,
+} from '@basekit/engine';
 import { banner } from './banner.js';
 import { SavedStateError } from './files/disk.js';
 import { startServer } from './server.js';
@@ -17,7 +26,9 @@ function transcoderNotes({ transcoder }: Capabilities): string[] {
 /** A banner note about the projects beside the default one (the banner shows the default project's keys). */
 function projectNotes({ projects }: Engine): string[] {
   const more = projects.registry.size - 1;
-  return more > 0 ? [`${more} more project${more === 1 ? '' : 's'} beside this one: GET /__admin/projects lists them`] : [];
+  return more > 0
+    ? [`${more} more project${more === 1 ? '' : 's'} beside this one: GET /__admin/projects lists them`]
+    : [];
 }
 
 function fail(message: string): never {
@@ -64,7 +75,9 @@ function readImport(file: string | undefined): StateJson | undefined {
   const json = readJsonFile(file, 'state file');
   const isObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
   if (!isObject(json) || ((json as StateJson).areas !== undefined && !isObject((json as StateJson).areas))) {
-    fail(`state file ${file} is not a GET /__admin/state export (an object with "areas", "outbox" and "clockOffsetMs")`);
+    fail(
+      `state file ${file} is not a GET /__admin/state export (an object with "areas", "outbox" and "clockOffsetMs")`,
+    );
   }
   return json as StateJson;
 }
@@ -74,11 +87,14 @@ function restoreNotes(restored: RestoreSummary | undefined, importFile: string |
   if (!restored) return [];
   const notes: string[] = [];
   if (restored.snapshot || restored.records > 0) {
-    notes.push(`state restored from the data folder (${restored.snapshot ? 'a snapshot and ' : ''}${restored.records} journal records)`);
+    notes.push(
+      `state restored from the data folder (${restored.snapshot ? 'a snapshot and ' : ''}${restored.records} journal records)`,
+    );
     if (importFile) notes.push(`--import ${importFile} not loaded: the data folder already holds a state`);
   }
   if (restored.dropped) notes.push(`left out: ${restored.dropped}`);
-  if (restored.diverged > 0) notes.push(`${restored.diverged} journal records did not replay as they first ran (the server's version changed?)`);
+  if (restored.diverged > 0)
+    notes.push(`${restored.diverged} journal records did not replay as they first ran (the server's version changed?)`);
   return notes;
 }
 
@@ -86,7 +102,14 @@ async function main(): Promise<void> {
   let values;
   try {
     ({ values } = parseArgs({
-      options: { config: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' }, import: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        config: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'data-dir': { type: 'string' },
+        import: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
     }));
   } catch (error) {
@@ -100,21 +123,37 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535\n${USAGE}`);
   const host = values.host ?? '127.0.0.1';
   try {
-    const server = await startServer({ config: readConfig(values.config), port, host, dataDir: values['data-dir'], initialState: readImport(values.import) });
-    const notes = [...restoreNotes(server.restored, values.import), ...projectNotes(server.engine), ...transcoderNotes(server.engine.project.capabilities)];
+    const server = await startServer({
+      config: readConfig(values.config),
+      port,
+      host,
+      dataDir: values['data-dir'],
+      initialState: readImport(values.import),
+    });
+    const notes = [
+      ...restoreNotes(server.restored, values.import),
+      ...projectNotes(server.engine),
+      ...transcoderNotes(server.engine.project.capabilities),
+    ];
     process.stdout.write(`listening on ${server.url}\n${banner(server.url, server.engine.project.config, notes)}\n`);
     // A clean stop folds the journal into a snapshot, so the next start is quick.
     const stop = () =>
       void server.close().then(
         () => process.exit(0),
-        (error: unknown) => fail(`could not write the state's snapshot on the way out (the journal still holds every change): ${(error as Error).message}`),
+        (error: unknown) =>
+          fail(
+            `could not write the state's snapshot on the way out (the journal still holds every change): ${(error as Error).message}`,
+          ),
       );
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message);
     if (error instanceof SavedStateError || error instanceof StateRestoreError) fail(`cannot start: ${error.message}`);
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') fail(`port ${port} is in use on ${host}: stop what uses it, or choose another with --port (0 picks a free one) or PORT`);
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      fail(
+        `port ${port} is in use on ${host}: stop what uses it, or choose another with --port (0 picks a free one) or PORT`,
+      );
     throw error;
   }
 }

@@ -1,2 +1,10 @@
 export { startServer, type StartOptions, type RunningServer } from './server.js';
-export { createEngine, DEFAULT_CONFIG, ConfigError, type Engine, type EngineOptions, type Config, type ConfigInput } from '@basekit/engine';
+export {
+  createEngine,
+  DEFAULT_CONFIG,
+  ConfigError,
+  type Engine,
+  type EngineOptions,
+  type Config,
+  type ConfigInput,
+} from '@basekit/engine';

@@ -30,7 +30,10 @@ const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"
  * Answers only GET and HEAD below the panel's path; everything else is left to the engine (undefined).
  * The files themselves are public, as any web app's are: every call the panel makes needs the master key.
  */
-export function panelFiles(folder: string, headerWord: () => string): (request: Request) => Promise<Response> | undefined {
+export function panelFiles(
+  folder: string,
+  headerWord: () => string,
+): (request: Request) => Promise<Response> | undefined {
   const root = resolve(folder);
   return (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
@@ -54,18 +57,32 @@ async function serve(root: string, relative: string, headerWord: () => string, h
   // Files of the build's assets folder only; a path that leaves the folder gets the page like any other.
   if (file.startsWith(`${root}${sep}assets${sep}`)) {
     const body = await readFile(file).catch(() => undefined);
-    if (body) return respond(body, TYPES[extname(file)] ?? 'application/octet-stream', 'public, max-age=31536000, immutable', head);
+    if (body)
+      return respond(
+        body,
+        TYPES[extname(file)] ?? 'application/octet-stream',
+        'public, max-age=31536000, immutable',
+        head,
+      );
   }
   const page = await readFile(resolve(root, 'index.html'), 'utf8').catch(() => undefined);
   if (page === undefined) {
     const text = `The panel is not built: run "npm run build -w @basekit/mock-server" (looked in ${root}).\n`;
     return new Response(head ? null : text, { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
   }
-  const html = page.replace(HEADER_WORD_META, `<meta name="basekit-header-word" content="${escapeAttribute(headerWord())}" />`);
+  const html = page.replace(
+    HEADER_WORD_META,
+    `<meta name="basekit-header-word" content="${escapeAttribute(headerWord())}" />`,
+  );
   return respond(html, TYPES['.html']!, 'no-cache', head);
 }
 
 function respond(body: NonSharedBuffer | string, type: string, cacheControl: string, head: boolean): Response {
-  const headers = { 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), 'Cache-Control': cacheControl, 'X-Content-Type-Options': 'nosniff' };
+  const headers = {
+    'Content-Type': type,
+    'Content-Length': String(Buffer.byteLength(body)),
+    'Cache-Control': cacheControl,
+    'X-Content-Type-Options': 'nosniff',
+  };
   return new Response(head ? null : body, { headers });
 }

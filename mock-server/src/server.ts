@@ -1,6 +1,14 @@
 import { createAdaptorServer } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import { createEngine, developmentConfig, resolveConfig, type ConfigInput, type Engine, type RestoreSummary, type StateJson } from '@basekit/engine';
+import {
+  createEngine,
+  developmentConfig,
+  resolveConfig,
+  type ConfigInput,
+  type Engine,
+  type RestoreSummary,
+  type StateJson,
+} from '@basekit/engine';
 import { nodeCapabilities } from './capabilities.js';
 import { writeJsonAnswer } from './json-response.js';
 import { BUILT_PANEL_DIR, panelFiles } from './panel.js';
@@ -37,15 +45,27 @@ export interface RunningServer {
  * const res = await fetch(`${server.url}/auth/login`, { method: 'POST', headers: { 'X-Service-Authentication-Id': 'dev-auth-id', 'X-Service-Authentication-Key': 'dev-master-key' } });
  * await server.close();
  */
-export async function startServer({ config, port = 3000, host = '127.0.0.1', dataDir, initialState, panelDir = BUILT_PANEL_DIR }: StartOptions = {}): Promise<RunningServer> {
+export async function startServer({
+  config,
+  port = 3000,
+  host = '127.0.0.1',
+  dataDir,
+  initialState,
+  panelDir = BUILT_PANEL_DIR,
+}: StartOptions = {}): Promise<RunningServer> {
   const resolved = resolveConfig(developmentConfig(dataDir ? { ...config, dataDir } : config));
-  const engine = createEngine({ config: resolved, capabilities: await nodeCapabilities({ dataDir: resolved.dataDir, fsync: resolved.fsync }), initialState });
+  const engine = createEngine({
+    config: resolved,
+    capabilities: await nodeCapabilities({ dataDir: resolved.dataDir, fsync: resolved.fsync }),
+    initialState,
+  });
   const restored = await engine.ready;
   // Keep the global Request/Response: fetch clients in the same process (tests) must keep working.
   const panel = panelFiles(panelDir, () => engine.project.config.headerWord[0]!);
   const server = createAdaptorServer({
     // The engine's JSON answers are written as they are (see JsonResponse); anything else goes through the adaptor.
-    fetch: (request, { outgoing }) => panel(request) ?? engine.fetch(request).then((response) => writeJsonAnswer(response, outgoing)),
+    fetch: (request, { outgoing }) =>
+      panel(request) ?? engine.fetch(request).then((response) => writeJsonAnswer(response, outgoing)),
     overrideGlobalObjects: false,
   });
   await new Promise<void>((resolve, reject) => {

@@ -69,7 +69,12 @@ export interface TestProject {
  *   config: { emailConfirmation: true, events: [{ name: 'win', fields: ['score'] }], leaderboards: [{ id: 'top', fields: [{ event: 'win', field: 'score' }] }] },
  * });
  */
-export async function createTestProject({ url, adminKey, config = {}, headerWord = 'Service' }: TestProjectOptions): Promise<TestProject> {
+export async function createTestProject({
+  url,
+  adminKey,
+  config = {},
+  headerWord = 'Service',
+}: TestProjectOptions): Promise<TestProject> {
   const base = url.replace(/\/+$/, '');
   const serverAdmin = { [`X-${headerWord}-Authentication-Key`]: adminKey };
   const res = await fetch(`${base}/__admin/projects`, {
@@ -81,7 +86,10 @@ export async function createTestProject({ url, adminKey, config = {}, headerWord
   const { id, config: resolved } = (await res.json()) as { id: string; config: Config };
   // The project answers the first of its header words; clients of it send that one.
   const word = resolved.headerWord[0] ?? 'Service';
-  const masterHeaders = { [`X-${word}-Authentication-Id`]: resolved.authenticationId, [`X-${word}-Authentication-Key`]: resolved.masterKey };
+  const masterHeaders = {
+    [`X-${word}-Authentication-Id`]: resolved.authenticationId,
+    [`X-${word}-Authentication-Key`]: resolved.masterKey,
+  };
   const projectPath = `${base}/__admin/projects/${encodeURIComponent(id)}`;
   const expectOk = async (response: Response, what: string) => {
     if (!response.ok) throw new Error(`${what} of project ${id} failed: ${response.status} ${await response.text()}`);

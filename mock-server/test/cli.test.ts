@@ -17,7 +17,9 @@ interface Run {
 
 /** Runs `basekit-server` with `args`; once it prints `listening on`, calls `whileUp` with the URL and stops it. */
 function runCli(args: string[], whileUp?: (url: string) => Promise<void>): Promise<Run> {
-  const child = spawn(process.execPath, ['--conditions=@basekit/source', '--import', 'tsx', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--conditions=@basekit/source', '--import', 'tsx', CLI, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -28,7 +30,10 @@ function runCli(args: string[], whileUp?: (url: string) => Promise<void>): Promi
       const url = /^listening on (http:\/\/\S+)$/m.exec(stdout)?.[1];
       if (url && !started && stdout.includes('admin API')) {
         started = true;
-        (whileUp ?? (async () => undefined))(url).then(() => child.kill('SIGTERM'), (error) => (child.kill('SIGKILL'), reject(error)));
+        (whileUp ?? (async () => undefined))(url).then(
+          () => child.kill('SIGTERM'),
+          (error) => (child.kill('SIGKILL'), reject(error)),
+        );
       }
     });
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
@@ -52,23 +57,49 @@ describe('basekit-server', () => {
     });
     const [first, ...banner] = run.stdout.trim().split('\n');
     expect(first).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
-    for (const key of ['dev-auth-id', 'dev-client-key', 'dev-master-key', 'dev-db', 'dev-storage', 'dev-game', 'high-score']) {
+    for (const key of [
+      'dev-auth-id',
+      'dev-client-key',
+      'dev-master-key',
+      'dev-db',
+      'dev-storage',
+      'dev-game',
+      'high-score',
+    ]) {
       expect(banner.join('\n')).toContain(key);
     }
     expect(run.code).toBe(0);
   });
 
   it('serves the project of a config file on the given host', async () => {
-    const file = configFile({ authenticationId: 'a1', clientKey: 'c1', masterKey: 'm1', objectStorageId: 'd1', storageId: 's1', gameId: 'g1' });
+    const file = configFile({
+      authenticationId: 'a1',
+      clientKey: 'c1',
+      masterKey: 'm1',
+      objectStorageId: 'd1',
+      storageId: 's1',
+      gameId: 'g1',
+    });
     const run = await runCli(['--config', file, '--port', '0', '--host', '127.0.0.1'], async (url) => {
-      const res = await fetch(`${url}/auth/login`, { method: 'POST', headers: { 'X-Service-Authentication-Id': 'a1', 'X-Service-Authentication-Key': 'm1' } });
+      const res = await fetch(`${url}/auth/login`, {
+        method: 'POST',
+        headers: { 'X-Service-Authentication-Id': 'a1', 'X-Service-Authentication-Key': 'm1' },
+      });
       expect(res.status).toBe(200);
     });
     expect(run.stdout).toContain('bucket "s1"');
   });
 
   it('refuses a bad config file with a message naming the key and the problem', async () => {
-    const file = configFile({ authenticationId: 'a1', clientKey: 'c1', masterKey: 'm1', objectStorageId: 'd1', storageId: 's1', gameId: 'g1', accessTokenTtlSeconds: 'soon' });
+    const file = configFile({
+      authenticationId: 'a1',
+      clientKey: 'c1',
+      masterKey: 'm1',
+      objectStorageId: 'd1',
+      storageId: 's1',
+      gameId: 'g1',
+      accessTokenTtlSeconds: 'soon',
+    });
     const run = await runCli(['--config', file, '--port', '0']);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/accessTokenTtlSeconds: must be integer/);
@@ -79,16 +110,40 @@ describe('basekit-server', () => {
   });
 
   it('serves the projects a config file declares beside its own, and refuses two with one id in one line', async () => {
-    const own = { authenticationId: 'a1', clientKey: 'c1', masterKey: 'm1', objectStorageId: 'd1', storageId: 's1', gameId: 'g1' };
-    const second = { authenticationId: 'a2', clientKey: 'c2', masterKey: 'm2', objectStorageId: 'd2', storageId: 's2', gameId: 'g2' };
+    const own = {
+      authenticationId: 'a1',
+      clientKey: 'c1',
+      masterKey: 'm1',
+      objectStorageId: 'd1',
+      storageId: 's1',
+      gameId: 'g1',
+    };
+    const second = {
+      authenticationId: 'a2',
+      clientKey: 'c2',
+      masterKey: 'm2',
+      objectStorageId: 'd2',
+      storageId: 's2',
+      gameId: 'g2',
+    };
     const run = await runCli(['--config', configFile({ ...own, projects: [second] }), '--port', '0'], async (url) => {
-      const res = await fetch(`${url}/auth/login`, { method: 'POST', headers: { 'X-Service-Authentication-Id': 'a2', 'X-Service-Authentication-Key': 'm2' } });
+      const res = await fetch(`${url}/auth/login`, {
+        method: 'POST',
+        headers: { 'X-Service-Authentication-Id': 'a2', 'X-Service-Authentication-Key': 'm2' },
+      });
       expect(res.status).toBe(200);
     });
     expect(run.stdout).toContain('1 more project beside this one');
-    const refused = await runCli(['--config', configFile({ ...own, projects: [{ ...second, gameId: 'g1' }] }), '--port', '0']);
+    const refused = await runCli([
+      '--config',
+      configFile({ ...own, projects: [{ ...second, gameId: 'g1' }] }),
+      '--port',
+      '0',
+    ]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr.trim().split('\n')).toEqual([expect.stringContaining('gameId "g1" is taken by project "a1"')]);
+    expect(refused.stderr.trim().split('\n')).toEqual([
+      expect.stringContaining('gameId "g1" is taken by project "a1"'),
+    ]);
   });
 
   it('refuses unknown options and bad ports with the usage', async () => {
@@ -100,10 +155,26 @@ describe('basekit-server', () => {
   });
 
   it('starts from an --import export, and refuses one that is not in one line, without a stack trace', async () => {
-    const fixture = configFile({ clockOffsetMs: 5000, outbox: [], areas: { database: { Note: { columns: { text: 'String' }, rows: [{ _id: 'n1', createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z', text: 'hi' }], relations: {} } } } });
+    const fixture = configFile({
+      clockOffsetMs: 5000,
+      outbox: [],
+      areas: {
+        database: {
+          Note: {
+            columns: { text: 'String' },
+            rows: [
+              { _id: 'n1', createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z', text: 'hi' },
+            ],
+            relations: {},
+          },
+        },
+      },
+    });
     let exported: { areas: { database: unknown } } | undefined;
     const run = await runCli(['--port', '0', '--import', fixture], async (url) => {
-      exported = (await (await fetch(`${url}/__admin/state`, { headers: { 'X-Service-Authentication-Key': 'dev-master-key' } })).json()) as typeof exported;
+      exported = (await (
+        await fetch(`${url}/__admin/state`, { headers: { 'X-Service-Authentication-Key': 'dev-master-key' } })
+      ).json()) as typeof exported;
     });
     expect(run.code).toBe(0);
     expect(exported!.areas.database).toMatchObject({ Note: { rows: [{ _id: 'n1', text: 'hi' }] } });
@@ -126,7 +197,9 @@ describe('basekit-server', () => {
     try {
       const run = await runCli(['--port', String(port)]);
       expect(run.code).toBe(1);
-      expect(run.stderr.trim()).toBe(`basekit-server: port ${port} is in use on 127.0.0.1: stop what uses it, or choose another with --port (0 picks a free one) or PORT`);
+      expect(run.stderr.trim()).toBe(
+        `basekit-server: port ${port} is in use on 127.0.0.1: stop what uses it, or choose another with --port (0 picks a free one) or PORT`,
+      );
     } finally {
       taken.close();
     }
@@ -137,7 +210,12 @@ describe('startServer', () => {
   it('takes the given config keys over the built-in development config', async () => {
     const server = await startServer({ port: 0, config: { emailConfirmation: true, clientKey: 'my-client-key' } });
     try {
-      expect(server.engine.project.config).toMatchObject({ authenticationId: 'dev-auth-id', clientKey: 'my-client-key', emailConfirmation: true, leaderboards: [{ id: 'high-score' }] });
+      expect(server.engine.project.config).toMatchObject({
+        authenticationId: 'dev-auth-id',
+        clientKey: 'my-client-key',
+        emailConfirmation: true,
+        leaderboards: [{ id: 'high-score' }],
+      });
     } finally {
       await server.close();
     }

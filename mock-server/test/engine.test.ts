@@ -22,7 +22,10 @@ describe('engine', () => {
 
   it('moves the clock forward', async () => {
     const before = Date.now();
-    const res = await server.admin('/__admin/clock', { method: 'POST', body: JSON.stringify({ advanceSeconds: 3600 }) });
+    const res = await server.admin('/__admin/clock', {
+      method: 'POST',
+      body: JSON.stringify({ advanceSeconds: 3600 }),
+    });
     const { now } = (await res.json()) as { now: string };
     expect(Date.parse(now) - before).toBeGreaterThanOrEqual(3600_000);
     const bad = await server.admin('/__admin/clock', { method: 'POST', body: JSON.stringify({ advanceSeconds: 'x' }) });
@@ -31,12 +34,17 @@ describe('engine', () => {
     const read = (await (await server.admin('/__admin/clock')).json()) as { now: string; offsetSeconds: number };
     expect(read.offsetSeconds).toBeGreaterThanOrEqual(3600);
     expect(Date.parse(read.now) - Date.now()).toBeGreaterThanOrEqual(read.offsetSeconds * 1000 - 1000);
-    expect(((await (await server.admin('/__admin/clock')).json()) as { offsetSeconds: number }).offsetSeconds).toBe(read.offsetSeconds);
+    expect(((await (await server.admin('/__admin/clock')).json()) as { offsetSeconds: number }).offsetSeconds).toBe(
+      read.offsetSeconds,
+    );
     expect((await server.request('/__admin/clock')).status).toBe(403);
   });
 
   it('refuses a config patch that breaks the schema, naming the key', async () => {
-    const res = await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ accessTokenTtlSeconds: -1 }) });
+    const res = await server.admin('/__admin/config', {
+      method: 'PATCH',
+      body: JSON.stringify({ accessTokenTtlSeconds: -1 }),
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toContain('accessTokenTtlSeconds');
   });
@@ -52,7 +60,11 @@ describe('CORS', () => {
   it('answers a preflight for any origin with the requested headers', async () => {
     const res = await server.request('/object-storage/batch', {
       method: 'OPTIONS',
-      headers: { Origin: 'http://app.test', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,x-service-object-storage-id' },
+      headers: {
+        Origin: 'http://app.test',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization,x-service-object-storage-id',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');

@@ -8,7 +8,10 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const login = (word: string, key = server.config.masterKey) =>
-  server.request('/auth/login', { method: 'POST', headers: { [`X-${word}-Authentication-Id`]: server.config.authenticationId, [`X-${word}-Authentication-Key`]: key } });
+  server.request('/auth/login', {
+    method: 'POST',
+    headers: { [`X-${word}-Authentication-Id`]: server.config.authenticationId, [`X-${word}-Authentication-Key`]: key },
+  });
 
 async function token(word: string): Promise<string> {
   const res = await login(word);
@@ -23,7 +26,11 @@ describe('headerWord', () => {
     await token('ACME');
     const rows = await server.request(`/object-storage/classes/query/Note`, {
       method: 'POST',
-      headers: { 'x-acme-object-storage-id': server.config.objectStorageId, Authorization: `Bearer ${await token('Acme')}`, 'Content-Type': 'application/json' },
+      headers: {
+        'x-acme-object-storage-id': server.config.objectStorageId,
+        Authorization: `Bearer ${await token('Acme')}`,
+        'Content-Type': 'application/json',
+      },
       body: '{}',
     });
     expect(rows.status).toBe(200);
@@ -35,7 +42,11 @@ describe('headerWord', () => {
 
   it('takes a changed word at run time, and then refuses X-Service-… when "Service" is no longer accepted', async () => {
     const patch = (headerWord: string[]) =>
-      server.admin('/__admin/config', { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ headerWord }) });
+      server.admin('/__admin/config', {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ headerWord }),
+      });
     try {
       // The admin API itself reads the master key under the configured word.
       expect((await patch(['Acme'])).status).toBe(200);
@@ -52,7 +63,11 @@ describe('headerWord', () => {
   });
 
   it('refuses a word that is not one alphanumeric word', async () => {
-    const res = await server.admin('/__admin/config', { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ headerWord: 'Acme-Corp' }) });
+    const res = await server.admin('/__admin/config', {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ headerWord: 'Acme-Corp' }),
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: expect.stringContaining('headerWord') });
   });

@@ -39,7 +39,11 @@ describe('JsonResponse', () => {
   it('is written as it is, its length counted in bytes, with the changes made to its headers', () => {
     const untouched = fakeAnswer();
     expect(make().writeTo(untouched)).toBe(true);
-    expect(untouched.written).toEqual({ status: 201, headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(TEXT)) }, body: TEXT });
+    expect(untouched.written).toEqual({
+      status: 201,
+      headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(TEXT)) },
+      body: TEXT,
+    });
     expect(Buffer.byteLength(TEXT)).toBeGreaterThan(TEXT.length);
 
     const res = make();
@@ -48,7 +52,12 @@ describe('JsonResponse', () => {
     res.headers.append('Set-Cookie', 'b=2');
     const changed = fakeAnswer();
     expect(writeJsonAnswer(res, changed)).not.toBe(res);
-    expect(changed.written.headers).toEqual({ 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(TEXT)), 'access-control-allow-origin': '*', 'set-cookie': ['a=1', 'b=2'] });
+    expect(changed.written.headers).toEqual({
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(TEXT)),
+      'access-control-allow-origin': '*',
+      'set-cookie': ['a=1', 'b=2'],
+    });
   });
 
   it('is handed to the adaptor once its body was asked for', async () => {
@@ -69,7 +78,11 @@ describe('JSON answers of the server', () => {
     server = await startTestServer();
     user = await createUser(server, 'writer');
     const headers = { 'X-Service-Object-Storage-Id': server.config.objectStorageId, ...user.auth };
-    const res = await server.request('/object-storage/classes/Note/', { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ title: 'Zoë 🎮 ünïcode' }) });
+    const res = await server.request('/object-storage/classes/Note/', {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ title: 'Zoë 🎮 ünïcode' }),
+    });
     path = `/object-storage/classes/Note/${((await res.json()) as { _id: string })._id}`;
   });
   afterAll(() => server.close());
@@ -78,19 +91,31 @@ describe('JSON answers of the server', () => {
   it('carry the length of their bytes and the JSON type', async () => {
     const res = await server.request(path, { headers: headers() });
     const bytes = new Uint8Array(await res.arrayBuffer());
-    expect([res.status, res.headers.get('content-type'), res.headers.get('content-length')]).toEqual([200, 'application/json', String(bytes.byteLength)]);
+    expect([res.status, res.headers.get('content-type'), res.headers.get('content-length')]).toEqual([
+      200,
+      'application/json',
+      String(bytes.byteLength),
+    ]);
     expect(JSON.parse(new TextDecoder().decode(bytes)).title).toBe('Zoë 🎮 ünïcode');
   });
 
   it('answer HEAD with the length and no body', async () => {
     const get = await server.request(path, { headers: headers() });
     const head = await server.request(path, { method: 'HEAD', headers: headers() });
-    expect([head.status, head.headers.get('content-length'), await head.text()]).toEqual([200, get.headers.get('content-length'), '']);
+    expect([head.status, head.headers.get('content-length'), await head.text()]).toEqual([
+      200,
+      get.headers.get('content-length'),
+      '',
+    ]);
   });
 
   it('carry the CORS headers a browser needs', async () => {
     const res = await server.request(path, { headers: { ...headers(), Origin: 'http://app.example' } });
-    expect([res.status, res.headers.get('access-control-allow-origin'), res.headers.get('access-control-expose-headers')]).toEqual([200, '*', expect.stringContaining('Content-Disposition')]);
+    expect([
+      res.status,
+      res.headers.get('access-control-allow-origin'),
+      res.headers.get('access-control-expose-headers'),
+    ]).toEqual([200, '*', expect.stringContaining('Content-Disposition')]);
     expect(((await res.json()) as { title: string }).title).toBe('Zoë 🎮 ünïcode');
   });
 

@@ -14,16 +14,33 @@ describe('paths as the published clients write them', () => {
   it('answers every operation with a trailing slash as without it', async () => {
     const login = await server.request('/auth/login/', {
       method: 'POST',
-      headers: { 'X-Service-Authentication-Id': server.config.authenticationId, 'X-Service-Authentication-Key': server.config.masterKey },
+      headers: {
+        'X-Service-Authentication-Id': server.config.authenticationId,
+        'X-Service-Authentication-Key': server.config.masterKey,
+      },
     });
     expect(login.status).toBe(200);
     const ann = await createUser(server, 'ann-slash');
-    const me = await server.request('/auth/users/me/', { headers: { 'X-Service-Authentication-Id': server.config.authenticationId, ...ann.auth } });
+    const me = await server.request('/auth/users/me/', {
+      headers: { 'X-Service-Authentication-Id': server.config.authenticationId, ...ann.auth },
+    });
     expect(((await me.json()) as { username: string }).username).toBe('ann-slash');
-    const db = { 'X-Service-Object-Storage-Id': server.config.objectStorageId, ...ann.auth, 'Content-Type': 'application/json' };
-    const created = await server.request('/object-storage/classes/Player/', { method: 'POST', headers: db, body: '{"name":"a"}' });
+    const db = {
+      'X-Service-Object-Storage-Id': server.config.objectStorageId,
+      ...ann.auth,
+      'Content-Type': 'application/json',
+    };
+    const created = await server.request('/object-storage/classes/Player/', {
+      method: 'POST',
+      headers: db,
+      body: '{"name":"a"}',
+    });
     expect(created.status).toBe(201);
-    const query = await server.request('/object-storage/classes/query/Player/?limit=1', { method: 'POST', headers: db, body: '{}' });
+    const query = await server.request('/object-storage/classes/query/Player/?limit=1', {
+      method: 'POST',
+      headers: db,
+      body: '{}',
+    });
     expect(((await query.json()) as { results: unknown[] }).results).toHaveLength(1);
   });
 
@@ -43,7 +60,11 @@ describe('paths as the published clients write them', () => {
     form.append('fileItems[0].path', 'dir');
     const storage = { 'X-Service-Storage-Id': server.config.storageId, ...(await masterAuth(server)) };
     expect((await server.request('/files/', { method: 'POST', headers: storage, body: form })).status).toBe(200);
-    for (const path of [`//${server.config.storageId}/dir/a.txt`, `/${server.config.storageId}/dir//a.txt`, `/${server.config.storageId}/dir/a.txt/`]) {
+    for (const path of [
+      `//${server.config.storageId}/dir/a.txt`,
+      `/${server.config.storageId}/dir//a.txt`,
+      `/${server.config.storageId}/dir/a.txt/`,
+    ]) {
       const res = await server.request(path);
       expect([path, res.status, await res.text()]).toEqual([path, 200, 'hello']);
     }

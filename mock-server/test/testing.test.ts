@@ -25,7 +25,11 @@ function register(project: TestProject, username: string): Promise<Response> {
 
 describe('createTestProject', () => {
   it('creates a project with the given config keys and generated ids, and client options that reach it', async () => {
-    const project = await createTestProject({ url: `${server.url}/`, adminKey: adminKey(), config: { accessTokenTtlSeconds: 60 } });
+    const project = await createTestProject({
+      url: `${server.url}/`,
+      adminKey: adminKey(),
+      config: { accessTokenTtlSeconds: 60 },
+    });
     const { config } = project;
     expect(project.id).toBe(config.authenticationId);
     expect(project.url).toBe(server.url);
@@ -46,13 +50,19 @@ describe('createTestProject', () => {
   });
 
   it('gives each project its own users; admin() reaches its own admin API; reset() empties it', async () => {
-    const [a, b] = await Promise.all([createTestProject({ url: server.url, adminKey: adminKey() }), createTestProject({ url: server.url, adminKey: adminKey() })]);
+    const [a, b] = await Promise.all([
+      createTestProject({ url: server.url, adminKey: adminKey() }),
+      createTestProject({ url: server.url, adminKey: adminKey() }),
+    ]);
     expect((await register(a, 'ann')).status).toBe(200);
     expect((await register(b, 'ann')).status).toBe(200);
-    const listed = async (project: TestProject) => ((await (await project.admin('/__admin/config')).json()) as { authenticationId: string }).authenticationId;
+    const listed = async (project: TestProject) =>
+      ((await (await project.admin('/__admin/config')).json()) as { authenticationId: string }).authenticationId;
     expect([await listed(a), await listed(b)]).toEqual([a.id, b.id]);
     // The call's own headers win over the master headers, whatever their case.
-    expect((await a.admin('/__admin/config', { headers: { 'x-service-authentication-key': 'wrong' } })).status).toBe(403);
+    expect((await a.admin('/__admin/config', { headers: { 'x-service-authentication-key': 'wrong' } })).status).toBe(
+      403,
+    );
 
     await a.reset();
     expect((await register(a, 'ann')).status).toBe(200);
@@ -68,7 +78,9 @@ describe('createTestProject', () => {
   });
 
   it('fails with the server answer when the admin key is wrong', async () => {
-    await expect(createTestProject({ url: server.url, adminKey: 'not-the-key' })).rejects.toThrow(/creating a project on http:\/\/\S+ failed: 403/);
+    await expect(createTestProject({ url: server.url, adminKey: 'not-the-key' })).rejects.toThrow(
+      /creating a project on http:\/\/\S+ failed: 403/,
+    );
   });
 
   it("sends the admin key under the server's header word, and the project's under its own", async () => {

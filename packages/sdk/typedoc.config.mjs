@@ -4,7 +4,15 @@ import { OptionDefaults } from 'typedoc';
 /** @type {Partial<import('typedoc').TypeDocOptions>} */
 export default {
   name: '@basekit/sdk',
-  entryPoints: ['src/index.ts', 'src/core/index.ts', 'src/auth/index.ts', 'src/db/index.ts', 'src/files/index.ts', 'src/transcoder/index.ts', 'src/leaderboards/index.ts'],
+  entryPoints: [
+    'src/index.ts',
+    'src/core/index.ts',
+    'src/auth/index.ts',
+    'src/db/index.ts',
+    'src/files/index.ts',
+    'src/transcoder/index.ts',
+    'src/leaderboards/index.ts',
+  ],
   tsconfig: 'tsconfig.json',
   out: '../../docs/api',
   readme: 'none',

@@ -12,6 +12,14 @@ export interface CiWorkflow {
 
 export function ciWorkflow(): CiWorkflow {
   const text = readFileSync(fileURLToPath(new URL('../../docs/ci/github-actions.yml', import.meta.url)), 'utf8');
-  const { jobs } = parse(text) as { jobs: { test: { services: { basekit: CiWorkflow['service'] }; env: Record<string, string>; steps: Record<string, unknown>[] } } };
+  const { jobs } = parse(text) as {
+    jobs: {
+      test: {
+        services: { basekit: CiWorkflow['service'] };
+        env: Record<string, string>;
+        steps: Record<string, unknown>[];
+      };
+    };
+  };
   return { service: jobs.test.services.basekit, env: jobs.test.env, steps: jobs.test.steps };
 }

@@ -23,15 +23,23 @@ export interface ImageCommand {
 export function imageCommand(image: Image, installDir: string, volumeDir: string): ImageCommand {
   const host = consumerEnv();
   const local = (value: string) => value.replaceAll(image.workdir, installDir).replaceAll('$PATH', host.PATH ?? '');
-  const env = { ...host, ...Object.fromEntries(Object.entries(image.env).map(([name, value]) => [name, local(value)])) };
-  const arg = (value: string) => (value === image.volume ? volumeDir : image.copied[value] ? join(WORKSPACE, image.copied[value]) : value);
+  const env = {
+    ...host,
+    ...Object.fromEntries(Object.entries(image.env).map(([name, value]) => [name, local(value)])),
+  };
+  const arg = (value: string) =>
+    value === image.volume ? volumeDir : image.copied[value] ? join(WORKSPACE, image.copied[value]) : value;
   // A command name is looked up on the image's PATH, as the container does.
   const [command, ...args] = [...image.entrypoint, ...image.cmd].map(arg);
 
   return {
     start: () =>
       new Promise((resolve, reject) => {
-        const child = spawn(command!, args, { cwd: installDir, env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(command!, args, {
+          cwd: installDir,
+          env: { ...env, PORT: '0' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
         let output = '';
         // Kept reading to the end, so the server never blocks on a full pipe; resolving twice does nothing.
@@ -44,13 +52,17 @@ export function imageCommand(image: Image, installDir: string, volumeDir: string
         };
         child.stdout.on('data', onData);
         child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-        void exited.then((code) => reject(new Error(`the image's command ended (${code}) before listening:\n${output}`)));
+        void exited.then((code) =>
+          reject(new Error(`the image's command ended (${code}) before listening:\n${output}`)),
+        );
         child.once('error', reject);
       }),
     healthCheck: (port) =>
       new Promise((resolve) => {
         const [check, ...checkArgs] = image.healthcheck.map(arg);
-        execFile(check!, checkArgs, { env: { ...env, PORT: String(port) } }, (error) => resolve(error ? Number(error.code ?? 1) : 0));
+        execFile(check!, checkArgs, { env: { ...env, PORT: String(port) } }, (error) =>
+          resolve(error ? Number(error.code ?? 1) : 0),
+        );
       }),
   };
 }

@@ -19,7 +19,11 @@ export interface Image {
 
 /** The instructions of the final stage (after the last FROM), continuation lines joined, comments left out. */
 function finalStage(text: string): [string, string][] {
-  const lines = text.replace(/\\\n/g, ' ').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+  const lines = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
   const instructions = lines.map((line) => {
     const [, keyword, rest] = /^(\w+)\s+(.*)$/.exec(line)!;
     return [keyword!.toUpperCase(), rest!] as [string, string];
@@ -28,11 +32,14 @@ function finalStage(text: string): [string, string][] {
   return instructions.slice(lastFrom + 1);
 }
 
-const only = (instructions: [string, string][], keyword: string) => instructions.filter(([k]) => k === keyword).map(([, rest]) => rest);
+const only = (instructions: [string, string][], keyword: string) =>
+  instructions.filter(([k]) => k === keyword).map(([, rest]) => rest);
 
 /** `ENV A=1 B=$A:x`: each name and its value, `$NAME` of earlier ones left as written. */
 function envOf(lines: string[]): Record<string, string> {
-  return Object.fromEntries(lines.flatMap((line) => line.split(/\s+/).map((pair) => pair.split('=', 2) as [string, string])));
+  return Object.fromEntries(
+    lines.flatMap((line) => line.split(/\s+/).map((pair) => pair.split('=', 2) as [string, string])),
+  );
 }
 
 export function readDockerfile(file = DOCKERFILE): Image {
@@ -50,6 +57,11 @@ export function readDockerfile(file = DOCKERFILE): Image {
     volume: last('VOLUME'),
     user: last('USER'),
     workdir,
-    copied: Object.fromEntries(copied.map(([source, destination]) => [destination === './' ? `${workdir}/${source.split('/').pop()}` : destination, source])),
+    copied: Object.fromEntries(
+      copied.map(([source, destination]) => [
+        destination === './' ? `${workdir}/${source.split('/').pop()}` : destination,
+        source,
+      ]),
+    ),
   };
 }

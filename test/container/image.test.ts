@@ -8,7 +8,8 @@ import { createTestProject } from '@basekit/mock-server/testing';
 import { WORKSPACE } from '../packaging/consumer.js';
 
 const engineRuns = spawnSync('docker', ['info'], { stdio: 'ignore', timeout: 20_000 }).status === 0;
-const docker = async (...args: string[]) => (await promisify(execFile)('docker', args, { maxBuffer: 64 * 1024 * 1024, timeout: 900_000 })).stdout.trim();
+const docker = async (...args: string[]) =>
+  (await promisify(execFile)('docker', args, { maxBuffer: 64 * 1024 * 1024, timeout: 900_000 })).stdout.trim();
 
 describe.skipIf(!engineRuns)('the container image', () => {
   const tag = `basekit-server-test:${process.pid}`;
@@ -30,7 +31,9 @@ describe.skipIf(!engineRuns)('the container image', () => {
     }
     expect(await docker('exec', container, 'id', '-u')).not.toBe('0');
     expect(await docker('exec', container, 'ffmpeg', '-version')).toMatch(/^ffmpeg version/);
-    const mounts = JSON.parse(await docker('inspect', '--format', '{{json .Mounts}}', container)) as { Destination: string }[];
+    const mounts = JSON.parse(await docker('inspect', '--format', '{{json .Mounts}}', container)) as {
+      Destination: string;
+    }[];
     expect(mounts.map((mount) => mount.Destination)).toContain('/data');
 
     const url = `http://${await docker('port', container, '3000/tcp')}`;
@@ -38,7 +41,11 @@ describe.skipIf(!engineRuns)('the container image', () => {
     const { baseUrl, authenticationId, clientKey } = project.clientOptions;
     const registered = await fetch(`${baseUrl}/auth/users`, {
       method: 'POST',
-      headers: { 'X-Service-Authentication-Id': authenticationId, 'X-Service-Authentication-Key': clientKey, 'Content-Type': 'application/json' },
+      headers: {
+        'X-Service-Authentication-Id': authenticationId,
+        'X-Service-Authentication-Key': clientKey,
+        'Content-Type': 'application/json',
+      },
       body: JSON.stringify({ username: 'ann', password: 'pw-ann' }),
     });
     expect(registered.status).toBe(200);

@@ -13,17 +13,28 @@ beforeAll(async () => {
 });
 afterAll(() => fixture.close());
 
-const db = () => ({ 'X-Service-Object-Storage-Id': fixture.schemeValues['objectStorageId']!, ...fixture.auth('user'), 'Content-Type': 'application/json' });
+const db = () => ({
+  'X-Service-Object-Storage-Id': fixture.schemeValues['objectStorageId']!,
+  ...fixture.auth('user'),
+  'Content-Type': 'application/json',
+});
 const storage = () => ({ 'X-Service-Storage-Id': fixture.schemeValues['storageId']!, ...fixture.auth('user') });
-const statusCount = (statuses: number[]) => statuses.reduce<Record<number, number>>((counts, s) => ({ ...counts, [s]: (counts[s] ?? 0) + 1 }), {});
+const statusCount = (statuses: number[]) =>
+  statuses.reduce<Record<number, number>>((counts, s) => ({ ...counts, [s]: (counts[s] ?? 0) + 1 }), {});
 
 async function newRow(body: unknown): Promise<string> {
-  const res = await fixture.server.request('/object-storage/classes/Counter', { method: 'POST', headers: db(), body: JSON.stringify(body) });
+  const res = await fixture.server.request('/object-storage/classes/Counter', {
+    method: 'POST',
+    headers: db(),
+    body: JSON.stringify(body),
+  });
   return ((await res.json()) as { _id: string })._id;
 }
 
 async function readRow(id: string): Promise<Record<string, unknown>> {
-  return (await (await fixture.server.request(`/object-storage/classes/Counter/${id}`, { headers: db() })).json()) as Record<string, unknown>;
+  return (await (
+    await fixture.server.request(`/object-storage/classes/Counter/${id}`, { headers: db() })
+  ).json()) as Record<string, unknown>;
 }
 
 describe('at the same time', () => {
@@ -33,7 +44,11 @@ describe('at the same time', () => {
     const amounts = Array.from({ length: 1_000 }, (_, i) => ((i * 7919) % 201) - 100 + (i % 4) / 4);
     const statuses = await Promise.all(
       amounts.map(async (amount) => {
-        const res = await fixture.server.request(`/object-storage/classes/Counter/${id}`, { method: 'PUT', headers: db(), body: JSON.stringify({ total: { __op: 'Increment', amount } }) });
+        const res = await fixture.server.request(`/object-storage/classes/Counter/${id}`, {
+          method: 'PUT',
+          headers: db(),
+          body: JSON.stringify({ total: { __op: 'Increment', amount } }),
+        });
         await res.body?.cancel();
         return res.status;
       }),
@@ -59,8 +74,14 @@ describe('at the same time', () => {
     const winner = answers.find((a) => a.status === 200)!;
     const stored = await fixture.server.request(`/${fixture.server.engine.project.config.bucket}/race/race.txt`);
     expect(await stored.text()).toBe(winner.content);
-    const info = await fixture.server.request('/files/fileInfo', { method: 'POST', headers: { ...storage(), ...fixture.auth('master'), 'Content-Type': 'application/json' }, body: JSON.stringify({ url: 'race/race.txt' }) });
-    expect(((await info.json()) as { md5Hash: string }).md5Hash).toBe(createHash('md5').update(winner.content).digest('hex'));
+    const info = await fixture.server.request('/files/fileInfo', {
+      method: 'POST',
+      headers: { ...storage(), ...fixture.auth('master'), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ url: 'race/race.txt' }),
+    });
+    expect(((await info.json()) as { md5Hash: string }).md5Hash).toBe(
+      createHash('md5').update(winner.content).digest('hex'),
+    );
   });
 
   it('50 concurrent renewals of one refresh token all succeed (no rotation, as decided) with distinct working access tokens', async () => {
@@ -71,17 +92,34 @@ describe('at the same time', () => {
         form.set('refresh_token', fixture.user.refreshToken);
         const res = await fixture.server.request('/auth/login', {
           method: 'POST',
-          headers: { 'X-Service-Authentication-Id': authenticationId!, 'X-Service-Authentication-Key': authenticationKey!, 'X-Service-Authentication-Refresh': '1' },
+          headers: {
+            'X-Service-Authentication-Id': authenticationId!,
+            'X-Service-Authentication-Key': authenticationKey!,
+            'X-Service-Authentication-Refresh': '1',
+          },
           body: form,
         });
-        return { status: res.status, body: (await res.json()) as { access_token: string; refresh_token: string; jti: string } };
+        return {
+          status: res.status,
+          body: (await res.json()) as { access_token: string; refresh_token: string; jti: string },
+        };
       }),
     );
     expect(statusCount(renewals.map((r) => r.status))).toEqual({ 200: 50 });
     expect(new Set(renewals.map((r) => r.body.refresh_token))).toEqual(new Set([fixture.user.refreshToken]));
     expect(new Set(renewals.map((r) => r.body.jti)).size).toBe(50);
     const me = await Promise.all(
-      renewals.map(async ({ body }) => (await fixture.server.request('/auth/users/me', { headers: { 'X-Service-Authentication-Id': authenticationId!, Authorization: `Bearer ${body.access_token}` } })).status),
+      renewals.map(
+        async ({ body }) =>
+          (
+            await fixture.server.request('/auth/users/me', {
+              headers: {
+                'X-Service-Authentication-Id': authenticationId!,
+                Authorization: `Bearer ${body.access_token}`,
+              },
+            })
+          ).status,
+      ),
     );
     expect(statusCount(me)).toEqual({ 200: 50 });
   });
@@ -89,11 +127,19 @@ describe('at the same time', () => {
   it('20 concurrent batches of 20 items on one row never interleave inside an item', async () => {
     const id = await newRow({ a: 'start', b: 'start', n: 0 });
     const batches = Array.from({ length: 20 }, (_, k) => ({
-      requests: Array.from({ length: 20 }, (_, j) => ({ method: 'PUT', path: `/classes/Counter/${id}`, body: { a: `${k}-${j}`, b: `${k}-${j}`, n: { __op: 'Increment', amount: 1 } } })),
+      requests: Array.from({ length: 20 }, (_, j) => ({
+        method: 'PUT',
+        path: `/classes/Counter/${id}`,
+        body: { a: `${k}-${j}`, b: `${k}-${j}`, n: { __op: 'Increment', amount: 1 } },
+      })),
     }));
     const results = await Promise.all(
       batches.map(async (batch) => {
-        const res = await fixture.server.request('/object-storage/batch', { method: 'POST', headers: db(), body: JSON.stringify(batch) });
+        const res = await fixture.server.request('/object-storage/batch', {
+          method: 'POST',
+          headers: db(),
+          body: JSON.stringify(batch),
+        });
         return (await res.json()) as { success?: unknown }[];
       }),
     );
@@ -110,7 +156,10 @@ describe('at the same time', () => {
       Array.from({ length: 20 }, async (_, i) => {
         const res = await fixture.server.request('/auth/users', {
           method: 'POST',
-          headers: { 'X-Service-Authentication-Id': fixture.schemeValues['authenticationId']!, 'Content-Type': 'application/json' },
+          headers: {
+            'X-Service-Authentication-Id': fixture.schemeValues['authenticationId']!,
+            'Content-Type': 'application/json',
+          },
           body: JSON.stringify({ username: 'same-name', password: `pw${i}` }),
         });
         await res.body?.cancel();
@@ -123,7 +172,11 @@ describe('at the same time', () => {
   it('20 concurrent creations of one folder: one 201, the rest 200', async () => {
     const statuses = await Promise.all(
       Array.from({ length: 20 }, async () => {
-        const res = await fixture.server.request('/directories', { method: 'POST', headers: { ...storage(), 'Content-Type': 'application/json' }, body: JSON.stringify({ path: 'same/folder' }) });
+        const res = await fixture.server.request('/directories', {
+          method: 'POST',
+          headers: { ...storage(), 'Content-Type': 'application/json' },
+          body: JSON.stringify({ path: 'same/folder' }),
+        });
         await res.body?.cancel();
         return res.status;
       }),

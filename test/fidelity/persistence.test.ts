@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '@basekit/engine';
 import { startServerProcess, type ServerProcess } from './support/cli.js';
-import { Client as StateClient, checkGrowth, newGrowth, prepare, runLoad, type Acknowledged } from './support/state-load.js';
+import {
+  Client as StateClient,
+  checkGrowth,
+  newGrowth,
+  prepare,
+  runLoad,
+  type Acknowledged,
+} from './support/state-load.js';
 
 /**
  * Kill-restart rounds: a load of file writes runs against `--data-dir`, the server is SIGKILLed at a random moment,
@@ -39,7 +46,10 @@ class Client {
   ) {}
 
   static async connect(server: ServerProcess): Promise<Client> {
-    const res = await fetch(`${server.url}/auth/login`, { method: 'POST', headers: { 'X-Service-Authentication-Id': authenticationId, 'X-Service-Authentication-Key': masterKey } });
+    const res = await fetch(`${server.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'X-Service-Authentication-Id': authenticationId, 'X-Service-Authentication-Key': masterKey },
+    });
     return new Client(server.url, ((await res.json()) as { access_token: string }).access_token);
   }
 
@@ -47,7 +57,11 @@ class Client {
     const json = !(body instanceof FormData);
     return fetch(`${this.url}${path}`, {
       method: 'POST',
-      headers: { 'X-Service-Storage-Id': storageId, Authorization: `Bearer ${this.token}`, ...(json ? { 'Content-Type': 'application/json' } : {}) },
+      headers: {
+        'X-Service-Storage-Id': storageId,
+        Authorization: `Bearer ${this.token}`,
+        ...(json ? { 'Content-Type': 'application/json' } : {}),
+      },
       body: json ? JSON.stringify(body) : body,
     });
   }
@@ -73,7 +87,10 @@ let serial = 0;
 /** One worker's writes on its own paths until the server dies: uploads, replacements, deletes and renames. */
 async function worker(client: Client, model: Model, next: () => number, id: number): Promise<number> {
   let answered = 0;
-  const mine = () => [...model.keys()].filter((p) => p.startsWith(`w${id}/`) && model.get(p)!.size === 1 && [...model.get(p)!][0] !== null);
+  const mine = () =>
+    [...model.keys()].filter(
+      (p) => p.startsWith(`w${id}/`) && model.get(p)!.size === 1 && [...model.get(p)!][0] !== null,
+    );
   for (;;) {
     const i = ++serial;
     const owned = mine();
@@ -123,7 +140,11 @@ interface Listed {
 async function listAll(client: Client, folder = ''): Promise<Listed[]> {
   const found: Listed[] = [];
   for (let page = 0; ; page++) {
-    const res = await client.post('/files/directoryInfo', { url: `/${bucket}/${folder}`, pageNumber: page, pageSize: 50 });
+    const res = await client.post('/files/directoryInfo', {
+      url: `/${bucket}/${folder}`,
+      pageNumber: page,
+      pageSize: 50,
+    });
     const { files } = (await res.json()) as { files: Listed[] };
     for (const entry of files) {
       const path = entry.url.slice(bucket.length + 2);
@@ -156,18 +177,22 @@ describe('--data-dir under SIGKILL', () => {
       for (const [path, possible] of model) {
         const { status, bytes } = await client.download(path);
         const seen = status === 200 ? md5(bytes) : status === 404 ? null : `status ${status}`;
-        if (!possible.has(seen)) problems.push(`round ${round}: ${path} holds ${seen}, expected one of ${[...possible].join(' | ')}`);
+        if (!possible.has(seen))
+          problems.push(`round ${round}: ${path} holds ${seen}, expected one of ${[...possible].join(' | ')}`);
         model.set(path, new Set([seen]));
       }
       for (const file of listed) {
         const { status, bytes } = await client.download(file.url);
         if (broken.has(file.url) || (status === 200 && bytes.length === file.fileSizeInBytes)) continue;
         broken.add(file.url);
-        problems.push(`round ${round}: listed ${file.url} (${file.fileSizeInBytes} bytes) downloads as ${status} with ${bytes.length} bytes`);
+        problems.push(
+          `round ${round}: listed ${file.url} (${file.fileSizeInBytes} bytes) downloads as ${status} with ${bytes.length} bytes`,
+        );
       }
       for (const folder of ['blobs', 'state']) {
         const leftovers = (await readdir(join(dataDir, folder))).filter((name) => name.startsWith('.tmp-'));
-        if (leftovers.length) problems.push(`round ${round}: temporary files left in ${folder}: ${leftovers.join(', ')}`);
+        if (leftovers.length)
+          problems.push(`round ${round}: temporary files left in ${folder}: ${leftovers.join(', ')}`);
       }
 
       const load = Array.from({ length: WORKERS }, (_, id) => worker(client, model, next, id));
@@ -175,73 +200,106 @@ describe('--data-dir under SIGKILL', () => {
       await server.kill('SIGKILL');
       answered += (await Promise.all(load)).reduce((a, b) => a + b, 0);
     }
-    console.info(`persistence: ${ROUNDS} kill-restart rounds, ${answered} writes answered 2xx, ${model.size} paths checked after every restart`);
+    console.info(
+      `persistence: ${ROUNDS} kill-restart rounds, ${answered} writes answered 2xx, ${model.size} paths checked after every restart`,
+    );
     expect(problems).toEqual([]);
     expect(answered).toBeGreaterThan(ROUNDS * 5);
   }, 180_000);
 
-  it(`keeps every answered write of every kind of state through ${ROUNDS} kill-restart rounds`, async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'basekit-kill-state-'));
-    const acked: Acknowledged[] = [];
-    const growth = newGrowth();
-    const problems: string[] = [];
-    const lost = new Set<Acknowledged>();
-    let checked = 0;
-    try {
-      // ROUNDS rounds of load ended by SIGKILL, then two starts ended by SIGTERM (a clean stop writes a snapshot).
-      for (let round = 1; round <= ROUNDS + 2; round++) {
-        const server = await startServerProcess(['--data-dir', folder]);
-        try {
-          const client = await StateClient.connect(server.url);
-          // Every write answered before the kill must be there; after the clean stops, every write of the run again.
-          for (const write of round > ROUNDS ? acked : acked.slice(checked)) {
-            const problem = await write.check(client);
-            if (problem) lost.add(write);
-            if (problem) problems.push(`round ${round}: ${problem}`);
+  it(
+    `keeps every answered write of every kind of state through ${ROUNDS} kill-restart rounds`,
+    async () => {
+      const folder = await mkdtemp(join(tmpdir(), 'basekit-kill-state-'));
+      const acked: Acknowledged[] = [];
+      const growth = newGrowth();
+      const problems: string[] = [];
+      const lost = new Set<Acknowledged>();
+      let checked = 0;
+      try {
+        // ROUNDS rounds of load ended by SIGKILL, then two starts ended by SIGTERM (a clean stop writes a snapshot).
+        for (let round = 1; round <= ROUNDS + 2; round++) {
+          const server = await startServerProcess(['--data-dir', folder]);
+          try {
+            const client = await StateClient.connect(server.url);
+            // Every write answered before the kill must be there; after the clean stops, every write of the run again.
+            for (const write of round > ROUNDS ? acked : acked.slice(checked)) {
+              const problem = await write.check(client);
+              if (problem) lost.add(write);
+              if (problem) problems.push(`round ${round}: ${problem}`);
+            }
+            checked = acked.length;
+            if (round > 1) problems.push(...(await checkGrowth(client, growth)).map((p) => `round ${round}: ${p}`));
+            if (round > ROUNDS) {
+              await server.kill('SIGTERM');
+              const journal = join(folder, 'journal');
+              const names = await readdir(journal);
+              const log = names.find((name) => name.endsWith('.log'));
+              if (!names.includes('snapshot.json') || !log || (await stat(join(journal, log))).size !== 0)
+                problems.push(
+                  `round ${round}: SIGTERM left ${names.join(', ')} (a snapshot and an empty journal expected)`,
+                );
+              continue;
+            }
+            if (round === 1) await prepare(client);
+            const load = runLoad(client, acked, growth);
+            await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * 700));
+            await server.kill('SIGKILL');
+            await load;
+          } finally {
+            if (server.child.exitCode === null && server.child.signalCode === null) await server.kill('SIGKILL');
           }
-          checked = acked.length;
-          if (round > 1) problems.push(...(await checkGrowth(client, growth)).map((p) => `round ${round}: ${p}`));
-          if (round > ROUNDS) {
-            await server.kill('SIGTERM');
-            const journal = join(folder, 'journal');
-            const names = await readdir(journal);
-            const log = names.find((name) => name.endsWith('.log'));
-            if (!names.includes('snapshot.json') || !log || (await stat(join(journal, log))).size !== 0) problems.push(`round ${round}: SIGTERM left ${names.join(', ')} (a snapshot and an empty journal expected)`);
-            continue;
-          }
-          if (round === 1) await prepare(client);
-          const load = runLoad(client, acked, growth);
-          await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * 700));
-          await server.kill('SIGKILL');
-          await load;
-        } finally {
-          if (server.child.exitCode === null && server.child.signalCode === null) await server.kill('SIGKILL');
         }
+      } finally {
+        await rm(folder, { recursive: true, force: true });
       }
-    } finally {
-      await rm(folder, { recursive: true, force: true });
-    }
-    const kinds = new Map<string, number>();
-    for (const write of acked) kinds.set(write.kind, (kinds.get(write.kind) ?? 0) + 1);
-    const counts = [...kinds].map(([kind, n]) => `${kind} ${n} (lost ${[...lost].filter((write) => write.kind === kind).length})`).join(', ');
-    console.info(`persistence of every state: ${ROUNDS} SIGKILL rounds, then 2 SIGTERM; answered writes checked after each restart: ${counts}; config ${growth.config.acked}, clock ${growth.clock.acked} s, counter ${growth.counter.acked}, tied players ${growth.ties.length}`);
-    expect(problems).toEqual([]);
-    for (const kind of ['user (password hash)', 'outbox', 'confirmation', 'session (refresh + access token)', 'row (types, ACL, relation)', 'score', 'transcoder setting', 'transcoder job']) expect(kinds.get(kind) ?? 0).toBeGreaterThan(0);
-  }, 60_000 + ROUNDS * 15_000);
+      const kinds = new Map<string, number>();
+      for (const write of acked) kinds.set(write.kind, (kinds.get(write.kind) ?? 0) + 1);
+      const counts = [...kinds]
+        .map(([kind, n]) => `${kind} ${n} (lost ${[...lost].filter((write) => write.kind === kind).length})`)
+        .join(', ');
+      console.info(
+        `persistence of every state: ${ROUNDS} SIGKILL rounds, then 2 SIGTERM; answered writes checked after each restart: ${counts}; config ${growth.config.acked}, clock ${growth.clock.acked} s, counter ${growth.counter.acked}, tied players ${growth.ties.length}`,
+      );
+      expect(problems).toEqual([]);
+      for (const kind of [
+        'user (password hash)',
+        'outbox',
+        'confirmation',
+        'session (refresh + access token)',
+        'row (types, ACL, relation)',
+        'score',
+        'transcoder setting',
+        'transcoder job',
+      ])
+        expect(kinds.get(kind) ?? 0).toBeGreaterThan(0);
+    },
+    60_000 + ROUNDS * 15_000,
+  );
 
   it('exports and imports the state exactly (a round trip changes nothing)', async () => {
     const server = await startServerProcess([]);
     try {
       const client = await Client.connect(server);
       await client.upload('trip/a.bin', new Uint8Array([1, 2, 3]), false);
-      await fetch(`${server.url}/auth/users`, { method: 'POST', headers: { 'X-Service-Authentication-Id': authenticationId, 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'tripper', password: 'pw' }) });
+      await fetch(`${server.url}/auth/users`, {
+        method: 'POST',
+        headers: { 'X-Service-Authentication-Id': authenticationId, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username: 'tripper', password: 'pw' }),
+      });
       const admin = { 'X-Service-Authentication-Key': masterKey };
       const exported = await (await fetch(`${server.url}/__admin/state`, { headers: admin })).text();
       const reset = await fetch(`${server.url}/__admin/reset`, { method: 'POST', headers: admin });
       expect(reset.status).toBe(200);
-      const imported = await fetch(`${server.url}/__admin/state`, { method: 'PUT', headers: { ...admin, 'Content-Type': 'application/json' }, body: exported });
+      const imported = await fetch(`${server.url}/__admin/state`, {
+        method: 'PUT',
+        headers: { ...admin, 'Content-Type': 'application/json' },
+        body: exported,
+      });
       expect(imported.status).toBe(200);
-      const again = (await (await fetch(`${server.url}/__admin/state`, { headers: admin })).json()) as { clockOffsetMs: number };
+      const again = (await (await fetch(`${server.url}/__admin/state`, { headers: admin })).json()) as {
+        clockOffsetMs: number;
+      };
       const first = JSON.parse(exported) as { clockOffsetMs: number };
       // The clock offset is real time minus server time, read at two moments: equal within the time between them.
       expect(Math.abs(again.clockOffsetMs - first.clockOffsetMs)).toBeLessThan(1_000);

@@ -29,7 +29,9 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 async function reports(): Promise<Report[]> {
-  return Promise.all((await readdir(dir)).map(async (name) => JSON.parse(await readFile(join(dir, name), 'utf8')) as Report));
+  return Promise.all(
+    (await readdir(dir)).map(async (name) => JSON.parse(await readFile(join(dir, name), 'utf8')) as Report),
+  );
 }
 
 describe('the SDK end-to-end suite through Prism', () => {
@@ -48,16 +50,29 @@ describe('the SDK end-to-end suite through Prism', () => {
   });
 
   it('passes with zero contract violations in either direction', async () => {
-    const child = await run(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'test/fidelity/prism/vitest.config.ts', '--reporter', 'dot'], {
-      cwd: root,
-      env: { ...process.env, PRISM_VIOLATIONS_DIR: dir },
-      maxBuffer: 64 * 1024 * 1024,
-    }).catch((error: { stdout: string; stderr: string }) => ({ ...error, failed: true }));
+    const child = await run(
+      process.execPath,
+      [
+        join(root, 'node_modules/vitest/vitest.mjs'),
+        'run',
+        '--config',
+        'test/fidelity/prism/vitest.config.ts',
+        '--reporter',
+        'dot',
+      ],
+      {
+        cwd: root,
+        env: { ...process.env, PRISM_VIOLATIONS_DIR: dir },
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    ).catch((error: { stdout: string; stderr: string }) => ({ ...error, failed: true }));
     const all = await reports();
     const violations = all.flatMap((r) => r.violations);
     const throughPrism = all.reduce((n, r) => n + r.throughPrism, 0);
     const checkedHere = all.reduce((n, r) => n + r.checkedHere, 0);
-    console.info(`prism: ${all.length} servers, ${throughPrism} requests validated by Prism, ${checkedHere} by the suite's own validator, ${violations.length} violations`);
+    console.info(
+      `prism: ${all.length} servers, ${throughPrism} requests validated by Prism, ${checkedHere} by the suite's own validator, ${violations.length} violations`,
+    );
     expect(violations).toEqual([]);
     expect('failed' in child ? `${child.stdout}\n${child.stderr}` : 'passed').toBe('passed');
     expect(throughPrism).toBeGreaterThan(100);

@@ -22,7 +22,10 @@ export function consumerEnv(): NodeJS.ProcessEnv {
     if (/^(npm_|VITEST)/i.test(key) || key === 'NODE_OPTIONS') continue;
     env[key] = value;
   }
-  env.PATH = (process.env.PATH ?? '').split(delimiter).filter((entry) => !entry.includes(`node_modules${sep}.bin`)).join(delimiter);
+  env.PATH = (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((entry) => !entry.includes(`node_modules${sep}.bin`))
+    .join(delimiter);
   return env;
 }
 
@@ -35,7 +38,12 @@ export interface Outcome {
 /** Runs a command to its end; a non-zero exit is returned, not thrown, so a test can show its output. */
 export async function run(command: string, args: string[], cwd: string, timeout = 120_000): Promise<Outcome> {
   try {
-    const { stdout, stderr } = await execFileAsync(command, args, { cwd, env: consumerEnv(), timeout, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await execFileAsync(command, args, {
+      cwd,
+      env: consumerEnv(),
+      timeout,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const { code, stdout = '', stderr = '' } = error as { code?: number | string; stdout?: string; stderr?: string };
@@ -46,7 +54,8 @@ export async function run(command: string, args: string[], cwd: string, timeout 
 /** Like `run`, but a failure throws with the command's output. */
 export async function mustRun(command: string, args: string[], cwd: string): Promise<string> {
   const outcome = await run(command, args, cwd);
-  if (outcome.code !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${outcome.stdout}\n${outcome.stderr}`);
+  if (outcome.code !== 0)
+    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${outcome.stdout}\n${outcome.stderr}`);
   return outcome.stdout;
 }
 
@@ -85,7 +94,10 @@ export async function linksLeaving(dir: string): Promise<string[]> {
  */
 export async function createConsumer(dir: string, fixture: string, packages: string[]): Promise<void> {
   await cp(join(FIXTURES, fixture), dir, { recursive: true });
-  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: fixture, version: '1.0.0', private: true, type: 'module' }, null, 2));
+  await writeFile(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: fixture, version: '1.0.0', private: true, type: 'module' }, null, 2),
+  );
   await mustRun('npm', ['install', ...packages, '--prefer-offline', '--no-audit', '--no-fund'], dir);
 }
 

@@ -11,7 +11,17 @@ import { execFile } from 'node:child_process';
 import { ciWorkflow } from '../container/ci-workflow.js';
 import { imageCommand } from '../container/command.js';
 import { readDockerfile } from '../container/dockerfile.js';
-import { ancestorNodeModules, consumerEnv, createConsumer, installed, linksLeaving, mustRun, run, WORKSPACE, workspaceBin } from './consumer.js';
+import {
+  ancestorNodeModules,
+  consumerEnv,
+  createConsumer,
+  installed,
+  linksLeaving,
+  mustRun,
+  run,
+  WORKSPACE,
+  workspaceBin,
+} from './consumer.js';
 
 interface Manifest {
   name: string;
@@ -30,9 +40,13 @@ const readJson = <T>(path: string): T => JSON.parse(readFileSync(join(WORKSPACE,
 const root = readJson<Manifest>('package.json');
 
 /** The folders of the workspaces that are published: every one not marked private. */
-const publishable = root.workspaces!.flatMap((pattern) =>
-  pattern.endsWith('/*') ? readdirSync(join(WORKSPACE, pattern.slice(0, -2))).map((name) => `${pattern.slice(0, -2)}/${name}`) : [pattern],
-).filter((dir) => !readJson<Manifest>(`${dir}/package.json`).private);
+const publishable = root
+  .workspaces!.flatMap((pattern) =>
+    pattern.endsWith('/*')
+      ? readdirSync(join(WORKSPACE, pattern.slice(0, -2))).map((name) => `${pattern.slice(0, -2)}/${name}`)
+      : [pattern],
+  )
+  .filter((dir) => !readJson<Manifest>(`${dir}/package.json`).private);
 
 let base: string;
 let server: string;
@@ -47,16 +61,28 @@ beforeAll(async () => {
   const tarballs = join(base, 'tarballs');
   await mkdir(tarballs);
   const workspaces = publishable.flatMap((dir) => ['-w', dir]);
-  for (const entry of JSON.parse(await mustRun('npm', ['pack', '--json', '--pack-destination', tarballs, ...workspaces], WORKSPACE)) as Packed[]) {
+  for (const entry of JSON.parse(
+    await mustRun('npm', ['pack', '--json', '--pack-destination', tarballs, ...workspaces], WORKSPACE),
+  ) as Packed[]) {
     packed.set(entry.name, { ...entry, tarball: join(tarballs, entry.filename) });
   }
 
   server = join(base, 'server-app');
   web = join(base, 'web-app');
   await Promise.all([
-    createConsumer(server, 'server-app', [tarball('@basekit/engine'), tarball('@basekit/mock-server'), tarball('@basekit/sdk'), `@types/node@${root.devDependencies!['@types/node']}`]),
+    createConsumer(server, 'server-app', [
+      tarball('@basekit/engine'),
+      tarball('@basekit/mock-server'),
+      tarball('@basekit/sdk'),
+      `@types/node@${root.devDependencies!['@types/node']}`,
+    ]),
     // msw is @basekit/msw's peer: the app brings its own, as the package's README says.
-    createConsumer(web, 'web-app', [tarball('@basekit/engine'), tarball('@basekit/sdk'), tarball('@basekit/msw'), `msw@${root.devDependencies!.msw}`]),
+    createConsumer(web, 'web-app', [
+      tarball('@basekit/engine'),
+      tarball('@basekit/sdk'),
+      tarball('@basekit/msw'),
+      `msw@${root.devDependencies!.msw}`,
+    ]),
   ]);
 }, 180_000);
 
@@ -66,7 +92,12 @@ afterAll(async () => {
 
 describe('the packed packages', () => {
   it('are every publishable workspace', () => {
-    expect([...packed.keys()].sort()).toEqual(['@basekit/engine', '@basekit/mock-server', '@basekit/msw', '@basekit/sdk']);
+    expect([...packed.keys()].sort()).toEqual([
+      '@basekit/engine',
+      '@basekit/mock-server',
+      '@basekit/msw',
+      '@basekit/sdk',
+    ]);
   });
 
   it('carry a README, the root LICENSE and the metadata npm users expect, the same in each', () => {
@@ -106,7 +137,9 @@ describe('the packed packages', () => {
         .filter((path) => path.endsWith('.map'))
         .flatMap((path) => {
           const map = readJson<{ sources: string[]; sourceRoot?: string }>(`${dir}/${path}`);
-          return map.sources.map((source) => posix.join(posix.dirname(path), map.sourceRoot ?? '', source)).filter((source) => !shipped.has(source));
+          return map.sources
+            .map((source) => posix.join(posix.dirname(path), map.sourceRoot ?? '', source))
+            .filter((source) => !shipped.has(source));
         });
       expect(missing, name).toEqual([]);
     }
@@ -123,7 +156,15 @@ describe('installed into fresh projects', () => {
   it('a Node app starts the packed bin and uses it through the packed SDK, without axios', async () => {
     expect(await installed(server, ['axios'])).toEqual([]);
     const output = JSON.parse(await mustRun('node', ['app.mjs'], server)) as Record<string, unknown>;
-    expect(output).toMatchObject({ me: 'ann', refused: true, row: 'Hello', plain: 'hello', tracked: 300_000, rank: { rank: 1, scores: [42, 0, 0] }, anonymous: true });
+    expect(output).toMatchObject({
+      me: 'ann',
+      refused: true,
+      row: 'Hello',
+      plain: 'hello',
+      tracked: 300_000,
+      rank: { rank: 1, scores: [42, 0, 0] },
+      anonymous: true,
+    });
     // Progress in Node: the streamed body counted as the connection takes it, up to the whole multipart body.
     const { steps, last } = output.progress as { steps: number; last: { loaded: number; total: number } };
     expect(steps).toBeGreaterThan(1);
@@ -131,22 +172,43 @@ describe('installed into fresh projects', () => {
     expect(last.total).toBeGreaterThan(300_000);
   });
 
-  it.each(['bundler', 'node16'])('a strict TypeScript app type-checks against the SDK with moduleResolution %s', async (resolution) => {
-    const outcome = await run('node', [workspaceBin('typescript', 'tsc'), '-p', `tsconfig.${resolution}.json`], server);
-    expect(outcome.stdout + outcome.stderr).toBe('');
-    expect(outcome.code).toBe(0);
-  });
+  it.each(['bundler', 'node16'])(
+    'a strict TypeScript app type-checks against the SDK with moduleResolution %s',
+    async (resolution) => {
+      const outcome = await run(
+        'node',
+        [workspaceBin('typescript', 'tsc'), '-p', `tsconfig.${resolution}.json`],
+        server,
+      );
+      expect(outcome.stdout + outcome.stderr).toBe('');
+      expect(outcome.code).toBe(0);
+    },
+  );
 
   it('a Vite build of a page on the SDK and @basekit/msw holds no Node built-ins', async () => {
-    const outcome = await run('node', [workspaceBin('vite'), 'build', '--outDir', 'dist', '--emptyOutDir', '--logLevel', 'warn'], web);
+    const outcome = await run(
+      'node',
+      [workspaceBin('vite'), 'build', '--outDir', 'dist', '--emptyOutDir', '--logLevel', 'warn'],
+      web,
+    );
     expect(outcome.code, outcome.stderr).toBe(0);
     // Vite swaps a Node built-in imported for the browser for an empty module, and says so.
     expect(outcome.stdout + outcome.stderr).not.toMatch(/externalized for browser compatibility/);
     const assets = join(web, 'dist', 'assets');
-    const code = (await Promise.all((await readdir(assets)).filter((file) => file.endsWith('.js')).map((file) => readFile(join(assets, file), 'utf8')))).join('\n');
+    const code = (
+      await Promise.all(
+        (
+          await readdir(assets)
+        )
+          .filter((file) => file.endsWith('.js'))
+          .map((file) => readFile(join(assets, file), 'utf8')),
+      )
+    ).join('\n');
     expect(code).toContain('api.example.test');
     const names = builtinModules.map((name) => name.replace(/[/]/g, '\\/')).join('|');
-    const nodeImport = new RegExp(`(?:\\bfrom|\\bimport|\\brequire)\\s*\\(?\\s*(["'\`])(?:node:[^"'\`]+|(?:${names}))\\1`);
+    const nodeImport = new RegExp(
+      `(?:\\bfrom|\\bimport|\\brequire)\\s*\\(?\\s*(["'\`])(?:node:[^"'\`]+|(?:${names}))\\1`,
+    );
     expect(code.match(nodeImport)?.[0]).toBeUndefined();
     expect(code).not.toContain('__vite-browser-external');
   });
@@ -154,15 +216,29 @@ describe('installed into fresh projects', () => {
   it('a front-end install carries no sharp, no Node server and no axios', async () => {
     const nodeOnly = ['sharp', '@hono/node-server', '@basekit/mock-server', 'axios'];
     // The same look-up finds the server and sharp where they belong.
-    expect(await installed(server, nodeOnly)).toEqual([expect.stringMatching(/^@basekit\/mock-server@/), expect.stringMatching(/^@hono\/node-server@/), expect.stringMatching(/^sharp@/)]);
+    expect(await installed(server, nodeOnly)).toEqual([
+      expect.stringMatching(/^@basekit\/mock-server@/),
+      expect.stringMatching(/^@hono\/node-server@/),
+      expect.stringMatching(/^sharp@/),
+    ]);
     expect(await installed(web, nodeOnly)).toEqual([]);
   });
 
   it('a Vitest test under jsdom signs in through the msw handlers', async () => {
     const report = join(web, 'vitest-report.json');
-    const outcome = await run('node', [workspaceBin('vitest'), 'run', '--globals', '--reporter=json', `--outputFile=${report}`], web);
-    const { success, numTotalTests, numPassedTests, testResults } = JSON.parse(await readFile(report, 'utf8').catch(() => '{}')) as Record<string, unknown>;
-    expect({ success, numTotalTests, numPassedTests }, JSON.stringify(testResults ?? outcome.stderr, null, 2)).toEqual({ success: true, numTotalTests: 1, numPassedTests: 1 });
+    const outcome = await run(
+      'node',
+      [workspaceBin('vitest'), 'run', '--globals', '--reporter=json', `--outputFile=${report}`],
+      web,
+    );
+    const { success, numTotalTests, numPassedTests, testResults } = JSON.parse(
+      await readFile(report, 'utf8').catch(() => '{}'),
+    ) as Record<string, unknown>;
+    expect({ success, numTotalTests, numPassedTests }, JSON.stringify(testResults ?? outcome.stderr, null, 2)).toEqual({
+      success: true,
+      numTotalTests: 1,
+      numPassedTests: 1,
+    });
   });
 });
 
@@ -184,16 +260,34 @@ describe('the container image, without a container engine (test/container/image.
     expect(await command.healthCheck(first.port)).toBe(0);
     // The management panel, served from the packed install.
     const panel = await fetch(`${first.url}/__admin/panel/users`);
-    expect([panel.status, await panel.text()]).toEqual([200, expect.stringContaining('<meta name="basekit-header-word" content="Service" />')]);
-    const headers = { 'X-Service-Authentication-Id': 'dev-auth-id', 'X-Service-Authentication-Key': 'dev-client-key', 'Content-Type': 'application/json' };
-    const registered = await fetch(`${first.url}/auth/users`, { method: 'POST', headers, body: JSON.stringify({ username: 'ann', password: 'pw-ann' }) });
+    expect([panel.status, await panel.text()]).toEqual([
+      200,
+      expect.stringContaining('<meta name="basekit-header-word" content="Service" />'),
+    ]);
+    const headers = {
+      'X-Service-Authentication-Id': 'dev-auth-id',
+      'X-Service-Authentication-Key': 'dev-client-key',
+      'Content-Type': 'application/json',
+    };
+    const registered = await fetch(`${first.url}/auth/users`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ username: 'ann', password: 'pw-ann' }),
+    });
     expect(registered.status).toBe(200);
     // The test step of the CI example (docs/ci/github-actions.yml) against it, as against the service container.
     const ci = ciWorkflow();
-    const env = { ...consumerEnv(), ...ci.env, BASEKIT_URL: ci.env['BASEKIT_URL']!.replace('localhost:3000', `127.0.0.1:${first.port}`) };
+    const env = {
+      ...consumerEnv(),
+      ...ci.env,
+      BASEKIT_URL: ci.env['BASEKIT_URL']!.replace('localhost:3000', `127.0.0.1:${first.port}`),
+    };
     const step = await new Promise<{ code: number; output: string }>((resolve) =>
-      execFile(process.execPath, [workspaceBin('vitest'), 'run'], { cwd: join(WORKSPACE, 'examples/node-vitest'), env }, (error, stdout, stderr) =>
-        resolve({ code: error ? 1 : 0, output: stdout + stderr }),
+      execFile(
+        process.execPath,
+        [workspaceBin('vitest'), 'run'],
+        { cwd: join(WORKSPACE, 'examples/node-vitest'), env },
+        (error, stdout, stderr) => resolve({ code: error ? 1 : 0, output: stdout + stderr }),
       ),
     );
     expect(step, step.output).toMatchObject({ code: 0 });
@@ -203,7 +297,11 @@ describe('the container image, without a container engine (test/container/image.
     const second = await command.start();
     try {
       const { 'Content-Type': _json, ...keys } = headers;
-      const login = await fetch(`${second.url}/auth/login`, { method: 'POST', headers: keys, body: new URLSearchParams({ username: 'ann', password: 'pw-ann' }) });
+      const login = await fetch(`${second.url}/auth/login`, {
+        method: 'POST',
+        headers: keys,
+        body: new URLSearchParams({ username: 'ann', password: 'pw-ann' }),
+      });
       expect(login.status).toBe(200);
     } finally {
       expect(await second.stop()).toBe(0);

@@ -59,12 +59,19 @@ async function showNotes(): Promise<void> {
   if (filter) query = query.matches('title', new RegExp(escapeRegExp(filter), 'i'));
   const rows = await query.find();
   // A later keystroke's query may have answered first.
-  if (shown === notesShown) fill($('notes'), rows.map((row) => row.title));
+  if (shown === notesShown)
+    fill(
+      $('notes'),
+      rows.map((row) => row.title),
+    );
 }
 
 async function showTop(): Promise<void> {
   const { usersProfile } = await client.leaderboards.top('high-score', 10);
-  fill($('top'), usersProfile.map(({ userBriefProfile, scores }) => `${userBriefProfile.userName} — ${scores[0]}`));
+  fill(
+    $('top'),
+    usersProfile.map(({ userBriefProfile, scores }) => `${userBriefProfile.userName} — ${scores[0]}`),
+  );
 }
 
 async function signedIn(): Promise<void> {
@@ -145,7 +152,9 @@ $('photo').addEventListener('change', () => {
   });
 });
 
-$('photo-download').addEventListener('click', () => run(async () => saveAs(await client.files.download(photo!.path), photo!.name)));
+$('photo-download').addEventListener('click', () =>
+  run(async () => saveAs(await client.files.download(photo!.path), photo!.name)),
+);
 
 $('score-form').addEventListener('submit', (event) => {
   event.preventDefault();

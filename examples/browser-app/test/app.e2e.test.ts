@@ -20,7 +20,9 @@ beforeAll(async () => {
   browser = await launchChromium();
   reference = await startServer({ port: 0 });
   await connectServer({ url: reference.url, masterKey: 'dev-master-key', seed: demoSeed }).ready;
-  photo = await sharp({ create: { width: 200, height: 100, channels: 3, background: { r: 220, g: 40, b: 40 } } }).png().toBuffer();
+  photo = await sharp({ create: { width: 200, height: 100, channels: 3, background: { r: 220, g: 40, b: 40 } } })
+    .png()
+    .toBuffer();
 });
 
 afterAll(async () => {
@@ -47,7 +49,10 @@ async function clickThrough(page: Page, name: string) {
   await page.setInputFiles('#photo', { name: 'red.png', mimeType: 'image/png', buffer: photo });
   await page.locator('#photo-preview:not([hidden])').waitFor();
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#photo-download')]);
-  const downloaded = { name: download.suggestedFilename(), sameBytes: (await readFile(await download.path())).equals(photo) };
+  const downloaded = {
+    name: download.suggestedFilename(),
+    sameBytes: (await readFile(await download.path())).equals(photo),
+  };
 
   await page.fill('#score', '120');
   await page.click('#send-score');
@@ -63,7 +68,10 @@ async function clickThrough(page: Page, name: string) {
     downloaded,
     photoPixel: await page.evaluate(() => {
       const img = document.getElementById('photo-preview') as HTMLImageElement;
-      const canvas = Object.assign(document.createElement('canvas'), { width: img.naturalWidth, height: img.naturalHeight });
+      const canvas = Object.assign(document.createElement('canvas'), {
+        width: img.naturalWidth,
+        height: img.naturalHeight,
+      });
       const context = canvas.getContext('2d')!;
       context.drawImage(img, 0, 0);
       return Array.from(context.getImageData(10, 10, 1, 1).data);

@@ -48,7 +48,8 @@ it('leaves msw and the engine out of a production build, which starts no worker'
   const production = await serveBuild('production');
   try {
     // The worker's address (msw) and the engine's message for an unknown operation.
-    const markers = (scripts: string) => ['/mockServiceWorker.js', 'no such operation'].filter((marker) => scripts.includes(marker));
+    const markers = (scripts: string) =>
+      ['/mockServiceWorker.js', 'no such operation'].filter((marker) => scripts.includes(marker));
     expect(markers(await scriptsOf(production.outDir))).toEqual([]);
     expect(markers(await scriptsOf(site.outDir))).toEqual(['/mockServiceWorker.js', 'no such operation']);
 
@@ -60,7 +61,11 @@ it('leaves msw and the engine out of a production build, which starts no worker'
         workers: (await navigator.serviceWorker.getRegistrations()).length,
         backend: document.getElementById('backend')!.textContent,
       })),
-    ).toEqual({ mock: 'undefined', workers: 0, backend: 'No backend: this build does not mock; open it with ?server=<url>' });
+    ).toEqual({
+      mock: 'undefined',
+      workers: 0,
+      backend: 'No backend: this build does not mock; open it with ?server=<url>',
+    });
   } finally {
     await production.close();
   }
@@ -110,7 +115,9 @@ async function navigate(url: string, how: Navigation): Promise<string> {
 
 it('answers no navigation from the worker: download links, new tabs and location go to the network', async () => {
   const page = await openMocked();
-  await page.evaluate(() => window.mock!.backend.seed({ files: [{ path: 'docs/report.txt', content: 'mocked report' }] }));
+  await page.evaluate(() =>
+    window.mock!.backend.seed({ files: [{ path: 'docs/report.txt', content: 'mocked report' }] }),
+  );
   const crossOrigin = `${MOCK_URL}/dev-storage/docs/report.txt`;
   const sameOrigin = `${site.url}report.txt`;
   // fetch() (so the SDK) and XMLHttpRequest (so axios) get the mocked file...
@@ -125,8 +132,13 @@ it('answers no navigation from the worker: download links, new tabs and location
   expect(requested).toEqual({ fetch: 'mocked report', xhr: 'mocked report' });
 
   const ways = ['download link', 'target=_blank', 'location'] as const;
-  const cases = ways.flatMap((how) => [[`cross-origin ${how}`, crossOrigin, how] as const, [`same-origin ${how}`, sameOrigin, how] as const]);
-  const outcomes = Object.fromEntries(await Promise.all(cases.map(async ([name, url, how]) => [name, await navigate(url, how)])));
+  const cases = ways.flatMap((how) => [
+    [`cross-origin ${how}`, crossOrigin, how] as const,
+    [`same-origin ${how}`, sameOrigin, how] as const,
+  ]);
+  const outcomes = Object.fromEntries(
+    await Promise.all(cases.map(async ([name, url, how]) => [name, await navigate(url, how)])),
+  );
   // ...a navigation does not: cross-origin it fails (the name does not exist), same-origin it gets what the web
   // server answers at that address (Vite preview answers unknown paths with the app's index.html).
   const failed = 'chrome-error://chromewebdata/ "api.basekit.test"';
@@ -149,10 +161,17 @@ function convert(page: Page, source: string, deliveries: string): Promise<Transc
   return page.evaluate(
     async ({ api, source, deliveries }) => {
       const { access_token } = await (
-        await fetch(`${api}/auth/login`, { method: 'POST', headers: { 'X-Service-Authentication-Id': 'dev-auth-id', 'X-Service-Authentication-Key': 'dev-master-key' } })
+        await fetch(`${api}/auth/login`, {
+          method: 'POST',
+          headers: { 'X-Service-Authentication-Id': 'dev-auth-id', 'X-Service-Authentication-Key': 'dev-master-key' },
+        })
       ).json();
       const post = (path: string, body: unknown) =>
-        fetch(`${api}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${access_token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+        fetch(`${api}${path}`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${access_token}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        });
       await post('/metadata/upload', { name: 'deliveries', url: deliveries });
       await post('/metadata/thumbnail', { name: 'cover', shots: ['00:00:01'] });
       const submitted = await post('/video/convert', { url: source, upload: 'deliveries', thumbnail: 'cover' });
@@ -181,7 +200,11 @@ it('runs the transcoder on a source a worker handler answers, and rejects the jo
   });
   const answered = await convert(page, 'https://videos.example.test/in.mp4', 'https://hooks.example.test/deliveries');
   expect([answered.state, answered.deliveries.delivered > 0]).toEqual(['complete', true]);
-  const unanswered = await convert(page, 'https://elsewhere.example.test/in.mp4', 'https://hooks.example.test/deliveries');
+  const unanswered = await convert(
+    page,
+    'https://elsewhere.example.test/in.mp4',
+    'https://hooks.example.test/deliveries',
+  );
   // Nothing answers that address (no handler, and the name does not exist): the job is rejected for its source.
   expect(unanswered).toMatchObject({ state: 'rejected', reason: expect.stringContaining('source') });
 });
@@ -209,7 +232,10 @@ it('hides what the worker answers from page.route and context.route; context.rou
   // Logging in, reading the notes and the leaderboard: all answered by the worker, none by the 418 route.
   await signIn(page, 'bob');
   // No handler claims these, so msw lets them through to the network, where context.route answers.
-  const unknownOperation = await page.evaluate((url) => fetch(url).then((res) => res.status), `${MOCK_URL}/no/such/operation`);
+  const unknownOperation = await page.evaluate(
+    (url) => fetch(url).then((res) => res.status),
+    `${MOCK_URL}/no/such/operation`,
+  );
   const job = await convert(page, 'https://videos.example.test/in.mp4', 'https://hooks.example.test/deliveries');
 
   expect({ unknownOperation, job: job.state }).toEqual({ unknownOperation: 418, job: 'complete' });
@@ -236,7 +262,11 @@ it('overrides one operation with worker.use, until worker.resetHandlers() or a r
   const override = () =>
     page.evaluate((api) => {
       const { worker, http, HttpResponse } = window.mock!;
-      worker.use(http.post(`${api}/auth/login`, () => HttpResponse.json({ code: 3, error: 'the users service is disabled' }, { status: 503 })));
+      worker.use(
+        http.post(`${api}/auth/login`, () =>
+          HttpResponse.json({ code: 3, error: 'the users service is disabled' }, { status: 503 }),
+        ),
+      );
     }, MOCK_URL);
   const refused = async () => {
     await page.fill('#username', 'bob');
@@ -260,7 +290,8 @@ it('overrides one operation with worker.use, until worker.resetHandlers() or a r
 
 it('keeps the state in the page: another page and a reload start from the seed', async () => {
   const page = await openMocked();
-  const notes = (target: Page) => target.evaluate(async () => (await window.mock!.backend.rows('Note')).map((row) => row['title']));
+  const notes = (target: Page) =>
+    target.evaluate(async () => (await window.mock!.backend.rows('Note')).map((row) => row['title']));
   await page.evaluate(() => window.mock!.backend.seed({ tables: { Note: [{ title: 'seeded by the test' }] } }));
   expect(await notes(page)).toEqual(['seeded by the test']);
   expect(await notes(await openMocked())).toEqual([]);

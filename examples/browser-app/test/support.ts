@@ -30,7 +30,11 @@ const viteCli = join(dirname(createRequire(import.meta.url).resolve('vite/packag
 export async function serveBuild(mode: 'mock' | 'production'): Promise<Site> {
   const outDir = await mkdtemp(join(tmpdir(), 'browser-app-'));
   const { NODE_ENV: _testEnv, ...env } = process.env;
-  await promisify(execFile)(process.execPath, [viteCli, 'build', '--mode', mode, '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], { cwd: root, env });
+  await promisify(execFile)(
+    process.execPath,
+    [viteCli, 'build', '--mode', mode, '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
+    { cwd: root, env },
+  );
   const server = await preview({ root, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 0 } });
   return {
     url: server.resolvedUrls!.local[0]!,
@@ -45,7 +49,16 @@ export async function serveBuild(mode: 'mock' | 'production'): Promise<Site> {
 /** Debian's Chromium through playwright-core (`npx playwright install` cannot download browsers here). */
 const CHROMIUM = {
   executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 };
 
 /** Launches Chromium for this process. */

@@ -5,7 +5,12 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { createGame } from '../src/game.js';
 
 const baseUrl = 'https://api.example.test';
-const keys = { authenticationId: 'dev-auth-id', clientKey: 'dev-client-key', objectStorageId: 'dev-db', gameId: 'dev-game' };
+const keys = {
+  authenticationId: 'dev-auth-id',
+  clientKey: 'dev-client-key',
+  objectStorageId: 'dev-db',
+  gameId: 'dev-game',
+};
 
 // The backend every test starts from: two players, one of them with a score.
 const backend = createHandlers({
@@ -53,8 +58,20 @@ it('reads notes a test seeded, and keeps them private', async () => {
   await backend.seed({
     tables: {
       Note: [
-        { _id: 'n1', title: 'older', owner: 'ann-id', createdAt: '2024-01-01T00:00:00.000Z', ACL: { 'ann-id': { read: true, write: true } } },
-        { _id: 'n2', title: 'newer', owner: 'ann-id', createdAt: '2024-02-01T00:00:00.000Z', ACL: { 'ann-id': { read: true, write: true } } },
+        {
+          _id: 'n1',
+          title: 'older',
+          owner: 'ann-id',
+          createdAt: '2024-01-01T00:00:00.000Z',
+          ACL: { 'ann-id': { read: true, write: true } },
+        },
+        {
+          _id: 'n2',
+          title: 'newer',
+          owner: 'ann-id',
+          createdAt: '2024-02-01T00:00:00.000Z',
+          ACL: { 'ann-id': { read: true, write: true } },
+        },
       ],
     },
   });
@@ -72,7 +89,11 @@ it('keeps the player signed in after the access token expires', async () => {
 });
 
 it('tells the player when the service refuses a score (one operation overridden)', async () => {
-  server.use(http.post(`${baseUrl}/game/events`, () => HttpResponse.json({ code: 3, error: 'the leaderboards service is disabled' }, { status: 503 })));
+  server.use(
+    http.post(`${baseUrl}/game/events`, () =>
+      HttpResponse.json({ code: 3, error: 'the leaderboards service is disabled' }, { status: 503 }),
+    ),
+  );
   const ann = await signedIn('ann');
   expect(await ann.finishMatch(50)).toBe('Your score was not recorded: the leaderboards service is disabled');
 });

@@ -22,7 +22,8 @@ export class ApiError extends Error {
 const KEY_STORAGE = 'basekit-panel:master-key';
 
 /** The word of the header names (`X-<word>-Authentication-Key`): the server writes it into the page it serves. */
-const servedHeaderWord = document.querySelector<HTMLMetaElement>('meta[name="basekit-header-word"]')?.content || 'Service';
+const servedHeaderWord =
+  document.querySelector<HTMLMetaElement>('meta[name="basekit-header-word"]')?.content || 'Service';
 
 /**
  * The panel's session: the key signed in with (this tab's sessionStorage only), the project worked on with its
@@ -71,7 +72,10 @@ function session(): Current {
   return current;
 }
 
-const withHeaders = (init: RequestInit, headers: Record<string, string>): RequestInit => ({ ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } });
+const withHeaders = (init: RequestInit, headers: Record<string, string>): RequestInit => ({
+  ...init,
+  headers: { ...headers, ...(init.headers as Record<string, string>) },
+});
 
 /**
  * An admin API call (`/__admin/...`) of the current project, as a raw response: its master key and its ids (the
@@ -111,7 +115,10 @@ function projectHeaders(config: ProjectConfig): Record<string, string> {
 async function masterToken(renew = false): Promise<string> {
   const now = session();
   if (!renew && now.token && now.token.expiresAt > Date.now()) return now.token.value;
-  const response = await fetch('/auth/login', { method: 'POST', headers: { ...projectHeaders(now.config), [header('Authentication-Key')]: now.masterKey } });
+  const response = await fetch('/auth/login', {
+    method: 'POST',
+    headers: { ...projectHeaders(now.config), [header('Authentication-Key')]: now.masterKey },
+  });
   const { access_token, expires_in } = await json<{ access_token: string; expires_in: number }>(response);
   now.token = { value: access_token, expiresAt: Date.now() + expires_in * 1000 };
   return access_token;
@@ -122,9 +129,16 @@ async function masterToken(renew = false): Promise<string> {
  * A 401 renews the token once and retries: the server's clock may have been moved past its expiry. `transport`
  * replaces fetch (an upload with progress goes through XMLHttpRequest).
  */
-export async function serviceResponse(path: string, init: RequestInit = {}, transport: typeof fetch = fetch): Promise<Response> {
+export async function serviceResponse(
+  path: string,
+  init: RequestInit = {},
+  transport: typeof fetch = fetch,
+): Promise<Response> {
   const send = async (renew: boolean) =>
-    transport(path, withHeaders(init, { ...projectHeaders(session().config), Authorization: `Bearer ${await masterToken(renew)}` }));
+    transport(
+      path,
+      withHeaders(init, { ...projectHeaders(session().config), Authorization: `Bearer ${await masterToken(renew)}` }),
+    );
   const response = await send(false);
   return response.status === 401 ? send(true) : response;
 }
@@ -229,7 +243,8 @@ export function useConfig(): ProjectConfig | undefined {
 function replaceConfig(config: ProjectConfig): ProjectConfig {
   const now = session();
   // The master key or the ids may have changed: the token of before may no longer fit.
-  if (config.masterKey !== now.masterKey || config.authenticationId !== now.config.authenticationId) now.token = undefined;
+  if (config.masterKey !== now.masterKey || config.authenticationId !== now.config.authenticationId)
+    now.token = undefined;
   // A new master key of the project signed in to is the key the tab keeps from now on.
   if (now.masterKey === now.signedInKey) {
     now.signedInKey = config.masterKey;

@@ -52,7 +52,11 @@ function Layout({ project }: { project: string }) {
       </nav>
       <main id="main">
         {!opened.ready ? (
-          <p role="status">{opened.error ? `The project “${route.project}” could not be opened: ${(opened.error as Error).message}` : 'Opening the project…'}</p>
+          <p role="status">
+            {opened.error
+              ? `The project “${route.project}” could not be opened: ${(opened.error as Error).message}`
+              : 'Opening the project…'}
+          </p>
         ) : entry ? (
           // Keyed by project too: a page of another project starts afresh.
           <PageView key={`${route.project ?? ''}/${entry.name}`} entry={entry} params={route.params} />
@@ -107,7 +111,13 @@ function PageView({ entry, params }: { entry: PageEntry; params: string[] }) {
       <h1 ref={heading} tabIndex={-1}>
         {entry.title}
       </h1>
-      {error ? <p role="alert">The page could not be loaded: {String(error)}</p> : Page ? <Page params={params} /> : <p aria-busy="true">Loading…</p>}
+      {error ? (
+        <p role="alert">The page could not be loaded: {String(error)}</p>
+      ) : Page ? (
+        <Page params={params} />
+      ) : (
+        <p aria-busy="true">Loading…</p>
+      )}
     </>
   );
 }

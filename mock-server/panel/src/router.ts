@@ -51,7 +51,8 @@ export function navigate(to: string, { replace = false } = {}): void {
 /** Replaces the current URL's query string (filters, paging) with `values`; empty values are left out. */
 export function setQuery(values: Record<string, string | number | undefined>): void {
   const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(values)) if (value !== undefined && value !== '') query.set(key, String(value));
+  for (const [key, value] of Object.entries(values))
+    if (value !== undefined && value !== '') query.set(key, String(value));
   const search = query.size ? `?${query}` : '';
   navigate(location.pathname + search, { replace: true });
 }
@@ -77,7 +78,15 @@ export function useRoute(): Route {
  */
 export function interceptLinks(): void {
   document.addEventListener('click', (event) => {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return;
     const link = (event.target as Element | null)?.closest?.('a');
     if (!link || link.target || link.hasAttribute('download')) return;
     const url = new URL(link.href, location.href);

@@ -24,7 +24,16 @@ export function SignIn() {
       <h1>basekit panel</h1>
       <form onSubmit={submit}>
         <Field label="Master key" hint="The server's banner shows it. It is kept in this tab only.">
-          {(id) => <input id={id} type="password" autoComplete="off" required value={key} onInput={(e) => setKey(e.currentTarget.value)} />}
+          {(id) => (
+            <input
+              id={id}
+              type="password"
+              autoComplete="off"
+              required
+              value={key}
+              onInput={(e) => setKey(e.currentTarget.value)}
+            />
+          )}
         </Field>
         <button type="submit" disabled={busy}>
           Sign in

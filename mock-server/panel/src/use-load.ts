@@ -18,7 +18,10 @@ export interface Loaded<T> {
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   const [version, setVersion] = useState(0);
   const current = [...deps, version];
-  const [state, setState] = useState<{ data: T | undefined; error: unknown; for?: unknown[] }>({ data: undefined, error: undefined });
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; for?: unknown[] }>({
+    data: undefined,
+    error: undefined,
+  });
   const reload = useCallback(() => setVersion((v) => v + 1), []);
   useEffect(() => {
     let stale = false;
@@ -31,6 +34,9 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
     };
   }, current);
   // Loading until the answer in hand is the answer to these inputs.
-  const answered = state.for !== undefined && state.for.length === current.length && state.for.every((value, i) => Object.is(value, current[i]));
+  const answered =
+    state.for !== undefined &&
+    state.for.length === current.length &&
+    state.for.every((value, i) => Object.is(value, current[i]));
   return { data: state.data, error: state.error, loading: !answered, reload };
 }

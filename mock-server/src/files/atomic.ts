@@ -104,5 +104,6 @@ export async function copyAtomic(from: string, to: string): Promise<void> {
 
 /** Removes temporary files a crash left in `folder` (they were never renamed into place, so nothing refers to them). */
 export async function removeLeftovers(folder: string): Promise<void> {
-  for (const name of await readdir(folder)) if (name.startsWith(TEMP_PREFIX)) await rm(join(folder, name), { force: true });
+  for (const name of await readdir(folder))
+    if (name.startsWith(TEMP_PREFIX)) await rm(join(folder, name), { force: true });
 }

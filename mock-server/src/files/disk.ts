@@ -52,7 +52,9 @@ export class SavedStateError extends Error {
   override name = 'SavedStateError';
 
   constructor(file: string, problem: string) {
-    super(`${file} cannot be restored (${problem}). It is left as it is: repair it or put back a copy, or move it away to start this data folder empty.`);
+    super(
+      `${file} cannot be restored (${problem}). It is left as it is: repair it or put back a copy, or move it away to start this data folder empty.`,
+    );
   }
 }
 

@@ -14,7 +14,10 @@ export const sharpResizer: ImageResizer = {
   async resize(bytes, width, height) {
     const sharp = await loadSharp();
     try {
-      const { data, info } = await sharp(bytes).rotate().resize(width, height, { fit: 'inside', withoutEnlargement: true }).toBuffer({ resolveWithObject: true });
+      const { data, info } = await sharp(bytes)
+        .rotate()
+        .resize(width, height, { fit: 'inside', withoutEnlargement: true })
+        .toBuffer({ resolveWithObject: true });
       return { bytes: new Uint8Array(data.buffer, data.byteOffset, data.length), contentType: `image/${info.format}` };
     } catch {
       return undefined; // not an image sharp can read

@@ -71,7 +71,12 @@ function parseSnapshot(bytes: Buffer, file: string): SnapshotFile {
   } catch (error) {
     throw new StateRestoreError(file, `not JSON: ${(error as Error).message}`);
   }
-  if (typeof json !== 'object' || json === null || json.basekitJournal !== 1 || !Number.isSafeInteger(json.generation)) {
+  if (
+    typeof json !== 'object' ||
+    json === null ||
+    json.basekitJournal !== 1 ||
+    !Number.isSafeInteger(json.generation)
+  ) {
     throw new StateRestoreError(file, 'not a basekit snapshot');
   }
   return json as SnapshotFile;
@@ -118,7 +123,13 @@ export class DiskJournal implements Journal {
     if (dropped > 0) await truncate(log, goodBytes);
     await this.#removeOtherLogs();
     this.#fd = openSync(log, 'a');
-    return { snapshot: snapshot?.state, records, ...(dropped > 0 && { dropped: `${dropped} bytes of a torn last record in ${log} (a crash while it was written; it was never answered)` }) };
+    return {
+      snapshot: snapshot?.state,
+      records,
+      ...(dropped > 0 && {
+        dropped: `${dropped} bytes of a torn last record in ${log} (a crash while it was written; it was never answered)`,
+      }),
+    };
   }
 
   append(record: unknown): Promise<void> {
@@ -154,7 +165,11 @@ export class DiskJournal implements Journal {
       const match = LOG.exec(name);
       if (!match || Number(match[1]) <= this.#generation) continue;
       const file = join(this.folder, name);
-      if ((await stat(file)).size > 0) throw new StateRestoreError(file, `it follows a snapshot that is missing (${SNAPSHOT} is of generation ${this.#generation})`);
+      if ((await stat(file)).size > 0)
+        throw new StateRestoreError(
+          file,
+          `it follows a snapshot that is missing (${SNAPSHOT} is of generation ${this.#generation})`,
+        );
     }
   }
 

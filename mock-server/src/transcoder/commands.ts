@@ -12,7 +12,14 @@ const IMAGE_FORMATS = 'png_pipe,jpeg_pipe,webp_pipe,bmp_pipe,gif';
  * formats (a playlist or a concat list would make ffmpeg read other files or addresses), only the local file, and
  * no picture larger than the largest output (a small compressed file must not decode into gigabytes).
  */
-const guarded = (formats: string) => ['-format_whitelist', formats, '-protocol_whitelist', 'file', '-max_pixels', String(MAX_FRAME.pixels)];
+const guarded = (formats: string) => [
+  '-format_whitelist',
+  formats,
+  '-protocol_whitelist',
+  'file',
+  '-max_pixels',
+  String(MAX_FRAME.pixels),
+];
 export const SOURCE_INPUT = guarded(VIDEO_CONTAINERS);
 export const IMAGE_INPUT = guarded(IMAGE_FORMATS);
 
@@ -35,7 +42,9 @@ export interface SourceInfo {
 function framesAt(info: SourceInfo, times: number[]): number[] {
   const last = Math.max(0, Math.floor(info.durationSeconds / info.frameSeconds) - 1);
   let previous = -1;
-  return times.map((time) => (previous = Math.min(last, Math.max(previous + 1, Math.ceil(time / info.frameSeconds - 1e-6)))));
+  return times.map(
+    (time) => (previous = Math.min(last, Math.max(previous + 1, Math.ceil(time / info.frameSeconds - 1e-6)))),
+  );
 }
 
 /**
@@ -48,7 +57,23 @@ export function thumbnailArgs(source: string, info: SourceInfo, times: number[],
     const t = (Math.max(0, k - 0.5) * info.frameSeconds + info.startSeconds).toFixed(4);
     return `gte(t\\,${t})*(isnan(prev_pts)+lt(prev_pts*TB\\,${t}))`;
   });
-  return [...COMMON, ...SOURCE_INPUT, '-i', source, '-map', '0:v:0', '-vf', `select='${terms.join('+')}'`, '-fps_mode', 'passthrough', '-frames:v', String(frames.length), '-q:v', '3', pattern];
+  return [
+    ...COMMON,
+    ...SOURCE_INPUT,
+    '-i',
+    source,
+    '-map',
+    '0:v:0',
+    '-vf',
+    `select='${terms.join('+')}'`,
+    '-fps_mode',
+    'passthrough',
+    '-frames:v',
+    String(frames.length),
+    '-q:v',
+    '3',
+    pattern,
+  ];
 }
 
 const OVERLAY: Record<WatermarkLocation, (px: number, py: number) => string> = {
@@ -81,49 +106,92 @@ function filterGraph(plan: ConvertPlan): string {
  * segment length, at the same moments in every quality, so the files can later be cut into aligned HLS segments
  * without re-encoding.
  */
-export function encodeArgs(source: string, watermark: string | undefined, info: SourceInfo, plan: ConvertPlan, outputPath: (i: number) => string): string[] {
+export function encodeArgs(
+  source: string,
+  watermark: string | undefined,
+  info: SourceInfo,
+  plan: ConvertPlan,
+  outputPath: (i: number) => string,
+): string[] {
   const x265 = plan.videoEncoder === 'x265';
   const keyframes = plan.hls?.segmentSeconds ?? 2;
   // Checked again here, so that no plan, however it was made, hands ffmpeg an option off the allow-list.
   const options = ffmpegOptions(plan.rawParameters, plan.videoEncoder);
   // The preset's encoder parameters join the server's own, which keep segments aligned and x265's own log quiet (its info level writes a line per setting).
-  const x265Params = ['log-level=error:scenecut=0', ...options.filter(([name]) => name === 'x265-params').map(([, value]) => value)].join(':');
+  const x265Params = [
+    'log-level=error:scenecut=0',
+    ...options.filter(([name]) => name === 'x265-params').map(([, value]) => value),
+  ].join(':');
   const extra = options.filter(([name]) => name !== 'x265-params').flatMap(([name, value]) => [`-${name}`, value]);
   const perOutput = plan.outputs.flatMap((o, i) => [
-    '-map', `[v${i}]`,
+    '-map',
+    `[v${i}]`,
     ...(info.hasAudio ? ['-map', '0:a:0', '-c:a', 'aac', '-b:a', String(o.audioBitrate)] : []),
-    '-c:v', x265 ? 'libx265' : 'libx264',
-    '-preset', plan.speed,
+    '-c:v',
+    x265 ? 'libx265' : 'libx264',
+    '-preset',
+    plan.speed,
     ...(plan.profile ? ['-profile:v', plan.profile] : []),
-    '-pix_fmt', pixelFormat(plan.profile),
-    '-b:v', String(o.videoBitrate), '-maxrate', String(o.videoBitrate), '-bufsize', String(2 * o.videoBitrate),
-    '-force_key_frames', `expr:gte(t,n_forced*${keyframes})`,
+    '-pix_fmt',
+    pixelFormat(plan.profile),
+    '-b:v',
+    String(o.videoBitrate),
+    '-maxrate',
+    String(o.videoBitrate),
+    '-bufsize',
+    String(2 * o.videoBitrate),
+    '-force_key_frames',
+    `expr:gte(t,n_forced*${keyframes})`,
     ...(x265 ? ['-x265-params', x265Params, '-tag:v', 'hvc1'] : ['-sc_threshold', '0']),
     ...extra,
-    '-movflags', '+faststart',
+    '-movflags',
+    '+faststart',
     outputPath(i),
   ]);
   // Read no further than the probed duration: a container may declare less than the frames it holds, and the
   // disk estimate of the job rests on the declared duration.
   const declared = ['-t', info.durationSeconds.toFixed(3)];
-  return [...COMMON, ...SOURCE_INPUT, ...declared, '-i', source, ...(watermark ? [...IMAGE_INPUT, '-i', watermark] : []), '-filter_complex', filterGraph(plan), ...perOutput];
+  return [
+    ...COMMON,
+    ...SOURCE_INPUT,
+    ...declared,
+    '-i',
+    source,
+    ...(watermark ? [...IMAGE_INPUT, '-i', watermark] : []),
+    '-filter_complex',
+    filterGraph(plan),
+    ...perOutput,
+  ];
 }
 
 /** Cuts the encoded files into HLS, one folder per quality named by its height, copying the streams. */
-export function hlsArgs(inputs: string[], heights: number[], hasAudio: boolean, segmentSeconds: number, keyInfo: string | undefined, folder: string): string[] {
+export function hlsArgs(
+  inputs: string[],
+  heights: number[],
+  hasAudio: boolean,
+  segmentSeconds: number,
+  keyInfo: string | undefined,
+  folder: string,
+): string[] {
   const maps = inputs.flatMap((_, i) => ['-map', `${i}:v:0`, ...(hasAudio ? ['-map', `${i}:a:0`] : [])]);
   const streams = heights.map((h, i) => `v:${i}${hasAudio ? `,a:${i}` : ''},name:${h}`).join(' ');
   return [
     ...COMMON,
     ...inputs.flatMap((input) => ['-i', input]),
     ...maps,
-    '-c', 'copy',
-    '-f', 'hls',
-    '-hls_time', String(segmentSeconds),
-    '-hls_playlist_type', 'vod',
+    '-c',
+    'copy',
+    '-f',
+    'hls',
+    '-hls_time',
+    String(segmentSeconds),
+    '-hls_playlist_type',
+    'vod',
     ...(keyInfo ? ['-hls_key_info_file', keyInfo] : []),
-    '-hls_segment_filename', `${folder}/%v/seg_%03d.ts`,
-    '-var_stream_map', streams,
+    '-hls_segment_filename',
+    `${folder}/%v/seg_%03d.ts`,
+    '-var_stream_map',
+    streams,
     `${folder}/%v/playlist.m3u8`,
   ];
 }

@@ -5,7 +5,16 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { MAX_FRAME, UnreadableSource, type ConverterRun, type ConvertPlan, type OpenedSource, type ProducedFile, type Rendition, type TranscodeRunner } from '@basekit/engine';
+import {
+  MAX_FRAME,
+  UnreadableSource,
+  type ConverterRun,
+  type ConvertPlan,
+  type OpenedSource,
+  type ProducedFile,
+  type Rendition,
+  type TranscodeRunner,
+} from '@basekit/engine';
 import { SOURCE_INPUT, encodeArgs, hlsArgs, thumbnailArgs, type SourceInfo } from './commands.js';
 import { runTool, type RunOptions, type Tools } from './tools.js';
 
@@ -24,19 +33,34 @@ function frameRate(fraction: string): number {
 async function probe(tools: Tools, run: RunOptions): Promise<SourceInfo> {
   let json: string;
   try {
-    const args = ['-v', 'error', ...SOURCE_INPUT, '-show_entries', 'format=duration,start_time:stream=codec_type,width,height,avg_frame_rate', '-of', 'json', 'source'];
+    const args = [
+      '-v',
+      'error',
+      ...SOURCE_INPUT,
+      '-show_entries',
+      'format=duration,start_time:stream=codec_type,width,height,avg_frame_rate',
+      '-of',
+      'json',
+      'source',
+    ];
     json = await runTool(tools.ffprobe, args, run);
   } catch (error) {
     if (run.signal?.aborted) throw error;
     throw new UnreadableSource((error as Error).message);
   }
-  const { format = {}, streams = [] } = JSON.parse(json) as { format?: Record<string, string>; streams?: Record<string, string | number>[] };
+  const { format = {}, streams = [] } = JSON.parse(json) as {
+    format?: Record<string, string>;
+    streams?: Record<string, string | number>[];
+  };
   const video = streams.find((s) => s['codec_type'] === 'video');
   const durationSeconds = Number(format['duration']);
   if (!video) throw new UnreadableSource('it has no video stream');
   if (!(durationSeconds > 0)) throw new UnreadableSource('its duration is unknown');
   // ffprobe answers 0 x 0 for a picture above -max_pixels.
-  if (!(Number(video['width']) > 0 && Number(video['height']) > 0)) throw new UnreadableSource(`its pictures are larger than ${MAX_FRAME.width}x${MAX_FRAME.height} pixels or of unknown size`);
+  if (!(Number(video['width']) > 0 && Number(video['height']) > 0))
+    throw new UnreadableSource(
+      `its pictures are larger than ${MAX_FRAME.width}x${MAX_FRAME.height} pixels or of unknown size`,
+    );
   return {
     durationSeconds,
     startSeconds: Number(format['start_time']) || 0,
@@ -104,18 +128,24 @@ class FfmpegSource implements OpenedSource {
     const mp4 = (i: number) => join(out, `${i}.mp4`);
     await this.#ffmpeg(encodeArgs(this.#source, watermark, this.info, plan, mp4));
     const renditions: Rendition[] = await Promise.all(
-      plan.outputs.map(async ({ height, width = Math.round((this.info.width * height) / this.info.height / 2) * 2 }, i) => ({
-        width,
-        height,
-        file: { name: `${i}.mp4`, data: (await openAsBlob(mp4(i))) as Blob },
-      })),
+      plan.outputs.map(
+        async ({ height, width = Math.round((this.info.width * height) / this.info.height / 2) * 2 }, i) => ({
+          width,
+          height,
+          file: { name: `${i}.mp4`, data: (await openAsBlob(mp4(i))) as Blob },
+        }),
+      ),
     );
     if (plan.hls) await this.#hls(out, plan.hls, renditions);
     return renditions;
   }
 
   /** Cuts the MP4s into HLS (AES-128 with the plan's key); the key is delivered beside each quality's playlist. */
-  async #hls(out: string, { segmentSeconds, key }: NonNullable<ConvertPlan['hls']>, renditions: Rendition[]): Promise<void> {
+  async #hls(
+    out: string,
+    { segmentSeconds, key }: NonNullable<ConvertPlan['hls']>,
+    renditions: Rendition[],
+  ): Promise<void> {
     let keyInfo: string | undefined;
     if (key) {
       // The key file stays outside the HLS folder: ffmpeg reads it there, and the delivered copies are named here.
@@ -125,9 +155,21 @@ class FfmpegSource implements OpenedSource {
     }
     const hls = join(out, 'hls');
     const heights = renditions.map((r) => r.height);
-    await this.#ffmpeg(hlsArgs(renditions.map((_, i) => join(out, `${i}.mp4`)), heights, this.info.hasAudio, segmentSeconds, keyInfo, hls));
+    await this.#ffmpeg(
+      hlsArgs(
+        renditions.map((_, i) => join(out, `${i}.mp4`)),
+        heights,
+        this.info.hasAudio,
+        segmentSeconds,
+        keyInfo,
+        hls,
+      ),
+    );
     for (const r of renditions) {
-      r.hls = [...(await filesOf(join(hls, String(r.height)))), ...(key ? [{ name: 'enc.key', data: new Blob([key]) }] : [])];
+      r.hls = [
+        ...(await filesOf(join(hls, String(r.height)))),
+        ...(key ? [{ name: 'enc.key', data: new Blob([key]) }] : []),
+      ];
     }
   }
 
@@ -142,7 +184,11 @@ export function ffmpegRunner(tools: Tools): TranscodeRunner {
     async open(stream, signal, log: (run: ConverterRun) => void = () => {}) {
       const folder = await mkdtemp(join(tmpdir(), 'basekit-transcode-'));
       try {
-        await pipeline(Readable.fromWeb(stream as NodeReadableStream<Uint8Array>), createWriteStream(join(folder, 'source')), { signal });
+        await pipeline(
+          Readable.fromWeb(stream as NodeReadableStream<Uint8Array>),
+          createWriteStream(join(folder, 'source')),
+          { signal },
+        );
         const run = { signal, cwd: folder, log };
         return new FfmpegSource(tools, await probe(tools, run), run);
       } catch (error) {

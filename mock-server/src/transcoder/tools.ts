@@ -31,11 +31,14 @@ export async function findTools(env: NodeJS.ProcessEnv = process.env): Promise<T
   const configured = env['FFMPEG_PATH'];
   const ffmpeg = configured ?? (await onPath('ffmpeg', env));
   if (!ffmpeg || !(await isExecutable(ffmpeg))) {
-    return configured ? `FFMPEG_PATH=${configured} is not an executable file` : 'ffmpeg was not found on PATH (install Debian\'s ffmpeg package or set FFMPEG_PATH)';
+    return configured
+      ? `FFMPEG_PATH=${configured} is not an executable file`
+      : "ffmpeg was not found on PATH (install Debian's ffmpeg package or set FFMPEG_PATH)";
   }
   const sibling = join(dirname(ffmpeg), 'ffprobe');
   const ffprobe = env['FFPROBE_PATH'] ?? ((await isExecutable(sibling)) ? sibling : await onPath('ffprobe', env));
-  if (!ffprobe || !(await isExecutable(ffprobe))) return `ffprobe was not found beside ${ffmpeg} nor on PATH (set FFPROBE_PATH)`;
+  if (!ffprobe || !(await isExecutable(ffprobe)))
+    return `ffprobe was not found beside ${ffmpeg} nor on PATH (set FFPROBE_PATH)`;
   try {
     await runTool(ffmpeg, ['-hide_banner', '-version']);
   } catch (error) {

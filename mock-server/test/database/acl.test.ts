@@ -32,7 +32,10 @@ describe('ACLs', () => {
   });
 
   it('public read, owner write', async () => {
-    const { body } = await ownerDb.create('Wall', { text: 'hi', ACL: { '*': { read: true }, [owner.userId]: { write: true } } });
+    const { body } = await ownerDb.create('Wall', {
+      text: 'hi',
+      ACL: { '*': { read: true }, [owner.userId]: { write: true } },
+    });
     expect((await otherDb.get('Wall', body._id)).status).toBe(200);
     expect(await otherDb.update('Wall', body._id, { text: 'x' })).toEqual(forbidden);
     expect((await ownerDb.update('Wall', body._id, { text: 'edited' })).status).toBe(200);
@@ -50,7 +53,10 @@ describe('ACLs', () => {
     await ownerDb.create('Mixed', { n: 1 });
     await ownerDb.create('Mixed', { n: 2, ACL: { [owner.userId]: { read: true, write: true } } });
     await ownerDb.create('Mixed', { n: 3, ACL: {} });
-    expect((await otherDb.query('Mixed', {}, 'count=1')).body).toEqual({ results: [expect.objectContaining({ n: 1 })], count: 1 });
+    expect((await otherDb.query('Mixed', {}, 'count=1')).body).toEqual({
+      results: [expect.objectContaining({ n: 1 })],
+      count: 1,
+    });
     expect((await ownerDb.query('Mixed', {}, 'count=1&order=n')).body.results.map((r) => r.n)).toEqual([1, 2]);
     expect((await masterDb.query('Mixed', {}, 'count=1')).body.count).toBe(3);
   });
@@ -78,6 +84,9 @@ describe('ACLs', () => {
     await ownerDb.create('Ref', { to: { __type: 'Pointer', className: 'Secret', _id: hidden.body._id } });
     const seen = (await otherDb.query('Ref', {}, 'include=to')).body.results[0]!.to;
     expect(seen).toEqual({ __type: 'Pointer', className: 'Secret', _id: hidden.body._id });
-    expect((await ownerDb.query('Ref', {}, 'include=to')).body.results[0]!.to).toMatchObject({ __type: 'Object', x: 1 });
+    expect((await ownerDb.query('Ref', {}, 'include=to')).body.results[0]!.to).toMatchObject({
+      __type: 'Object',
+      x: 1,
+    });
   });
 });

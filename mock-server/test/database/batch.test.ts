@@ -40,7 +40,7 @@ describe('batch', () => {
     expect(rows).toEqual([2]);
   });
 
-  it('items run with the caller\'s ACL rights', async () => {
+  it("items run with the caller's ACL rights", async () => {
     const { body } = await db.create('Owned', { n: 1, ACL: { '*': { read: true } } });
     const res = await otherDb.batch([{ method: 'PUT', path: `/classes/Owned/${body._id}`, body: { n: 2 } }]);
     expect(res.body).toEqual([{ error: { code: 119, error: expect.any(String) } }]);
@@ -49,7 +49,10 @@ describe('batch', () => {
   it('50 items are fine, 51 are 400 and nothing runs', async () => {
     const item = { method: 'POST', path: '/classes/Limit', body: { x: 1 } };
     expect((await db.batch(Array(50).fill(item))).body).toHaveLength(50);
-    expect(await db.batch(Array(51).fill(item))).toEqual({ status: 400, body: { code: 107, error: expect.any(String) } });
+    expect(await db.batch(Array(51).fill(item))).toEqual({
+      status: 400,
+      body: { code: 107, error: expect.any(String) },
+    });
     expect((await db.query('Limit', {}, 'count=1&limit=0')).body.count).toBe(50);
   });
 
@@ -61,7 +64,10 @@ describe('batch', () => {
     ['a body that is not an object', { requests: [{ method: 'POST', path: '/classes/Item', body: [1] }] }],
   ])('refuses %s with 400 before running any item', async (_, body) => {
     const before = (await db.query('Safe', {}, 'count=1&limit=0')).body.count;
-    const requests = [{ method: 'POST', path: '/classes/Safe', body: { a: 1 } }, ...((body as { requests?: unknown[] }).requests ?? [])];
+    const requests = [
+      { method: 'POST', path: '/classes/Safe', body: { a: 1 } },
+      ...((body as { requests?: unknown[] }).requests ?? []),
+    ];
     const res = await db.call('POST', '/batch', 'requests' in body ? { requests } : body);
     expect(res).toEqual({ status: 400, body: { code: 107, error: expect.any(String) } });
     expect((await db.query('Safe', {}, 'count=1&limit=0')).body.count).toBe(before);

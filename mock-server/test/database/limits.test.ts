@@ -23,7 +23,10 @@ describe('maxRowBytes', () => {
 
   it('refuses an update that would grow the row past it (Add, Set), and leaves the row as it was', async () => {
     const { body } = await db.create('Note', { tags: ['a'], text: 'short' });
-    for (const change of [{ tags: { __op: 'Add', objects: ['y'.repeat(1000), 'z'.repeat(1000)] } }, { text: 'w'.repeat(2000) }]) {
+    for (const change of [
+      { tags: { __op: 'Add', objects: ['y'.repeat(1000), 'z'.repeat(1000)] } },
+      { text: 'w'.repeat(2000) },
+    ]) {
       const res = await db.update('Note', body._id, change);
       expect(res.status).toBe(413);
       expect(res.body.code).toBe(151);
@@ -41,7 +44,10 @@ describe('maxRowBytes', () => {
       { method: 'POST', path: '/classes/Note', body: { text: 'x'.repeat(3000) } },
       { method: 'POST', path: '/classes/Note', body: { text: 'fits' } },
     ]);
-    expect(res.body).toEqual([{ error: { code: 151, error: expect.any(String) } }, { success: expect.objectContaining({ _id: expect.any(String) }) }]);
+    expect(res.body).toEqual([
+      { error: { code: 151, error: expect.any(String) } },
+      { success: expect.objectContaining({ _id: expect.any(String) }) },
+    ]);
   });
 });
 
@@ -82,7 +88,9 @@ describe('operators on long lists stay linear', () => {
 
   it('AddUnique keeps values equal in any key order once, and Remove removes them', async () => {
     const { body } = await bigDb.create('List', { pairs: [{ a: 1, b: 2 }] });
-    await bigDb.update('List', body._id, { pairs: { __op: 'AddUnique', objects: [{ b: 2, a: 1 }, { a: 1 }, { a: 1 }] } });
+    await bigDb.update('List', body._id, {
+      pairs: { __op: 'AddUnique', objects: [{ b: 2, a: 1 }, { a: 1 }, { a: 1 }] },
+    });
     expect((await bigDb.get('List', body._id)).body.pairs).toEqual([{ a: 1, b: 2 }, { a: 1 }]);
     await bigDb.update('List', body._id, { pairs: { __op: 'Remove', objects: [{ b: 2, a: 1 }] } });
     expect((await bigDb.get('List', body._id)).body.pairs).toEqual([{ a: 1 }]);

@@ -30,16 +30,28 @@ describe('number and array operators', () => {
   });
 
   it('Add appends, AddUnique appends what is missing, Remove removes every copy', async () => {
-    const row = await afterUpdate('Bag', { add: [1], uniq: ['a', { k: 1 }], rem: [1, 2, 1, { k: 1 }] }, {
-      add: { __op: 'Add', objects: [1, 2] },
-      uniq: { __op: 'AddUnique', objects: ['a', 'b', { k: 1 }, 'b'] },
-      rem: { __op: 'Remove', objects: [1, { k: 1 }, 9] },
-    });
+    const row = await afterUpdate(
+      'Bag',
+      { add: [1], uniq: ['a', { k: 1 }], rem: [1, 2, 1, { k: 1 }] },
+      {
+        add: { __op: 'Add', objects: [1, 2] },
+        uniq: { __op: 'AddUnique', objects: ['a', 'b', { k: 1 }, 'b'] },
+        rem: { __op: 'Remove', objects: [1, { k: 1 }, 9] },
+      },
+    );
     expect(row).toMatchObject({ add: [1, 1, 2], uniq: ['a', { k: 1 }, 'b'], rem: [2] });
   });
 
   it('array operators on a missing column start from an empty array', async () => {
-    const row = await afterUpdate('Bag', {}, { a: { __op: 'Add', objects: [1] }, u: { __op: 'AddUnique', objects: [1, 1] }, r: { __op: 'Remove', objects: [1] } });
+    const row = await afterUpdate(
+      'Bag',
+      {},
+      {
+        a: { __op: 'Add', objects: [1] },
+        u: { __op: 'AddUnique', objects: [1, 1] },
+        r: { __op: 'Remove', objects: [1] },
+      },
+    );
     expect(row).toMatchObject({ a: [1], u: [1], r: [] });
   });
 
@@ -56,7 +68,10 @@ describe('number and array operators', () => {
   });
 
   it('operators work in create too, applied to an empty row', async () => {
-    const { body } = await db.create('Fresh', { n: { __op: 'Increment', amount: 3 }, tags: { __op: 'AddUnique', objects: ['a', 'a'] } });
+    const { body } = await db.create('Fresh', {
+      n: { __op: 'Increment', amount: 3 },
+      tags: { __op: 'AddUnique', objects: ['a', 'a'] },
+    });
     expect((await db.get('Fresh', body._id)).body).toMatchObject({ n: 3, tags: ['a'] });
   });
 });
@@ -64,10 +79,14 @@ describe('number and array operators', () => {
 describe('relations', () => {
   it('AddRelation and RemoveRelation change the related rows; the row shows them as an array of pointers', async () => {
     const [a, b, c] = await seed(db, 'Tag', [{ name: 'a' }, { name: 'b' }, { name: 'c' }]);
-    const { body } = await db.create('Post', { tags: { __op: 'AddRelation', objects: [pointer('Tag', a!), pointer('Tag', b!)] } });
+    const { body } = await db.create('Post', {
+      tags: { __op: 'AddRelation', objects: [pointer('Tag', a!), pointer('Tag', b!)] },
+    });
     expect((await db.get('Post', body._id)).body.tags).toEqual([pointer('Tag', a!), pointer('Tag', b!)]);
     const related = async () =>
-      (await db.query('Tag', { $relatedTo: { object: pointer('Post', body._id), key: 'tags' } }, 'order=name')).body.results.map((r) => r.name);
+      (
+        await db.query('Tag', { $relatedTo: { object: pointer('Post', body._id), key: 'tags' } }, 'order=name')
+      ).body.results.map((r) => r.name);
     expect(await related()).toEqual(['a', 'b']);
     await db.update('Post', body._id, { tags: { __op: 'AddRelation', objects: [pointer('Tag', c!)] } });
     await db.update('Post', body._id, { tags: { __op: 'RemoveRelation', objects: [pointer('Tag', a!)] } });
@@ -78,8 +97,13 @@ describe('relations', () => {
     const { body } = await db.create('Album', { photos: { __op: 'AddRelation', objects: [pointer('Photo', 'p1')] } });
     const mixed = { __op: 'AddRelation', objects: [pointer('Photo', 'p2'), pointer('Tag', 't1')] };
     expect((await db.update('Album', body._id, { photos: mixed })).body.code).toBe(111);
-    expect((await db.update('Album', body._id, { photos: { __op: 'AddRelation', objects: [pointer('Tag', 't1')] } })).body.code).toBe(111);
-    expect((await db.update('Album', body._id, { photos: { __op: 'AddRelation', objects: [{ _id: 'x' }] } })).body.code).toBe(106);
+    expect(
+      (await db.update('Album', body._id, { photos: { __op: 'AddRelation', objects: [pointer('Tag', 't1')] } })).body
+        .code,
+    ).toBe(111);
+    expect(
+      (await db.update('Album', body._id, { photos: { __op: 'AddRelation', objects: [{ _id: 'x' }] } })).body.code,
+    ).toBe(106);
     expect((await db.update('Album', body._id, { photos: { __op: 'AddRelation', objects: [] } })).body.code).toBe(111);
   });
 });
@@ -87,7 +111,11 @@ describe('relations', () => {
 describe('atomicity', () => {
   it('1,000 concurrent Increments end at exactly their sum', async () => {
     const { body } = await db.create('Hot', { n: 0 });
-    const results = await Promise.all(Array.from({ length: 1000 }, (_, i) => db.update('Hot', body._id, { n: { __op: 'Increment', amount: i % 2 ? 2 : 1 } })));
+    const results = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) =>
+        db.update('Hot', body._id, { n: { __op: 'Increment', amount: i % 2 ? 2 : 1 } }),
+      ),
+    );
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect((await db.get('Hot', body._id)).body.n).toBe(1500);
   });

@@ -23,7 +23,11 @@ describe('columns named like Object.prototype properties', () => {
   });
 
   it.each(NAMES)('Add, AddUnique and Remove on a new column "%s" start from an empty array', async (name) => {
-    for (const [op, expected] of [['Add', [1]], ['AddUnique', [1]], ['Remove', []]] as const) {
+    for (const [op, expected] of [
+      ['Add', [1]],
+      ['AddUnique', [1]],
+      ['Remove', []],
+    ] as const) {
       const { body } = await db.create('List', {});
       expect((await db.update('List', body._id, { [name]: { __op: op, objects: [1] } })).status).toBe(200);
       expect((await db.get('List', body._id)).body[name]).toEqual(expected);
@@ -34,7 +38,8 @@ describe('columns named like Object.prototype properties', () => {
     const team = await db.create('Team', { title: 'Owls' });
     await db.create('Player', { name: 'ann', toString: 'has it', valueOf: pointer('Team', team.body._id) });
     await db.create('Player', { name: 'bob' });
-    const names = async (where: unknown) => (await db.query('Player', where, 'order=name')).body.results.map((r) => r['name']);
+    const names = async (where: unknown) =>
+      (await db.query('Player', where, 'order=name')).body.results.map((r) => r['name']);
     expect(await names({ toString: { $exists: true } })).toEqual(['ann']);
     expect(await names({ constructor: { $exists: true } })).toEqual([]);
     expect(await names({ 'name.constructor': { $exists: true } })).toEqual([]);

@@ -6,13 +6,19 @@ import { database, type Database } from './support.js';
 /** Creates `count` rows `{n: 0..count-1}` in batches of 50. */
 async function fill(db: Database, table: string, count: number): Promise<void> {
   for (let start = 0; start < count; start += 50) {
-    const items = Array.from({ length: Math.min(50, count - start) }, (_, i) => ({ method: 'POST', path: `/classes/${table}`, body: { n: start + i } }));
+    const items = Array.from({ length: Math.min(50, count - start) }, (_, i) => ({
+      method: 'POST',
+      path: `/classes/${table}`,
+      body: { n: start + i },
+    }));
     const res = await db.batch(items);
     if (res.status !== 200) throw new Error(`fill failed: ${res.status} ${JSON.stringify(res.body)}`);
   }
 }
 
-const sameSubQueries = (count: number) => ({ $or: Array.from({ length: count }, () => ({ self: { $inQuery: { className: 'Big', where: {} } } })) });
+const sameSubQueries = (count: number) => ({
+  $or: Array.from({ length: count }, () => ({ self: { $inQuery: { className: 'Big', where: {} } } })),
+});
 
 async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {
   const start = performance.now();
@@ -31,7 +37,10 @@ describe('query amplification on the default budget (5,000 rows)', () => {
   afterAll(() => server.close());
 
   it('one $inQuery over 5,000 rows is answered correctly', async () => {
-    const result = await db.query('Big', { n: { $lt: 3 }, self: { $notInQuery: { className: 'Big', where: { n: { $gte: 1 } } } } });
+    const result = await db.query('Big', {
+      n: { $lt: 3 },
+      self: { $notInQuery: { className: 'Big', where: { n: { $gte: 1 } } } },
+    });
     expect(result.status).toBe(200);
     expect(result.body.results.map((r) => r['n'])).toEqual([0, 1, 2]);
   });
@@ -39,10 +48,16 @@ describe('query amplification on the default budget (5,000 rows)', () => {
   it('one $inQuery whose list holds 4,990 pointers, over 5,000 rows that hold pointers, is answered in seconds at most (it took 22-33 s)', async () => {
     const targets = (await db.query('Big', {}, 'limit=1000&keys=_id')).body.results.map((r) => r['_id'] as string);
     for (let start = 0; start < 5000; start += 50) {
-      const items = Array.from({ length: 50 }, (_, i) => ({ method: 'POST', path: '/classes/Linked', body: { target: { __type: 'Pointer', className: 'Big', _id: targets[(start + i) % 1000] } } }));
+      const items = Array.from({ length: 50 }, (_, i) => ({
+        method: 'POST',
+        path: '/classes/Linked',
+        body: { target: { __type: 'Pointer', className: 'Big', _id: targets[(start + i) % 1000] } },
+      }));
       await db.batch(items);
     }
-    const { result, ms } = await timed(() => db.query('Linked', { target: { $inQuery: { className: 'Big', where: { n: { $gte: 10 } } } } }, 'limit=0&count=1'));
+    const { result, ms } = await timed(() =>
+      db.query('Linked', { target: { $inQuery: { className: 'Big', where: { n: { $gte: 10 } } } } }, 'limit=0&count=1'),
+    );
     expect(result.status).toBe(200);
     expect(result.body.count).toBe(4950);
     // Milliseconds on a quiet machine (the benchmark's figures); the bound only tells the old 22-33 s from now on any machine.
@@ -57,7 +72,10 @@ describe('query amplification on the default budget (5,000 rows)', () => {
   it('1,000 and 3,000 identical $inQuery answer 400 code 150 at once, and other requests go on', async () => {
     for (const count of [1000, 3000]) {
       const row = await db.create('Small', { n: count });
-      const [query, get] = await Promise.all([timed(() => db.query('Big', sameSubQueries(count), 'limit=1')), db.get('Small', row.body._id)]);
+      const [query, get] = await Promise.all([
+        timed(() => db.query('Big', sameSubQueries(count), 'limit=1')),
+        db.get('Small', row.body._id),
+      ]);
       expect(query.result.status).toBe(400);
       expect(query.result.body).toEqual({ code: 150, error: expect.stringMatching(/cost/) });
       // Before: 29 s and 1.26 GB for 1,000, a 500 for 3,000. Milliseconds now; the bound only tells the two apart on any machine.
@@ -78,8 +96,12 @@ describe('the cost budget (maxQueryCost 50,000, 1,000 rows)', () => {
   afterAll(() => server.close());
 
   it('evaluates identical sub-queries once: 5 identical are answered, 5 distinct are refused', async () => {
-    const identical = { $or: Array.from({ length: 5 }, () => ({ n: { $inQuery: { className: 'Big', where: { n: { $gte: 0 } } } } })) };
-    const distinct = { $or: Array.from({ length: 5 }, (_, i) => ({ n: { $inQuery: { className: 'Big', where: { n: { $gte: i } } } } })) };
+    const identical = {
+      $or: Array.from({ length: 5 }, () => ({ n: { $inQuery: { className: 'Big', where: { n: { $gte: 0 } } } } })),
+    };
+    const distinct = {
+      $or: Array.from({ length: 5 }, (_, i) => ({ n: { $inQuery: { className: 'Big', where: { n: { $gte: i } } } } })),
+    };
     expect((await db.query('Big', identical, 'limit=0&count=1')).status).toBe(200);
     expect((await db.query('Big', distinct, 'limit=0&count=1')).body.code).toBe(150);
   });
@@ -95,7 +117,9 @@ describe('the cost budget (maxQueryCost 50,000, 1,000 rows)', () => {
 
   it('$select and $dontSelect sub-queries are memoized too', async () => {
     const select = { query: { className: 'Big', where: {} }, key: 'n' };
-    const where = { $or: Array.from({ length: 6 }, (_, i) => ({ n: { [i % 2 ? '$select' : '$dontSelect']: select } })) };
+    const where = {
+      $or: Array.from({ length: 6 }, (_, i) => ({ n: { [i % 2 ? '$select' : '$dontSelect']: select } })),
+    };
     const res = await db.query('Big', where, 'limit=0&count=1');
     expect(res.status).toBe(200);
     expect(res.body.count).toBe(1000);
@@ -167,7 +191,11 @@ describe('shapes of a query', () => {
 
   it('a list of 400,000 values (800 KB) is answered, not a 500 (a spread into push() overflowed the stack)', async () => {
     for (const n of [12, 3, 1]) await db.create('Numbers', { n });
-    const res = await db.query('Numbers', { n: { $in: Array.from({ length: 400_000 }, (_, i) => i % 10) } }, 'keys=n&order=n');
+    const res = await db.query(
+      'Numbers',
+      { n: { $in: Array.from({ length: 400_000 }, (_, i) => i % 10) } },
+      'keys=n&order=n',
+    );
     expect(res.status).toBe(200);
     expect(res.body.results.map((r) => r['n'])).toEqual([1, 3]);
   });

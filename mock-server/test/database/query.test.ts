@@ -7,8 +7,22 @@ let server: TestServer;
 let db: Database;
 let teams: string[];
 const players = [
-  { name: 'ann', score: 30, level: 2, tags: ['red', 'blue'], born: date('1990-05-01T00:00:00.000Z'), address: { city: 'Oslo' } },
-  { name: 'bob', score: 10, level: 1, tags: ['red'], born: date('2001-01-01T00:00:00.000Z'), address: { city: 'Rome' } },
+  {
+    name: 'ann',
+    score: 30,
+    level: 2,
+    tags: ['red', 'blue'],
+    born: date('1990-05-01T00:00:00.000Z'),
+    address: { city: 'Oslo' },
+  },
+  {
+    name: 'bob',
+    score: 10,
+    level: 1,
+    tags: ['red'],
+    born: date('2001-01-01T00:00:00.000Z'),
+    address: { city: 'Rome' },
+  },
   { name: 'cid', score: 20, level: 2, tags: [], born: date('1985-12-31T23:59:59.999Z') },
   { name: 'dan', score: 20, level: 1, nick: 'Danny' },
   { name: 'eve', score: 50, level: 3, tags: ['blue', 'green'] },
@@ -17,7 +31,10 @@ const players = [
 beforeAll(async () => {
   server = await startTestServer();
   db = database(server, (await createUser(server, 'query-ann')).auth);
-  teams = await seed(db, 'Team', [{ title: 'Owls', city: 'Oslo', coach: pointer('Coach', 'c1') }, { title: 'Bats', city: 'Rome' }]);
+  teams = await seed(db, 'Team', [
+    { title: 'Owls', city: 'Oslo', coach: pointer('Coach', 'c1') },
+    { title: 'Bats', city: 'Rome' },
+  ]);
   const coach = await db.create('Coach', { name: 'Kim' });
   await db.update('Team', teams[0]!, { coach: pointer('Coach', coach.body._id) });
   await seed(
@@ -38,7 +55,10 @@ describe('query operators (spec 4.4)', () => {
   it('an empty body returns every row', async () => {
     const res = await server.request('/object-storage/classes/query/Player', {
       method: 'POST',
-      headers: { 'X-Service-Object-Storage-Id': server.config.objectStorageId, ...(await createUser(server, 'query-empty')).auth },
+      headers: {
+        'X-Service-Object-Storage-Id': server.config.objectStorageId,
+        ...(await createUser(server, 'query-empty')).auth,
+      },
     });
     expect(((await res.json()) as { results: unknown[] }).results).toHaveLength(5);
   });
@@ -109,8 +129,15 @@ describe('query operators (spec 4.4)', () => {
   });
 
   it('$inQuery and $notInQuery follow pointers into rows matching a sub-query', async () => {
-    expect(await names({ team: { $inQuery: { className: 'Team', where: { city: 'Oslo' } } } })).toEqual(['ann', 'cid', 'eve']);
-    expect(await names({ team: { $notInQuery: { className: 'Team', where: { city: 'Oslo' } } } })).toEqual(['bob', 'dan']);
+    expect(await names({ team: { $inQuery: { className: 'Team', where: { city: 'Oslo' } } } })).toEqual([
+      'ann',
+      'cid',
+      'eve',
+    ]);
+    expect(await names({ team: { $notInQuery: { className: 'Team', where: { city: 'Oslo' } } } })).toEqual([
+      'bob',
+      'dan',
+    ]);
   });
 
   it('$select, $dontSelect and $dontselect match values of a key in a sub-query', async () => {
@@ -162,19 +189,39 @@ describe('URL parameters (spec 4.5)', () => {
 
   it('keys returns only the listed columns plus _id, createdAt and updatedAt', async () => {
     const { body } = await db.query('Player', { name: 'ann' }, 'keys=name,address.city');
-    expect(body.results).toEqual([{ _id: expect.any(String), createdAt: expect.any(String), updatedAt: expect.any(String), name: 'ann', address: { city: 'Oslo' } }]);
+    expect(body.results).toEqual([
+      {
+        _id: expect.any(String),
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+        name: 'ann',
+        address: { city: 'Oslo' },
+      },
+    ]);
   });
 
   it('include embeds the pointed row as {__type: Object, className}, also dotted', async () => {
     const { body } = await db.query('Player', { name: 'ann' }, 'include=team.coach');
-    expect(body.results[0]!.team).toMatchObject({ __type: 'Object', className: 'Team', _id: teams[0], title: 'Owls', coach: { __type: 'Object', className: 'Coach', name: 'Kim' } });
+    expect(body.results[0]!.team).toMatchObject({
+      __type: 'Object',
+      className: 'Team',
+      _id: teams[0],
+      title: 'Owls',
+      coach: { __type: 'Object', className: 'Coach', name: 'Kim' },
+    });
     const plain = await db.query('Player', { name: 'ann' });
     expect(plain.body.results[0]!.team).toEqual(pointer('Team', teams[0]!));
   });
 
   it('count adds the number of matches; with limit=0 only the count', async () => {
-    expect((await db.query('Player', { level: 2 }, 'count=1&limit=1')).body).toEqual({ results: [expect.any(Object)], count: 2 });
-    expect((await db.query('Player', { level: { $gte: 1 } }, 'count=1&limit=0')).body).toEqual({ results: [], count: 5 });
+    expect((await db.query('Player', { level: 2 }, 'count=1&limit=1')).body).toEqual({
+      results: [expect.any(Object)],
+      count: 2,
+    });
+    expect((await db.query('Player', { level: { $gte: 1 } }, 'count=1&limit=0')).body).toEqual({
+      results: [],
+      count: 5,
+    });
   });
 
   it('sample returns that many distinct random matching rows', async () => {
@@ -185,19 +232,31 @@ describe('URL parameters (spec 4.5)', () => {
     expect((await db.query('Player', {}, 'sample=50')).body.results).toHaveLength(5);
   });
 
-  it.each(['limit=-1', 'limit=1001', 'limit=x', 'skip=-1', 'sample=0', 'sample=1001', 'count=maybe', 'order=a-b', 'keys=$x', 'include=a..b'])(
-    'refuses %s',
-    async (params) => {
-      const res = await db.query('Player', {}, params);
-      expect(res.status).toBe(400);
-      expect([102, 105]).toContain(res.body.code);
-    },
-  );
+  it.each([
+    'limit=-1',
+    'limit=1001',
+    'limit=x',
+    'skip=-1',
+    'sample=0',
+    'sample=1001',
+    'count=maybe',
+    'order=a-b',
+    'keys=$x',
+    'include=a..b',
+  ])('refuses %s', async (params) => {
+    const res = await db.query('Player', {}, params);
+    expect(res.status).toBe(400);
+    expect([102, 105]).toContain(res.body.code);
+  });
 
   it('limit defaults to 100 and reaches 1000', async () => {
     await db.batch(Array.from({ length: 50 }, (_, i) => ({ method: 'POST', path: '/classes/Many', body: { i } })));
-    await db.batch(Array.from({ length: 50 }, (_, i) => ({ method: 'POST', path: '/classes/Many', body: { i: i + 50 } })));
-    await db.batch(Array.from({ length: 20 }, (_, i) => ({ method: 'POST', path: '/classes/Many', body: { i: i + 100 } })));
+    await db.batch(
+      Array.from({ length: 50 }, (_, i) => ({ method: 'POST', path: '/classes/Many', body: { i: i + 50 } })),
+    );
+    await db.batch(
+      Array.from({ length: 20 }, (_, i) => ({ method: 'POST', path: '/classes/Many', body: { i: i + 100 } })),
+    );
     expect((await db.query('Many')).body.results).toHaveLength(100);
     expect((await db.query('Many', {}, 'limit=1000')).body.results).toHaveLength(120);
     const top = (await db.query('Many', { i: { $gt: 10 } }, 'order=-i&limit=3')).body.results.map((r) => r.i);

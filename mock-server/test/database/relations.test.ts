@@ -16,7 +16,10 @@ afterAll(() => server.close());
 /** A Team row related to new Member rows ann, bob and cat; their ids. */
 async function team(table: string): Promise<{ teamId: string; members: string[] }> {
   const members = await seed(db, `${table}Member`, [{ name: 'ann' }, { name: 'bob' }, { name: 'cat' }]);
-  const { body } = await db.create(table, { name: 'red', members: { __op: 'AddRelation', objects: members.map((id) => pointer(`${table}Member`, id)) } });
+  const { body } = await db.create(table, {
+    name: 'red',
+    members: { __op: 'AddRelation', objects: members.map((id) => pointer(`${table}Member`, id)) },
+  });
   return { teamId: body._id, members };
 }
 
@@ -33,7 +36,11 @@ describe('a relation column in a row', () => {
     const { teamId, members } = await team('Crew');
     const [row] = (await db.query('Crew', { _id: teamId })).body.results;
     expect(row!['members']).toEqual(members.map((id) => pointer('CrewMember', id)));
-    const related = await db.query('CrewMember', { $relatedTo: { object: pointer('Crew', teamId), key: 'members' } }, 'order=name');
+    const related = await db.query(
+      'CrewMember',
+      { $relatedTo: { object: pointer('Crew', teamId), key: 'members' } },
+      'order=name',
+    );
     expect(related.body.results.map((r) => r['name'])).toEqual(['ann', 'bob', 'cat']);
   });
 
@@ -44,7 +51,11 @@ describe('a relation column in a row', () => {
     const [kept] = (await db.query('Band', { _id: teamId }, 'keys=members')).body.results;
     expect(kept!['members']).toHaveLength(3);
     const [included] = (await db.query('Band', { _id: teamId }, 'include=members')).body.results;
-    expect(included!['members'].map((m: Record<string, unknown>) => [m['__type'], m['name']])).toEqual([['Object', 'ann'], ['Object', 'bob'], ['Object', 'cat']]);
+    expect(included!['members'].map((m: Record<string, unknown>) => [m['__type'], m['name']])).toEqual([
+      ['Object', 'ann'],
+      ['Object', 'bob'],
+      ['Object', 'cat'],
+    ]);
   });
 
   it('is shown as pointers in a row embedded by include', async () => {
@@ -57,14 +68,17 @@ describe('a relation column in a row', () => {
   it('still refuses a relation written directly, as an array of pointers or as the marker', async () => {
     const { teamId } = await team('Choir');
     expect((await db.update('Choir', teamId, { members: [pointer('ChoirMember', 'x')] })).body.code).toBe(111);
-    expect((await db.update('Choir', teamId, { members: { __type: 'Relation', className: 'ChoirMember' } })).body.code).toBe(111);
+    expect(
+      (await db.update('Choir', teamId, { members: { __type: 'Relation', className: 'ChoirMember' } })).body.code,
+    ).toBe(111);
   });
 
   it('charges a query for the pointers it shows (maxQueryCost)', async () => {
     // Whether a related row exists is not checked (as for pointers): 4,000 made-up ids are about 250 KiB of answer.
     const objects = Array.from({ length: 4000 }, (_, i) => pointer('HordeMember', `m${i}`));
     await db.create('Horde', { members: { __op: 'AddRelation', objects } });
-    const setBudget = (maxQueryCost: number) => server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ maxQueryCost }) });
+    const setBudget = (maxQueryCost: number) =>
+      server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ maxQueryCost }) });
     const { maxQueryCost } = (await (await server.admin('/__admin/config')).json()) as { maxQueryCost: number };
     expect((await setBudget(1000)).status).toBe(200);
     try {

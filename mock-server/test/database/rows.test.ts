@@ -17,13 +17,25 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('create, get, update, delete', () => {
   it('creates a row (201 {createdAt, _id}) and returns it whole by id', async () => {
-    const row = { title: 'hello', n: 1.5, done: false, meta: { a: { b: [1, 2] } }, tags: ['x', { y: 1 }], owner: pointer('People', 'p1') };
+    const row = {
+      title: 'hello',
+      n: 1.5,
+      done: false,
+      meta: { a: { b: [1, 2] } },
+      tags: ['x', { y: 1 }],
+      owner: pointer('People', 'p1'),
+    };
     const created = await db.create('Note', row);
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ createdAt: expect.stringMatching(ISO), _id: expect.any(String) });
     const got = await db.get('Note', created.body._id);
     expect(got.status).toBe(200);
-    expect(got.body).toEqual({ _id: created.body._id, createdAt: created.body.createdAt, updatedAt: created.body.createdAt, ...row });
+    expect(got.body).toEqual({
+      _id: created.body._id,
+      createdAt: created.body.createdAt,
+      updatedAt: created.body.createdAt,
+      ...row,
+    });
   });
 
   it('accepts the path without the trailing slash too', async () => {
@@ -32,7 +44,10 @@ describe('create, get, update, delete', () => {
   });
 
   it('stores dates as {__type: Date, iso} and accepts the UTC suffix form', async () => {
-    const { body } = await db.create('Event', { at: date('2024-01-02T03:04:05.678UTC'), plain: date('2024-01-02T03:04:05Z') });
+    const { body } = await db.create('Event', {
+      at: date('2024-01-02T03:04:05.678UTC'),
+      plain: date('2024-01-02T03:04:05Z'),
+    });
     const got = await db.get('Event', body._id);
     expect(got.body.at).toEqual(date('2024-01-02T03:04:05.678Z'));
     expect(got.body.plain).toEqual(date('2024-01-02T03:04:05.000Z'));
@@ -46,7 +61,12 @@ describe('create, get, update, delete', () => {
     expect(updated.body).toEqual({ updatedAt: expect.stringMatching(ISO) });
     expect(updated.body.updatedAt > body.createdAt).toBe(true);
     const got = await db.get('Note', body._id);
-    expect(got.body).toMatchObject({ title: 'b', keep: 1, createdAt: body.createdAt, updatedAt: updated.body.updatedAt });
+    expect(got.body).toMatchObject({
+      title: 'b',
+      keep: 1,
+      createdAt: body.createdAt,
+      updatedAt: updated.body.updatedAt,
+    });
   });
 
   it('deletes a row (200 {}) after which it is gone', async () => {
@@ -68,7 +88,11 @@ describe('create, get, update, delete', () => {
 
 describe('unknown tables and rows', () => {
   it('answers 404 code 101 for a row of an unknown table or an unknown id', async () => {
-    for (const res of [await db.get('Nothing', 'abc'), await db.update('Nothing', 'abc', { a: 1 }), await db.remove('Nothing', 'abc')]) {
+    for (const res of [
+      await db.get('Nothing', 'abc'),
+      await db.update('Nothing', 'abc', { a: 1 }),
+      await db.remove('Nothing', 'abc'),
+    ]) {
       expect(res).toEqual({ status: 404, body: { code: 101, error: expect.any(String) } });
     }
     await db.create('Known', { a: 1 });
@@ -92,8 +116,14 @@ describe('column types are fixed by the first value', () => {
   ])('refuses another type in a %s column (400, code 111) and changes nothing', async (type, first, other) => {
     const table = `Typed${type}`;
     const { body } = await db.create(table, { col: first });
-    expect(await db.create(table, { col: other, more: 1 })).toEqual({ status: 400, body: { code: 111, error: expect.any(String) } });
-    expect(await db.update(table, body._id, { col: other, more: 1 })).toMatchObject({ status: 400, body: { code: 111 } });
+    expect(await db.create(table, { col: other, more: 1 })).toEqual({
+      status: 400,
+      body: { code: 111, error: expect.any(String) },
+    });
+    expect(await db.update(table, body._id, { col: other, more: 1 })).toMatchObject({
+      status: 400,
+      body: { code: 111 },
+    });
     const rows = (await db.query(table)).body.results;
     expect(rows).toHaveLength(1);
     expect(rows[0]).not.toHaveProperty('more');
@@ -158,7 +188,10 @@ describe('headers', () => {
     const wrongId = await db.call('GET', '/classes/Note/x', undefined, { 'X-Service-Object-Storage-Id': 'other' });
     expect(wrongId).toEqual({ status: 404, body: { code: 210, error: expect.any(String) } });
     const anonymous = database(server, {});
-    expect(await anonymous.create('Note', { a: 1 })).toEqual({ status: 401, body: { code: 209, error: expect.any(String) } });
+    expect(await anonymous.create('Note', { a: 1 })).toEqual({
+      status: 401,
+      body: { code: 209, error: expect.any(String) },
+    });
     const forged = database(server, { Authorization: 'Bearer not.a.token' });
     expect((await forged.query('Note')).status).toBe(401);
   });
@@ -168,7 +201,10 @@ describe('headers', () => {
     try {
       expect((await db.query('Note')).status).toBe(503);
     } finally {
-      await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ services: { database: true } }) });
+      await server.admin('/__admin/config', {
+        method: 'PATCH',
+        body: JSON.stringify({ services: { database: true } }),
+      });
     }
   });
 });

@@ -8,23 +8,39 @@ export interface Reply<T = any> {
 
 /** A database client for tests: every request carries the storage id and the given Authorization header. */
 export function database(server: TestServer, auth: Record<string, string>) {
-  const call = async <T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> => {
+  const call = async <T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Reply<T>> => {
     const res = await server.request(`/object-storage${path}`, {
       method,
-      headers: { 'X-Service-Object-Storage-Id': server.config.objectStorageId, 'Content-Type': 'application/json', ...auth, ...headers },
+      headers: {
+        'X-Service-Object-Storage-Id': server.config.objectStorageId,
+        'Content-Type': 'application/json',
+        ...auth,
+        ...headers,
+      },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     return { status: res.status, body: (await res.json()) as Reply<T>['body'] };
   };
   return {
     call,
-    create: (table: string, row: unknown) => call<{ _id: string; createdAt: string }>('POST', `/classes/${table}/`, row),
+    create: (table: string, row: unknown) =>
+      call<{ _id: string; createdAt: string }>('POST', `/classes/${table}/`, row),
     get: (table: string, id: string) => call('GET', `/classes/${table}/${id}`),
-    update: (table: string, id: string, changes: unknown) => call<{ updatedAt: string }>('PUT', `/classes/${table}/${id}`, changes),
+    update: (table: string, id: string, changes: unknown) =>
+      call<{ updatedAt: string }>('PUT', `/classes/${table}/${id}`, changes),
     remove: (table: string, id: string) => call('DELETE', `/classes/${table}/${id}`),
     removeAll: (table: string) => call<{ deletedCount: number }>('DELETE', `/classes/${table}`),
     query: (table: string, where: unknown = {}, params = '') =>
-      call<{ results: Record<string, any>[]; count?: number }>('POST', `/classes/query/${table}${params ? `?${params}` : ''}`, where),
+      call<{ results: Record<string, any>[]; count?: number }>(
+        'POST',
+        `/classes/query/${table}${params ? `?${params}` : ''}`,
+        where,
+      ),
     batch: (requests: unknown) => call('POST', '/batch', { requests }),
   };
 }

@@ -20,7 +20,15 @@ const tables = async () => {
 it('lists every table by name with its row count and its column types in the order first written', async () => {
   expect(await tables()).toEqual([]);
   const { body: author } = await db.create('Author', { name: 'Ann' });
-  await db.create('Note', { title: 'a', views: 1, done: true, due: date('2024-01-02T03:04:05.678Z'), meta: {}, tags: [], author: pointer('Author', author._id) });
+  await db.create('Note', {
+    title: 'a',
+    views: 1,
+    done: true,
+    due: date('2024-01-02T03:04:05.678Z'),
+    meta: {},
+    tags: [],
+    author: pointer('Author', author._id),
+  });
   await db.create('Note', { title: 'b', likes: { __op: 'AddRelation', objects: [pointer('Author', author._id)] } });
   expect(await tables()).toEqual([
     { name: 'Author', rowCount: 1, columns: [{ name: 'name', type: 'String' }] },
@@ -51,7 +59,9 @@ it('keeps a table emptied by delete-all, with its columns, and follows deletes',
 });
 
 it('needs the master key (403 with a wrong one, nothing listed)', async () => {
-  const res = await server.request('/__admin/database/tables', { headers: { 'X-Service-Authentication-Key': server.config.clientKey } });
+  const res = await server.request('/__admin/database/tables', {
+    headers: { 'X-Service-Authentication-Key': server.config.clientKey },
+  });
   expect(res.status).toBe(403);
   expect(await res.json()).toMatchObject({ code: expect.any(Number), error: expect.any(String) });
 });

@@ -31,7 +31,13 @@ const json = (path: string, body: unknown, masterOnly: boolean, disabledStatus =
 });
 
 const OPERATIONS: Operation[] = [
-  { path: '/files', body: () => uploadForm([{ name: 'a.txt', content: 'a' }]), json: false, masterOnly: false, disabledStatus: 503 },
+  {
+    path: '/files',
+    body: () => uploadForm([{ name: 'a.txt', content: 'a' }]),
+    json: false,
+    masterOnly: false,
+    disabledStatus: 503,
+  },
   json('/directories', { path: 'd' }, false),
   json('/files/directoryInfo', { url: '/' }, true),
   json('/files/fileInfo', { url: 'a.txt' }, true),
@@ -42,7 +48,11 @@ const OPERATIONS: Operation[] = [
 ];
 
 function call(op: Operation, headers: Record<string, string>): Promise<Response> {
-  return server.request(op.path, { method: 'POST', headers: { ...(op.json ? { 'Content-Type': 'application/json' } : {}), ...headers }, body: op.body() });
+  return server.request(op.path, {
+    method: 'POST',
+    headers: { ...(op.json ? { 'Content-Type': 'application/json' } : {}), ...headers },
+    body: op.body(),
+  });
 }
 
 async function expectError(res: Response, status: number): Promise<void> {
@@ -71,7 +81,10 @@ describe.each(OPERATIONS)('$path', (op) => {
   it(`answers ${op.disabledStatus} while the storage service is disabled`, async () => {
     await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ services: { storage: false } }) });
     try {
-      await expectError(await call(op, { 'X-Service-Storage-Id': server.config.storageId, ...masterHeaders }), op.disabledStatus);
+      await expectError(
+        await call(op, { 'X-Service-Storage-Id': server.config.storageId, ...masterHeaders }),
+        op.disabledStatus,
+      );
     } finally {
       await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ services: { storage: true } }) });
     }
@@ -81,7 +94,11 @@ describe.each(OPERATIONS)('$path', (op) => {
 describe('downloads', () => {
   it('answer 503 while the storage service is disabled, and need no headers otherwise', async () => {
     const headers = { 'X-Service-Storage-Id': server.config.storageId, ...masterHeaders };
-    await server.request('/files', { method: 'POST', headers, body: uploadForm([{ name: 'pub.txt', content: 'public' }]) });
+    await server.request('/files', {
+      method: 'POST',
+      headers,
+      body: uploadForm([{ name: 'pub.txt', content: 'public' }]),
+    });
     expect(await (await server.request(`/${server.config.storageId}/pub.txt`)).text()).toBe('public');
     await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ services: { storage: false } }) });
     try {

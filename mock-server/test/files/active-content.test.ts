@@ -25,33 +25,51 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const get = (name: string, headers: Record<string, string> = {}) => server.request(downloadPath(server, name), { headers });
+const get = (name: string, headers: Record<string, string> = {}) =>
+  server.request(downloadPath(server, name), { headers });
 
 describe('downloads of active content', () => {
   it('carry a sandboxing Content-Security-Policy and nosniff on every answer, 304 included', async () => {
     for (const name of ['page.html', 'logo.svg', 'photo.png', 'clip.mp4', 'notes.txt']) {
       const res = await get(name);
-      expect([name, res.headers.get('content-security-policy')]).toEqual([name, "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox"]);
+      expect([name, res.headers.get('content-security-policy')]).toEqual([
+        name,
+        "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox",
+      ]);
       expect([name, res.headers.get('x-content-type-options')]).toEqual([name, 'nosniff']);
       const revalidated = await get(name, { 'If-None-Match': res.headers.get('etag')! });
-      expect([name, revalidated.status, revalidated.headers.get('content-security-policy')]).toEqual([name, 304, res.headers.get('content-security-policy')]);
+      expect([name, revalidated.status, revalidated.headers.get('content-security-policy')]).toEqual([
+        name,
+        304,
+        res.headers.get('content-security-policy'),
+      ]);
     }
   });
 
   it('serve HTML, SVG and XML (by name or declared type) as attachments, so a browser never renders them on this origin', async () => {
     for (const name of ['page.html', 'page.htm', 'logo.svg', 'data.xml', 'page.xhtml', 'declared', 'declared-xml']) {
-      expect([name, (await get(name)).headers.get('content-disposition')]).toEqual([name, expect.stringMatching(/^attachment; filename="/)]);
+      expect([name, (await get(name)).headers.get('content-disposition')]).toEqual([
+        name,
+        expect.stringMatching(/^attachment; filename="/),
+      ]);
     }
   });
 
   it('keep images, videos and text inline, so pages show and play them', async () => {
     for (const name of ['photo.png', 'clip.mp4', 'notes.txt']) {
-      expect([name, (await get(name)).headers.get('content-disposition')]).toEqual([name, expect.stringMatching(/^inline; filename="/)]);
+      expect([name, (await get(name)).headers.get('content-disposition')]).toEqual([
+        name,
+        expect.stringMatching(/^inline; filename="/),
+      ]);
     }
   });
 
   it('serve an SVG resized to a PNG inline', async () => {
     const res = await get('logo.svg/r/5x5');
-    expect([res.status, res.headers.get('content-type'), res.headers.get('content-disposition')]).toEqual([200, 'image/png', expect.stringMatching(/^inline;/)]);
+    expect([res.status, res.headers.get('content-type'), res.headers.get('content-disposition')]).toEqual([
+      200,
+      'image/png',
+      expect.stringMatching(/^inline;/),
+    ]);
   });
 });

@@ -36,11 +36,15 @@ describe('Content-Type of stored files', () => {
       { name: 'noext', content: 'x' },
       { name: 'unknown.zzzq', content: 'x' },
     ]);
-    const typeOf = async (name: string) => (await suite.server.request(downloadPath(suite.server, name))).headers.get('content-type');
+    const typeOf = async (name: string) =>
+      (await suite.server.request(downloadPath(suite.server, name))).headers.get('content-type');
     expect(await typeOf('blob')).toBe('image/webp');
     expect(await typeOf('noext')).toBe('application/octet-stream');
     expect(await typeOf('unknown.zzzq')).toBe('application/octet-stream');
-    expect((await suite.master.post('/files/rename', { items: [{ pathToRename: 'noext', newFileName: 'noext.flac' }] })).status).toBe(200);
+    expect(
+      (await suite.master.post('/files/rename', { items: [{ pathToRename: 'noext', newFileName: 'noext.flac' }] }))
+        .status,
+    ).toBe(200);
     expect(await typeOf('noext.flac')).toBe('audio/x-flac');
   });
 });

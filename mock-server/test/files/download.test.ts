@@ -15,7 +15,9 @@ const video = new Uint8Array(300_000).map((_, i) => (i * 13) % 256);
 beforeAll(async () => {
   server = await startTestServer();
   master = await masterClient(server);
-  const png = await sharp({ create: { width: 400, height: 200, channels: 3, background: '#3366cc' } }).png().toBuffer();
+  const png = await sharp({ create: { width: 400, height: 200, channels: 3, background: '#3366cc' } })
+    .png()
+    .toBuffer();
   await master.put([
     { name: 'clip.mp4', content: video, path: 'media' },
     { name: 'wide.png', content: new Uint8Array(png), path: 'media' },
@@ -27,7 +29,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const get = (saved: string, headers: Record<string, string> = {}, method = 'GET') => server.request(downloadPath(server, saved), { method, headers });
+const get = (saved: string, headers: Record<string, string> = {}, method = 'GET') =>
+  server.request(downloadPath(server, saved), { method, headers });
 
 describe('GET /{bucket}/{path}', () => {
   it('serves the bytes with Content-Type, Content-Length, ETag and Last-Modified, without any header from the client', async () => {
@@ -60,9 +63,14 @@ describe('GET /{bucket}/{path}', () => {
     expect((await get('media/notes.txt', { 'If-None-Match': `"other", W/${etag}` })).status).toBe(304);
     expect((await get('media/notes.txt', { 'If-None-Match': '"other"' })).status).toBe(200);
     expect((await get('media/notes.txt', { 'If-Modified-Since': lastModified })).status).toBe(304);
-    expect((await get('media/notes.txt', { 'If-Modified-Since': new Date(Date.parse(lastModified) - 5000).toUTCString() })).status).toBe(200);
+    expect(
+      (await get('media/notes.txt', { 'If-Modified-Since': new Date(Date.parse(lastModified) - 5000).toUTCString() }))
+        .status,
+    ).toBe(200);
     // If-None-Match wins over If-Modified-Since.
-    expect((await get('media/notes.txt', { 'If-None-Match': '"other"', 'If-Modified-Since': lastModified })).status).toBe(200);
+    expect(
+      (await get('media/notes.txt', { 'If-None-Match': '"other"', 'If-Modified-Since': lastModified })).status,
+    ).toBe(200);
   });
 
   it('serves byte ranges with 206 and Content-Range, as video players seek', async () => {
@@ -97,12 +105,16 @@ describe('GET /{bucket}/{path}', () => {
 
   it('sets Content-Disposition from ?name= or ?filename=, with filename* for non-ASCII names', async () => {
     const named = await get('media/notes.txt?name=' + encodeURIComponent('report & summary #1 100%.txt'));
-    expect(named.headers.get('content-disposition')).toBe(`attachment; filename="report & summary #1 100%.txt"; filename*=UTF-8''report%20&%20summary%20#1%20100%25.txt`);
+    expect(named.headers.get('content-disposition')).toBe(
+      `attachment; filename="report & summary #1 100%.txt"; filename*=UTF-8''report%20&%20summary%20#1%20100%25.txt`,
+    );
     const persian = await get('media/notes.txt?filename=' + encodeURIComponent('گزارش.txt'));
     const disposition = persian.headers.get('content-disposition')!;
     expect(disposition).toMatch(/^attachment; filename="[^"]+"; filename\*=UTF-8''/);
     expect(decodeURIComponent(disposition.split("UTF-8''")[1]!)).toBe('گزارش.txt');
-    expect((await get('media/notes.txt')).headers.get('content-disposition')).toBe(`inline; filename="notes.txt"; filename*=UTF-8''notes.txt`);
+    expect((await get('media/notes.txt')).headers.get('content-disposition')).toBe(
+      `inline; filename="notes.txt"; filename*=UTF-8''notes.txt`,
+    );
     expect((await get('media/notes.txt?name=')).status).toBe(400);
     expect((await get('media/notes.txt?name=' + encodeURIComponent('../x'))).status).toBe(400);
   });
@@ -132,7 +144,12 @@ describe('GET /{bucket}/{path}', () => {
 
 describe('GET /{bucket}/{image}/r/{w}x{h}', () => {
   it('resizes an image to fit inside w×h keeping its aspect, in its own format, never larger than it is', async () => {
-    for (const [box, width, height] of [['100x100', 100, 50], ['50x200', 50, 25], ['800x300', 400, 200], ['4096x4096', 400, 200]] as const) {
+    for (const [box, width, height] of [
+      ['100x100', 100, 50],
+      ['50x200', 50, 25],
+      ['800x300', 400, 200],
+      ['4096x4096', 400, 200],
+    ] as const) {
       const res = await get(`media/wide.png/r/${box}`);
       expect([box, res.status, res.headers.get('content-type')]).toEqual([box, 200, 'image/png']);
       const meta = await sharp(new Uint8Array(await res.arrayBuffer())).metadata();
@@ -159,18 +176,29 @@ describe('GET /{bucket}/{image}/r/{w}x{h}', () => {
     }
     for (const size of ['0x10', '10x0', '5000x10', '10x4097']) {
       const res = await get(`media/wide.png/r/${size}`);
-      expect([size, res.status, await res.json()]).toEqual([size, 400, { code: 612, error: 'resize width and height must be between 1 and 4096' }]);
+      expect([size, res.status, await res.json()]).toEqual([
+        size,
+        400,
+        { code: 612, error: 'resize width and height must be between 1 and 4096' },
+      ]);
     }
     expect((await get('media/none.png/r/10x10')).status).toBe(404);
   });
 
   it('takes sides up to maxResizeSide', async () => {
     const patch = (maxResizeSide: number) =>
-      server.admin('/__admin/config', { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ maxResizeSide }) });
+      server.admin('/__admin/config', {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ maxResizeSide }),
+      });
     expect((await patch(64)).status).toBe(200);
     try {
       expect((await get('media/wide.png/r/64x64')).status).toBe(200);
-      expect(await (await get('media/wide.png/r/65x10')).json()).toEqual({ code: 612, error: 'resize width and height must be between 1 and 64' });
+      expect(await (await get('media/wide.png/r/65x10')).json()).toEqual({
+        code: 612,
+        error: 'resize width and height must be between 1 and 64',
+      });
     } finally {
       await patch(4096);
     }

@@ -23,7 +23,19 @@ const crcOf = (bytes: Uint8Array) => crc32(bytes).toString(16).padStart(8, '0');
 describe('MD5 and CRC-32 over content in pieces', () => {
   const bytes = new Uint8Array(randomBytes(5000));
   // Lengths around the 64-byte block and the 56-byte padding edge, and pieces that split blocks anywhere.
-  const cases: [number, number[]][] = [[0, []], [1, []], [55, []], [56, []], [63, []], [64, []], [65, []], [119, [1]], [128, [64]], [1000, [3, 61, 1, 200]], [5000, [63, 65, 0, 127, 129]]];
+  const cases: [number, number[]][] = [
+    [0, []],
+    [1, []],
+    [55, []],
+    [56, []],
+    [63, []],
+    [64, []],
+    [65, []],
+    [119, [1]],
+    [128, [64]],
+    [1000, [3, 61, 1, 200]],
+    [5000, [63, 65, 0, 127, 129]],
+  ];
 
   for (const [length, sizes] of cases) {
     it(`gives node:crypto's and zlib's digests for ${length} bytes in pieces ${JSON.stringify(sizes)}`, () => {

@@ -17,7 +17,8 @@ describe('POST /files/directoryInfo', () => {
   it('pages from pageNumber 0: records pageNumber*pageSize to pageNumber*pageSize+pageSize-1', async () => {
     const names = Array.from({ length: 23 }, (_, i) => `f${String(i).padStart(2, '0')}.txt`);
     await suite.master.put(names.map((name) => ({ name, content: name, path: 'many' })));
-    const page = async (pageNumber: number, pageSize: number) => (await list({ url: 'many', pageNumber, pageSize, sortingType: 'ASC' })).map((r) => r.url.split('/').pop());
+    const page = async (pageNumber: number, pageSize: number) =>
+      (await list({ url: 'many', pageNumber, pageSize, sortingType: 'ASC' })).map((r) => r.url.split('/').pop());
     expect(await page(0, 10)).toEqual(names.slice(0, 10));
     expect(await page(1, 10)).toEqual(names.slice(10, 20));
     expect(await page(2, 10)).toEqual(names.slice(20));
@@ -36,10 +37,26 @@ describe('POST /files/directoryInfo', () => {
   });
 
   it('sorts by name with ASC and DESC, folders and files together', async () => {
-    await suite.master.put([{ name: 'b.txt', content: '' }, { name: 'a.txt', content: '' }, { name: 'x', content: '', path: 'c' }, { name: 'B.txt', content: '' }]);
-    const urls = async (sortingType: string) => (await list({ url: '/', pageNumber: 0, pageSize: 50, sortingType })).map((r) => r.url);
-    expect(await urls('ASC')).toEqual(['/dev-storage/B.txt', '/dev-storage/a.txt', '/dev-storage/b.txt', '/dev-storage/c']);
-    expect(await urls('DESC')).toEqual(['/dev-storage/c', '/dev-storage/b.txt', '/dev-storage/a.txt', '/dev-storage/B.txt']);
+    await suite.master.put([
+      { name: 'b.txt', content: '' },
+      { name: 'a.txt', content: '' },
+      { name: 'x', content: '', path: 'c' },
+      { name: 'B.txt', content: '' },
+    ]);
+    const urls = async (sortingType: string) =>
+      (await list({ url: '/', pageNumber: 0, pageSize: 50, sortingType })).map((r) => r.url);
+    expect(await urls('ASC')).toEqual([
+      '/dev-storage/B.txt',
+      '/dev-storage/a.txt',
+      '/dev-storage/b.txt',
+      '/dev-storage/c',
+    ]);
+    expect(await urls('DESC')).toEqual([
+      '/dev-storage/c',
+      '/dev-storage/b.txt',
+      '/dev-storage/a.txt',
+      '/dev-storage/B.txt',
+    ]);
   });
 
   it('gives every field of spec 2.6, with children counted for nested folders', async () => {
@@ -50,9 +67,19 @@ describe('POST /files/directoryInfo', () => {
     ]);
     await suite.master.post('/directories', { path: 'top/empty' });
     const [top] = await list({ url: '/' });
-    expect(top).toEqual({ guid: expect.any(String), url: '/dev-storage/top', ownerId: null, isDirectory: true, fileSizeInBytes: 9, numberOfDirectChildren: 3, numberOfTotalChildren: 6 });
+    expect(top).toEqual({
+      guid: expect.any(String),
+      url: '/dev-storage/top',
+      ownerId: null,
+      isDirectory: true,
+      fileSizeInBytes: 9,
+      numberOfDirectChildren: 3,
+      numberOfTotalChildren: 6,
+    });
     const inside = await list({ url: '/dev-storage/top' });
-    expect(inside.map((r) => [r.url, r.isDirectory, r.numberOfDirectChildren, r.numberOfTotalChildren, r.fileSizeInBytes])).toEqual([
+    expect(
+      inside.map((r) => [r.url, r.isDirectory, r.numberOfDirectChildren, r.numberOfTotalChildren, r.fileSizeInBytes]),
+    ).toEqual([
       ['/dev-storage/top/empty', true, 0, 0, 0],
       ['/dev-storage/top/mid', true, 2, 3, 4],
       ['/dev-storage/top/one.txt', false, 0, 0, 5],
@@ -69,7 +96,15 @@ describe('POST /files/directoryInfo', () => {
 
   it('answers 400 for bad fields, 404 for a missing folder and 400 for a file', async () => {
     await suite.master.put([{ name: 'f.txt', content: 'x' }]);
-    for (const body of [{}, { url: 1 }, { url: '/', pageNumber: -1 }, { url: '/', pageNumber: 1.5 }, { url: '/', pageSize: 0 }, { url: '/', pageSize: '10' }, { url: '/', sortingType: 'SIDEWAYS' }]) {
+    for (const body of [
+      {},
+      { url: 1 },
+      { url: '/', pageNumber: -1 },
+      { url: '/', pageNumber: 1.5 },
+      { url: '/', pageSize: 0 },
+      { url: '/', pageSize: '10' },
+      { url: '/', sortingType: 'SIDEWAYS' },
+    ]) {
       const res = await suite.master.post('/files/directoryInfo', body);
       expect([body, res.status]).toEqual([body, 400]);
     }
@@ -83,7 +118,10 @@ describe('POST /files/directoryInfo', () => {
 describe('POST /files/fileInfo', () => {
   it('gives every field of 2.6 with hashes of the bytes and dates from the server clock', async () => {
     const bytes = new Uint8Array(70_000).map((_, i) => (i * 7919) % 251);
-    await suite.server.admin('/__admin/clock', { method: 'POST', body: JSON.stringify({ advanceSeconds: 86_400 * 365 }) });
+    await suite.server.admin('/__admin/clock', {
+      method: 'POST',
+      body: JSON.stringify({ advanceSeconds: 86_400 * 365 }),
+    });
     const before = Date.now() + 86_400 * 365 * 1000;
     suite.master = await masterClient(suite.server); // the old token expired with the clock move
     const [saved] = await suite.master.put([{ name: 'data.bin', content: bytes, path: 'info' }]);
@@ -115,8 +153,14 @@ describe('POST /files/fileInfo', () => {
     for (const size of [0, 1, 55, 56, 64, 1000]) {
       const bytes = new Uint8Array(size).map((_, i) => (i * 31 + size) % 256);
       const [saved] = await suite.master.put([{ name: `s${size}`, content: bytes }]);
-      const info = (await (await suite.master.post('/files/fileInfo', { url: saved })).json()) as Record<string, unknown>;
-      expect(info).toMatchObject({ md5Hash: createHash('md5').update(bytes).digest('hex'), crcHash: crc32(bytes).toString(16).padStart(8, '0') });
+      const info = (await (await suite.master.post('/files/fileInfo', { url: saved })).json()) as Record<
+        string,
+        unknown
+      >;
+      expect(info).toMatchObject({
+        md5Hash: createHash('md5').update(bytes).digest('hex'),
+        crcHash: crc32(bytes).toString(16).padStart(8, '0'),
+      });
     }
   });
 

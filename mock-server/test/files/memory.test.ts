@@ -11,7 +11,9 @@ const mib = (bytes: number) => `${Math.round(bytes / MiB)} MiB`;
 
 it('keeps a server with --data-dir within 64 MiB more memory while a 256 MiB upload comes in and goes out', async () => {
   const result = await measureUploadMemory(SIZE, { dataDir: true });
-  console.log(`--data-dir, ${mib(SIZE)} upload: server RSS ${mib(result.before)} before, +${mib(result.uploadGrowth)} uploading, +${mib(result.downloadGrowth)} downloading`);
+  console.log(
+    `--data-dir, ${mib(SIZE)} upload: server RSS ${mib(result.before)} before, +${mib(result.uploadGrowth)} uploading, +${mib(result.downloadGrowth)} downloading`,
+  );
   expect(result.intact).toBe(true);
   expect(result.uploadGrowth).toBeLessThan(64 * MiB);
   expect(result.downloadGrowth).toBeLessThan(64 * MiB);
@@ -19,7 +21,9 @@ it('keeps a server with --data-dir within 64 MiB more memory while a 256 MiB upl
 
 it('keeps a server in memory mode within 1.1× the file (plus 32 MiB) while a 256 MiB upload comes in and goes out', async () => {
   const result = await measureUploadMemory(SIZE);
-  console.log(`memory mode, ${mib(SIZE)} upload: server RSS ${mib(result.before)} before, +${mib(result.uploadGrowth)} uploading (${(result.uploadGrowth / SIZE).toFixed(2)}× the file), +${mib(result.downloadGrowth)} downloading`);
+  console.log(
+    `memory mode, ${mib(SIZE)} upload: server RSS ${mib(result.before)} before, +${mib(result.uploadGrowth)} uploading (${(result.uploadGrowth / SIZE).toFixed(2)}× the file), +${mib(result.downloadGrowth)} downloading`,
+  );
   expect(result.intact).toBe(true);
   expect(result.uploadGrowth).toBeLessThan(1.1 * SIZE + 32 * MiB);
   // The download serves the chunks as they are stored, without copying them.

@@ -62,20 +62,29 @@ describe('path safety', () => {
       expect([path, res.url, res.status]).toEqual([path, res.url, 400]);
       expect(await res.json()).toMatchObject({ code: 600 });
     }
-    const { files } = (await (await suite.master.post('/files/directoryInfo', { url: '/' })).json()) as { files: { url: string }[] };
+    const { files } = (await (await suite.master.post('/files/directoryInfo', { url: '/' })).json()) as {
+      files: { url: string }[];
+    };
     expect(files.map((f) => f.url)).toEqual(['/dev-storage/safe']);
   });
 
   it('refuses unsafe upload file names and new names', async () => {
     for (const name of ['..', '.', 'a\\b', 'x\u0001y', 'é'.repeat(128), '%2e%2e', '..%2f..%2fetc']) {
       expect([name, (await suite.master.upload([{ name, content: 'x' }])).status]).toEqual([name, 400]);
-      const rename = await suite.master.post('/files/rename', { items: [{ pathToRename: 'safe/inside.txt', newFileName: name }] });
+      const rename = await suite.master.post('/files/rename', {
+        items: [{ pathToRename: 'safe/inside.txt', newFileName: name }],
+      });
       expect([name, rename.status]).toEqual([name, 400]);
     }
   });
 
   it('refuses encoded traversal in download paths, and only serves the bucket', async () => {
-    for (const path of ['/dev-storage/..%2f..%2fetc%2fpasswd', '/dev-storage/%252e%252e/safe/inside.txt', '/dev-storage/safe%5C..%5Cinside.txt', '/dev-storage/safe/inside.txt%00.png']) {
+    for (const path of [
+      '/dev-storage/..%2f..%2fetc%2fpasswd',
+      '/dev-storage/%252e%252e/safe/inside.txt',
+      '/dev-storage/safe%5C..%5Cinside.txt',
+      '/dev-storage/safe/inside.txt%00.png',
+    ]) {
       expect([path, (await rawGet(path)).status]).toEqual([path, 400]);
     }
     // Dot segments are resolved by URL parsing first: they can only lead out of the bucket, where nothing is served.
@@ -84,13 +93,20 @@ describe('path safety', () => {
   });
 
   it('accepts names that only look odd: dots inside names, percent signs, spaces, quotes', async () => {
-    const names = ['..hidden', 'a..b', '...', '100%', '50%off.txt', "it's \"quoted\".txt", ' spaced '];
+    const names = ['..hidden', 'a..b', '...', '100%', '50%off.txt', 'it\'s "quoted".txt', ' spaced '];
     const saved = await suite.master.put(names.map((name) => ({ name, content: name, path: 'odd' })));
-    for (const [i, path] of saved.entries()) expect(await (await suite.server.request(`/dev-storage/${path}`)).text()).toBe(names[i]);
+    for (const [i, path] of saved.entries())
+      expect(await (await suite.server.request(`/dev-storage/${path}`)).text()).toBe(names[i]);
   });
 
   it('accepts the same location with or without the bucket prefix, with or without the origin', async () => {
-    for (const url of ['safe/inside.txt', '/safe/inside.txt', '/dev-storage/safe/inside.txt', `${suite.server.url}/dev-storage/safe/inside.txt`, 'safe//inside.txt/']) {
+    for (const url of [
+      'safe/inside.txt',
+      '/safe/inside.txt',
+      '/dev-storage/safe/inside.txt',
+      `${suite.server.url}/dev-storage/safe/inside.txt`,
+      'safe//inside.txt/',
+    ]) {
       const res = await suite.master.post('/files/fileInfo', { url });
       expect([url, res.status]).toEqual([url, 200]);
       expect(await res.json()).toMatchObject({ url: '/dev-storage/safe/inside.txt' });

@@ -12,7 +12,10 @@ describe('--data-dir (config dataDir)', () => {
     const dataDir = folder('restart');
     const first = await start({ dataDir });
     const master = await masterClient(first);
-    const [saved] = await master.put([{ name: 'kept ü.bin', content: bytes, path: 'a/b' }, { name: 'gone.txt', content: 'x' }]);
+    const [saved] = await master.put([
+      { name: 'kept ü.bin', content: bytes, path: 'a/b' },
+      { name: 'gone.txt', content: 'x' },
+    ]);
     await master.post('/files/rename', { items: [{ pathToRename: 'gone.txt', newFileName: 'renamed.txt' }] });
     await master.post('/directories', { path: 'empty' });
     const info = await (await master.post('/files/fileInfo', { url: saved })).json();
@@ -24,7 +27,9 @@ describe('--data-dir (config dataDir)', () => {
     expect(new Uint8Array(await (await second.request(`/dev-storage/${saved}`)).arrayBuffer())).toEqual(bytes);
     const range = await second.request(`/dev-storage/${saved}`, { headers: { Range: 'bytes=10-19' } });
     expect(new Uint8Array(await range.arrayBuffer())).toEqual(bytes.subarray(10, 20));
-    const { files } = (await (await again.post('/files/directoryInfo', { url: '/' })).json()) as { files: { url: string }[] };
+    const { files } = (await (await again.post('/files/directoryInfo', { url: '/' })).json()) as {
+      files: { url: string }[];
+    };
     expect(files.map((f) => f.url)).toEqual(['/dev-storage/a', '/dev-storage/empty', '/dev-storage/renamed.txt']);
   });
 
@@ -43,7 +48,10 @@ describe('--data-dir (config dataDir)', () => {
     const dataDir = folder('contents');
     const server = await start({ dataDir });
     const master = await masterClient(server);
-    await master.put([{ name: 'a.txt', content: 'a', path: 'p' }, { name: 'b.txt', content: 'b', path: 'p' }]);
+    await master.put([
+      { name: 'a.txt', content: 'a', path: 'p' },
+      { name: 'b.txt', content: 'b', path: 'p' },
+    ]);
     await master.post('/files/copy', { sourceUrls: ['p/a.txt'], forces: [false], destinationUrl: 'q' });
     await master.upload([{ name: 'x', content: 'x', path: '../../escape' }]);
     expect((await readdir(join(dataDir, 'blobs'))).length).toBe(3);
@@ -76,7 +84,9 @@ describe('GET/PUT /__admin/state', () => {
     const master = await masterClient(server);
     const [saved] = await master.put([{ name: 'data.bin', content: bytes, path: 'x' }]);
     const info = await (await master.post('/files/fileInfo', { url: saved })).json();
-    const state = (await (await server.admin('/__admin/state')).json()) as { areas: { files: { entries: unknown[]; blobs: Record<string, string> } } };
+    const state = (await (await server.admin('/__admin/state')).json()) as {
+      areas: { files: { entries: unknown[]; blobs: Record<string, string> } };
+    };
     expect(state.areas.files.entries).toHaveLength(2);
     expect(Object.values(state.areas.files.blobs)).toEqual([Buffer.from(bytes).toString('base64')]);
 

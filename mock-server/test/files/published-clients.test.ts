@@ -8,12 +8,27 @@ const exists = async (url: string) => (await suite.master.post('/files/fileInfo'
 
 describe('published storage clients', () => {
   it('take "true" and "false" as strings where the JSON holds flags', async () => {
-    await suite.master.put([{ name: 'a.txt', content: 'a', path: 'src' }, { name: 'a.txt', content: 'old', path: 'dst/src' }]);
-    const copy = await suite.master.post('/files/copy', { sourceUrls: ['/src'], forces: ['true'], destinationUrl: '/dst' });
+    await suite.master.put([
+      { name: 'a.txt', content: 'a', path: 'src' },
+      { name: 'a.txt', content: 'old', path: 'dst/src' },
+    ]);
+    const copy = await suite.master.post('/files/copy', {
+      sourceUrls: ['/src'],
+      forces: ['true'],
+      destinationUrl: '/dst',
+    });
     expect(copy.status).toBe(200);
-    const refused = await suite.master.post('/files/copy', { sourceUrls: ['/src'], forces: ['false'], destinationUrl: '/dst' });
+    const refused = await suite.master.post('/files/copy', {
+      sourceUrls: ['/src'],
+      forces: ['false'],
+      destinationUrl: '/dst',
+    });
     expect(refused.status).toBe(417);
-    const bad = await suite.master.post('/files/copy', { sourceUrls: ['/src'], forces: ['yes'], destinationUrl: '/dst' });
+    const bad = await suite.master.post('/files/copy', {
+      sourceUrls: ['/src'],
+      forces: ['yes'],
+      destinationUrl: '/dst',
+    });
     expect(bad.status).toBe(400);
     expect((await suite.master.post('/files/delete', { urls: ['/dst'], forced: ['true'] })).status).toBe(200);
     expect(await exists('/dst')).toBe(false);

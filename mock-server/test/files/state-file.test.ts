@@ -18,7 +18,11 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** Runs `basekit-server --data-dir` on a folder whose files.json holds `content`; kills it if it starts after all. */
 function start(dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--conditions=@basekit/source', '--import', 'tsx', CLI, '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@basekit/source', '--import', 'tsx', CLI, '--port', '0', '--data-dir', dataDir],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => {
@@ -29,7 +33,19 @@ function start(dataDir: string): Promise<{ code: number | null; stdout: string; 
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
-const entry = { path: 'a.txt', kind: 'file', guid: 'g', ownerId: null, creationDate: 1, lastModificationDate: 1, size: 1, md5Hash: 'm', crcHash: 'c', contentType: 'text/plain', blobKey: 'k' };
+const entry = {
+  path: 'a.txt',
+  kind: 'file',
+  guid: 'g',
+  ownerId: null,
+  creationDate: 1,
+  lastModificationDate: 1,
+  size: 1,
+  md5Hash: 'm',
+  crcHash: 'c',
+  contentType: 'text/plain',
+  blobKey: 'k',
+};
 
 const BROKEN: [string, string][] = [
   ['truncated', JSON.stringify({ entries: [entry] }).slice(0, 40)],
@@ -51,7 +67,9 @@ describe('a state file that cannot be restored', () => {
     const run = await start(dataDir);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(new RegExp(`^basekit-server: cannot start: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `));
+    expect(run.stderr).toMatch(
+      new RegExp(`^basekit-server: cannot start: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `),
+    );
     expect(run.stderr).toContain('move it away');
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(await readFile(file, 'utf8')).toBe(content);

@@ -15,7 +15,12 @@ const { start, folder } = ownServers();
 async function beginUpload(server: TestServer) {
   const upload = streamedUpload();
   const headers = { ...storageHeaders(server, await masterAuth(server)), 'Content-Type': upload.contentType };
-  const answer = server.request('/files', { method: 'POST', headers, body: upload.body, duplex: 'half' } as RequestInit);
+  const answer = server.request('/files', {
+    method: 'POST',
+    headers,
+    body: upload.body,
+    duplex: 'half',
+  } as RequestInit);
   return { upload, answer };
 }
 
@@ -63,7 +68,9 @@ describe('uploads with --data-dir', () => {
     }
     await until(async () => (await temporaries(blobs)).length === 50);
     // This process is the server: its open descriptors on temporary files are at most the one being written.
-    const open = await Promise.all((await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+    const open = await Promise.all(
+      (await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')),
+    );
     expect(open.filter((target) => target.startsWith(join(blobs, '.tmp-'))).length).toBeLessThanOrEqual(1);
     upload.end();
     expect(((await (await answer).json()) as { savedFilesUrls: string[] }).savedFilesUrls).toHaveLength(50);
@@ -92,7 +99,9 @@ describe('uploads with --data-dir', () => {
     cut.upload.cut();
     expect((await cut.answer).status).toBe(400);
     const listing = await (await masterClient(server)).post('/files/directoryInfo', { url: '/' });
-    expect(((await listing.json()) as { files: { url: string }[] }).files.map((f) => f.url)).toEqual(['/dev-storage/taken.txt']);
+    expect(((await listing.json()) as { files: { url: string }[] }).files.map((f) => f.url)).toEqual([
+      '/dev-storage/taken.txt',
+    ]);
 
     // Last: the server answers before the body is read, and the client's connection is not reused after that.
     const tooLarge = await beginUpload(server);
@@ -120,6 +129,10 @@ describe('uploads in memory', () => {
     expect((await answer).status).toBe(200);
     const res = await server.request(downloadPath(server, 'across-reset.bin'));
     expect([res.status, res.headers.get('content-length')]).toEqual([200, String(33 * MiB)]);
-    expect(Buffer.from(await res.arrayBuffer()).subarray(32 * MiB).equals(content)).toBe(true);
+    expect(
+      Buffer.from(await res.arrayBuffer())
+        .subarray(32 * MiB)
+        .equals(content),
+    ).toBe(true);
   });
 });

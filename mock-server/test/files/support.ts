@@ -22,7 +22,11 @@ export interface UploadFile {
 export function uploadForm(files: readonly UploadFile[]): FormData {
   const form = new FormData();
   files.forEach((file, i) => {
-    form.append(`fileItems[${i}].fileToUpload`, new Blob([file.content as BlobPart], file.type ? { type: file.type } : {}), file.name);
+    form.append(
+      `fileItems[${i}].fileToUpload`,
+      new Blob([file.content as BlobPart], file.type ? { type: file.type } : {}),
+      file.name,
+    );
     if (file.path !== undefined) form.append(`fileItems[${i}].path`, file.path);
     if (file.replacing !== undefined) form.append(`fileItems[${i}].replacing`, String(file.replacing));
   });
@@ -33,12 +37,17 @@ export function uploadForm(files: readonly UploadFile[]): FormData {
 export function storageClient(server: TestServer, auth: Record<string, string>) {
   const headers = storageHeaders(server, auth);
   const send = (method: string, path: string, body: unknown) =>
-    server.request(path, { method, headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    server.request(path, {
+      method,
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   return {
     post: (path: string, body: unknown) => send('POST', path, body),
     /** `DELETE` with a JSON body. */
     delete: (path: string, body: unknown) => send('DELETE', path, body),
-    upload: (files: readonly UploadFile[]) => server.request('/files', { method: 'POST', headers, body: uploadForm(files) }),
+    upload: (files: readonly UploadFile[]) =>
+      server.request('/files', { method: 'POST', headers, body: uploadForm(files) }),
     /** Uploads and returns the saved paths; throws with the answer when it is not 200. */
     async put(files: readonly UploadFile[]): Promise<string[]> {
       const res = await server.request('/files', { method: 'POST', headers, body: uploadForm(files) });
@@ -105,8 +114,12 @@ export function streamedUpload(boundary = 'basekit-streamed-upload') {
     contentType: `multipart/form-data; boundary=${boundary}`,
     body,
     /** Starts the file part of item `index`; its bytes follow with `send`. */
-    file: (index: number, name: string) => text(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="fileItems[${index}].fileToUpload"; filename="${name}"\r\n\r\n`),
-    field: (name: string, value: string) => text(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}`),
+    file: (index: number, name: string) =>
+      text(
+        `\r\n--${boundary}\r\nContent-Disposition: form-data; name="fileItems[${index}].fileToUpload"; filename="${name}"\r\n\r\n`,
+      ),
+    field: (name: string, value: string) =>
+      text(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}`),
     /** A copy each time, as from a network: the server may keep what it is given. */
     send: (bytes: Uint8Array) => controller.enqueue(bytes.slice()),
     end: () => {

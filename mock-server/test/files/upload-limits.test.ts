@@ -7,7 +7,11 @@ import { storageHeaders, storageSuite, uploadForm } from './support.js';
 const suite = storageSuite({ maxUploadParts: 4 });
 
 const setParts = async (maxUploadParts: number) => {
-  const res = await suite.server.admin('/__admin/config', { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ maxUploadParts }) });
+  const res = await suite.server.admin('/__admin/config', {
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ maxUploadParts }),
+  });
   expect(res.status).toBe(200);
 };
 
@@ -17,7 +21,10 @@ async function listing(): Promise<unknown[]> {
 
 describe('upload part limit (maxUploadParts)', () => {
   it('takes as many parts as the limit and answers 413 (code 611) for one more, storing nothing', async () => {
-    const two = [{ name: 'a.txt', content: 'a', path: 'p' }, { name: 'b.txt', content: 'b', path: 'p' }];
+    const two = [
+      { name: 'a.txt', content: 'a', path: 'p' },
+      { name: 'b.txt', content: 'b', path: 'p' },
+    ];
     expect((await suite.user.upload(two)).status).toBe(200);
     const res = await suite.user.upload([...two.map((f) => ({ ...f, path: 'q' })), { name: 'c.txt', content: 'c' }]);
     expect([res.status, await res.json()]).toEqual([413, { code: 611, error: 'the upload has more than 4 parts' }]);
@@ -39,9 +46,20 @@ describe('upload part limit (maxUploadParts)', () => {
           controller.enqueue(batch);
         },
       });
-      const headers = { ...storageHeaders(suite.server, await masterAuth(suite.server)), 'Content-Type': 'multipart/form-data; boundary=B' };
-      const res = await suite.server.request('/files', { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
-      expect([res.status, await res.json()]).toEqual([413, { code: 611, error: 'the upload has more than 1000 parts' }]);
+      const headers = {
+        ...storageHeaders(suite.server, await masterAuth(suite.server)),
+        'Content-Type': 'multipart/form-data; boundary=B',
+      };
+      const res = await suite.server.request('/files', {
+        method: 'POST',
+        headers,
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      expect([res.status, await res.json()]).toEqual([
+        413,
+        { code: 611, error: 'the upload has more than 1000 parts' },
+      ]);
       expect(pulled).toBeLessThan(total / 4);
     } finally {
       await setParts(4);
@@ -51,7 +69,11 @@ describe('upload part limit (maxUploadParts)', () => {
   it('counts every part, also the ones an upload does not know', async () => {
     const form = uploadForm([{ name: 'a.txt', content: 'a' }]);
     for (let i = 0; i < 4; i++) form.append('extra', 'x');
-    const res = await suite.server.request('/files', { method: 'POST', headers: storageHeaders(suite.server, await masterAuth(suite.server)), body: form });
+    const res = await suite.server.request('/files', {
+      method: 'POST',
+      headers: storageHeaders(suite.server, await masterAuth(suite.server)),
+      body: form,
+    });
     expect(await res.json()).toEqual({ code: 611, error: 'the upload has more than 4 parts' });
   });
 });

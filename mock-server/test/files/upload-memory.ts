@@ -37,10 +37,24 @@ async function resetPeak(pid: number): Promise<number> {
   return (await memory(pid)).rss;
 }
 
-async function startServer(dir: string, size: number, dataDir: string | undefined): Promise<{ child: ChildProcess; url: string }> {
+async function startServer(
+  dir: string,
+  size: number,
+  dataDir: string | undefined,
+): Promise<{ child: ChildProcess; url: string }> {
   const config = join(dir, 'config.json');
   await writeFile(config, JSON.stringify({ ...DEFAULT_CONFIG, maxUploadBytes: size + MiB }));
-  const args = ['--conditions=@basekit/source', '--import', 'tsx', CLI, '--port', '0', '--config', config, ...(dataDir ? ['--data-dir', dataDir] : [])];
+  const args = [
+    '--conditions=@basekit/source',
+    '--import',
+    'tsx',
+    CLI,
+    '--port',
+    '0',
+    '--config',
+    config,
+    ...(dataDir ? ['--data-dir', dataDir] : []),
+  ];
   // A server process of its own, so that its memory is measured apart from the client's.
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
@@ -57,7 +71,9 @@ async function startServer(dir: string, size: number, dataDir: string | undefine
 
 /** A multipart body of one file of `size` bytes, made 1 MiB at a time (a new buffer each time, as from a network). */
 function uploadBody(boundary: string, size: number, md5: ReturnType<typeof createHash>): ReadableStream<Uint8Array> {
-  const head = new TextEncoder().encode(`--${boundary}\r\nContent-Disposition: form-data; name="fileItems[0].fileToUpload"; filename="big.bin"\r\n\r\n`);
+  const head = new TextEncoder().encode(
+    `--${boundary}\r\nContent-Disposition: form-data; name="fileItems[0].fileToUpload"; filename="big.bin"\r\n\r\n`,
+  );
   const tail = new TextEncoder().encode(`\r\n--${boundary}--\r\n`);
   const chunk = new Uint8Array(MiB).map((_, i) => (i * 7) % 251);
   let sent = 0;
@@ -87,7 +103,13 @@ export async function measureUploadMemory(size: number, { dataDir = false } = {}
   const { child, url } = await startServer(dir, size, dataDir ? join(dir, 'data') : undefined);
   try {
     const pid = child.pid!;
-    const login = await fetch(`${url}/auth/login`, { method: 'POST', headers: { 'X-Service-Authentication-Id': DEFAULT_CONFIG.authenticationId, 'X-Service-Authentication-Key': DEFAULT_CONFIG.masterKey } });
+    const login = await fetch(`${url}/auth/login`, {
+      method: 'POST',
+      headers: {
+        'X-Service-Authentication-Id': DEFAULT_CONFIG.authenticationId,
+        'X-Service-Authentication-Key': DEFAULT_CONFIG.masterKey,
+      },
+    });
     const { access_token: token } = (await login.json()) as { access_token: string };
     const auth = { 'X-Service-Storage-Id': DEFAULT_CONFIG.storageId, Authorization: `Bearer ${token}` };
     const boundary = 'basekit-upload-memory';
@@ -106,7 +128,11 @@ export async function measureUploadMemory(size: number, { dataDir = false } = {}
     const uploadGrowth = (await memory(pid)).peak - before;
     const expected = sentMd5.digest('hex');
 
-    const info = await fetch(`${url}/files/fileInfo`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ url: 'big.bin' }) });
+    const info = await fetch(`${url}/files/fileInfo`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ url: 'big.bin' }),
+    });
     const { md5Hash, fileSizeInBytes } = (await info.json()) as { md5Hash: string; fileSizeInBytes: number };
 
     const beforeDownload = await resetPeak(pid);

@@ -5,7 +5,8 @@ import { downloadPath, storageHeaders, storageSuite, uploadForm } from './suppor
 const suite = storageSuite({ maxUploadBytes: 64 * 1024 });
 
 const text = async (saved: string) => (await suite.server.request(downloadPath(suite.server, saved))).text();
-const listing = async (url: string) => ((await (await suite.master.post('/files/directoryInfo', { url })).json()) as { files: { url: string }[] }).files;
+const listing = async (url: string) =>
+  ((await (await suite.master.post('/files/directoryInfo', { url })).json()) as { files: { url: string }[] }).files;
 
 describe('POST /files (upload)', () => {
   it('stores several files at once, creates missing folders and answers their saved paths in order', async () => {
@@ -32,9 +33,15 @@ describe('POST /files (upload)', () => {
   });
 
   it('keeps a double quote in a file name, as fetch and browsers (%22) and curl (\\") write it', async () => {
-    expect(await suite.user.put([{ name: 'say "hi".txt', content: 'fetch' }])).toEqual([encodeURIComponent('say "hi".txt')]);
-    const curlStyle = '--b\r\nContent-Disposition: form-data; name="fileItems[0].fileToUpload"; filename="curl \\"q\\".txt"\r\n\r\ncurl\r\n--b--\r\n';
-    const headers = { ...storageHeaders(suite.server, await masterAuth(suite.server)), 'Content-Type': 'multipart/form-data; boundary=b' };
+    expect(await suite.user.put([{ name: 'say "hi".txt', content: 'fetch' }])).toEqual([
+      encodeURIComponent('say "hi".txt'),
+    ]);
+    const curlStyle =
+      '--b\r\nContent-Disposition: form-data; name="fileItems[0].fileToUpload"; filename="curl \\"q\\".txt"\r\n\r\ncurl\r\n--b--\r\n';
+    const headers = {
+      ...storageHeaders(suite.server, await masterAuth(suite.server)),
+      'Content-Type': 'multipart/form-data; boundary=b',
+    };
     const res = await suite.server.request('/files', { method: 'POST', headers, body: curlStyle });
     expect(await res.json()).toEqual({ savedFilesUrls: [encodeURIComponent('curl "q".txt')] });
     expect(await text(encodeURIComponent('curl "q".txt'))).toBe('curl');
@@ -75,7 +82,10 @@ describe('POST /files (upload)', () => {
   });
 
   it('refuses two items for the same destination (400)', async () => {
-    const res = await suite.user.upload([{ name: 'same.txt', content: '1' }, { name: 'same.txt', content: '2', replacing: true }]);
+    const res = await suite.user.upload([
+      { name: 'same.txt', content: '1' },
+      { name: 'same.txt', content: '2', replacing: true },
+    ]);
     expect(res.status).toBe(400);
     expect(await listing('/')).toEqual([]);
   });
@@ -83,28 +93,52 @@ describe('POST /files (upload)', () => {
   it('records the uploader as owner, and null for the master token', async () => {
     await suite.user.put([{ name: 'mine.txt', content: 'u' }]);
     await suite.master.put([{ name: 'admin.txt', content: 'm' }]);
-    const files = (await (await suite.master.post('/files/directoryInfo', { url: '/' })).json()) as { files: { ownerId: string | null }[] };
+    const files = (await (await suite.master.post('/files/directoryInfo', { url: '/' })).json()) as {
+      files: { ownerId: string | null }[];
+    };
     expect(files.files.map((f) => f.ownerId)).toEqual([null, suite.userId]);
   });
 
   it('answers 400 for bodies that are not a proper upload', async () => {
     const headers = storageHeaders(suite.server, await masterAuth(suite.server));
-    const send = (body: BodyInit, extra: Record<string, string> = {}) => suite.server.request('/files', { method: 'POST', headers: { ...headers, ...extra }, body });
+    const send = (body: BodyInit, extra: Record<string, string> = {}) =>
+      suite.server.request('/files', { method: 'POST', headers: { ...headers, ...extra }, body });
     const form = (entries: [string, string | Blob, string?][]) => {
       const f = new FormData();
-      for (const [k, v, name] of entries) (typeof v === 'string' ? f.append(k, v) : f.append(k, v, name));
+      for (const [k, v, name] of entries) typeof v === 'string' ? f.append(k, v) : f.append(k, v, name);
       return f;
     };
     const blob = new Blob(['x']);
     const cases: [string, Response][] = [
       ['json body', await send('{"a":1}', { 'Content-Type': 'application/json' })],
       ['no items', await send(form([]))],
-      ['unknown field', await send(form([['fileItems[0].fileToUpload', blob, 'a.txt'], ['fileItems[0].colour', 'red']]))],
+      [
+        'unknown field',
+        await send(
+          form([
+            ['fileItems[0].fileToUpload', blob, 'a.txt'],
+            ['fileItems[0].colour', 'red'],
+          ]),
+        ),
+      ],
       ['path without file', await send(form([['fileItems[0].path', 'x']]))],
       ['file as text', await send(form([['fileItems[0].fileToUpload', 'not a file']]))],
-      ['bad replacing', await send(form([['fileItems[0].fileToUpload', blob, 'a.txt'], ['fileItems[0].replacing', 'maybe']]))],
+      [
+        'bad replacing',
+        await send(
+          form([
+            ['fileItems[0].fileToUpload', blob, 'a.txt'],
+            ['fileItems[0].replacing', 'maybe'],
+          ]),
+        ),
+      ],
       ['bad file name', await send(form([['fileItems[0].fileToUpload', blob, '..']]))],
-      ['truncated', await send(new Blob(['--xyz\r\nContent-Disposition: form-data; name="a"\r\n\r\nabc']), { 'Content-Type': 'multipart/form-data; boundary=xyz' })],
+      [
+        'truncated',
+        await send(new Blob(['--xyz\r\nContent-Disposition: form-data; name="a"\r\n\r\nabc']), {
+          'Content-Type': 'multipart/form-data; boundary=xyz',
+        }),
+      ],
     ];
     for (const [label, res] of cases) {
       expect([label, res.status]).toEqual([label, 400]);
@@ -118,7 +152,11 @@ describe('POST /files (upload)', () => {
     f.append('fileItems[1].fileToUpload', new Blob(['one']), 'one.txt');
     f.append('fileItems[0].path', 'p');
     f.append('fileItems[0].fileToUpload', new Blob(['zero']), 'zero.txt');
-    const res = await suite.server.request('/files', { method: 'POST', headers: storageHeaders(suite.server, await masterAuth(suite.server)), body: f });
+    const res = await suite.server.request('/files', {
+      method: 'POST',
+      headers: storageHeaders(suite.server, await masterAuth(suite.server)),
+      body: f,
+    });
     expect(await res.json()).toEqual({ savedFilesUrls: ['p/zero.txt', 'one.txt'] });
   });
 });
@@ -132,7 +170,10 @@ describe('upload size limit (maxUploadBytes)', () => {
   });
 
   it('answers 413 for a streamed body without Content-Length once it passes the limit', async () => {
-    const form = new Request('http://x/', { method: 'POST', body: uploadForm([{ name: 'big.bin', content: new Uint8Array(100 * 1024) }]) });
+    const form = new Request('http://x/', {
+      method: 'POST',
+      body: uploadForm([{ name: 'big.bin', content: new Uint8Array(100 * 1024) }]),
+    });
     const bytes = new Uint8Array(await form.arrayBuffer());
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
@@ -142,14 +183,20 @@ describe('upload size limit (maxUploadBytes)', () => {
         sent += 8192;
       },
     });
-    const headers = { ...storageHeaders(suite.server, await masterAuth(suite.server)), 'Content-Type': form.headers.get('content-type')! };
+    const headers = {
+      ...storageHeaders(suite.server, await masterAuth(suite.server)),
+      'Content-Type': form.headers.get('content-type')!,
+    };
     const res = await suite.server.request('/files', { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ code: 606 });
   });
 
   it('accepts a streamed body under the limit', async () => {
-    const form = new Request('http://x/', { method: 'POST', body: uploadForm([{ name: 'ok.bin', content: new Uint8Array(30 * 1024).fill(7) }]) });
+    const form = new Request('http://x/', {
+      method: 'POST',
+      body: uploadForm([{ name: 'ok.bin', content: new Uint8Array(30 * 1024).fill(7) }]),
+    });
     const bytes = new Uint8Array(await form.arrayBuffer());
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -157,10 +204,15 @@ describe('upload size limit (maxUploadBytes)', () => {
         controller.close();
       },
     });
-    const headers = { ...storageHeaders(suite.server, await masterAuth(suite.server)), 'Content-Type': form.headers.get('content-type')! };
+    const headers = {
+      ...storageHeaders(suite.server, await masterAuth(suite.server)),
+      'Content-Type': form.headers.get('content-type')!,
+    };
     const res = await suite.server.request('/files', { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
     expect(await res.json()).toEqual({ savedFilesUrls: ['ok.bin'] });
-    const download = new Uint8Array(await (await suite.server.request(downloadPath(suite.server, 'ok.bin'))).arrayBuffer());
+    const download = new Uint8Array(
+      await (await suite.server.request(downloadPath(suite.server, 'ok.bin'))).arrayBuffer(),
+    );
     expect(download).toEqual(new Uint8Array(30 * 1024).fill(7));
   });
 });

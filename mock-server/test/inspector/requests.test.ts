@@ -36,16 +36,26 @@ async function details(id: string): Promise<Record<string, any>> {
   return (await res.json()) as Record<string, any>;
 }
 
-const db = (user: TestUser) => ({ 'X-Service-Object-Storage-Id': server.config.objectStorageId, ...user.auth, 'Content-Type': 'application/json' });
+const db = (user: TestUser) => ({
+  'X-Service-Object-Storage-Id': server.config.objectStorageId,
+  ...user.auth,
+  'Content-Type': 'application/json',
+});
 
 describe('GET /__admin/requests', () => {
   it('lists answered requests newest first, with caller, area, status and timing; not its own calls', async () => {
-    const created = await server.request('/object-storage/classes/Score', { method: 'POST', headers: db(ann), body: JSON.stringify({ score: 7 }) });
+    const created = await server.request('/object-storage/classes/Score', {
+      method: 'POST',
+      headers: db(ann),
+      body: JSON.stringify({ score: 7 }),
+    });
     const { _id } = (await created.json()) as { _id: string };
     await server.request(`/object-storage/classes/Score/${_id}?keys=score`, { headers: db(ann) });
     await server.request('/object-storage/classes/Score/missing', { headers: db(ann) });
     await server.admin('/__admin/outbox');
-    await server.request('/auth/users/me', { headers: { ...authIdHeader(server), Authorization: 'Bearer not-a-token' } });
+    await server.request('/auth/users/me', {
+      headers: { ...authIdHeader(server), Authorization: 'Bearer not-a-token' },
+    });
 
     const { requests, capacity } = await list();
     expect(capacity).toBe(500);
@@ -65,7 +75,12 @@ describe('GET /__admin/requests', () => {
 
   it('filters by area, status class, user and text, and pages with before', async () => {
     const bob = await createUser(server, 'bob');
-    for (const user of [ann, bob, ann]) await server.request('/object-storage/classes/T', { method: 'POST', headers: db(user), body: JSON.stringify({ owner: user.username }) });
+    for (const user of [ann, bob, ann])
+      await server.request('/object-storage/classes/T', {
+        method: 'POST',
+        headers: db(user),
+        body: JSON.stringify({ owner: user.username }),
+      });
     await server.request('/object-storage/classes/T/nope', { headers: db(bob) });
 
     expect((await list('?area=database')).requests).toHaveLength(4);
@@ -75,7 +90,11 @@ describe('GET /__admin/requests', () => {
     expect((await list(`?user=${ann.userId}`)).requests).toHaveLength(2);
     expect((await list('?user=anonymous')).requests).toHaveLength(2);
     // Text is looked for in the bodies too.
-    expect((await list('?text=BOB')).requests.map((r) => r.path)).toEqual(['/object-storage/classes/T', '/auth/login', '/auth/users']);
+    expect((await list('?text=BOB')).requests.map((r) => r.path)).toEqual([
+      '/object-storage/classes/T',
+      '/auth/login',
+      '/auth/users',
+    ]);
 
     const first = await list('?area=database&limit=3');
     expect(first.requests).toHaveLength(3);
@@ -96,11 +115,23 @@ describe('GET /__admin/requests', () => {
   });
 
   it('keeps the last inspectorLimit requests; 0 switches recording off (409, code 171)', async () => {
-    await server.admin('/__admin/config', { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ inspectorLimit: 3 }) });
+    await server.admin('/__admin/config', {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ inspectorLimit: 3 }),
+    });
     for (let i = 0; i < 5; i++) await server.request(`/object-storage/classes/T/n${i}`, { headers: db(ann) });
-    expect((await list()).requests.map((r) => r.path)).toEqual(['/object-storage/classes/T/n4', '/object-storage/classes/T/n3', '/object-storage/classes/T/n2']);
+    expect((await list()).requests.map((r) => r.path)).toEqual([
+      '/object-storage/classes/T/n4',
+      '/object-storage/classes/T/n3',
+      '/object-storage/classes/T/n2',
+    ]);
 
-    await server.admin('/__admin/config', { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ inspectorLimit: 0 }) });
+    await server.admin('/__admin/config', {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ inspectorLimit: 0 }),
+    });
     for (const path of ['/__admin/requests', '/__admin/requests/stream']) {
       const res = await server.admin(path);
       expect(res.status).toBe(409);
@@ -114,44 +145,86 @@ describe('GET /__admin/requests/{id}', () => {
     const form = new FormData();
     form.set('username', 'ann');
     form.set('password', ann.password);
-    await server.request('/auth/login', { method: 'POST', headers: { ...authIdHeader(server), 'X-Service-Authentication-Key': server.config.clientKey }, body: form });
-    await server.request(`/auth/logout?refresh-token=${ann.refreshToken}`, { method: 'DELETE', headers: { ...authIdHeader(server), 'X-Service-Authentication-Key': server.config.clientKey } });
-    await server.request('/object-storage/classes/Note', { method: 'POST', headers: db(ann), body: JSON.stringify({ text: 'hi', nested: { password: 'hunter2' } }) });
+    await server.request('/auth/login', {
+      method: 'POST',
+      headers: { ...authIdHeader(server), 'X-Service-Authentication-Key': server.config.clientKey },
+      body: form,
+    });
+    await server.request(`/auth/logout?refresh-token=${ann.refreshToken}`, {
+      method: 'DELETE',
+      headers: { ...authIdHeader(server), 'X-Service-Authentication-Key': server.config.clientKey },
+    });
+    await server.request('/object-storage/classes/Note', {
+      method: 'POST',
+      headers: db(ann),
+      body: JSON.stringify({ text: 'hi', nested: { password: 'hunter2' } }),
+    });
 
     const [note, logout, login] = (await list()).requests;
     const noteShown = await details(note!.id);
     expect(noteShown.request.headers['authorization']).toBe('Bearer [masked]');
-    expect(noteShown.request.body).toEqual({ kind: 'json', size: expect.any(Number), json: { text: 'hi', nested: { password: '[masked]' } } });
+    expect(noteShown.request.body).toEqual({
+      kind: 'json',
+      size: expect.any(Number),
+      json: { text: 'hi', nested: { password: '[masked]' } },
+    });
     expect(noteShown.response.body).toMatchObject({ kind: 'json', json: { _id: expect.any(String) } });
 
     expect(logout!.path).toBe('/auth/logout?refresh-token=[masked]');
     const loginShown = await details(login!.id);
     expect(loginShown.request.headers['x-service-authentication-key']).toBe('[masked]');
     expect(loginShown.request.body).toEqual({ kind: 'form', fields: { username: 'ann', password: '[masked]' } });
-    expect(loginShown.response.body.json).toMatchObject({ access_token: '[masked]', refresh_token: '[masked]', token_type: 'bearer', scope: 'client' });
+    expect(loginShown.response.body.json).toMatchObject({
+      access_token: '[masked]',
+      refresh_token: '[masked]',
+      token_type: 'bearer',
+      scope: 'client',
+    });
 
     const everything = JSON.stringify([noteShown, loginShown, await details(logout!.id)]);
-    for (const secret of [ann.password, ann.refreshToken, ann.accessToken, server.config.clientKey, 'hunter2']) expect(everything).not.toContain(secret);
+    for (const secret of [ann.password, ann.refreshToken, ann.accessToken, server.config.clientKey, 'hunter2'])
+      expect(everything).not.toContain(secret);
   });
 
   it('shows the error an operation answered, and a streamed upload by its size only', async () => {
     const bytes = new Uint8Array(200_000).fill(7);
-    const up = await server.request('/files', { method: 'POST', headers: storageHeaders(server, ann.auth), body: uploadForm([{ name: 'blob.bin', content: bytes, path: '/a' }]) });
+    const up = await server.request('/files', {
+      method: 'POST',
+      headers: storageHeaders(server, ann.auth),
+      body: uploadForm([{ name: 'blob.bin', content: bytes, path: '/a' }]),
+    });
     expect(up.status).toBe(200);
     await server.request('/object-storage/classes/T/none', { headers: db(ann) });
 
     const [missing, upload] = (await list()).requests;
     expect((await details(missing!.id)).response.body).toMatchObject({ kind: 'json', json: { code: 101 } });
     const shown = await details(upload!.id);
-    expect(shown.request.body).toMatchObject({ kind: 'omitted', reason: 'unread', contentType: expect.stringMatching(/^multipart\/form-data/) });
+    expect(shown.request.body).toMatchObject({
+      kind: 'omitted',
+      reason: 'unread',
+      contentType: expect.stringMatching(/^multipart\/form-data/),
+    });
     expect(shown.request.body.size).toBeGreaterThan(200_000);
   });
 
   it('shows a large JSON body by its size only', async () => {
-    await server.admin('/__admin/config', { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ inspectorBodyBytes: 100 }) });
-    await server.request('/object-storage/classes/Big', { method: 'POST', headers: db(ann), body: JSON.stringify({ text: 'x'.repeat(500) }) });
+    await server.admin('/__admin/config', {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ inspectorBodyBytes: 100 }),
+    });
+    await server.request('/object-storage/classes/Big', {
+      method: 'POST',
+      headers: db(ann),
+      body: JSON.stringify({ text: 'x'.repeat(500) }),
+    });
     const shown = await details((await list()).requests[0]!.id);
-    expect(shown.request.body).toEqual({ kind: 'omitted', reason: 'large', size: 511, contentType: 'application/json' });
+    expect(shown.request.body).toEqual({
+      kind: 'omitted',
+      reason: 'large',
+      size: 511,
+      contentType: 'application/json',
+    });
   });
 
   it('answers 404 (code 170) for a request that is not kept', async () => {

@@ -25,7 +25,10 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 }
 
 /** Reads server-sent events as text until `done` says the text so far is enough. */
-async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, done: (text: string) => boolean): Promise<string> {
+async function readUntil(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  done: (text: string) => boolean,
+): Promise<string> {
   const decoder = new TextDecoder();
   let text = '';
   while (!done(text)) {
@@ -50,7 +53,14 @@ describe('GET /__admin/requests/stream', () => {
     const text = await readUntil(reader, (t) => t.includes('\n\n') && t.includes('event: request'));
     const event = /id: (\S+)\nevent: request\ndata: (.+)\n\n/.exec(text)!;
     const summary = JSON.parse(event[2]!) as Record<string, unknown>;
-    expect(summary).toMatchObject({ id: event[1], method: 'GET', path: '/object-storage/classes/Live/abc', status: 404, area: 'database', caller: { kind: 'user', userId: ann.userId } });
+    expect(summary).toMatchObject({
+      id: event[1],
+      method: 'GET',
+      path: '/object-storage/classes/Live/abc',
+      status: 404,
+      area: 'database',
+      caller: { kind: 'user', userId: ann.userId },
+    });
     const full = await server.admin(`/__admin/requests/${event[1]!}`);
     expect(full.status).toBe(200);
 
@@ -66,7 +76,11 @@ describe('GET /__admin/requests/stream', () => {
     // paths make big events, so that takes a few thousand requests.
     const long = 'x'.repeat(6000);
     for (let batch = 0; batch < 100 && subscribers() > 0; batch++) {
-      const answers = await Promise.all(Array.from({ length: 20 }, () => server.request(`/object-storage/classes/T/${long}`, { headers: { ...db, ...ann.auth } })));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          server.request(`/object-storage/classes/T/${long}`, { headers: { ...db, ...ann.auth } }),
+        ),
+      );
       for (const answer of answers) expect(answer.status).toBe(404);
     }
     expect(subscribers()).toBe(0);

@@ -16,7 +16,12 @@ const EVENT = JSON.stringify({ eventName: 'match_end', fieldsAndValues: [{ field
 
 /** The four operations of spec 4.8, each with the given headers. */
 const operations = (headers: Record<string, string>) => ({
-  event: () => server.request('/game/events', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: EVENT }),
+  event: () =>
+    server.request('/game/events', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: EVENT,
+    }),
   rank: () => server.request('/game/leaderboards/high-score', { headers }),
   top: () => server.request('/game/leaderboards/top/high-score?count=3', { headers }),
   aroundMe: () => server.request('/game/leaderboards/around-me/high-score?count=3', { headers }),
@@ -61,7 +66,10 @@ describe('leaderboards: the status rows of spec 7', () => {
     const ops = operations(master);
     const top = await ops.top();
     expect(top.status).toBe(200);
-    expect(await top.json()).toMatchObject({ usersProfile: [{ userBriefProfile: { userId: ann.userId } }], message: 'OK' });
+    expect(await top.json()).toMatchObject({
+      usersProfile: [{ userBriefProfile: { userId: ann.userId } }],
+      message: 'OK',
+    });
     for (const send of [ops.event, ops.rank, ops.aroundMe]) {
       const res = await send();
       expect(res.status).toBe(417);
@@ -73,12 +81,22 @@ describe('leaderboards: the status rows of spec 7', () => {
     const master = { 'X-Service-Game-Id': server.config.gameId, ...(await masterAuth(server)) };
     const bob = await createUser(server, 'bob');
     const asBob = `userId=${encodeURIComponent(bob.userId)}`;
-    const event = await server.request(`/game/events?${asBob}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...master }, body: EVENT });
+    const event = await server.request(`/game/events?${asBob}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...master },
+      body: EVENT,
+    });
     expect(event.status).toBe(200);
     const rank = await server.request(`/game/leaderboards/high-score?${asBob}`, { headers: master });
     expect(await rank.json()).toEqual({ rank: 2, scores: [1, 0, 0] });
-    const around = await server.request(`/game/leaderboards/around-me/high-score?count=2&${asBob}`, { headers: master });
-    expect(((await around.json()) as { usersProfile: { userBriefProfile: { userId: string } }[] }).usersProfile.map((p) => p.userBriefProfile.userId)).toContain(bob.userId);
+    const around = await server.request(`/game/leaderboards/around-me/high-score?count=2&${asBob}`, {
+      headers: master,
+    });
+    expect(
+      ((await around.json()) as { usersProfile: { userBriefProfile: { userId: string } }[] }).usersProfile.map(
+        (p) => p.userBriefProfile.userId,
+      ),
+    ).toContain(bob.userId);
     const unknown = await server.request('/game/leaderboards/high-score?userId=nobody', { headers: master });
     expect([unknown.status, ((await unknown.json()) as { code: number }).code]).toEqual([417, 214]);
   });

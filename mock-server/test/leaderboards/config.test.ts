@@ -8,7 +8,10 @@ let ann: TestUser;
 let bob: TestUser;
 beforeAll(async () => {
   server = await startGameServer();
-  [ann, bob] = await Promise.all([createUser(server, 'ann', { firstName: 'Ann' }), createUser(server, 'bob', { firstName: 'Bob' })]);
+  [ann, bob] = await Promise.all([
+    createUser(server, 'ann', { firstName: 'Ann' }),
+    createUser(server, 'bob', { firstName: 'Bob' }),
+  ]);
 });
 afterAll(() => server.close());
 beforeEach(async () => {
@@ -46,7 +49,10 @@ describe('leaderboards follow the config changed at run time', () => {
   it('a removed event is unknown (417)', async () => {
     const boards = (GAME.leaderboards ?? []).filter((b) => !b.fields.some((f) => f.event === 'level_up'));
     await patchConfig({ events: GAME.events?.filter((e) => e.name !== 'level_up'), leaderboards: boards });
-    const res = await player(server, ann).post({ eventName: 'level_up', fieldsAndValues: [{ fieldName: 'level', value: 2 }] });
+    const res = await player(server, ann).post({
+      eventName: 'level_up',
+      fieldsAndValues: [{ fieldName: 'level', value: 2 }],
+    });
     expect(res.status).toBe(417);
     expect(await res.json()).toMatchObject({ code: 800 });
   });
@@ -54,7 +60,9 @@ describe('leaderboards follow the config changed at run time', () => {
   it('a leaderboard whose order changes is ranked again, keeping its scores', async () => {
     await player(server, ann).event('match_end', { score: 10 });
     await player(server, bob).event('match_end', { score: 20 });
-    await patchConfig(withBoard({ id: 'high-score', fields: [{ event: 'match_end', field: 'score' }], order: 'asc' }, 'high-score'));
+    await patchConfig(
+      withBoard({ id: 'high-score', fields: [{ event: 'match_end', field: 'score' }], order: 'asc' }, 'high-score'),
+    );
     expect(await player(server, ann).rank('high-score')).toEqual({ rank: 1, scores: [10, 0, 0] });
     // `best` now keeps the lower score.
     await player(server, bob).event('match_end', { score: 5 });
@@ -63,7 +71,12 @@ describe('leaderboards follow the config changed at run time', () => {
 
   it('a leaderboard whose aggregation changes keeps its scores and aggregates the new way', async () => {
     await player(server, ann).event('match_end', { score: 10 });
-    await patchConfig(withBoard({ id: 'high-score', fields: [{ event: 'match_end', field: 'score' }], aggregation: 'sum' }, 'high-score'));
+    await patchConfig(
+      withBoard(
+        { id: 'high-score', fields: [{ event: 'match_end', field: 'score' }], aggregation: 'sum' },
+        'high-score',
+      ),
+    );
     await player(server, ann).event('match_end', { score: 5 });
     expect((await player(server, ann).rank('high-score')).scores).toEqual([15, 0, 0]);
   });
@@ -96,8 +109,10 @@ describe('PUT /__admin/leaderboards/{id}/reset', () => {
 });
 
 describe('leaderboards in the state export', () => {
-  const exportState = async () => (await server.admin('/__admin/state')).json() as Promise<{ areas: Record<string, unknown> }>;
-  const importState = (state: unknown) => server.admin('/__admin/state', { method: 'PUT', body: JSON.stringify(state) });
+  const exportState = async () =>
+    (await server.admin('/__admin/state')).json() as Promise<{ areas: Record<string, unknown> }>;
+  const importState = (state: unknown) =>
+    server.admin('/__admin/state', { method: 'PUT', body: JSON.stringify(state) });
 
   it('round-trips exactly, rankings included', async () => {
     await player(server, ann).event('match_end', { score: 10, kills: 1, time: 40 });
@@ -115,19 +130,27 @@ describe('leaderboards in the state export', () => {
     const state = await exportState();
     const ids = [bob.userId, 'gone-user', ann.userId];
     const standings = ids.map((userId) => ({ userId, scores: [50, 0, 0], reached: 7 }));
-    const leaderboards = state.areas['leaderboards'] as { sequence: number; boards: { definition: { id: string }; standings: unknown[] }[] };
+    const leaderboards = state.areas['leaderboards'] as {
+      sequence: number;
+      boards: { definition: { id: string }; standings: unknown[] }[];
+    };
     leaderboards.boards.find((b) => b.definition.id === 'high-score')!.standings = standings;
     expect((await importState(state)).status).toBe(200);
     const top = await player(server, ann).top('high-score', 10);
     expect(userIds(top)).toEqual([...ids].sort());
-    expect(top.usersProfile.find((p) => p.userBriefProfile.userId === 'gone-user')).toEqual({ userBriefProfile: { userId: 'gone-user', userName: '', firstName: '', lastName: '' }, scores: [50, 0, 0] });
+    expect(top.usersProfile.find((p) => p.userBriefProfile.userId === 'gone-user')).toEqual({
+      userBriefProfile: { userId: 'gone-user', userName: '', firstName: '', lastName: '' },
+      scores: [50, 0, 0],
+    });
   });
 
   it('refuses malformed standings (400) and keeps the state', async () => {
     await player(server, ann).event('match_end', { score: 10 });
     const state = await exportState();
     const broken = structuredClone(state);
-    (broken.areas['leaderboards'] as { boards: { standings: unknown[] }[] }).boards[0]!.standings = [{ userId: 'x', scores: [1] }];
+    (broken.areas['leaderboards'] as { boards: { standings: unknown[] }[] }).boards[0]!.standings = [
+      { userId: 'x', scores: [1] },
+    ];
     expect((await importState(broken)).status).toBe(400);
     expect(await exportState()).toEqual(state);
   });

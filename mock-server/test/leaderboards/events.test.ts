@@ -28,7 +28,17 @@ describe('POST /game/events: validation', () => {
 
   it('answers 400 when a fieldName is null or missing, or the list is not a list', async () => {
     const { post } = player(server, ann);
-    await expectError(post({ eventName: 'match_end', fieldsAndValues: [{ fieldName: 'score', value: 1 }, { fieldName: null, value: 2 }] }), 400, 142);
+    await expectError(
+      post({
+        eventName: 'match_end',
+        fieldsAndValues: [
+          { fieldName: 'score', value: 1 },
+          { fieldName: null, value: 2 },
+        ],
+      }),
+      400,
+      142,
+    );
     await expectError(post({ eventName: 'match_end', fieldsAndValues: [{ value: 2 }] }), 400, 142);
     await expectError(post({ eventName: 'match_end', fieldsAndValues: ['score'] }), 400, 142);
     await expectError(post({ eventName: 'match_end' }), 400, 142);
@@ -37,24 +47,48 @@ describe('POST /game/events: validation', () => {
 
   it('answers 400 for a body that is not a JSON object', async () => {
     const { post } = player(server, ann);
-    await expectError(server.request('/game/events', { method: 'POST', headers: gameHeaders(server, ann), body: '{"eventName":' }), 400, 107);
+    await expectError(
+      server.request('/game/events', { method: 'POST', headers: gameHeaders(server, ann), body: '{"eventName":' }),
+      400,
+      107,
+    );
     await expectError(post([]), 400, 107);
   });
 
   it('answers 417 for an unknown event, an unknown field, a non-numeric value, a repeated field or no values', async () => {
     const { post } = player(server, ann);
-    await expectError(post({ eventName: 'no_such_event', fieldsAndValues: [{ fieldName: 'score', value: 1 }] }), 417, 800);
+    await expectError(
+      post({ eventName: 'no_such_event', fieldsAndValues: [{ fieldName: 'score', value: 1 }] }),
+      417,
+      800,
+    );
     await expectError(post({ eventName: 'level_up', fieldsAndValues: [{ fieldName: 'score', value: 1 }] }), 417, 801);
     for (const value of ['12', null, true, [1], { n: 1 }, undefined]) {
       await expectError(post({ eventName: 'match_end', fieldsAndValues: [{ fieldName: 'score', value }] }), 417, 802);
     }
-    await expectError(post({ eventName: 'match_end', fieldsAndValues: [{ fieldName: 'score', value: 1 }, { fieldName: 'score', value: 2 }] }), 417, 802);
+    await expectError(
+      post({
+        eventName: 'match_end',
+        fieldsAndValues: [
+          { fieldName: 'score', value: 1 },
+          { fieldName: 'score', value: 2 },
+        ],
+      }),
+      417,
+      802,
+    );
     await expectError(post({ eventName: 'match_end', fieldsAndValues: [] }), 417, 802);
   });
 
   it('changes nothing when any part of the event is refused', async () => {
     const p = player(server, ann);
-    const res = await p.post({ eventName: 'match_end', fieldsAndValues: [{ fieldName: 'score', value: 50 }, { fieldName: 'kills', value: 'x' }] });
+    const res = await p.post({
+      eventName: 'match_end',
+      fieldsAndValues: [
+        { fieldName: 'score', value: 50 },
+        { fieldName: 'kills', value: 'x' },
+      ],
+    });
     expect(res.status).toBe(417);
     expect(await p.rank('high-score')).toEqual({ rank: 0, scores: [0, 0, 0] });
     expect(await p.rank('total-kills')).toEqual({ rank: 0, scores: [0, 0, 0] });
@@ -63,7 +97,13 @@ describe('POST /game/events: validation', () => {
   it('refuses a sum that would overflow, on every board of the event', async () => {
     const p = player(server, ann);
     await p.event('match_end', { score: 5, kills: 1e308 });
-    const res = await p.post({ eventName: 'match_end', fieldsAndValues: [{ fieldName: 'score', value: 9 }, { fieldName: 'kills', value: 1e308 }] });
+    const res = await p.post({
+      eventName: 'match_end',
+      fieldsAndValues: [
+        { fieldName: 'score', value: 9 },
+        { fieldName: 'kills', value: 1e308 },
+      ],
+    });
     expect(res.status).toBe(417);
     expect(await res.json()).toMatchObject({ code: 802 });
     expect((await p.rank('total-kills')).scores).toEqual([1e308, 0, 0]);
@@ -71,7 +111,10 @@ describe('POST /game/events: validation', () => {
   });
 
   it('accepts a valid event with 200 and an OK message', async () => {
-    const res = await player(server, ann).post({ eventName: 'match_end', fieldsAndValues: [{ fieldName: 'score', value: 12.5 }] });
+    const res = await player(server, ann).post({
+      eventName: 'match_end',
+      fieldsAndValues: [{ fieldName: 'score', value: 12.5 }],
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ message: 'OK' });
   });

@@ -18,20 +18,30 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(async () => {
   // `remove` takes leaderboards out of the config: every test starts from the game's own.
-  const res = await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ leaderboards: GAME.leaderboards }) });
+  const res = await server.admin('/__admin/config', {
+    method: 'PATCH',
+    body: JSON.stringify({ leaderboards: GAME.leaderboards }),
+  });
   expect(res.status).toBe(200);
   await resetBoards(server);
   await player(server, ann).event('match_end', { score: 30, kills: 3 });
   await player(server, bob).event('match_end', { score: 20, kills: 5 });
 });
 
-const send = (method: string, path: string, auth: TestUser | Record<string, string> = master, body?: unknown) => gameRequest(server, method, path, auth, body);
+const send = (method: string, path: string, auth: TestUser | Record<string, string> = master, body?: unknown) =>
+  gameRequest(server, method, path, auth, body);
 
 /** What the players' own tokens read of the two leaderboards their events went to. */
-const standings = () => Promise.all([ann, bob].flatMap((user) => ['high-score', 'total-kills', 'score-kills-time'].map((board) => player(server, user).rank(board))));
+const standings = () =>
+  Promise.all(
+    [ann, bob].flatMap((user) =>
+      ['high-score', 'total-kills', 'score-kills-time'].map((board) => player(server, user).rank(board)),
+    ),
+  );
 
 describe('PUT /game/leaderboards/{id}/scores', () => {
-  const setScores = (body: unknown, board = 'high-score', auth: TestUser | Record<string, string> = master) => send('PUT', `/game/leaderboards/${board}/scores`, auth, body);
+  const setScores = (body: unknown, board = 'high-score', auth: TestUser | Record<string, string> = master) =>
+    send('PUT', `/game/leaderboards/${board}/scores`, auth, body);
 
   it('sets the scores as given, whatever the aggregation, and ranks them', async () => {
     expect(await expectAnswer(setScores({ userId: ann.userId, scores: [10, 0, 0] }), 200)).toEqual({ message: 'OK' });
@@ -57,7 +67,7 @@ describe('PUT /game/leaderboards/{id}/scores', () => {
     ['four scores', { scores: [1, 0, 0, 0] }],
     ['no score at all', { scores: [] }],
     ['a score that is not a number', { scores: ['1', 0, 0] }],
-    ['a score past the leaderboard\'s one field', { scores: [1, 2, 0] }],
+    ["a score past the leaderboard's one field", { scores: [1, 2, 0] }],
   ])('answers 400 to %s and changes nothing', async (_, body) => {
     const before = await standings();
     await expectAnswer(setScores({ userId: ann.userId, ...body }), 400, ErrorCode.VALIDATION_FAILED);
@@ -66,7 +76,11 @@ describe('PUT /game/leaderboards/{id}/scores', () => {
 
   it('answers 417 to an unknown user or leaderboard', async () => {
     await expectAnswer(setScores({ userId: 'nobody', scores: [1, 0, 0] }), 417, ErrorCode.USER_NOT_FOUND);
-    await expectAnswer(setScores({ userId: ann.userId, scores: [1, 0, 0] }, 'nope'), 417, ErrorCode.UNKNOWN_LEADERBOARD);
+    await expectAnswer(
+      setScores({ userId: ann.userId, scores: [1, 0, 0] }, 'nope'),
+      417,
+      ErrorCode.UNKNOWN_LEADERBOARD,
+    );
   });
 });
 
@@ -81,7 +95,8 @@ describe('PUT /game/leaderboards/{id}/reset and PUT /game/leaderboards/reset', (
 
   it('empties every leaderboard', async () => {
     expect(await expectAnswer(send('PUT', '/game/leaderboards/reset'), 200)).toEqual({ message: 'OK' });
-    for (const { id } of GAME.leaderboards!) expect((await player(server, ann).top(id, 5)).usersProfile, id).toEqual([]);
+    for (const { id } of GAME.leaderboards!)
+      expect((await player(server, ann).top(id, 5)).usersProfile, id).toEqual([]);
   });
 
   it('answers 417 to an unknown leaderboard', async () => {
@@ -113,7 +128,11 @@ describe('the administration is master only', () => {
 
   it.each(calls)('%s %s answers 403 to a user token and 401 to none, changing nothing', async (method, path, body) => {
     const before = await standings();
-    await expectAnswer(send(method, path, ann, body === undefined ? undefined : { ...(body as object), userId: ann.userId }), 403, ErrorCode.OPERATION_FORBIDDEN);
+    await expectAnswer(
+      send(method, path, ann, body === undefined ? undefined : { ...(body as object), userId: ann.userId }),
+      403,
+      ErrorCode.OPERATION_FORBIDDEN,
+    );
     await expectAnswer(send(method, path, {}, body), 401, ErrorCode.INVALID_TOKEN);
     expect(await standings()).toEqual(before);
   });

@@ -14,9 +14,32 @@ const GAME: Partial<ConfigInput> = {
   ],
   leaderboards: [
     { id: 'best-a', fields: [{ event: 'e', field: 'a' }] },
-    { id: 'sum-ab-asc', fields: [{ event: 'e', field: 'a' }, { event: 'e', field: 'b' }], aggregation: 'sum', order: 'asc' },
-    { id: 'last-bca', fields: [{ event: 'e', field: 'b' }, { event: 'f', field: 'c' }, { event: 'e', field: 'a' }], aggregation: 'last' },
-    { id: 'best-ca-asc', fields: [{ event: 'f', field: 'c' }, { event: 'e', field: 'a' }], order: 'asc' },
+    {
+      id: 'sum-ab-asc',
+      fields: [
+        { event: 'e', field: 'a' },
+        { event: 'e', field: 'b' },
+      ],
+      aggregation: 'sum',
+      order: 'asc',
+    },
+    {
+      id: 'last-bca',
+      fields: [
+        { event: 'e', field: 'b' },
+        { event: 'f', field: 'c' },
+        { event: 'e', field: 'a' },
+      ],
+      aggregation: 'last',
+    },
+    {
+      id: 'best-ca-asc',
+      fields: [
+        { event: 'f', field: 'c' },
+        { event: 'e', field: 'a' },
+      ],
+      order: 'asc',
+    },
   ],
 };
 
@@ -29,7 +52,10 @@ function random(seed: number) {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return { int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)), chance: (p: number) => next() < p };
+  return {
+    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+    chance: (p: number) => next() < p,
+  };
 }
 
 type Event = { eventName: string; fieldsAndValues: { fieldName: string; value: number }[] };
@@ -38,7 +64,10 @@ type Event = { eventName: string; fieldsAndValues: { fieldName: string; value: n
 function randomEvent(rng: ReturnType<typeof random>): Event {
   if (rng.chance(0.3)) return { eventName: 'f', fieldsAndValues: [{ fieldName: 'c', value: rng.int(-2, 3) }] };
   const fields = (['a', 'b'] as const).filter(() => rng.chance(0.7));
-  return { eventName: 'e', fieldsAndValues: (fields.length ? fields : ['a']).map((fieldName) => ({ fieldName, value: rng.int(-3, 4) })) };
+  return {
+    eventName: 'e',
+    fieldsAndValues: (fields.length ? fields : ['a']).map((fieldName) => ({ fieldName, value: rng.int(-3, 4) })),
+  };
 }
 
 /** The rules written plainly: every standing kept in a list, sorted in full on every question. */
@@ -54,11 +83,15 @@ class BruteForce {
     this.#moment++;
     for (const board of this.config.leaderboards) {
       const standings = this.#boards.get(board.id)!;
-      const given = board.fields.map((f) => (f.event === event.eventName ? event.fieldsAndValues.find((v) => v.fieldName === f.field)?.value : undefined));
+      const given = board.fields.map((f) =>
+        f.event === event.eventName ? event.fieldsAndValues.find((v) => v.fieldName === f.field)?.value : undefined,
+      );
       if (given.every((v) => v === undefined)) continue;
       const current = standings.get(userId);
       const old = current?.scores ?? [0, 0, 0];
-      const next = old.map((s, i) => (given[i] === undefined ? s : board.aggregation === 'sum' ? s + given[i] : given[i]));
+      const next = old.map((s, i) =>
+        given[i] === undefined ? s : board.aggregation === 'sum' ? s + given[i] : given[i],
+      );
       const order = this.#compareScores(board.id, next, old);
       if (current && (order === 0 || (board.aggregation === 'best' && order > 0))) continue;
       standings.set(userId, { scores: next, reached: this.#moment });
@@ -76,7 +109,10 @@ class BruteForce {
   /** [userId, scores] in rank order. */
   ranking(boardId: string): [string, number[]][] {
     return [...this.#boards.get(boardId)!]
-      .sort(([u, a], [v, b]) => this.#compareScores(boardId, a.scores, b.scores) || a.reached - b.reached || (u < v ? -1 : 1))
+      .sort(
+        ([u, a], [v, b]) =>
+          this.#compareScores(boardId, a.scores, b.scores) || a.reached - b.reached || (u < v ? -1 : 1),
+      )
       .map(([userId, { scores }]) => [userId, scores]);
   }
 }
@@ -102,10 +138,15 @@ describe(`leaderboards against a brute-force ranking (seed ${seed})`, () => {
       expect(listed, id).toEqual(expected.slice(0, 100));
       for (const userId of users) {
         const position = expected.findIndex(([u]) => u === userId);
-        expect(rankOf(project, id, userId), `${id} ${userId}`).toEqual(position < 0 ? { rank: 0, scores: [0, 0, 0] } : { rank: position + 1, scores: expected[position]![1] });
+        expect(rankOf(project, id, userId), `${id} ${userId}`).toEqual(
+          position < 0 ? { rank: 0, scores: [0, 0, 0] } : { rank: position + 1, scores: expected[position]![1] },
+        );
         const count = rng.int(1, 20);
         const around = aroundMe(project, id, userId, count).usersProfile.map((p) => p.userBriefProfile.userId);
-        const window = position < 0 ? [] : expected.slice(Math.max(0, position - Math.floor(count / 2)), position + Math.ceil(count / 2) + 1);
+        const window =
+          position < 0
+            ? []
+            : expected.slice(Math.max(0, position - Math.floor(count / 2)), position + Math.ceil(count / 2) + 1);
         expect(around, `${id} ${userId} around ${count}`).toEqual(window.map(([u]) => u));
       }
     }
@@ -134,7 +175,10 @@ describe(`leaderboards against a brute-force ranking (seed ${seed})`, () => {
         const expected = model.ranking(id);
         const client = player(server, users[0]!);
         const listed = await client.top(id, 100);
-        expect(listed.usersProfile.map((p) => [p.userBriefProfile.userId, p.scores]), id).toEqual(expected);
+        expect(
+          listed.usersProfile.map((p) => [p.userBriefProfile.userId, p.scores]),
+          id,
+        ).toEqual(expected);
         for (const user of users) {
           const position = expected.findIndex(([u]) => u === user.userId);
           expect((await player(server, user).rank(id)).rank, `${id} ${user.username}`).toBe(position + 1);

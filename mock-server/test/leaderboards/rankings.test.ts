@@ -9,7 +9,9 @@ let players: TestUser[];
 beforeAll(async () => {
   server = await startGameServer();
   players = await Promise.all(
-    Array.from({ length: 12 }, (_, i) => createUser(server, `p${String(i).padStart(2, '0')}`, { firstName: `P${i}`, lastName: 'Player' })),
+    Array.from({ length: 12 }, (_, i) =>
+      createUser(server, `p${String(i).padStart(2, '0')}`, { firstName: `P${i}`, lastName: 'Player' }),
+    ),
   );
 });
 afterAll(() => server.close());
@@ -106,8 +108,14 @@ describe('GET /game/leaderboards/top/{id}', () => {
     expect(top).toEqual({
       message: 'OK',
       usersProfile: [
-        { userBriefProfile: { firstName: 'P1', lastName: 'Player', userName: 'p01', userId: players[1]!.userId }, scores: [30, 0, 0] },
-        { userBriefProfile: { firstName: 'P2', lastName: 'Player', userName: 'p02', userId: players[2]!.userId }, scores: [20, 0, 0] },
+        {
+          userBriefProfile: { firstName: 'P1', lastName: 'Player', userName: 'p01', userId: players[1]!.userId },
+          scores: [30, 0, 0],
+        },
+        {
+          userBriefProfile: { firstName: 'P2', lastName: 'Player', userName: 'p02', userId: players[2]!.userId },
+          scores: [20, 0, 0],
+        },
       ],
     });
   });

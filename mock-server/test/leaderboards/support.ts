@@ -48,13 +48,17 @@ export interface Scored {
 }
 
 export interface ProfileList {
-  usersProfile: { userBriefProfile: { firstName: string; lastName: string; userName: string; userId: string }; scores: number[] }[];
+  usersProfile: {
+    userBriefProfile: { firstName: string; lastName: string; userName: string; userId: string };
+    scores: number[];
+  }[];
   message: string;
 }
 
 /** A game client for one user: raw responses (`post`, `get`) and checked shortcuts. */
 export function player(server: TestServer, user: TestUser | Record<string, string>) {
-  const post = (body: unknown) => server.request('/game/events', { method: 'POST', headers: gameHeaders(server, user), body: JSON.stringify(body) });
+  const post = (body: unknown) =>
+    server.request('/game/events', { method: 'POST', headers: gameHeaders(server, user), body: JSON.stringify(body) });
   const get = (path: string) => server.request(path, { headers: gameHeaders(server, user) });
   async function json<T>(res: Promise<Response>): Promise<T> {
     const response = await res;
@@ -67,10 +71,16 @@ export function player(server: TestServer, user: TestUser | Record<string, strin
     get,
     /** Sends an event; `fields` as `{score: 10}`. */
     event: (eventName: string, fields: Record<string, number>) =>
-      json<unknown>(post({ eventName, fieldsAndValues: Object.entries(fields).map(([fieldName, value]) => ({ fieldName, value })) })),
+      json<unknown>(
+        post({
+          eventName,
+          fieldsAndValues: Object.entries(fields).map(([fieldName, value]) => ({ fieldName, value })),
+        }),
+      ),
     rank: (board: string) => json<Scored>(get(`/game/leaderboards/${board}`)),
     top: (board: string, count: number) => json<ProfileList>(get(`/game/leaderboards/top/${board}?count=${count}`)),
-    aroundMe: (board: string, count: number) => json<ProfileList>(get(`/game/leaderboards/around-me/${board}?count=${count}`)),
+    aroundMe: (board: string, count: number) =>
+      json<ProfileList>(get(`/game/leaderboards/around-me/${board}?count=${count}`)),
   };
 }
 
@@ -86,12 +96,26 @@ export async function resetBoards(server: TestServer): Promise<void> {
 export const userIds = (list: ProfileList) => list.usersProfile.map((p) => p.userBriefProfile.userId);
 
 /** A leaderboard request by `auth` (a user or headers such as a master token), with a JSON body when given. */
-export function gameRequest(server: TestServer, method: string, path: string, auth: TestUser | Record<string, string>, body?: unknown): Promise<Response> {
-  return server.request(path, { method, headers: gameHeaders(server, auth), ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+export function gameRequest(
+  server: TestServer,
+  method: string,
+  path: string,
+  auth: TestUser | Record<string, string>,
+  body?: unknown,
+): Promise<Response> {
+  return server.request(path, {
+    method,
+    headers: gameHeaders(server, auth),
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
 }
 
 /** Asserts the status and, for errors, the `{code, error}` shape with this code; returns the body. */
-export async function expectAnswer(res: Promise<Response>, status: number, code?: number): Promise<Record<string, unknown>> {
+export async function expectAnswer(
+  res: Promise<Response>,
+  status: number,
+  code?: number,
+): Promise<Record<string, unknown>> {
   const response = await res;
   const body = (await response.json()) as Record<string, unknown>;
   expect({ status: response.status, body }).toMatchObject({ status });

@@ -12,15 +12,27 @@ beforeAll(async () => {
   // Rows written as an app would, by a user.
   const db = database(panel.server, (await createUser(panel.server, 'panel-db-ann')).auth);
   for (const name of ['Ann', 'Bob']) ids[name] = (await db.create('Author', { name })).body._id;
-  ids['first'] = (await db.create('Note', { title: 'first', views: 1, author: pointer('Author', ids['Ann']!) })).body._id;
-  ids['second'] = (await db.create('Note', { title: 'second', views: 5, author: pointer('Author', ids['Bob']!), due: date('2024-01-02T03:04:05.678Z') })).body._id;
+  ids['first'] = (
+    await db.create('Note', { title: 'first', views: 1, author: pointer('Author', ids['Ann']!) })
+  ).body._id;
+  ids['second'] = (
+    await db.create('Note', {
+      title: 'second',
+      views: 5,
+      author: pointer('Author', ids['Bob']!),
+      due: date('2024-01-02T03:04:05.678Z'),
+    })
+  ).body._id;
 });
 afterAll(() => panel.close());
 
 /** The page's panel path and its query, decoded. */
 const path = () => {
   const url = new URL(panel.page.url());
-  return decodeURIComponent(url.pathname) + (url.search && `?${[...url.searchParams].map(([k, v]) => `${k}=${v}`).join('&')}`);
+  return (
+    decodeURIComponent(url.pathname) +
+    (url.search && `?${[...url.searchParams].map(([k, v]) => `${k}=${v}`).join('&')}`)
+  );
 };
 
 it('lists the tables with row counts and column types, and queries rows with a query kept in the URL', async () => {
@@ -40,7 +52,16 @@ it('lists the tables with row counts and column types, and queries rows with a q
   await expect.poll(() => page.getByRole('status').textContent()).toBe('Rows 1–1 of 1.');
   expect(await grid.textContent()).toContain('second');
   expect(await grid.textContent()).not.toContain('first');
-  expect(await grid.getByRole('columnheader').allTextContents()).toEqual(['_id', 'title (String)', 'views (Number)', 'author (Pointer)', 'due (Date)', 'createdAt', 'updatedAt', 'ACL']);
+  expect(await grid.getByRole('columnheader').allTextContents()).toEqual([
+    '_id',
+    'title (String)',
+    'views (Number)',
+    'author (Pointer)',
+    'due (Date)',
+    'createdAt',
+    'updatedAt',
+    'ACL',
+  ]);
 
   // The URL is the query: a reload (or a shared link) shows the same rows; paging moves `skip`.
   await page.reload();

@@ -22,19 +22,34 @@ it('creates a folder and uploads into it with the file input, showing progress w
 
   // A throttled connection (about 1 MB/s up) so that the upload takes a second: the bar moves in between.
   const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 1_000_000 });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: 1_000_000,
+  });
   const upload = page.getByRole('region', { name: 'Upload' });
-  await page.getByLabel('Choose files to upload').setInputFiles({ name: 'noise.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(1_500_000, 7) });
+  await page
+    .getByLabel('Choose files to upload')
+    .setInputFiles({ name: 'noise.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(1_500_000, 7) });
   const seen = new Set<number>();
   const bar = upload.getByRole('progressbar', { name: 'Upload progress' });
   await expect
-    .poll(async () => {
-      const value = await bar.getAttribute('value', { timeout: 50 }).catch(() => null);
-      if (value !== null) seen.add(Number(value));
-      return upload.getByRole('status').textContent();
-    }, { timeout: 10_000 })
+    .poll(
+      async () => {
+        const value = await bar.getAttribute('value', { timeout: 50 }).catch(() => null);
+        if (value !== null) seen.add(Number(value));
+        return upload.getByRole('status').textContent();
+      },
+      { timeout: 10_000 },
+    )
     .toBe('Uploaded photos/noise.bin.');
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: -1,
+  });
   expect([...seen].some((value) => value > 0 && value < 1_500_000)).toBe(true);
   const row = page.getByRole('row').filter({ hasText: 'noise.bin' });
   await expect.poll(() => row.textContent()).toContain('1.4 MB');
@@ -42,24 +57,33 @@ it('creates a folder and uploads into it with the file input, showing progress w
 
 it('uploads an image dropped on the zone and previews it resized through the download URL', async () => {
   const { page } = panel;
-  const png = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#c03020' } }).png().toBuffer();
-  const dataTransfer = await page.evaluateHandle((bytes) => {
-    const transfer = new DataTransfer();
-    transfer.items.add(new File([new Uint8Array(bytes)], 'red square.png', { type: 'image/png' }));
-    return transfer;
-  }, [...png]);
+  const png = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#c03020' } })
+    .png()
+    .toBuffer();
+  const dataTransfer = await page.evaluateHandle(
+    (bytes) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(bytes)], 'red square.png', { type: 'image/png' }));
+      return transfer;
+    },
+    [...png],
+  );
   const upload = page.getByRole('region', { name: 'Upload' });
   await upload.dispatchEvent('drop', { dataTransfer });
   await expect.poll(() => upload.getByRole('status').textContent()).toBe('Uploaded photos/red square.png.');
 
   // The tree shows the folder's size and counts.
   const tree = page.getByRole('navigation', { name: 'Folder tree' });
-  await expect.poll(() => tree.getByRole('listitem').filter({ hasText: 'photos' }).last().textContent()).toMatch(/photos\s*1\.\d MB · 2 entries, 2 in all/);
+  await expect
+    .poll(() => tree.getByRole('listitem').filter({ hasText: 'photos' }).last().textContent())
+    .toMatch(/photos\s*1\.\d MB · 2 entries, 2 in all/);
 
   await page.getByRole('link', { name: 'red square.png' }).click();
   await expect.poll(pathname).toBe('/__admin/panel/files/photos/red square.png');
   const preview = page.getByRole('img', { name: 'Preview of red square.png' });
-  await expect.poll(() => preview.evaluate((img: HTMLImageElement) => [img.complete, img.naturalWidth, img.naturalHeight])).toEqual([true, 480, 360]);
+  await expect
+    .poll(() => preview.evaluate((img: HTMLImageElement) => [img.complete, img.naturalWidth, img.naturalHeight]))
+    .toEqual([true, 480, 360]);
   expect(await preview.getAttribute('src')).toBe(`/${panel.server.config.storageId}/photos/red%20square.png/r/480x360`);
 });
 
@@ -97,7 +121,9 @@ it('copies and deletes selected entries of a folder, a non-empty folder only whe
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
   await page.getByRole('button', { name: 'Yes, delete' }).click();
   const selection = page.getByRole('region', { name: 'Selected entries' });
-  await expect.poll(() => selection.getByRole('status').first().textContent()).toContain('is not empty; set its forced flag');
+  await expect
+    .poll(() => selection.getByRole('status').first().textContent())
+    .toContain('is not empty; set its forced flag');
   await page.getByLabel('Delete folders with everything in them').check();
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
   await page.getByRole('button', { name: 'Yes, delete' }).click();

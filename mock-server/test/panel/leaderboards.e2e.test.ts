@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => panel.close());
 
-const config = async () => (await (await panel.server.admin('/__admin/config')).json()) as { events: unknown[]; leaderboards: unknown[] };
+const config = async () =>
+  (await (await panel.server.admin('/__admin/config')).json()) as { events: unknown[]; leaderboards: unknown[] };
 const status = (name: string) => panel.page.getByRole('form', { name }).getByRole('status').textContent();
 const rows = (caption: string) => panel.page.getByRole('table', { name: caption }).getByRole('row').allTextContents();
 
@@ -32,20 +33,41 @@ it('defines an event and a leaderboard; events users post show in its top list a
   await page.getByLabel('Order').selectOption('asc');
   await page.getByRole('button', { name: 'Define leaderboard' }).click();
   await expect.poll(() => new URL(page.url()).pathname).toBe('/__admin/panel/leaderboards/fastest');
-  expect((await config()).leaderboards).toContainEqual({ id: 'fastest', fields: [{ event: 'race', field: 'time' }, { event: 'race', field: 'laps' }], aggregation: 'best', order: 'asc' });
+  expect((await config()).leaderboards).toContainEqual({
+    id: 'fastest',
+    fields: [
+      { event: 'race', field: 'time' },
+      { event: 'race', field: 'laps' },
+    ],
+    aggregation: 'best',
+    order: 'asc',
+  });
 
   // Posted as an app would: each user with their own token.
-  for (const [user, time] of [[ann, 42], [bob, 30]] as const) {
-    const res = await player(panel.server, user).post({ eventName: 'race', fieldsAndValues: [{ fieldName: 'time', value: time }, { fieldName: 'laps', value: 3 }] });
+  for (const [user, time] of [
+    [ann, 42],
+    [bob, 30],
+  ] as const) {
+    const res = await player(panel.server, user).post({
+      eventName: 'race',
+      fieldsAndValues: [
+        { fieldName: 'time', value: time },
+        { fieldName: 'laps', value: 3 },
+      ],
+    });
     expect(res.status).toBe(200);
   }
   await openPanel(panel, 'leaderboards/fastest');
-  await expect.poll(() => rows('Top players of fastest')).toEqual(['RankPlayerrace.timerace.laps', '1bob303', '2ann423']);
+  await expect
+    .poll(() => rows('Top players of fastest'))
+    .toEqual(['RankPlayerrace.timerace.laps', '1bob303', '2ann423']);
 
   await page.getByLabel('Player').fill('ann');
   await page.getByRole('button', { name: 'Show neighbourhood' }).click();
   await expect.poll(() => new URL(page.url()).searchParams.get('player')).toBe(ann.userId);
-  await expect.poll(() => rows('Around the player on fastest')).toEqual(['RankPlayerrace.timerace.laps', '1bob303', '2ann423']);
+  await expect
+    .poll(() => rows('Around the player on fastest'))
+    .toEqual(['RankPlayerrace.timerace.laps', '1bob303', '2ann423']);
   expect(await page.getByText('Rank 2, scores 42, 3.').count()).toBe(1);
 
   await page.getByRole('button', { name: 'Reset scores' }).click();

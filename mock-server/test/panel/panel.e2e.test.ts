@@ -20,7 +20,9 @@ describe('panel: serving and sign-in', () => {
     expect(script.headers.get('cache-control')).toContain('immutable');
     expect((await panel.server.request('/__admin/panel')).url).toMatch(/\/__admin\/panel\/$/);
     // Nothing outside the build's folder, however the path is written.
-    expect(await (await panel.server.request('/__admin/panel/assets/..%2f..%2fpackage.json')).text()).toContain('<div id="app">');
+    expect(await (await panel.server.request('/__admin/panel/assets/..%2f..%2fpackage.json')).text()).toContain(
+      '<div id="app">',
+    );
   });
 
   it('refuses a wrong master key, signs in with the right one and keeps the session in the tab only', async () => {
@@ -52,14 +54,17 @@ describe('panel: serving and sign-in', () => {
     const { page } = panel;
     await openPanel(panel, 'project');
     // The skip link is the first stop of the Tab order, and leads to the page.
-    const first = () => document.querySelector('a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])')?.textContent;
+    const first = () =>
+      document.querySelector('a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])')?.textContent;
     expect(await page.evaluate(first)).toBe('Skip to the page');
     await page.getByRole('link', { name: 'Skip to the page' }).focus();
     await page.keyboard.press('Enter');
     expect(new URL(page.url()).hash).toBe('#main');
     await page.getByRole('navigation', { name: 'Pages', exact: true }).getByRole('link', { name: 'Users' }).focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.outerHTML)).toBe('<h1 tabindex="-1">Users</h1>');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.outerHTML))
+      .toBe('<h1 tabindex="-1">Users</h1>');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('search');
   });
@@ -80,10 +85,25 @@ describe('panel: serving and sign-in', () => {
 
   it("switches between the server's projects, each page of each with its URL", async () => {
     const { page, server } = panel;
-    const created = await server.admin('/__admin/projects', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
-    const { id, config } = (await created.json()) as { id: string; config: { authenticationId: string; masterKey: string } };
+    const created = await server.admin('/__admin/projects', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    const { id, config } = (await created.json()) as {
+      id: string;
+      config: { authenticationId: string; masterKey: string };
+    };
     const body = JSON.stringify({ username: 'only-in-b', password: 'pw' });
-    expect((await server.request('/auth/users', { method: 'POST', headers: { 'X-Acme-Authentication-Id': config.authenticationId, 'Content-Type': 'application/json' }, body })).status).toBe(200);
+    expect(
+      (
+        await server.request('/auth/users', {
+          method: 'POST',
+          headers: { 'X-Acme-Authentication-Id': config.authenticationId, 'Content-Type': 'application/json' },
+          body,
+        })
+      ).status,
+    ).toBe(200);
     const users = page.getByRole('table', { name: /^Users/ });
 
     await openPanel(panel, 'users');
@@ -93,7 +113,9 @@ describe('panel: serving and sign-in', () => {
     await expect.poll(() => users.getByRole('link').allTextContents()).toEqual(['only-in-b']);
     // Links stay in the project; the URL alone opens it.
     await page.getByRole('navigation', { name: 'Pages', exact: true }).getByRole('link', { name: 'Project' }).click();
-    await expect.poll(() => page.getByRole('region', { name: 'Keys, ids and URLs' }).textContent()).toContain(config.masterKey);
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Keys, ids and URLs' }).textContent())
+      .toContain(config.masterKey);
     await openPanel(panel, `@${id}/users`);
     await expect.poll(() => users.getByRole('link').allTextContents()).toEqual(['only-in-b']);
     await page.getByLabel('Project').selectOption(server.config.authenticationId);

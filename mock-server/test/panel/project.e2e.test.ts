@@ -18,7 +18,15 @@ describe('panel: Project page', () => {
   it('shows every key, id and URL with a copy button, and snippets made of them', async () => {
     const { page, server } = panel;
     const keys = page.getByRole('region', { name: 'Keys, ids and URLs' });
-    for (const value of [server.url, server.config.authenticationId, server.config.clientKey, server.config.masterKey, server.config.objectStorageId, server.config.storageId, server.config.gameId]) {
+    for (const value of [
+      server.url,
+      server.config.authenticationId,
+      server.config.clientKey,
+      server.config.masterKey,
+      server.config.objectStorageId,
+      server.config.storageId,
+      server.config.gameId,
+    ]) {
       await expect.poll(() => keys.getByText(value, { exact: true }).count()).toBeGreaterThan(0);
     }
     await keys.getByRole('button', { name: 'Copy Client key' }).click();
@@ -28,8 +36,12 @@ describe('panel: Project page', () => {
     const sdk = await snippets.getByLabel('SDK snippet', { exact: true }).textContent();
     expect(sdk).toContain(`baseUrl: '${server.url}'`);
     expect(sdk).toContain(`clientKey: '${server.config.clientKey}'`);
-    expect(await snippets.getByLabel('msw snippet', { exact: true }).textContent()).toContain(`"masterKey": "${server.config.masterKey}"`);
-    expect(await snippets.getByLabel('curl snippet', { exact: true }).textContent()).toContain(`-H 'X-Service-Authentication-Id: ${server.config.authenticationId}'`);
+    expect(await snippets.getByLabel('msw snippet', { exact: true }).textContent()).toContain(
+      `"masterKey": "${server.config.masterKey}"`,
+    );
+    expect(await snippets.getByLabel('curl snippet', { exact: true }).textContent()).toContain(
+      `-H 'X-Service-Authentication-Id: ${server.config.authenticationId}'`,
+    );
   });
 
   it('changes services, e-mail confirmation and token lifetimes through the admin API', async () => {
@@ -40,12 +52,20 @@ describe('panel: Project page', () => {
     await settings.getByLabel('Access token lifetime (seconds)').fill('600');
     await settings.getByRole('button', { name: 'Save settings' }).click();
     await expect.poll(() => status('Settings').textContent()).toBe('Settings saved.');
-    expect(await config()).toMatchObject({ emailConfirmation: true, accessTokenTtlSeconds: 600, services: { database: false, users: true } });
+    expect(await config()).toMatchObject({
+      emailConfirmation: true,
+      accessTokenTtlSeconds: 600,
+      services: { database: false, users: true },
+    });
 
     await settings.getByLabel('Refresh token lifetime (seconds)').fill('0');
     await settings.getByRole('button', { name: 'Save settings' }).click();
     // The browser's own check stops 0 (min 1) before anything is sent.
-    expect(await settings.getByLabel('Refresh token lifetime (seconds)').evaluate((input: HTMLInputElement) => input.validity.valid)).toBe(false);
+    expect(
+      await settings
+        .getByLabel('Refresh token lifetime (seconds)')
+        .evaluate((input: HTMLInputElement) => input.validity.valid),
+    ).toBe(false);
   });
 
   it('shows the clock and moves it forward', async () => {
@@ -65,29 +85,49 @@ describe('panel: Project page', () => {
     const { page, server } = panel;
     // E-mail confirmation is on (the test before): ann registers with an e-mail and stays inactive.
     const body = JSON.stringify({ username: 'ann', password: 'pw-ann', email: 'ann@example.com' });
-    expect((await server.request('/auth/users', { method: 'POST', headers: { ...authIdHeader(server), 'Content-Type': 'application/json' }, body })).status).toBe(200);
+    expect(
+      (
+        await server.request('/auth/users', {
+          method: 'POST',
+          headers: { ...authIdHeader(server), 'Content-Type': 'application/json' },
+          body,
+        })
+      ).status,
+    ).toBe(200);
     const state = page.getByRole('region', { name: 'State' });
-    const [download] = await Promise.all([page.waitForEvent('download'), state.getByRole('button', { name: 'Export state' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      state.getByRole('button', { name: 'Export state' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^basekit-state-dev-auth-id-.*\.json$/);
     const exported = await readFile((await download.path())!, 'utf8');
     expect(exported).toContain('"ann"');
 
     await state.getByRole('button', { name: 'Reset…' }).click();
-    await page.getByRole('dialog', { name: 'Reset the project?' }).getByRole('button', { name: 'Reset the project' }).click();
+    await page
+      .getByRole('dialog', { name: 'Reset the project?' })
+      .getByRole('button', { name: 'Reset the project' })
+      .click();
     await expect.poll(() => status('State').textContent()).toBe('The project was reset.');
     expect(await config()).toMatchObject({ emailConfirmation: false, services: { database: true } });
     // The page follows: the settings and the clock show the server's values again.
     await expect.poll(() => page.getByLabel(/E-mail confirmation/).isChecked()).toBe(false);
     await expect.poll(() => page.getByText(/Server time/).textContent()).toContain('real time');
-    const count = async () => ((await (await server.admin('/__admin/state')).json()) as { areas: { users: { users: unknown[] } } }).areas.users.users.length;
+    const count = async () =>
+      ((await (await server.admin('/__admin/state')).json()) as { areas: { users: { users: unknown[] } } }).areas.users
+        .users.length;
     expect(await count()).toBe(0);
 
-    await state.getByLabel('State file (a JSON export)').setInputFiles({ name: 'state.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
+    await state
+      .getByLabel('State file (a JSON export)')
+      .setInputFiles({ name: 'state.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
     await state.getByRole('button', { name: 'Import state' }).click();
     await expect.poll(() => status('State').textContent()).toBe('State imported from state.json.');
     expect(await count()).toBe(1);
 
-    await state.getByLabel('State file (a JSON export)').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"areas": 1}') });
+    await state
+      .getByLabel('State file (a JSON export)')
+      .setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"areas": 1}') });
     await state.getByRole('button', { name: 'Import state' }).click();
     await expect.poll(() => status('State').textContent()).toMatch(/"areas" must be an object \(code \d+\)/);
     expect(await count()).toBe(1);

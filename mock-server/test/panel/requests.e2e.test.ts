@@ -29,18 +29,31 @@ it('shows a request live, opens it at its own URL with its secrets masked, and f
   expect(await page.content()).not.toContain(ann.password);
 
   // The login: its form and the tokens it answered are masked as well; the link works on its own (a fresh load).
-  const [login] = ((await (await server.admin('/__admin/requests?text=login&limit=1')).json()) as { requests: { id: string }[] }).requests;
+  const [login] = (
+    (await (await server.admin('/__admin/requests?text=login&limit=1')).json()) as { requests: { id: string }[] }
+  ).requests;
   await openPanel(panel, `requests/${login!.id}`);
   const form = page.getByRole('table', { name: 'Request body (form)' });
   await expect(form.getByRole('row').filter({ hasText: 'password' }).textContent()).resolves.toContain('[masked]');
-  expect(JSON.parse((await page.getByLabel(/^Response body \(JSON/).textContent())!)).toMatchObject({ access_token: '[masked]', refresh_token: '[masked]' });
-  await expect(page.getByRole('table', { name: 'Request headers' }).getByRole('row').filter({ hasText: 'x-service-authentication-key' }).textContent()).resolves.toContain('[masked]');
+  expect(JSON.parse((await page.getByLabel(/^Response body \(JSON/).textContent())!)).toMatchObject({
+    access_token: '[masked]',
+    refresh_token: '[masked]',
+  });
+  await expect(
+    page
+      .getByRole('table', { name: 'Request headers' })
+      .getByRole('row')
+      .filter({ hasText: 'x-service-authentication-key' })
+      .textContent(),
+  ).resolves.toContain('[masked]');
 
   // Filters: the URL holds them, and a request of another area does not appear.
   await openPanel(panel, 'requests?area=database');
   await expect(page.getByLabel('Area').inputValue()).resolves.toBe('database');
   await page.getByText('Live: new requests appear at the top.').waitFor();
-  await server.request('/object-storage/classes/Note/missing', { headers: { 'X-Service-Object-Storage-Id': server.config.objectStorageId, ...ann.auth } });
+  await server.request('/object-storage/classes/Note/missing', {
+    headers: { 'X-Service-Object-Storage-Id': server.config.objectStorageId, ...ann.auth },
+  });
   await createUser(server, 'bob');
   await table.getByRole('row').filter({ hasText: '/object-storage/classes/Note/missing' }).waitFor();
   expect(await table.getByRole('row').filter({ hasText: '/auth/' }).count()).toBe(0);

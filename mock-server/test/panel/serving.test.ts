@@ -28,15 +28,32 @@ describe('serving the panel', () => {
 
   it('answers assets with their type and a year of caching, HEAD without a body', async () => {
     const res = await server.request('/__admin/panel/assets/app-1234.js');
-    expect([res.status, res.headers.get('content-type'), res.headers.get('cache-control'), await res.text()]).toEqual([200, 'text/javascript; charset=utf-8', 'public, max-age=31536000, immutable', 'console.log(1)']);
+    expect([res.status, res.headers.get('content-type'), res.headers.get('cache-control'), await res.text()]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+      'public, max-age=31536000, immutable',
+      'console.log(1)',
+    ]);
     const head = await server.request('/__admin/panel/assets/app-1234.js', { method: 'HEAD' });
     expect([head.status, head.headers.get('content-length'), await head.text()]).toEqual([200, '14', '']);
   });
 
   it('answers the page, in the first header word, for every other path below the panel, and nothing outside its assets', async () => {
-    for (const path of ['', 'users/abc', 'database/T/x?where=%7B%7D', 'assets/missing.js', 'secret.txt', 'assets/..%2fsecret.txt', '%E0%A4%A']) {
+    for (const path of [
+      '',
+      'users/abc',
+      'database/T/x?where=%7B%7D',
+      'assets/missing.js',
+      'secret.txt',
+      'assets/..%2fsecret.txt',
+      '%E0%A4%A',
+    ]) {
       const res = await server.request(`/__admin/panel/${path}`);
-      expect([res.status, res.headers.get('cache-control'), await res.text()], path).toEqual([200, 'no-cache', PAGE.replace('content="Service"', 'content="Acme"')]);
+      expect([res.status, res.headers.get('cache-control'), await res.text()], path).toEqual([
+        200,
+        'no-cache',
+        PAGE.replace('content="Service"', 'content="Acme"'),
+      ]);
     }
     const bare = await server.request('/__admin/panel', { redirect: 'manual' });
     expect([bare.status, bare.headers.get('location')]).toEqual([308, `${server.url}/__admin/panel/`]);

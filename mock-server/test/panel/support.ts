@@ -18,7 +18,11 @@ export async function buildPanel(): Promise<string> {
   const outDir = await mkdtemp(join(tmpdir(), 'basekit-panel-'));
   // Without the test's NODE_ENV (Vitest sets "test"), which would make Vite build a development bundle.
   const { NODE_ENV: _testEnv, ...env } = process.env;
-  await promisify(execFile)(process.execPath, [viteCli, 'build', panelRoot, '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], { env });
+  await promisify(execFile)(
+    process.execPath,
+    [viteCli, 'build', panelRoot, '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
+    { env },
+  );
   return outDir;
 }
 
@@ -26,7 +30,16 @@ export async function buildPanel(): Promise<string> {
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 

@@ -25,7 +25,9 @@ beforeAll(async () => {
   makeVideo(join(receiver.root, 'src/clip.mp4'), { seconds: 2, size: '160x120' });
   panel = await startPanel();
   const post = transcoderClient(panel.server, await masterAuth(panel.server));
-  expect((await post('/metadata/upload', { name: 'receiver', default: true, url: `${receiver.url}/upload` })).status).toBe(201);
+  expect(
+    (await post('/metadata/upload', { name: 'receiver', default: true, url: `${receiver.url}/upload` })).status,
+  ).toBe(201);
   expect((await post('/metadata/webhook', { name: 'hooks', url: `${receiver.url}/webhook` })).status).toBe(201);
   expect((await post('/metadata/thumbnail', { name: 'one', shots: ['00:00:01'] })).status).toBe(201);
 });
@@ -40,11 +42,20 @@ it('saves a preset, converts a video, shows the job with its log, calls and thum
   page.on('request', (request) => request.resourceType() === 'script' && scripts.push(request.url()));
   await signIn(panel, 'transcoder');
 
-  const preset = { name: 'tiny', default: true, vod: true, speed: 'ultrafast', vodPlaylistBaseUrl: `${receiver.url}/`, outputs: [{ resolution: '96', videoBitrate: '100k', audioBitrate: '32k' }] };
+  const preset = {
+    name: 'tiny',
+    default: true,
+    vod: true,
+    speed: 'ultrafast',
+    vodPlaylistBaseUrl: `${receiver.url}/`,
+    outputs: [{ resolution: '96', videoBitrate: '100k', audioBitrate: '32k' }],
+  };
   await page.getByLabel('Kind').selectOption('preset');
   await page.getByLabel('Record (JSON)').fill(JSON.stringify(preset));
   await page.getByRole('button', { name: 'Save setting' }).click();
-  await expect.poll(() => page.getByRole('table', { name: 'Preset settings' }).textContent()).toContain('"vodPlaylistBaseUrl"');
+  await expect
+    .poll(() => page.getByRole('table', { name: 'Preset settings' }).textContent())
+    .toContain('"vodPlaylistBaseUrl"');
 
   await page.getByLabel('Source address').fill(`${receiver.url}/src/clip.mp4`);
   await page.getByLabel('Webhook setting').selectOption('hooks');
@@ -55,11 +66,18 @@ it('saves a preset, converts a video, shows the job with its log, calls and thum
   await expect.poll(() => title.textContent(), { timeout: 60_000 }).toMatch(/complete$/);
 
   // ffmpeg's commands with their log, and every call with its answer.
-  await page.getByText(/^ffmpeg: exit 0 after \d+ ms$/).first().click();
+  await page
+    .getByText(/^ffmpeg: exit 0 after \d+ ms$/)
+    .first()
+    .click();
   expect(await page.getByLabel('Output of command 2').textContent()).toMatch(/libx264|Output #0/);
   const calls = page.getByRole('table', { name: 'Calls the job made, with every try and its answer' });
-  expect(await calls.getByRole('row').filter({ hasText: 'webhook: convert COMPLETE' }).textContent()).toContain('answered 204');
-  expect(await calls.getByRole('row').filter({ hasText: 'upload: master playlist' }).textContent()).toMatch(/\/playlist\.m3u8.*answered 204/);
+  expect(await calls.getByRole('row').filter({ hasText: 'webhook: convert COMPLETE' }).textContent()).toContain(
+    'answered 204',
+  );
+  expect(await calls.getByRole('row').filter({ hasText: 'upload: master playlist' }).textContent()).toMatch(
+    /\/playlist\.m3u8.*answered 204/,
+  );
 
   // The thumbnail where the receiver serves it (the preset's vodPlaylistBaseUrl).
   const thumbnail = page.getByRole('img', { name: 'Thumbnail thumbnail-001.jpg' });
@@ -68,6 +86,8 @@ it('saves a preset, converts a video, shows the job with its log, calls and thum
   expect(scripts.filter((url) => /hls/i.test(url))).toEqual([]);
   await page.getByRole('button', { name: 'Play the converted video' }).click();
   const video = page.getByLabel(/^Converted video /);
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState >= 2 || v.currentTime > 0), { timeout: 20_000 }).toBe(true);
+  await expect
+    .poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState >= 2 || v.currentTime > 0), { timeout: 20_000 })
+    .toBe(true);
   expect(scripts.filter((url) => /hls/i.test(url))).toHaveLength(1);
 }, 90_000);

@@ -6,7 +6,8 @@ describe('panel: Users page', () => {
   let panel: PanelTest;
   const heading = () => panel.page.getByRole('heading', { level: 2 }).first().textContent();
   const userTable = () => panel.page.getByRole('table', { name: /^Users/ });
-  const record = async () => JSON.parse((await panel.page.getByLabel('User record').textContent())!) as Record<string, unknown>;
+  const record = async () =>
+    JSON.parse((await panel.page.getByLabel('User record').textContent())!) as Record<string, unknown>;
 
   beforeAll(async () => {
     panel = await startPanel();
@@ -70,7 +71,15 @@ describe('panel: Users page', () => {
 
     async function registerUser(username: string, profile: Record<string, string> = {}) {
       const body = JSON.stringify({ username, password: 'pw', ...profile });
-      expect((await server.request('/auth/users', { method: 'POST', headers: { ...authIdHeader(server), 'Content-Type': 'application/json' }, body })).status).toBe(200);
+      expect(
+        (
+          await server.request('/auth/users', {
+            method: 'POST',
+            headers: { ...authIdHeader(server), 'Content-Type': 'application/json' },
+            body,
+          })
+        ).status,
+      ).toBe(200);
     }
   });
 
@@ -88,7 +97,15 @@ describe('panel: Users page', () => {
     await expect.poll(() => page.getByText(/^Signed out:/).textContent()).toBe('Signed out: 1 refresh token expired.');
     const renew = new FormData();
     renew.set('refresh_token', dan.refreshToken);
-    const renewal = await server.request('/auth/login', { method: 'POST', headers: { ...authIdHeader(server), 'X-Service-Authentication-Key': server.config.clientKey, 'X-Service-Authentication-Refresh': '1' }, body: renew });
+    const renewal = await server.request('/auth/login', {
+      method: 'POST',
+      headers: {
+        ...authIdHeader(server),
+        'X-Service-Authentication-Key': server.config.clientKey,
+        'X-Service-Authentication-Refresh': '1',
+      },
+      body: renew,
+    });
     expect(renewal.status).toBe(401);
 
     await page.getByRole('button', { name: 'Delete…' }).click();
@@ -103,20 +120,31 @@ describe('panel: Users page', () => {
     await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ emailConfirmation: true }) });
     for (const name of ['eve', 'fay']) {
       const body = JSON.stringify({ username: name, password: 'pw', email: `${name}@example.com` });
-      await server.request('/auth/users', { method: 'POST', headers: { ...authIdHeader(server), 'Content-Type': 'application/json' }, body });
+      await server.request('/auth/users', {
+        method: 'POST',
+        headers: { ...authIdHeader(server), 'Content-Type': 'application/json' },
+        body,
+      });
     }
     await openPanel(panel, 'users');
     const mails = page.getByRole('table', { name: 'E-mails (2)' });
     const link = mails.getByRole('link', { name: 'Confirmation link for fay@example.com' });
-    const { messages } = (await (await server.admin('/__admin/outbox')).json()) as { messages: { to: string; link: string }[] };
+    const { messages } = (await (await server.admin('/__admin/outbox')).json()) as {
+      messages: { to: string; link: string }[];
+    };
     expect(await link.getAttribute('href')).toBe(messages.find((m) => m.to === 'fay@example.com')!.link);
     // Newest first.
-    expect(await mails.getByRole('link').allTextContents()).toEqual(['Confirmation link for fay@example.com', 'Confirmation link for eve@example.com']);
+    expect(await mails.getByRole('link').allTextContents()).toEqual([
+      'Confirmation link for fay@example.com',
+      'Confirmation link for eve@example.com',
+    ]);
 
     await userTable().getByRole('link', { name: 'eve' }).click();
     await expect.poll(heading).toBe('eve');
     expect((await record())['active']).toBe(false);
-    await expect.poll(() => page.getByRole('table', { name: 'E-mails to eve@example.com' }).getByRole('link').allTextContents()).toEqual(['Confirmation link for eve@example.com']);
+    await expect
+      .poll(() => page.getByRole('table', { name: 'E-mails to eve@example.com' }).getByRole('link').allTextContents())
+      .toEqual(['Confirmation link for eve@example.com']);
     await page.getByRole('button', { name: 'Activate' }).click();
     await expect.poll(async () => (await record())['active']).toBe(true);
     expect(await page.getByRole('button', { name: 'Activate' }).count()).toBe(0);

@@ -35,23 +35,36 @@ describe('two projects on one server', () => {
     const annA = await createUser(a, 'ann');
     const annB = await createUser(b, 'ann');
     expect(annA.userId).not.toBe(annB.userId);
-    const me = (server: TestServer, user: TestUser) => server.request('/auth/users/me', { headers: { ...users(server), ...user.auth } });
+    const me = (server: TestServer, user: TestUser) =>
+      server.request('/auth/users/me', { headers: { ...users(server), ...user.auth } });
     expect(((await (await me(b, annB)).json()) as { userId: string }).userId).toBe(annB.userId);
     const refused = await me(a, annB);
     expect(refused.status).toBe(401);
     expect(((await refused.json()) as { code: number }).code).toBe(ErrorCode.INVALID_TOKEN);
     expect((await me(b, annA)).status).toBe(401);
     const count = async (server: TestServer) =>
-      (await (await server.request('/auth/users/get-number-of-user', { headers: { ...users(server), ...(await masterAuth(server)) } })).json()) as unknown;
+      (await (
+        await server.request('/auth/users/get-number-of-user', {
+          headers: { ...users(server), ...(await masterAuth(server)) },
+        })
+      ).json()) as unknown;
     expect(await count(a)).toEqual(await count(b));
   });
 
   it('each has its own rows', async () => {
     const user = await createUser(b, 'rows');
-    const created = await b.request('/object-storage/classes/Thing', { method: 'POST', headers: { ...db(b), ...user.auth, ...json }, body: JSON.stringify({ n: 1 }) });
+    const created = await b.request('/object-storage/classes/Thing', {
+      method: 'POST',
+      headers: { ...db(b), ...user.auth, ...json },
+      body: JSON.stringify({ n: 1 }),
+    });
     expect(created.status).toBe(201);
     const query = async (server: TestServer) => {
-      const res = await server.request('/object-storage/classes/query/Thing?count=1', { method: 'POST', headers: { ...db(server), ...(await masterAuth(server)), ...json }, body: '{}' });
+      const res = await server.request('/object-storage/classes/query/Thing?count=1', {
+        method: 'POST',
+        headers: { ...db(server), ...(await masterAuth(server)), ...json },
+        body: '{}',
+      });
       return ((await res.json()) as { count: number }).count;
     };
     expect(await query(b)).toBe(1);
@@ -80,55 +93,106 @@ describe('two projects on one server', () => {
   it('each has its own scores, outbox and clock', async () => {
     const player = await createUser(b, 'player');
     const event = { eventName: 'match_end', fieldsAndValues: [{ fieldName: 'score', value: 7 }] };
-    expect((await b.request('/game/events', { method: 'POST', headers: { ...game(b), ...player.auth, ...json }, body: JSON.stringify(event) })).status).toBe(200);
+    expect(
+      (
+        await b.request('/game/events', {
+          method: 'POST',
+          headers: { ...game(b), ...player.auth, ...json },
+          body: JSON.stringify(event),
+        })
+      ).status,
+    ).toBe(200);
     const top = async (server: TestServer, user: TestUser) =>
-      ((await (await server.request('/game/leaderboards/top/high-score?count=5', { headers: { ...game(server), ...user.auth } })).json()) as { usersProfile: unknown[] }).usersProfile;
+      (
+        (await (
+          await server.request('/game/leaderboards/top/high-score?count=5', {
+            headers: { ...game(server), ...user.auth },
+          })
+        ).json()) as { usersProfile: unknown[] }
+      ).usersProfile;
     expect(await top(b, player)).toHaveLength(1);
     expect(await top(a, await createUser(a, 'player'))).toHaveLength(0);
 
-    await b.admin('/__admin/config', { method: 'PATCH', headers: json, body: JSON.stringify({ emailConfirmation: true }) });
-    await b.request('/auth/users', { method: 'POST', headers: { ...users(b), ...json }, body: JSON.stringify({ username: 'mailed', password: 'pw', email: 'mailed@example.com' }) });
-    const outbox = async (server: TestServer) => ((await (await server.admin('/__admin/outbox')).json()) as { messages: { link: string }[] }).messages;
+    await b.admin('/__admin/config', {
+      method: 'PATCH',
+      headers: json,
+      body: JSON.stringify({ emailConfirmation: true }),
+    });
+    await b.request('/auth/users', {
+      method: 'POST',
+      headers: { ...users(b), ...json },
+      body: JSON.stringify({ username: 'mailed', password: 'pw', email: 'mailed@example.com' }),
+    });
+    const outbox = async (server: TestServer) =>
+      ((await (await server.admin('/__admin/outbox')).json()) as { messages: { link: string }[] }).messages;
     expect(await outbox(b)).toHaveLength(1);
     expect(await outbox(a)).toHaveLength(0);
     // The link names no project: it finds the project that sent it.
     expect((await a.request(new URL((await outbox(b))[0]!.link).pathname)).status).toBe(200);
-    await b.admin('/__admin/config', { method: 'PATCH', headers: json, body: JSON.stringify({ emailConfirmation: false }) });
+    await b.admin('/__admin/config', {
+      method: 'PATCH',
+      headers: json,
+      body: JSON.stringify({ emailConfirmation: false }),
+    });
 
     await b.admin('/__admin/clock', { method: 'POST', headers: json, body: JSON.stringify({ advanceSeconds: 3600 }) });
-    const offset = async (server: TestServer) => ((await (await server.admin('/__admin/clock')).json()) as { offsetSeconds: number }).offsetSeconds;
+    const offset = async (server: TestServer) =>
+      ((await (await server.admin('/__admin/clock')).json()) as { offsetSeconds: number }).offsetSeconds;
     expect(await offset(b)).toBe(3600);
     expect(await offset(a)).toBe(0);
   });
 
   it('a transcoder request, which carries only a token, acts in the project of its token', async () => {
     const owner = await createUser(b, 'transcoding');
-    const res = await a.request('/metadata/preset', { method: 'POST', headers: { ...owner.auth, ...json }, body: JSON.stringify({ name: 'mine', outputs: [{ resolution: '144', videoBitrate: '100k', audioBitrate: '32k' }] }) });
+    const res = await a.request('/metadata/preset', {
+      method: 'POST',
+      headers: { ...owner.auth, ...json },
+      body: JSON.stringify({
+        name: 'mine',
+        outputs: [{ resolution: '144', videoBitrate: '100k', audioBitrate: '32k' }],
+      }),
+    });
     expect(res.status).toBe(201);
-    const settings = async (server: TestServer) => JSON.stringify(await (await server.admin('/__admin/transcoder/settings')).json());
+    const settings = async (server: TestServer) =>
+      JSON.stringify(await (await server.admin('/__admin/transcoder/settings')).json());
     expect(await settings(b)).toContain('"mine"');
     expect(await settings(a)).not.toContain('"mine"');
   });
 
-  it('a wrong id gets the default project\'s answer, as with one project', async () => {
-    const res = await a.request('/auth/users', { method: 'POST', headers: { 'X-Service-Authentication-Id': 'nobody', ...json }, body: JSON.stringify({ username: 'x', password: 'pw' }) });
+  it("a wrong id gets the default project's answer, as with one project", async () => {
+    const res = await a.request('/auth/users', {
+      method: 'POST',
+      headers: { 'X-Service-Authentication-Id': 'nobody', ...json },
+      body: JSON.stringify({ username: 'x', password: 'pw' }),
+    });
     expect(res.status).toBe(404);
     expect(((await res.json()) as { code: number }).code).toBe(ErrorCode.UNKNOWN_PROJECT);
-    const game417 = await a.request('/game/leaderboards/top/high-score', { headers: { 'X-Service-Game-Id': 'nobody' } });
+    const game417 = await a.request('/game/leaderboards/top/high-score', {
+      headers: { 'X-Service-Game-Id': 'nobody' },
+    });
     expect(game417.status).toBe(417);
   });
 
   it('a project with a header word of its own is found by it', async () => {
     const acme = await createProject(a, { headerWord: 'Acme' });
-    const res = await a.request('/auth/users', { method: 'POST', headers: { 'X-Acme-Authentication-Id': acme.config.authenticationId, ...json }, body: JSON.stringify({ username: 'acme-user', password: 'pw' }) });
+    const res = await a.request('/auth/users', {
+      method: 'POST',
+      headers: { 'X-Acme-Authentication-Id': acme.config.authenticationId, ...json },
+      body: JSON.stringify({ username: 'acme-user', password: 'pw' }),
+    });
     expect(res.status).toBe(200);
-    const count = await a.request('/auth/users/get-number-of-user', { headers: { 'X-Acme-Authentication-Id': acme.config.authenticationId, 'X-Acme-Authentication-Key': acme.config.masterKey } });
+    const count = await a.request('/auth/users/get-number-of-user', {
+      headers: {
+        'X-Acme-Authentication-Id': acme.config.authenticationId,
+        'X-Acme-Authentication-Key': acme.config.masterKey,
+      },
+    });
     // The project answered under its word (a master token is needed: 401); the default project would miss its id (417).
     expect(count.status).toBe(401);
   });
 });
 
-describe('convert jobs of one project never wait for another project\'s', () => {
+describe("convert jobs of one project never wait for another project's", () => {
   let source: Server;
   let sourceUrl: string;
   const held: (() => void)[] = [];
@@ -145,15 +209,31 @@ describe('convert jobs of one project never wait for another project\'s', () => 
 
   async function convert(server: TestServer, user: TestUser, n: number): Promise<void> {
     const headers = { ...user.auth, ...json };
-    await server.request('/metadata/upload', { method: 'POST', headers, body: JSON.stringify({ name: 'out', url: 'http://127.0.0.1:9/files' }) });
-    await server.request('/metadata/preset', { method: 'POST', headers, body: JSON.stringify({ name: 'small', outputs: [{ resolution: '144', videoBitrate: '100k', audioBitrate: '32k' }] }) });
-    const res = await server.request('/video/convert', { method: 'POST', headers, body: JSON.stringify({ url: `${sourceUrl}/${n}.mp4`, preset: 'small', upload: 'out' }) });
+    await server.request('/metadata/upload', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: 'out', url: 'http://127.0.0.1:9/files' }),
+    });
+    await server.request('/metadata/preset', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        name: 'small',
+        outputs: [{ resolution: '144', videoBitrate: '100k', audioBitrate: '32k' }],
+      }),
+    });
+    const res = await server.request('/video/convert', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ url: `${sourceUrl}/${n}.mp4`, preset: 'small', upload: 'out' }),
+    });
     expect(res.status).toBe(202);
   }
 
-  const states = async (server: TestServer) => ((await (await server.admin('/__admin/jobs')).json()) as { jobs: { state: string }[] }).jobs.map((j) => j.state);
+  const states = async (server: TestServer) =>
+    ((await (await server.admin('/__admin/jobs')).json()) as { jobs: { state: string }[] }).jobs.map((j) => j.state);
 
-  it('a project with every slot taken and jobs waiting leaves the other project\'s job to start at once', async () => {
+  it("a project with every slot taken and jobs waiting leaves the other project's job to start at once", async () => {
     const busy = await createProject(a);
     const quiet = await createProject(a);
     const busyUsers = [await createUser(busy, 'u1'), await createUser(busy, 'u2'), await createUser(busy, 'u3')];

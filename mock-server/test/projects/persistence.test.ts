@@ -40,36 +40,99 @@ async function ok(res: Promise<Response>): Promise<Record<string, unknown>> {
 }
 
 async function createProject(server: RunningServer, body: Partial<ConfigInput> = {}): Promise<Config> {
-  const res = await ok(fetch(`${server.url}/__admin/projects`, { method: 'POST', headers: { ...admin, ...json }, body: JSON.stringify(body) }));
+  const res = await ok(
+    fetch(`${server.url}/__admin/projects`, {
+      method: 'POST',
+      headers: { ...admin, ...json },
+      body: JSON.stringify(body),
+    }),
+  );
   return res['config'] as Config;
 }
 
 /** Registers `username` in `config`'s project, logs in, and writes a row, a file and a score. */
-async function fill(server: RunningServer, config: Config, username: string, bytes: Uint8Array<ArrayBuffer>): Promise<void> {
+async function fill(
+  server: RunningServer,
+  config: Config,
+  username: string,
+  bytes: Uint8Array<ArrayBuffer>,
+): Promise<void> {
   const users = { 'X-Service-Authentication-Id': config.authenticationId };
-  await ok(fetch(`${server.url}/auth/users`, { method: 'POST', headers: { ...users, ...json }, body: JSON.stringify({ username, password: 'pw' }) }));
+  await ok(
+    fetch(`${server.url}/auth/users`, {
+      method: 'POST',
+      headers: { ...users, ...json },
+      body: JSON.stringify({ username, password: 'pw' }),
+    }),
+  );
   const form = new FormData();
   form.set('username', username);
   form.set('password', 'pw');
-  const tokens = await ok(fetch(`${server.url}/auth/login`, { method: 'POST', headers: { ...users, 'X-Service-Authentication-Key': config.clientKey }, body: form }));
+  const tokens = await ok(
+    fetch(`${server.url}/auth/login`, {
+      method: 'POST',
+      headers: { ...users, 'X-Service-Authentication-Key': config.clientKey },
+      body: form,
+    }),
+  );
   const auth = { Authorization: `Bearer ${tokens['access_token'] as string}` };
-  await ok(fetch(`${server.url}/object-storage/classes/Note`, { method: 'POST', headers: { 'X-Service-Object-Storage-Id': config.objectStorageId, ...auth, ...json }, body: JSON.stringify({ by: username }) }));
+  await ok(
+    fetch(`${server.url}/object-storage/classes/Note`, {
+      method: 'POST',
+      headers: { 'X-Service-Object-Storage-Id': config.objectStorageId, ...auth, ...json },
+      body: JSON.stringify({ by: username }),
+    }),
+  );
   const upload = new FormData();
   upload.append('fileItems[0].fileToUpload', new File([bytes], 'f.bin'));
   upload.append('fileItems[0].path', 'dir');
-  await ok(fetch(`${server.url}/files`, { method: 'POST', headers: { 'X-Service-Storage-Id': config.storageId, ...auth }, body: upload }));
+  await ok(
+    fetch(`${server.url}/files`, {
+      method: 'POST',
+      headers: { 'X-Service-Storage-Id': config.storageId, ...auth },
+      body: upload,
+    }),
+  );
   const event = { eventName: 'match_end', fieldsAndValues: [{ fieldName: 'score', value: bytes.length }] };
-  await ok(fetch(`${server.url}/game/events`, { method: 'POST', headers: { 'X-Service-Game-Id': config.gameId, ...auth, ...json }, body: JSON.stringify(event) }));
+  await ok(
+    fetch(`${server.url}/game/events`, {
+      method: 'POST',
+      headers: { 'X-Service-Game-Id': config.gameId, ...auth, ...json },
+      body: JSON.stringify(event),
+    }),
+  );
 }
 
 /** What a client of `config`'s project sees: its users' names, its rows, its file's bytes and its top scores. */
 async function seen(server: RunningServer, config: Config) {
-  const login = await ok(fetch(`${server.url}/auth/login`, { method: 'POST', headers: { 'X-Service-Authentication-Id': config.authenticationId, 'X-Service-Authentication-Key': config.masterKey } }));
+  const login = await ok(
+    fetch(`${server.url}/auth/login`, {
+      method: 'POST',
+      headers: {
+        'X-Service-Authentication-Id': config.authenticationId,
+        'X-Service-Authentication-Key': config.masterKey,
+      },
+    }),
+  );
   const master = { Authorization: `Bearer ${login['access_token'] as string}` };
-  const users = await ok(fetch(`${server.url}/auth/users?page=0&pageSize=10`, { headers: { 'X-Service-Authentication-Id': config.authenticationId, ...master } }));
-  const rows = await ok(fetch(`${server.url}/object-storage/classes/query/Note`, { method: 'POST', headers: { 'X-Service-Object-Storage-Id': config.objectStorageId, ...master, ...json }, body: '{}' }));
+  const users = await ok(
+    fetch(`${server.url}/auth/users?page=0&pageSize=10`, {
+      headers: { 'X-Service-Authentication-Id': config.authenticationId, ...master },
+    }),
+  );
+  const rows = await ok(
+    fetch(`${server.url}/object-storage/classes/query/Note`, {
+      method: 'POST',
+      headers: { 'X-Service-Object-Storage-Id': config.objectStorageId, ...master, ...json },
+      body: '{}',
+    }),
+  );
   const file = await fetch(`${server.url}/${config.bucket}/dir/f.bin`);
-  const top = await ok(fetch(`${server.url}/game/leaderboards/top/high-score?count=5`, { headers: { 'X-Service-Game-Id': config.gameId, ...master } }));
+  const top = await ok(
+    fetch(`${server.url}/game/leaderboards/top/high-score?count=5`, {
+      headers: { 'X-Service-Game-Id': config.gameId, ...master },
+    }),
+  );
   return {
     users: JSON.stringify(users).match(/"username":"[^"]+"/g),
     rows: (rows['results'] as { by: string }[]).map((r) => r.by),
@@ -85,19 +148,31 @@ describe('projects in a data folder', () => {
     await fill(first, created, 'ann', new Uint8Array([1, 2, 3]));
     await fill(first, { ...first.engine.project.config }, 'bob', new Uint8Array([9]));
     const before = { created: await seen(first, created), default: await seen(first, first.engine.project.config) };
-    expect(before.created).toEqual({ users: ['"username":"ann"'], rows: ['ann'], file: [1, 2, 3], scores: expect.arrayContaining([expect.stringContaining('3')]) });
+    expect(before.created).toEqual({
+      users: ['"username":"ann"'],
+      rows: ['ann'],
+      file: [1, 2, 3],
+      scores: expect.arrayContaining([expect.stringContaining('3')]),
+    });
     expect(before.default).toMatchObject({ users: ['"username":"bob"'], rows: ['bob'], file: [9] });
     await stop(first);
 
     const second = await start();
-    const list = (await ok(fetch(`${second.url}/__admin/projects`, { headers: admin })))['projects'] as { id: string; config: Config }[];
+    const list = (await ok(fetch(`${second.url}/__admin/projects`, { headers: admin })))['projects'] as {
+      id: string;
+      config: Config;
+    }[];
     expect(list.map((p) => p.id)).toEqual([DEFAULT_CONFIG.authenticationId, created.authenticationId]);
     expect(list[1]!.config).toEqual(created);
-    expect({ created: await seen(second, created), default: await seen(second, second.engine.project.config) }).toEqual(before);
+    expect({ created: await seen(second, created), default: await seen(second, second.engine.project.config) }).toEqual(
+      before,
+    );
     // Each project's state and bytes are in its own folder: the default project's at the top, the others' apart.
     const folders = await readdir(join(dir, 'projects'));
     expect(folders).toHaveLength(1);
-    expect(await readdir(join(dir, 'projects', folders[0]!))).toEqual(expect.arrayContaining(['blobs', 'journal', 'state', 'project.json']));
+    expect(await readdir(join(dir, 'projects', folders[0]!))).toEqual(
+      expect.arrayContaining(['blobs', 'journal', 'state', 'project.json']),
+    );
   });
 
   it('survives a stop without a snapshot: the journal of each project replays', async () => {
@@ -110,7 +185,7 @@ describe('projects in a data folder', () => {
     expect(await seen(second, created)).toEqual(before);
   });
 
-  it('changes to several projects at once replay exactly: each journal keeps its own requests\' random draws', async () => {
+  it("changes to several projects at once replay exactly: each journal keeps its own requests' random draws", async () => {
     const first = await start();
     const projects = [first.engine.project.config, await createProject(first), await createProject(first)];
     const exported = (server: RunningServer, config: Config) =>
@@ -123,7 +198,13 @@ describe('projects in a data folder', () => {
     await Promise.all(
       projects.flatMap((config, p) =>
         Array.from({ length: 15 }, (_, i) =>
-          ok(fetch(`${first.url}/auth/users`, { method: 'POST', headers: { 'X-Service-Authentication-Id': config.authenticationId, ...json }, body: JSON.stringify({ username: `u${p}-${i}`, password: 'pw' }) })),
+          ok(
+            fetch(`${first.url}/auth/users`, {
+              method: 'POST',
+              headers: { 'X-Service-Authentication-Id': config.authenticationId, ...json },
+              body: JSON.stringify({ username: `u${p}-${i}`, password: 'pw' }),
+            }),
+          ),
         ),
       ),
     );
@@ -138,15 +219,29 @@ describe('projects in a data folder', () => {
     const created = await createProject(first);
     await fill(first, created, 'ann', new Uint8Array([1]));
     expect(await readdir(join(dir, 'projects'))).toHaveLength(1);
-    expect((await fetch(`${first.url}/__admin/projects/${created.authenticationId}`, { method: 'DELETE', headers: admin })).status).toBe(204);
+    expect(
+      (await fetch(`${first.url}/__admin/projects/${created.authenticationId}`, { method: 'DELETE', headers: admin }))
+        .status,
+    ).toBe(204);
     expect(await readdir(join(dir, 'projects'))).toHaveLength(0);
     await stop(first);
     const second = await start();
-    expect((await fetch(`${second.url}/__admin/projects/${created.authenticationId}`, { headers: admin })).status).toBe(404);
+    expect((await fetch(`${second.url}/__admin/projects/${created.authenticationId}`, { headers: admin })).status).toBe(
+      404,
+    );
   });
 
   it('a project of the config keeps its state across restarts; two projects with one id stop the start', async () => {
-    const declared = { authenticationId: 'second', clientKey: 'c2', masterKey: 'm2', objectStorageId: 'db2', storageId: 'st2', gameId: 'g2', events: DEFAULT_CONFIG.events, leaderboards: DEFAULT_CONFIG.leaderboards };
+    const declared = {
+      authenticationId: 'second',
+      clientKey: 'c2',
+      masterKey: 'm2',
+      objectStorageId: 'db2',
+      storageId: 'st2',
+      gameId: 'g2',
+      events: DEFAULT_CONFIG.events,
+      leaderboards: DEFAULT_CONFIG.leaderboards,
+    };
     const first = await start({ projects: [declared] });
     const config = first.engine.projects.registry.get('second')!.project.config;
     await fill(first, config, 'cid', new Uint8Array([7, 7]));
@@ -155,7 +250,15 @@ describe('projects in a data folder', () => {
     const second = await start({ projects: [declared] });
     expect(await seen(second, config)).toEqual(before);
     await stop(second);
-    await expect(startServer({ port: 0, dataDir: dir, config: { projects: [declared, { ...declared, authenticationId: 'third' }] } })).rejects.toThrow(ConfigError);
-    await expect(startServer({ port: 0, dataDir: dir, config: { projects: [{ ...declared, dataDir: '/elsewhere' }] } })).rejects.toThrow(/projects\.0: "dataDir" is a key of the whole server/);
+    await expect(
+      startServer({
+        port: 0,
+        dataDir: dir,
+        config: { projects: [declared, { ...declared, authenticationId: 'third' }] },
+      }),
+    ).rejects.toThrow(ConfigError);
+    await expect(
+      startServer({ port: 0, dataDir: dir, config: { projects: [{ ...declared, dataDir: '/elsewhere' }] } }),
+    ).rejects.toThrow(/projects\.0: "dataDir" is a key of the whole server/);
   });
 });

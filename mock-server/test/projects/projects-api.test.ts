@@ -11,15 +11,21 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(async () => {
   // Every project but the default one goes, so each test starts from the server alone.
-  for (const { id } of await list()) if (id !== server.config.authenticationId) await call('DELETE', `/__admin/projects/${id}`);
+  for (const { id } of await list())
+    if (id !== server.config.authenticationId) await call('DELETE', `/__admin/projects/${id}`);
 });
 
 async function call(method: string, path: string, body?: unknown): Promise<Response> {
-  return server.request(path, { method, headers: { ...serverAdmin(server), ...(body !== undefined && { 'Content-Type': 'application/json' }) }, ...(body !== undefined && { body: JSON.stringify(body) }) });
+  return server.request(path, {
+    method,
+    headers: { ...serverAdmin(server), ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
 }
 
 async function list(): Promise<{ id: string; config: Config }[]> {
-  return ((await (await call('GET', '/__admin/projects')).json()) as { projects: { id: string; config: Config }[] }).projects;
+  return ((await (await call('GET', '/__admin/projects')).json()) as { projects: { id: string; config: Config }[] })
+    .projects;
 }
 
 async function expectError(res: Response, status: number, code: number): Promise<void> {
@@ -35,8 +41,14 @@ describe('POST /__admin/projects', () => {
     expect(res.status).toBe(201);
     const { id, config } = (await res.json()) as { id: string; config: Config };
     expect(id).toBe(config.authenticationId);
-    expect(config).toMatchObject({ objectStorageId: `${id}-db`, storageId: `${id}-storage`, gameId: `${id}-game`, bucket: `${id}-storage` });
-    for (const key of ['authenticationId', 'clientKey', 'masterKey'] as const) expect(config[key]).not.toBe(server.engine.project.config[key]);
+    expect(config).toMatchObject({
+      objectStorageId: `${id}-db`,
+      storageId: `${id}-storage`,
+      gameId: `${id}-game`,
+      bucket: `${id}-storage`,
+    });
+    for (const key of ['authenticationId', 'clientKey', 'masterKey'] as const)
+      expect(config[key]).not.toBe(server.engine.project.config[key]);
     expect(config.events).toEqual(server.engine.project.config.events);
     expect(config.leaderboards).toEqual(server.engine.project.config.leaderboards);
     expect(config.dataDir).toBeUndefined();
@@ -44,9 +56,22 @@ describe('POST /__admin/projects', () => {
   });
 
   it('takes any config key given, and the given ids and keys', async () => {
-    const res = await postProject(server, { authenticationId: 'given', masterKey: 'given-master', emailConfirmation: true, maxUploadBytes: 1234, events: [{ name: 'win', fields: ['n'] }] });
+    const res = await postProject(server, {
+      authenticationId: 'given',
+      masterKey: 'given-master',
+      emailConfirmation: true,
+      maxUploadBytes: 1234,
+      events: [{ name: 'win', fields: ['n'] }],
+    });
     const { config } = (await res.json()) as { config: Config };
-    expect(config).toMatchObject({ authenticationId: 'given', masterKey: 'given-master', emailConfirmation: true, maxUploadBytes: 1234, events: [{ name: 'win', fields: ['n'] }], leaderboards: [] });
+    expect(config).toMatchObject({
+      authenticationId: 'given',
+      masterKey: 'given-master',
+      emailConfirmation: true,
+      maxUploadBytes: 1234,
+      events: [{ name: 'win', fields: ['n'] }],
+      leaderboards: [],
+    });
   });
 
   it('refuses an id another project holds (409), a bad config (400), a server key (400) and more than maxProjects (400), changing nothing', async () => {
@@ -67,7 +92,11 @@ describe('POST /__admin/projects', () => {
 
   it('needs the server admin key: another project master key is refused (403)', async () => {
     const other = await createProject(server);
-    const res = await server.request('/__admin/projects', { method: 'POST', headers: { 'X-Service-Authentication-Key': other.config.masterKey }, body: '{}' });
+    const res = await server.request('/__admin/projects', {
+      method: 'POST',
+      headers: { 'X-Service-Authentication-Key': other.config.masterKey },
+      body: '{}',
+    });
     await expectError(res, 403, ErrorCode.OPERATION_FORBIDDEN);
     await expectError(await server.request('/__admin/projects'), 403, ErrorCode.OPERATION_FORBIDDEN);
   });
@@ -77,34 +106,75 @@ describe('/__admin/projects/{id}', () => {
   it('reads, changes and deletes a project; an unknown id is a 404', async () => {
     const project = await createProject(server);
     const { authenticationId: id } = project.config;
-    expect(await (await call('GET', `/__admin/projects/${id}`)).json()).toEqual({ id, config: expect.objectContaining({ authenticationId: id }) });
-    const patched = (await (await call('PATCH', `/__admin/projects/${id}`, { emailConfirmation: true })).json()) as { config: Config };
+    expect(await (await call('GET', `/__admin/projects/${id}`)).json()).toEqual({
+      id,
+      config: expect.objectContaining({ authenticationId: id }),
+    });
+    const patched = (await (await call('PATCH', `/__admin/projects/${id}`, { emailConfirmation: true })).json()) as {
+      config: Config;
+    };
     expect(patched.config.emailConfirmation).toBe(true);
-    await expectError(await call('PATCH', `/__admin/projects/${id}`, { gameId: server.config.gameId }), 409, ErrorCode.PROJECT_ID_TAKEN);
+    await expectError(
+      await call('PATCH', `/__admin/projects/${id}`, { gameId: server.config.gameId }),
+      409,
+      ErrorCode.PROJECT_ID_TAKEN,
+    );
     await expectError(await call('PATCH', `/__admin/projects/${id}`, { maxProjects: 3 }), 400, ErrorCode.SERVER_KEY);
-    const ownPatch = (body: unknown) => project.admin('/__admin/config', { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const ownPatch = (body: unknown) =>
+      project.admin('/__admin/config', {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     await expectError(await ownPatch({ dataDir: '/elsewhere' }), 400, ErrorCode.SERVER_KEY);
     await expectError(await ownPatch({ maxProjects: 3 }), 400, ErrorCode.SERVER_KEY);
-    await expectError(await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ projects: [] }) }), 400, ErrorCode.SERVER_KEY);
-    await expectError(await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ gameId: project.config.gameId }) }), 409, ErrorCode.PROJECT_ID_TAKEN);
-    await expectError(await call('PATCH', `/__admin/projects/${id}`, { accessTokenTtlSeconds: 'soon' }), 400, ErrorCode.VALIDATION_FAILED);
-    expect(((await (await call('GET', `/__admin/projects/${id}`)).json()) as { config: Config }).config.gameId).toBe(project.config.gameId);
+    await expectError(
+      await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ projects: [] }) }),
+      400,
+      ErrorCode.SERVER_KEY,
+    );
+    await expectError(
+      await server.admin('/__admin/config', {
+        method: 'PATCH',
+        body: JSON.stringify({ gameId: project.config.gameId }),
+      }),
+      409,
+      ErrorCode.PROJECT_ID_TAKEN,
+    );
+    await expectError(
+      await call('PATCH', `/__admin/projects/${id}`, { accessTokenTtlSeconds: 'soon' }),
+      400,
+      ErrorCode.VALIDATION_FAILED,
+    );
+    expect(((await (await call('GET', `/__admin/projects/${id}`)).json()) as { config: Config }).config.gameId).toBe(
+      project.config.gameId,
+    );
     expect((await call('DELETE', `/__admin/projects/${id}`)).status).toBe(204);
     await expectError(await call('GET', `/__admin/projects/${id}`), 404, ErrorCode.PROJECT_NOT_FOUND);
     await expectError(await call('DELETE', `/__admin/projects/${id}`), 404, ErrorCode.PROJECT_NOT_FOUND);
   });
 
   it('refuses to delete the default project (409)', async () => {
-    await expectError(await call('DELETE', `/__admin/projects/${server.config.authenticationId}`), 409, ErrorCode.DEFAULT_PROJECT);
+    await expectError(
+      await call('DELETE', `/__admin/projects/${server.config.authenticationId}`),
+      409,
+      ErrorCode.DEFAULT_PROJECT,
+    );
     expect((await list())[0]!.id).toBe(server.config.authenticationId);
   });
 
   it('a changed authentication id moves the project to its new id', async () => {
     const project = await createProject(server);
-    const res = await call('PATCH', `/__admin/projects/${project.config.authenticationId}`, { authenticationId: 'renamed' });
+    const res = await call('PATCH', `/__admin/projects/${project.config.authenticationId}`, {
+      authenticationId: 'renamed',
+    });
     expect(((await res.json()) as { id: string }).id).toBe('renamed');
     expect((await call('GET', '/__admin/projects/renamed')).status).toBe(200);
-    await expectError(await call('GET', `/__admin/projects/${project.config.authenticationId}`), 404, ErrorCode.PROJECT_NOT_FOUND);
+    await expectError(
+      await call('GET', `/__admin/projects/${project.config.authenticationId}`),
+      404,
+      ErrorCode.PROJECT_NOT_FOUND,
+    );
   });
 
   it('resets, exports and imports one project, leaving the others as they are', async () => {

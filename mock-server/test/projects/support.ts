@@ -6,7 +6,11 @@ export const serverAdmin = (server: TestServer) => ({ 'X-Service-Authentication-
 
 /** `POST /__admin/projects` with `body`; the answer as it came. */
 export function postProject(server: TestServer, body: unknown): Promise<Response> {
-  return server.request('/__admin/projects', { method: 'POST', headers: { ...serverAdmin(server), 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  return server.request('/__admin/projects', {
+    method: 'POST',
+    headers: { ...serverAdmin(server), 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 /**
@@ -19,7 +23,14 @@ export async function createProject(server: TestServer, body: Partial<ConfigInpu
   if (res.status !== 201) throw new Error(`creating a project failed: ${res.status} ${JSON.stringify(json)}`);
   const { config } = json;
   const admin = (path: string, init: RequestInit = {}) =>
-    server.request(path, { ...init, headers: { 'X-Service-Authentication-Id': config.authenticationId, 'X-Service-Authentication-Key': config.masterKey, ...init.headers } });
+    server.request(path, {
+      ...init,
+      headers: {
+        'X-Service-Authentication-Id': config.authenticationId,
+        'X-Service-Authentication-Key': config.masterKey,
+        ...init.headers,
+      },
+    });
   return {
     ...server,
     config: config as ConfigInput,

@@ -26,16 +26,51 @@ function objectOfSize(size: number, field: string, extra: Record<string, unknown
 
 /** Each area's JSON operation: path, headers, and a valid body of `size` bytes. */
 const operations: [string, string, () => Record<string, string>, (size: number) => string][] = [
-  ['database: create a row', '/object-storage/classes/Note', () => ({ 'X-Service-Object-Storage-Id': server.config.objectStorageId, ...user.auth }), (size) => objectOfSize(size, 'text')],
-  ['database: query', '/object-storage/classes/query/Note', () => ({ 'X-Service-Object-Storage-Id': server.config.objectStorageId, ...user.auth }), (size) => objectOfSize(size, 'text')],
-  ['users: register', '/auth/users', () => ({ 'X-Service-Authentication-Id': server.config.authenticationId }), (size) => objectOfSize(size, 'password', { username: 'new-user' })],
-  ['files: create a folder', '/directories', () => ({ 'X-Service-Storage-Id': server.config.storageId, ...user.auth }), (size) => objectOfSize(size, 'path')],
-  ['leaderboards: post a score', '/game/events', () => ({ 'X-Service-Game-Id': server.config.gameId, ...user.auth }), (size) => objectOfSize(size, 'eventName')],
-  ['transcoder: save a setting', '/metadata/webhook', () => user.auth, (size) => objectOfSize(size, 'url', { name: 'w' })],
+  [
+    'database: create a row',
+    '/object-storage/classes/Note',
+    () => ({ 'X-Service-Object-Storage-Id': server.config.objectStorageId, ...user.auth }),
+    (size) => objectOfSize(size, 'text'),
+  ],
+  [
+    'database: query',
+    '/object-storage/classes/query/Note',
+    () => ({ 'X-Service-Object-Storage-Id': server.config.objectStorageId, ...user.auth }),
+    (size) => objectOfSize(size, 'text'),
+  ],
+  [
+    'users: register',
+    '/auth/users',
+    () => ({ 'X-Service-Authentication-Id': server.config.authenticationId }),
+    (size) => objectOfSize(size, 'password', { username: 'new-user' }),
+  ],
+  [
+    'files: create a folder',
+    '/directories',
+    () => ({ 'X-Service-Storage-Id': server.config.storageId, ...user.auth }),
+    (size) => objectOfSize(size, 'path'),
+  ],
+  [
+    'leaderboards: post a score',
+    '/game/events',
+    () => ({ 'X-Service-Game-Id': server.config.gameId, ...user.auth }),
+    (size) => objectOfSize(size, 'eventName'),
+  ],
+  [
+    'transcoder: save a setting',
+    '/metadata/webhook',
+    () => user.auth,
+    (size) => objectOfSize(size, 'url', { name: 'w' }),
+  ],
 ];
 
 const post = (path: string, headers: Record<string, string>, body: BodyInit) =>
-  server.request(path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body, duplex: 'half' } as RequestInit);
+  server.request(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body,
+    duplex: 'half',
+  } as RequestInit);
 
 /** The body as a stream of 1 KiB chunks, so that no Content-Length is sent. */
 function streamed(text: string): ReadableStream<Uint8Array> {
@@ -66,16 +101,24 @@ describe('JSON bodies past maxJsonBodyBytes', () => {
     await expectRefused(await post(path, headers(), streamed(body(LIMIT * 4))));
   });
 
-  it.each(operations)('%s: a body of exactly the limit is read (not refused for its size)', async (_, path, headers, body) => {
-    const res = await post(path, headers(), body(LIMIT));
-    expect(res.status).not.toBe(413);
-  });
+  it.each(operations)(
+    '%s: a body of exactly the limit is read (not refused for its size)',
+    async (_, path, headers, body) => {
+      const res = await post(path, headers(), body(LIMIT));
+      expect(res.status).not.toBe(413);
+    },
+  );
 
   it('a request that passes on more than its Content-Length declares (a mocked one) is still held to the limit', async () => {
     const before = await (await server.admin('/__admin/state')).json();
     const request = new Request(`${server.url}/object-storage/classes/Note`, {
       method: 'POST',
-      headers: { 'X-Service-Object-Storage-Id': server.config.objectStorageId, 'Content-Type': 'application/json', 'Content-Length': '20', ...user.auth },
+      headers: {
+        'X-Service-Object-Storage-Id': server.config.objectStorageId,
+        'Content-Type': 'application/json',
+        'Content-Length': '20',
+        ...user.auth,
+      },
       body: objectOfSize(LIMIT * 2, 'text'),
     });
     expect(request.headers.get('content-length')).toBe('20');
@@ -107,7 +150,10 @@ describe('JSON bodies past maxJsonBodyBytes', () => {
     const form = new URLSearchParams({ username: user.username, password: 'x'.repeat(LIMIT) });
     const res = await server.request('/auth/login', {
       method: 'POST',
-      headers: { 'X-Service-Authentication-Id': server.config.authenticationId, 'X-Service-Authentication-Key': server.config.clientKey },
+      headers: {
+        'X-Service-Authentication-Id': server.config.authenticationId,
+        'X-Service-Authentication-Key': server.config.clientKey,
+      },
       body: form,
     });
     await expectRefused(res);
@@ -119,11 +165,21 @@ describe('the default limit (1 MiB)', () => {
     const open = await startTestServer();
     try {
       const alice = await createUser(open, 'alice');
-      const headers = { 'X-Service-Object-Storage-Id': open.config.objectStorageId, 'Content-Type': 'application/json', ...alice.auth };
-      const big = await open.request('/object-storage/classes/Note', { method: 'POST', headers, body: objectOfSize(2 * 1024 * 1024, 'text') });
+      const headers = {
+        'X-Service-Object-Storage-Id': open.config.objectStorageId,
+        'Content-Type': 'application/json',
+        ...alice.auth,
+      };
+      const big = await open.request('/object-storage/classes/Note', {
+        method: 'POST',
+        headers,
+        body: objectOfSize(2 * 1024 * 1024, 'text'),
+      });
       expect(big.status).toBe(413);
       expect(((await big.json()) as { code: number }).code).toBe(5);
-      expect((await open.request('/object-storage/classes/Note', { method: 'POST', headers, body: '{"text":"hi"}' })).status).toBe(201);
+      expect(
+        (await open.request('/object-storage/classes/Note', { method: 'POST', headers, body: '{"text":"hi"}' })).status,
+      ).toBe(201);
     } finally {
       await open.close();
     }

@@ -20,12 +20,63 @@ beforeEach(async () => {
 
 /** Each area's write, as the user whose token it is would send it. */
 const writes: [string, (auth: Record<string, string>) => Promise<Response>][] = [
-  ['database: create a row', (auth) => server.request('/object-storage/classes/Note', { method: 'POST', headers: { 'X-Service-Object-Storage-Id': server.config.objectStorageId, 'Content-Type': 'application/json', ...auth }, body: JSON.stringify({ text: 'hi' }) })],
-  ['database: query', (auth) => server.request('/object-storage/classes/query/Note', { method: 'POST', headers: { 'X-Service-Object-Storage-Id': server.config.objectStorageId, ...auth } })],
-  ['files: upload', (auth) => server.request('/files', { method: 'POST', headers: { 'X-Service-Storage-Id': server.config.storageId, ...auth }, body: uploadForm([{ name: 'a.txt', content: 'hello' }]) })],
-  ['files: create a folder', (auth) => server.request('/directories', { method: 'POST', headers: { 'X-Service-Storage-Id': server.config.storageId, 'Content-Type': 'application/json', ...auth }, body: JSON.stringify({ path: 'ghost-folder' }) })],
-  ['leaderboards: post a score', (auth) => server.request('/game/events', { method: 'POST', headers: { 'X-Service-Game-Id': server.config.gameId, 'Content-Type': 'application/json', ...auth }, body: JSON.stringify({ eventName: 'match_end', fieldsAndValues: [{ fieldName: 'score', value: 10 }] }) })],
-  ['transcoder: save a setting', (auth) => server.request('/metadata/webhook', { method: 'POST', headers: { 'Content-Type': 'application/json', ...auth }, body: JSON.stringify({ name: 'w', url: 'https://example.com/hook' }) })],
+  [
+    'database: create a row',
+    (auth) =>
+      server.request('/object-storage/classes/Note', {
+        method: 'POST',
+        headers: {
+          'X-Service-Object-Storage-Id': server.config.objectStorageId,
+          'Content-Type': 'application/json',
+          ...auth,
+        },
+        body: JSON.stringify({ text: 'hi' }),
+      }),
+  ],
+  [
+    'database: query',
+    (auth) =>
+      server.request('/object-storage/classes/query/Note', {
+        method: 'POST',
+        headers: { 'X-Service-Object-Storage-Id': server.config.objectStorageId, ...auth },
+      }),
+  ],
+  [
+    'files: upload',
+    (auth) =>
+      server.request('/files', {
+        method: 'POST',
+        headers: { 'X-Service-Storage-Id': server.config.storageId, ...auth },
+        body: uploadForm([{ name: 'a.txt', content: 'hello' }]),
+      }),
+  ],
+  [
+    'files: create a folder',
+    (auth) =>
+      server.request('/directories', {
+        method: 'POST',
+        headers: { 'X-Service-Storage-Id': server.config.storageId, 'Content-Type': 'application/json', ...auth },
+        body: JSON.stringify({ path: 'ghost-folder' }),
+      }),
+  ],
+  [
+    'leaderboards: post a score',
+    (auth) =>
+      server.request('/game/events', {
+        method: 'POST',
+        headers: { 'X-Service-Game-Id': server.config.gameId, 'Content-Type': 'application/json', ...auth },
+        body: JSON.stringify({ eventName: 'match_end', fieldsAndValues: [{ fieldName: 'score', value: 10 }] }),
+      }),
+  ],
+  [
+    'transcoder: save a setting',
+    (auth) =>
+      server.request('/metadata/webhook', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...auth },
+        body: JSON.stringify({ name: 'w', url: 'https://example.com/hook' }),
+      }),
+  ],
 ];
 
 describe('the token of a user that no longer exists', () => {
@@ -54,7 +105,15 @@ describe('after a restart of a server that keeps users in memory', () => {
     await first.close();
     const second = await startTestServer();
     try {
-      const res = await second.request('/object-storage/classes/Note', { method: 'POST', headers: { 'X-Service-Object-Storage-Id': second.config.objectStorageId, 'Content-Type': 'application/json', ...user.auth }, body: '{}' });
+      const res = await second.request('/object-storage/classes/Note', {
+        method: 'POST',
+        headers: {
+          'X-Service-Object-Storage-Id': second.config.objectStorageId,
+          'Content-Type': 'application/json',
+          ...user.auth,
+        },
+        body: '{}',
+      });
       expect(res.status).toBe(401);
     } finally {
       await second.close();

@@ -23,13 +23,17 @@ export interface TestServer extends RunningServer {
  * Starts a real HTTP reference server on a free port for black-box tests (`options.panelDir`: a panel build to serve).
  * Pair with `afterAll(() => server.close())` and, where tests must not see each other's state, `beforeEach(() => server.reset())`.
  */
-export async function startTestServer(overrides: Partial<ConfigInput> = {}, options: Pick<StartOptions, 'panelDir'> = {}): Promise<TestServer> {
+export async function startTestServer(
+  overrides: Partial<ConfigInput> = {},
+  options: Pick<StartOptions, 'panelDir'> = {},
+): Promise<TestServer> {
   const config = { ...TEST_CONFIG, ...overrides } as ConfigInput;
   const running = await startServer({ ...options, config, port: 0 });
   const request = (path: string, init?: RequestInit) => fetch(`${running.url}${path}`, init);
   // The admin API reads the master key under the project's (first) header word, as every other header.
   const masterKeyHeader = `X-${[config.headerWord ?? 'Service'].flat()[0]}-Authentication-Key`;
-  const admin = (path: string, init: RequestInit = {}) => request(path, { ...init, headers: { [masterKeyHeader]: config.masterKey, ...init.headers } });
+  const admin = (path: string, init: RequestInit = {}) =>
+    request(path, { ...init, headers: { [masterKeyHeader]: config.masterKey, ...init.headers } });
   return {
     ...running,
     config,

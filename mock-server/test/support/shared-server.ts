@@ -22,7 +22,15 @@ export type TestEndpoint = Pick<TestServer, 'url' | 'config' | 'request' | 'admi
 export async function startTestEndpoint(overrides: Partial<ConfigInput> = {}): Promise<TestEndpoint> {
   const shared = inject('sharedServer');
   if (!shared) return startTestServer(overrides);
-  const { authenticationId: _a, clientKey: _c, masterKey: _m, objectStorageId: _o, storageId: _s, gameId: _g, ...keys } = TEST_CONFIG;
+  const {
+    authenticationId: _a,
+    clientKey: _c,
+    masterKey: _m,
+    objectStorageId: _o,
+    storageId: _s,
+    gameId: _g,
+    ...keys
+  } = TEST_CONFIG;
   const project = await createTestProject({ ...shared, config: { ...keys, ...overrides } });
   return {
     url: project.url,

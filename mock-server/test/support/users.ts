@@ -15,17 +15,29 @@ export function authIdHeader(server: TestServer): Record<string, string> {
 }
 
 /** Logs in through the real endpoint; throws with the response body when it fails. */
-export async function login(server: TestServer, form: Record<string, string>, headers: Record<string, string>): Promise<Record<string, unknown>> {
+export async function login(
+  server: TestServer,
+  form: Record<string, string>,
+  headers: Record<string, string>,
+): Promise<Record<string, unknown>> {
   const body = new FormData();
   for (const [k, v] of Object.entries(form)) body.set(k, v);
-  const res = await server.request('/auth/login', { method: 'POST', headers: { ...authIdHeader(server), ...headers }, body });
+  const res = await server.request('/auth/login', {
+    method: 'POST',
+    headers: { ...authIdHeader(server), ...headers },
+    body,
+  });
   const json = (await res.json()) as Record<string, unknown>;
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(json)}`);
   return json;
 }
 
 /** Registers a user over HTTP and logs them in with the client key. */
-export async function createUser(server: TestServer, username: string, profile: Record<string, string> = {}): Promise<TestUser> {
+export async function createUser(
+  server: TestServer,
+  username: string,
+  profile: Record<string, string> = {},
+): Promise<TestUser> {
   const password = `pw-${username}`;
   const res = await server.request('/auth/users', {
     method: 'POST',
@@ -34,9 +46,20 @@ export async function createUser(server: TestServer, username: string, profile: 
   });
   const record = (await res.json()) as { userId: string };
   if (res.status !== 200) throw new Error(`register failed: ${res.status} ${JSON.stringify(record)}`);
-  const tokens = await login(server, { username, password }, { 'X-Service-Authentication-Key': server.config.clientKey });
+  const tokens = await login(
+    server,
+    { username, password },
+    { 'X-Service-Authentication-Key': server.config.clientKey },
+  );
   const accessToken = tokens['access_token'] as string;
-  return { userId: record.userId, username, password, accessToken, refreshToken: tokens['refresh_token'] as string, auth: { Authorization: `Bearer ${accessToken}` } };
+  return {
+    userId: record.userId,
+    username,
+    password,
+    accessToken,
+    refreshToken: tokens['refresh_token'] as string,
+    auth: { Authorization: `Bearer ${accessToken}` },
+  };
 }
 
 /** A master access token, as `{ Authorization }` headers. */

@@ -36,13 +36,36 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  await server.admin('/__admin/transcoder/policy', { method: 'PATCH', body: JSON.stringify({ retryDelayMs: 10, deliveryAttempts: 5, timeLimitMs: 120_000 }) });
+  await server.admin('/__admin/transcoder/policy', {
+    method: 'PATCH',
+    body: JSON.stringify({ retryDelayMs: 10, deliveryAttempts: 5, timeLimitMs: 120_000 }),
+  });
   for (const [kind, body] of Object.entries({
-    upload: { name: 'receiver', default: true, url: `${receiver.url}/upload`, headers: { 'x-delivery-secret': 's3cret' } },
+    upload: {
+      name: 'receiver',
+      default: true,
+      url: `${receiver.url}/upload`,
+      headers: { 'x-delivery-secret': 's3cret' },
+    },
     webhook: { name: 'receiver', default: true, url: `${receiver.url}/webhook` },
-    watermark: { name: 'corner', default: true, url: `${receiver.url}/src/mark.png`, location: 'BOTTOM_RIGHT', paddingX: 8, paddingY: 8 },
+    watermark: {
+      name: 'corner',
+      default: true,
+      url: `${receiver.url}/src/mark.png`,
+      location: 'BOTTOM_RIGHT',
+      paddingX: 8,
+      paddingY: 8,
+    },
     thumbnail: { name: 'two', default: true, shots: ['00:00:01', '00:00:03'] },
-    preset: { name: 'files', default: true, speed: 'ultrafast', outputs: [{ resolution: '120', videoBitrate: '150k', audioBitrate: '48k' }, { resolution: '160x120', videoBitrate: '200k', audioBitrate: '48k' }] },
+    preset: {
+      name: 'files',
+      default: true,
+      speed: 'ultrafast',
+      outputs: [
+        { resolution: '120', videoBitrate: '150k', audioBitrate: '48k' },
+        { resolution: '160x120', videoBitrate: '200k', audioBitrate: '48k' },
+      ],
+    },
   })) {
     expect((await post(`/metadata/${kind}`, body)).ok).toBe(true);
   }
@@ -61,14 +84,31 @@ async function jobOf(requestId: string): Promise<Record<string, unknown>> {
 
 describe('conversion with ffmpeg', () => {
   it('delivers thumbnails and one watermarked file per output, then COMPLETE, and removes its files', async () => {
-    const { requestId, videoId } = await convert({ url: `${receiver.url}/src/video.mp4`, preset: true, thumbnail: true, watermark: true });
+    const { requestId, videoId } = await convert({
+      url: `${receiver.url}/src/video.mp4`,
+      preset: true,
+      thumbnail: true,
+      watermark: true,
+    });
     const notes = await receiver.notificationsOf(requestId, 2);
     expect(notes.map((n) => [n.job, n.status])).toEqual([
       ['thumbnail', 'COMPLETE'],
       ['convert', 'COMPLETE'],
     ]);
-    expect(notes[0]).toMatchObject({ requestId, retry: '0', payload: { videoId, count: 2 }, queueId: expect.any(String) });
-    expect(notes[1]!.payload).toMatchObject({ videoId, vod: false, qualities: [{ resolution: '160x120', bandwidth: 198000 }, { resolution: '160x120', bandwidth: 248000 }] });
+    expect(notes[0]).toMatchObject({
+      requestId,
+      retry: '0',
+      payload: { videoId, count: 2 },
+      queueId: expect.any(String),
+    });
+    expect(notes[1]!.payload).toMatchObject({
+      videoId,
+      vod: false,
+      qualities: [
+        { resolution: '160x120', bandwidth: 198000 },
+        { resolution: '160x120', bandwidth: 248000 },
+      ],
+    });
 
     const delivered = receiver.deliveriesOf(videoId);
     expect(delivered.map((d) => d.category)).toEqual(['thumbnail', 'thumbnail', 'converted', 'converted']);
@@ -86,14 +126,27 @@ describe('conversion with ffmpeg', () => {
 
   it('cuts VOD into AES-128 HLS per quality with a master playlist and downloadable files', async () => {
     expect(
-      (await post('/metadata/preset', {
-        name: 'vod', vod: true, encrypt: true, speed: 'ultrafast', vodPlaylistBaseUrl: 'https://cdn.example.com/videos/',
-        outputs: [{ resolution: '120', videoBitrate: '150k', audioBitrate: '48k' }, { resolution: '180', videoBitrate: '250k', audioBitrate: '64k' }],
-      })).status,
+      (
+        await post('/metadata/preset', {
+          name: 'vod',
+          vod: true,
+          encrypt: true,
+          speed: 'ultrafast',
+          vodPlaylistBaseUrl: 'https://cdn.example.com/videos/',
+          outputs: [
+            { resolution: '120', videoBitrate: '150k', audioBitrate: '48k' },
+            { resolution: '180', videoBitrate: '250k', audioBitrate: '64k' },
+          ],
+        })
+      ).status,
     ).toBe(201);
     const { requestId, videoId } = await convert({ url: `${receiver.url}/src/video.mp4`, preset: 'vod' });
     const [done] = await receiver.notificationsOf(requestId, 1);
-    expect(done).toMatchObject({ status: 'COMPLETE', job: 'convert', payload: { vod: true, playlist: `${videoId}/playlist.m3u8` } });
+    expect(done).toMatchObject({
+      status: 'COMPLETE',
+      job: 'convert',
+      payload: { vod: true, playlist: `${videoId}/playlist.m3u8` },
+    });
 
     const delivered = receiver.deliveriesOf(videoId);
     const categories = delivered.map((d) => d.category);
@@ -103,8 +156,12 @@ describe('conversion with ffmpeg', () => {
     expect(chunks.map((d) => d.path)).toContain(`${videoId}/180/enc.key`);
 
     const master = readFileSync(join(receiver.root, videoId, 'playlist.m3u8'), 'utf8');
-    expect(master).toContain(`#EXT-X-STREAM-INF:PROGRAM-ID=1, BANDWIDTH=198000, RESOLUTION=160x120\nhttps://cdn.example.com/videos/${videoId}/120/playlist.m3u8`);
-    expect(master).toContain(`#EXT-X-STREAM-INF:PROGRAM-ID=1, BANDWIDTH=314000, RESOLUTION=240x180\nhttps://cdn.example.com/videos/${videoId}/180/playlist.m3u8`);
+    expect(master).toContain(
+      `#EXT-X-STREAM-INF:PROGRAM-ID=1, BANDWIDTH=198000, RESOLUTION=160x120\nhttps://cdn.example.com/videos/${videoId}/120/playlist.m3u8`,
+    );
+    expect(master).toContain(
+      `#EXT-X-STREAM-INF:PROGRAM-ID=1, BANDWIDTH=314000, RESOLUTION=240x180\nhttps://cdn.example.com/videos/${videoId}/180/playlist.m3u8`,
+    );
     const quality = readFileSync(join(receiver.root, videoId, '180/playlist.m3u8'), 'utf8');
     expect(quality).toContain('#EXT-X-KEY:METHOD=AES-128,URI="enc.key"');
     expect(readFileSync(join(receiver.root, videoId, '180/enc.key'))).toHaveLength(16);
@@ -127,9 +184,23 @@ describe('conversion with ffmpeg', () => {
     ['BOTTOM_CENTER', 160, 222],
     ['BOTTOM_RIGHT', 292, 222],
   ])('draws the watermark at %s with its padding', async (location, x, y) => {
-    await post('/metadata/watermark', { name: 'placed', url: `${receiver.url}/src/mark.png`, location, paddingX: 8, paddingY: 8 });
-    await post('/metadata/preset', { name: 'full', speed: 'ultrafast', outputs: [{ resolution: '240', videoBitrate: '300k', audioBitrate: '64k' }] });
-    const { requestId, videoId } = await convert({ url: `${receiver.url}/src/black.mp4`, preset: 'full', watermark: 'placed' });
+    await post('/metadata/watermark', {
+      name: 'placed',
+      url: `${receiver.url}/src/mark.png`,
+      location,
+      paddingX: 8,
+      paddingY: 8,
+    });
+    await post('/metadata/preset', {
+      name: 'full',
+      speed: 'ultrafast',
+      outputs: [{ resolution: '240', videoBitrate: '300k', audioBitrate: '64k' }],
+    });
+    const { requestId, videoId } = await convert({
+      url: `${receiver.url}/src/black.mp4`,
+      preset: 'full',
+      watermark: 'placed',
+    });
     expect((await receiver.notificationsOf(requestId, 1))[0]!.status).toBe('COMPLETE');
     const pixel = pixelAt(join(receiver.root, videoId, receiver.deliveriesOf(videoId)[0]!.file.name), 0.5);
     const [r = 0, g = 0] = pixel(x, y);
@@ -141,7 +212,11 @@ describe('conversion with ffmpeg', () => {
 
   it('encodes with x265, a profile and raw ffmpeg parameters', async () => {
     await post('/metadata/preset', {
-      name: 'hevc', videoEncoder: 'x265', profile: 'main', speed: 'ultrafast', rawParameters: { '-metadata': 'title=basekit test' },
+      name: 'hevc',
+      videoEncoder: 'x265',
+      profile: 'main',
+      speed: 'ultrafast',
+      rawParameters: { '-metadata': 'title=basekit test' },
       outputs: [{ resolution: '120', videoBitrate: '150k', audioBitrate: '48k' }],
     });
     const { requestId, videoId } = await convert({ url: `${receiver.url}/src/video.mp4`, preset: 'hevc' });
@@ -151,20 +226,33 @@ describe('conversion with ffmpeg', () => {
   });
 
   it("converts a file of this server's own storage", async () => {
-    const [saved] = await storageClient(server, editor).put([{ name: 'clip.mp4', path: 'videos', content: readFileSync(join(receiver.root, 'src/video.mp4')) }]);
+    const [saved] = await storageClient(server, editor).put([
+      { name: 'clip.mp4', path: 'videos', content: readFileSync(join(receiver.root, 'src/video.mp4')) },
+    ]);
     const { requestId } = await convert({ url: `${server.url}${downloadPath(server, saved!)}`, thumbnail: true });
-    expect((await receiver.notificationsOf(requestId, 1))[0]).toMatchObject({ status: 'COMPLETE', payload: { count: 2 } });
+    expect((await receiver.notificationsOf(requestId, 1))[0]).toMatchObject({
+      status: 'COMPLETE',
+      payload: { count: 2 },
+    });
   });
 
   it('takes as many random thumbnails as asked, even more than one per second', async () => {
     await post('/metadata/thumbnail', { name: 'many', random: true, count: 30 });
     const { requestId, videoId } = await convert({ url: `${receiver.url}/src/video.mp4`, thumbnail: 'many' });
-    expect((await receiver.notificationsOf(requestId, 1))[0]).toMatchObject({ status: 'COMPLETE', payload: { count: 30 } });
+    expect((await receiver.notificationsOf(requestId, 1))[0]).toMatchObject({
+      status: 'COMPLETE',
+      payload: { count: 30 },
+    });
     expect(receiver.deliveriesOf(videoId).filter((d) => d.category === 'thumbnail')).toHaveLength(30);
   });
 
   it('cuts HLS from a video without sound', async () => {
-    await post('/metadata/preset', { name: 'silent', vod: true, speed: 'ultrafast', outputs: [{ resolution: '120', videoBitrate: '100k', audioBitrate: '32k' }] });
+    await post('/metadata/preset', {
+      name: 'silent',
+      vod: true,
+      speed: 'ultrafast',
+      outputs: [{ resolution: '120', videoBitrate: '100k', audioBitrate: '32k' }],
+    });
     const { requestId, videoId } = await convert({ url: `${receiver.url}/src/black.mp4`, preset: 'silent' });
     expect((await receiver.notificationsOf(requestId, 1))[0]!.status).toBe('COMPLETE');
     expect(readFileSync(join(receiver.root, videoId, '120/playlist.m3u8'), 'utf8')).toContain('seg_000.ts');
@@ -175,7 +263,11 @@ describe('conversion with ffmpeg', () => {
     await post('/metadata/thumbnail', { name: 'late', interval: 2, count: 4, startTime: 1 });
     const { requestId, videoId } = await convert({ url: `${receiver.url}/src/video.mp4`, thumbnail: 'late' });
     const [note] = await receiver.notificationsOf(requestId, 1);
-    expect(note).toMatchObject({ status: 'THUMBNAIL_REJECTED', job: 'thumbnail', payload: { videoId, reason: expect.stringContaining('00:00:05, 00:00:07') } });
+    expect(note).toMatchObject({
+      status: 'THUMBNAIL_REJECTED',
+      job: 'thumbnail',
+      payload: { videoId, reason: expect.stringContaining('00:00:05, 00:00:07') },
+    });
     expect(receiver.deliveriesOf(videoId)).toEqual([]);
   });
 
@@ -184,12 +276,20 @@ describe('conversion with ffmpeg', () => {
     ['missing', '/src/nothing.mp4', 'answered 404'],
     ['not a video', '/src/notes.txt', 'not a readable video'],
   ])('rejects a source that is %s, saying what happened in the admin job view only', async (_, path, detail) => {
-    const { requestId, videoId } = await convert({ url: path.startsWith('/') ? `${receiver.url}${path}` : path, preset: true, thumbnail: true });
+    const { requestId, videoId } = await convert({
+      url: path.startsWith('/') ? `${receiver.url}${path}` : path,
+      preset: true,
+      thumbnail: true,
+    });
     const [note] = await receiver.notificationsOf(requestId, 1);
     const reason = expect.stringMatching(/^the source could not be used: its address must answer 2xx/);
     expect(note).toMatchObject({ status: 'REJECTED', job: 'convert', payload: { videoId, reason } });
     expect(note!.payload['reason']).not.toContain(detail);
-    expect(await jobOf(requestId)).toMatchObject({ state: 'rejected', reason, detail: expect.stringContaining(detail) });
+    expect(await jobOf(requestId)).toMatchObject({
+      state: 'rejected',
+      reason,
+      detail: expect.stringContaining(detail),
+    });
     expect(readdirSync(scratch)).toEqual([]);
   });
 
@@ -200,18 +300,35 @@ describe('conversion with ffmpeg', () => {
     const [note] = await receiver.notificationsOf(requestId, 1);
     expect(note).toMatchObject({ status: 'COMPLETE', retry: '1' });
     expect(receiver.deliveriesOf(videoId)).toHaveLength(2);
-    await expect.poll(() => jobOf(requestId)).toMatchObject({
-      state: 'complete',
-      deliveries: { delivered: 2, failed: 0, retries: 2 },
-      notifications: [{ status: 'COMPLETE', job: 'thumbnail', attempts: 2, delivered: true }],
-    });
+    await expect
+      .poll(() => jobOf(requestId))
+      .toMatchObject({
+        state: 'complete',
+        deliveries: { delivered: 2, failed: 0, retries: 2 },
+        notifications: [{ status: 'COMPLETE', job: 'thumbnail', attempts: 2, delivered: true }],
+      });
     // Each call with every try and its answer, for the admin job view.
-    const tries = (statuses: number[]) => statuses.map((status) => ({ at: expect.any(String), ms: expect.any(Number), status }));
-    const thumbnailCall = (file: string) => ({ kind: 'upload', url: `${receiver.url}/upload`, file, fields: { thumbnail: true }, delivered: true, tries: tries([503, 204]) });
+    const tries = (statuses: number[]) =>
+      statuses.map((status) => ({ at: expect.any(String), ms: expect.any(Number), status }));
+    const thumbnailCall = (file: string) => ({
+      kind: 'upload',
+      url: `${receiver.url}/upload`,
+      file,
+      fields: { thumbnail: true },
+      delivered: true,
+      tries: tries([503, 204]),
+    });
     expect((await jobOf(requestId))['calls']).toEqual([
       thumbnailCall('thumbnail-001.jpg'),
       thumbnailCall('thumbnail-002.jpg'),
-      { kind: 'webhook', url: `${receiver.url}/webhook`, status: 'COMPLETE', job: 'thumbnail', delivered: true, tries: tries([503, 204]) },
+      {
+        kind: 'webhook',
+        url: `${receiver.url}/webhook`,
+        status: 'COMPLETE',
+        job: 'thumbnail',
+        delivered: true,
+        tries: tries([503, 204]),
+      },
     ]);
   });
 
@@ -220,7 +337,10 @@ describe('conversion with ffmpeg', () => {
     await receiver.notificationsOf(requestId, 2);
     const job = await jobOf(requestId);
     expect(Object.keys(job['settings'] as object).sort()).toEqual(['preset', 'thumbnail', 'upload', 'webhook']);
-    expect(job['settings']).toMatchObject({ upload: { name: 'receiver', headers: { 'x-delivery-secret': 's3cret' } }, preset: { name: 'files', speed: 'ultrafast' } });
+    expect(job['settings']).toMatchObject({
+      upload: { name: 'receiver', headers: { 'x-delivery-secret': 's3cret' } },
+      preset: { name: 'files', speed: 'ultrafast' },
+    });
     const log = job['log'] as { command: string; ms: number; exitCode: number; output: string; endedAt: string }[];
     expect(log.map((run) => run.command.split(' ')[0]!.split('/').pop())).toEqual(['ffprobe', 'ffmpeg', 'ffmpeg']);
     expect(log.every((run) => run.exitCode === 0 && run.ms >= 0 && run.endedAt)).toBe(true);
@@ -230,17 +350,25 @@ describe('conversion with ffmpeg', () => {
   });
 
   it('ends REJECTED when every try of a delivery fails', async () => {
-    await server.admin('/__admin/transcoder/policy', { method: 'PATCH', body: JSON.stringify({ deliveryAttempts: 2 }) });
+    await server.admin('/__admin/transcoder/policy', {
+      method: 'PATCH',
+      body: JSON.stringify({ deliveryAttempts: 2 }),
+    });
     receiver.failUploads = 3;
     const { requestId } = await convert({ url: `${receiver.url}/src/video.mp4`, thumbnail: true });
     const [note] = await receiver.notificationsOf(requestId, 1);
     receiver.failUploads = 0;
-    expect(note).toMatchObject({ status: 'THUMBNAIL_REJECTED', payload: { reason: '1 upload deliveries failed: the upload address did not accept them' } });
-    await expect.poll(() => jobOf(requestId)).toMatchObject({
-      state: 'rejected',
-      deliveries: { delivered: 1, failed: 1, retries: 2 },
-      lastDeliveryError: expect.stringContaining('answered 503'),
+    expect(note).toMatchObject({
+      status: 'THUMBNAIL_REJECTED',
+      payload: { reason: '1 upload deliveries failed: the upload address did not accept them' },
     });
+    await expect
+      .poll(() => jobOf(requestId))
+      .toMatchObject({
+        state: 'rejected',
+        deliveries: { delivered: 1, failed: 1, retries: 2 },
+        lastDeliveryError: expect.stringContaining('answered 503'),
+      });
   });
 
   it('stops a job at its time limit', async () => {
@@ -249,7 +377,10 @@ describe('conversion with ffmpeg', () => {
     const slow = createServer((_, res) => res.write('0'.repeat(100)));
     await new Promise<void>((done) => slow.listen(0, '127.0.0.1', done));
     try {
-      const { requestId } = await convert({ url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/video.mp4`, preset: true });
+      const { requestId } = await convert({
+        url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/video.mp4`,
+        preset: true,
+      });
       const [note] = await receiver.notificationsOf(requestId, 1);
       expect(note).toMatchObject({ status: 'REJECTED', payload: { reason: expect.stringContaining('time limit') } });
       expect(readdirSync(scratch)).toEqual([]);
@@ -267,10 +398,15 @@ describe('without ffmpeg', () => {
     delete process.env['FFMPEG_PATH'];
     try {
       const send = transcoderClient(bare, (await createUser(bare, 'bare')).auth);
-      expect((await send('/metadata/upload', { name: 'u', default: true, url: 'https://example.com/up' })).status).toBe(201);
+      expect((await send('/metadata/upload', { name: 'u', default: true, url: 'https://example.com/up' })).status).toBe(
+        201,
+      );
       const res = await send('/video/convert', { url: 'https://example.com/in.mp4', upload: true, thumbnail: true });
       expect(res.status).toBe(503);
-      expect(await res.json()).toEqual({ code: 701, error: expect.stringContaining('FFMPEG_PATH=/nonexistent/ffmpeg') });
+      expect(await res.json()).toEqual({
+        code: 701,
+        error: expect.stringContaining('FFMPEG_PATH=/nonexistent/ffmpeg'),
+      });
     } finally {
       await bare.close();
     }

@@ -27,13 +27,23 @@ function receiverAt(name: string): Receiver {
 async function outbound(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   const request = new Request(input, init);
   const { origin } = new URL(request.url);
-  if (origin === HANGING) return new Promise((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason)));
+  if (origin === HANGING)
+    return new Promise((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason)));
   const receiver = Object.values(receivers).find((r) => r.url === origin);
   return receiver ? receiver.fetch(request) : Response.error();
 }
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  const init: RequestInit = { method, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) };
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const init: RequestInit = {
+    method,
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  };
   return engine.fetch(new Request(`${ENGINE}${path}`, init));
 }
 
@@ -47,7 +57,12 @@ async function login(form: Record<string, string>, key: string): Promise<Record<
 
 /** Registers a user and answers a function posting JSON with their token. */
 async function user(username: string) {
-  const registered = await call('POST', '/auth/users', { username, password: `pw-${username}` }, { 'x-service-authentication-id': 'dev-auth-id' });
+  const registered = await call(
+    'POST',
+    '/auth/users',
+    { username, password: `pw-${username}` },
+    { 'x-service-authentication-id': 'dev-auth-id' },
+  );
   expect(registered.status).toBe(200);
   const auth = await login({ username, password: `pw-${username}` }, 'dev-client-key');
   return (path: string, body: unknown) => call('POST', path, body, auth);
@@ -57,7 +72,10 @@ async function jobs(): Promise<JobRecord[]> {
   return ((await (await call('GET', '/__admin/jobs', undefined, MASTER_KEY)).json()) as { jobs: JobRecord[] }).jobs;
 }
 
-async function convert(as: Awaited<ReturnType<typeof user>>, body: Record<string, unknown>): Promise<{ requestId: string; videoId: string }> {
+async function convert(
+  as: Awaited<ReturnType<typeof user>>,
+  body: Record<string, unknown>,
+): Promise<{ requestId: string; videoId: string }> {
   const res = await as('/video/convert', { thumbnail: true, webhook: true, ...body });
   expect(res.status).toBe(202);
   return (await res.json()) as { requestId: string; videoId: string };
@@ -75,7 +93,10 @@ beforeEach(async () => {
   bob = await user('bob');
   const masterAuth = await login({}, 'dev-master-key');
   master = (path, body) => call('POST', path, body, masterAuth);
-  for (const [as, r] of [[alice, receivers.a], [bob, receivers.b]] as const) {
+  for (const [as, r] of [
+    [alice, receivers.a],
+    [bob, receivers.b],
+  ] as const) {
     expect((await as('/metadata/webhook', { name: 'mine', default: true, url: `${r.url}/webhook` })).status).toBe(201);
     expect((await as('/metadata/thumbnail', { name: 'one', default: true, shots: ['00:00:01'] })).status).toBe(201);
   }
@@ -86,7 +107,9 @@ describe('settings scoping', () => {
     expect((await alice('/metadata/upload', { name: 'results', url: `${receivers.a.url}/upload` })).status).toBe(201);
     // Bob saves an upload setting of the same name, pointing at his own address: a new record of his.
     expect((await bob('/metadata/upload', { name: 'results', url: `${receivers.b.url}/upload` })).status).toBe(201);
-    expect((await bob('/metadata/upload', { name: 'results', default: true, url: `${receivers.b.url}/upload` })).status).toBe(200);
+    expect(
+      (await bob('/metadata/upload', { name: 'results', default: true, url: `${receivers.b.url}/upload` })).status,
+    ).toBe(200);
 
     const { requestId, videoId } = await convert(alice, { url: `${receivers.a.url}/src/video.mp4`, upload: 'results' });
     expect((await receivers.a.notificationsOf(requestId, 1, 10))[0]!.status).toBe('COMPLETE');
@@ -106,8 +129,12 @@ describe('settings scoping', () => {
   });
 
   it("shares the master token's settings with every user, who may shadow them only for themselves", async () => {
-    expect((await master('/metadata/upload', { name: 'app', default: true, url: `${receivers.app.url}/upload` })).status).toBe(201);
-    expect((await master('/metadata/webhook', { name: 'app', default: true, url: `${receivers.app.url}/webhook` })).status).toBe(201);
+    expect(
+      (await master('/metadata/upload', { name: 'app', default: true, url: `${receivers.app.url}/upload` })).status,
+    ).toBe(201);
+    expect(
+      (await master('/metadata/webhook', { name: 'app', default: true, url: `${receivers.app.url}/webhook` })).status,
+    ).toBe(201);
     // Alice's own "app" is hers alone; Bob still gets the project's, by name and as the default.
     expect((await alice('/metadata/upload', { name: 'app', url: `${receivers.a.url}/upload` })).status).toBe(201);
     const byName = await convert(bob, { url: `${receivers.b.url}/src/video.mp4`, upload: 'app' });
@@ -128,7 +155,11 @@ describe('settings scoping', () => {
 
   it("keeps the master token to the project's settings", async () => {
     await alice('/metadata/upload', { name: 'alices', default: true, url: `${receivers.a.url}/upload` });
-    const res = await master('/video/convert', { url: `${receivers.a.url}/src/video.mp4`, upload: 'alices', thumbnail: 'one' });
+    const res = await master('/video/convert', {
+      url: `${receivers.a.url}/src/video.mp4`,
+      upload: 'alices',
+      thumbnail: 'one',
+    });
     expect(await res.json()).toMatchObject({ code: 700, error: expect.stringContaining('"upload"') });
   });
 });
@@ -156,7 +187,10 @@ describe('per-user limits', () => {
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ code: 703, error: expect.stringContaining('2 jobs waiting') });
     expect(await jobs()).toHaveLength(3);
-    for (let i = 0; i < 4; i++) expect((await master('/video/convert', { url: `${HANGING}/video.mp4`, upload: true, thumbnail: true })).status).toBe(202);
+    for (let i = 0; i < 4; i++)
+      expect(
+        (await master('/video/convert', { url: `${HANGING}/video.mp4`, upload: true, thumbnail: true })).status,
+      ).toBe(202);
   });
 });
 

@@ -34,7 +34,13 @@ beforeEach(async () => {
   await post('/metadata/webhook', { name: 'receiver', default: true, url: `${receiver.url}/webhook` });
 });
 
-const preset = (rawParameters: Record<string, string>, extra: Record<string, unknown> = {}) => ({ name: 'p', speed: 'ultrafast', outputs: OUTPUTS, rawParameters, ...extra });
+const preset = (rawParameters: Record<string, string>, extra: Record<string, unknown> = {}) => ({
+  name: 'p',
+  speed: 'ultrafast',
+  outputs: OUTPUTS,
+  rawParameters,
+  ...extra,
+});
 
 describe('rawParameters', () => {
   it.each([
@@ -69,25 +75,53 @@ describe('rawParameters', () => {
 
   it('takes the allow-listed options with values they accept', async () => {
     const rawParameters = {
-      '-crf': '23', qp: '20', '-maxrate': '1.5M', minrate: '100k', bufsize: '3M', 'b:v': '900k', '-b:a': '96k', '-g': '50', keyint_min: '25',
-      bf: '2', refs: '3', '-r': '30000/1001', pix_fmt: 'yuv420p', '-tune': 'film', level: '4.1', ac: '2', ar: '44100',
-      '-metadata': 'title=My video: part 1', '-x264-params': 'aq-mode=2:ref=3:rc-lookahead=20',
+      '-crf': '23',
+      qp: '20',
+      '-maxrate': '1.5M',
+      minrate: '100k',
+      bufsize: '3M',
+      'b:v': '900k',
+      '-b:a': '96k',
+      '-g': '50',
+      keyint_min: '25',
+      bf: '2',
+      refs: '3',
+      '-r': '30000/1001',
+      pix_fmt: 'yuv420p',
+      '-tune': 'film',
+      level: '4.1',
+      ac: '2',
+      ar: '44100',
+      '-metadata': 'title=My video: part 1',
+      '-x264-params': 'aq-mode=2:ref=3:rc-lookahead=20',
     };
     const res = await post('/metadata/preset', preset(rawParameters));
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ rawParameters });
-    const hevc = await post('/metadata/preset', preset({ 'x265-params': 'aq-mode=1:bframes=4', tune: 'grain' }, { name: 'h', videoEncoder: 'x265' }));
+    const hevc = await post(
+      '/metadata/preset',
+      preset({ 'x265-params': 'aq-mode=1:bframes=4', tune: 'grain' }, { name: 'h', videoEncoder: 'x265' }),
+    );
     expect(hevc.status).toBe(201);
   });
 
   it('refuses at convert time an option that got into the state some other way, queueing nothing', async () => {
     const target = join(scratch, 'smuggled.mp4');
-    const exported = (await (await server.admin('/__admin/state')).json()) as { areas: Record<string, Record<string, unknown>> };
+    const exported = (await (await server.admin('/__admin/state')).json()) as {
+      areas: Record<string, Record<string, unknown>>;
+    };
     const transcoder = exported.areas['transcoder']!;
-    transcoder['settings'] = { ...(transcoder['settings'] as object), preset: [{ ...preset({ '-an': target }), name: 'imported', default: false }] };
+    transcoder['settings'] = {
+      ...(transcoder['settings'] as object),
+      preset: [{ ...preset({ '-an': target }), name: 'imported', default: false }],
+    };
     expect((await server.admin('/__admin/state', { method: 'PUT', body: JSON.stringify(exported) })).status).toBe(200);
 
-    const res = await post('/video/convert', { url: `${receiver.url}/src/video.mp4`, upload: true, preset: 'imported' });
+    const res = await post('/video/convert', {
+      url: `${receiver.url}/src/video.mp4`,
+      upload: true,
+      preset: 'imported',
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: 702, error: expect.stringContaining('"rawParameters.-an"') });
     expect(await (await server.admin('/__admin/jobs')).json()).toEqual({ jobs: [] });
@@ -98,17 +132,42 @@ describe('rawParameters', () => {
 describe('what ffmpeg reads and where it runs', () => {
   it('builds no command from a plan with an option off the allow-list, however the plan was made', () => {
     const info = { durationSeconds: 1, startSeconds: 0, frameSeconds: 0.04, width: 160, height: 120, hasAudio: false };
-    const plan: Omit<ConvertPlan, 'rawParameters'> = { outputs: [{ height: 120, videoBitrate: 150_000, audioBitrate: 48_000 }], speed: 'ultrafast', videoEncoder: 'x264', audioEncoder: 'aac' };
-    expect(encodeArgs('source', undefined, info, { ...plan, rawParameters: { '-tune': 'film' } }, (i) => `${i}.mp4`)).toContain('-tune');
-    expect(() => encodeArgs('source', undefined, info, { ...plan, rawParameters: { '-an': '/tmp/second.mp4' } }, (i) => `${i}.mp4`)).toThrow('"rawParameters.-an"');
+    const plan: Omit<ConvertPlan, 'rawParameters'> = {
+      outputs: [{ height: 120, videoBitrate: 150_000, audioBitrate: 48_000 }],
+      speed: 'ultrafast',
+      videoEncoder: 'x264',
+      audioEncoder: 'aac',
+    };
+    expect(
+      encodeArgs('source', undefined, info, { ...plan, rawParameters: { '-tune': 'film' } }, (i) => `${i}.mp4`),
+    ).toContain('-tune');
+    expect(() =>
+      encodeArgs(
+        'source',
+        undefined,
+        info,
+        { ...plan, rawParameters: { '-an': '/tmp/second.mp4' } },
+        (i) => `${i}.mp4`,
+      ),
+    ).toThrow('"rawParameters.-an"');
   });
 
   it('refuses a source that is a playlist naming other files (it would encode files of the server)', async () => {
     // A "video" that is an HLS playlist whose segment is a file on the server's disk.
     const secret = makeVideo(join(scratch, 'secret/other-users-video.ts'), { seconds: 1, size: '160x120' });
-    writeFileSync(join(receiver.root, 'src/playlist.mp4'), `#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:1,\nfile://${secret}\n#EXT-X-ENDLIST\n`);
+    writeFileSync(
+      join(receiver.root, 'src/playlist.mp4'),
+      `#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:1,\nfile://${secret}\n#EXT-X-ENDLIST\n`,
+    );
     await post('/metadata/preset', preset({}));
-    const { requestId, videoId } = (await (await post('/video/convert', { url: `${receiver.url}/src/playlist.mp4`, upload: true, webhook: true, preset: 'p' })).json()) as { requestId: string; videoId: string };
+    const { requestId, videoId } = (await (
+      await post('/video/convert', {
+        url: `${receiver.url}/src/playlist.mp4`,
+        upload: true,
+        webhook: true,
+        preset: 'p',
+      })
+    ).json()) as { requestId: string; videoId: string };
     const [note] = await receiver.notificationsOf(requestId, 1, 20);
     expect(note).toMatchObject({ status: 'REJECTED', job: 'convert' });
     expect(receiver.deliveriesOf(videoId)).toEqual([]);
@@ -128,7 +187,14 @@ describe('what ffmpeg reads and where it runs', () => {
       await send('/metadata/upload', { name: 'r', default: true, url: `${receiver.url}/upload` });
       await send('/metadata/webhook', { name: 'r', default: true, url: `${receiver.url}/webhook` });
       await send('/metadata/thumbnail', { name: 't', default: true, shots: ['00:00:00'] });
-      const { requestId } = (await (await send('/video/convert', { url: `${receiver.url}/src/video.mp4`, upload: true, webhook: true, thumbnail: true })).json()) as { requestId: string };
+      const { requestId } = (await (
+        await send('/video/convert', {
+          url: `${receiver.url}/src/video.mp4`,
+          upload: true,
+          webhook: true,
+          thumbnail: true,
+        })
+      ).json()) as { requestId: string };
       expect((await receiver.notificationsOf(requestId, 1, 20))[0]!.status).toBe('COMPLETE');
       const folders = readFileSync(log, 'utf8').trim().split('\n');
       // The first line is the start-up check (`ffmpeg -version`); every job run is inside a job folder.

@@ -49,7 +49,17 @@ beforeAll(async () => {
   server = await startTestServer();
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--autoplay-policy=no-user-gesture-required',
+    ],
   });
 });
 afterAll(async () => {
@@ -66,12 +76,25 @@ it('converts a video to a two-quality HLS ladder that plays to the end in Chromi
     watermark: { name: 'logo', url: `${receiver.url}/src/mark.png`, location: 'TOP_RIGHT', paddingX: 10, paddingY: 10 },
     thumbnail: { name: 'every2s', interval: 2, count: 3, startTime: 0 },
     preset: {
-      name: 'ladder', vod: true, speed: 'ultrafast', vodPlaylistBaseUrl: `${receiver.url}/`,
-      outputs: [{ resolution: '144', videoBitrate: '200k', audioBitrate: '64k' }, { resolution: '240', videoBitrate: '400k', audioBitrate: '64k' }],
+      name: 'ladder',
+      vod: true,
+      speed: 'ultrafast',
+      vodPlaylistBaseUrl: `${receiver.url}/`,
+      outputs: [
+        { resolution: '144', videoBitrate: '200k', audioBitrate: '64k' },
+        { resolution: '240', videoBitrate: '400k', audioBitrate: '64k' },
+      ],
     },
   };
   for (const [kind, body] of Object.entries(settings)) expect((await post(`/metadata/${kind}`, body)).status).toBe(201);
-  const res = await post('/video/convert', { url: `${receiver.url}/src/video.mp4`, upload: 'here', webhook: 'here', watermark: 'logo', thumbnail: 'every2s', preset: 'ladder' });
+  const res = await post('/video/convert', {
+    url: `${receiver.url}/src/video.mp4`,
+    upload: 'here',
+    webhook: 'here',
+    watermark: 'logo',
+    thumbnail: 'every2s',
+    preset: 'ladder',
+  });
   const { requestId, videoId } = (await res.json()) as { requestId: string; videoId: string };
 
   const notes = await receiver.notificationsOf(requestId, 2);
@@ -83,7 +106,13 @@ it('converts a video to a two-quality HLS ladder that plays to the end in Chromi
 
   const page = await browser.newPage();
   await page.goto(`${receiver.url}/player.html?src=${encodeURIComponent(`${receiver.url}/${videoId}/playlist.m3u8`)}`);
-  const played = (await page.evaluate('window.result')) as { heights: number[]; times: number[]; frames: number[][]; ended: boolean; duration: number };
+  const played = (await page.evaluate('window.result')) as {
+    heights: number[];
+    times: number[];
+    frames: number[][];
+    ended: boolean;
+    duration: number;
+  };
   expect(played.heights).toEqual([144, 240]);
   expect(played.ended).toBe(true);
   expect(played.duration).toBeGreaterThan(5.5);

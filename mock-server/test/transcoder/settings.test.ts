@@ -29,9 +29,19 @@ const VALID = {
   upload: { name: 'u', url: 'http://example.com/up', headers: { 'x-api-key': 'k' } },
   watermark: { name: 'm', url: 'https://example.com/logo.png', location: 'BOTTOM_CENTER', paddingX: 4, paddingY: 6 },
   preset: {
-    name: 'p', vod: true, speed: 'veryfast', videoEncoder: 'x264', audioEncoder: 'aac', profile: 'main', encrypt: true,
-    vodPlaylistBaseUrl: 'https://cdn.example.com/', rawParameters: { '-tune': 'film', crf: '23' },
-    outputs: [{ videoBitrate: '800k', audioBitrate: '96k', resolution: '360' }, { videoBitrate: '1.5M', audioBitrate: '128000', resolution: '1280x720' }],
+    name: 'p',
+    vod: true,
+    speed: 'veryfast',
+    videoEncoder: 'x264',
+    audioEncoder: 'aac',
+    profile: 'main',
+    encrypt: true,
+    vodPlaylistBaseUrl: 'https://cdn.example.com/',
+    rawParameters: { '-tune': 'film', crf: '23' },
+    outputs: [
+      { videoBitrate: '800k', audioBitrate: '96k', resolution: '360' },
+      { videoBitrate: '1.5M', audioBitrate: '128000', resolution: '1280x720' },
+    ],
   },
 } as const;
 
@@ -71,14 +81,34 @@ describe('settings records', () => {
     ['upload', { name: 'u', url: 'https://example.com/', headers: { 'bad name': 'v' } }, 'headers.bad name'],
     ['upload', { name: 'u', url: 'https://example.com/', headers: { 'x-a': 'line\r\nbreak' } }, 'headers.x-a'],
     // Headers the delivery sets itself or that frame the message: a Content-Type would break the multipart body.
-    ...['Host', 'Content-Type', 'content-length', 'Transfer-Encoding', 'Connection', 'Expect'].map((name): BadRecord => ['upload', { name: 'u', url: 'https://example.com/', headers: { [name]: 'x' } }, `headers.${name}`]),
+    ...['Host', 'Content-Type', 'content-length', 'Transfer-Encoding', 'Connection', 'Expect'].map(
+      (name): BadRecord => [
+        'upload',
+        { name: 'u', url: 'https://example.com/', headers: { [name]: 'x' } },
+        `headers.${name}`,
+      ],
+    ),
     ['upload', { name: 'u', url: 'https://example.com/', headers: { 'x-a': 'snow \u2603' } }, 'headers.x-a'],
     // A line break in a base address would add lines to the master playlist; parsers drop it silently.
-    ['preset', { name: 'p', vodPlaylistBaseUrl: 'https://cdn.example.com/\n#EXT-X-ENDLIST', outputs: [VALID.preset.outputs[0]] }, 'vodPlaylistBaseUrl'],
-    ['preset', { name: 'p', vodPlaylistBaseUrl: 'https://cdn.example.com/a b/', outputs: [VALID.preset.outputs[0]] }, 'vodPlaylistBaseUrl'],
+    [
+      'preset',
+      { name: 'p', vodPlaylistBaseUrl: 'https://cdn.example.com/\n#EXT-X-ENDLIST', outputs: [VALID.preset.outputs[0]] },
+      'vodPlaylistBaseUrl',
+    ],
+    [
+      'preset',
+      { name: 'p', vodPlaylistBaseUrl: 'https://cdn.example.com/a b/', outputs: [VALID.preset.outputs[0]] },
+      'vodPlaylistBaseUrl',
+    ],
     ['webhook', { name: 'w', url: 'https://example.com/\thook' }, 'url'],
     // Only http and https, in every address field.
-    ...['file:///etc/passwd', 'data:text/plain,hello', 'ftp://example.com/a', 'javascript:alert(1)', 'gopher://127.0.0.1:25/'].flatMap((url): BadRecord[] => [
+    ...[
+      'file:///etc/passwd',
+      'data:text/plain,hello',
+      'ftp://example.com/a',
+      'javascript:alert(1)',
+      'gopher://127.0.0.1:25/',
+    ].flatMap((url): BadRecord[] => [
       ['webhook', { name: 'w', url }, 'url'],
       ['upload', { name: 'u', url }, 'url'],
       ['watermark', { name: 'm', url, location: 'TOP_LEFT' }, 'url'],
@@ -94,11 +124,31 @@ describe('settings records', () => {
     ['preset', { name: 'p', audioEncoder: 'opus', outputs: [VALID.preset.outputs[0]] }, 'audioEncoder'],
     ['preset', { name: 'p', videoEncoder: 'x265', profile: 'high', outputs: [VALID.preset.outputs[0]] }, 'profile'],
     ['preset', { name: 'p', encrypt: true, outputs: [VALID.preset.outputs[0]] }, 'encrypt'],
-    ['preset', { name: 'p', outputs: [{ videoBitrate: 'fast', audioBitrate: '96k', resolution: '360' }] }, 'outputs[0].videoBitrate'],
+    [
+      'preset',
+      { name: 'p', outputs: [{ videoBitrate: 'fast', audioBitrate: '96k', resolution: '360' }] },
+      'outputs[0].videoBitrate',
+    ],
     ['preset', { name: 'p', outputs: [{ videoBitrate: '800k', resolution: '360' }] }, 'outputs[0].audioBitrate'],
-    ['preset', { name: 'p', outputs: [{ videoBitrate: '800k', audioBitrate: '96k', resolution: '361' }] }, 'outputs[0].resolution'],
-    ['preset', { name: 'p', outputs: [{ videoBitrate: '800k', audioBitrate: '96k', resolution: 'hd' }] }, 'outputs[0].resolution'],
-    ['preset', { name: 'p', vod: true, outputs: [VALID.preset.outputs[0], { videoBitrate: '1M', audioBitrate: '96k', resolution: '640x360' }] }, 'outputs[1].resolution'],
+    [
+      'preset',
+      { name: 'p', outputs: [{ videoBitrate: '800k', audioBitrate: '96k', resolution: '361' }] },
+      'outputs[0].resolution',
+    ],
+    [
+      'preset',
+      { name: 'p', outputs: [{ videoBitrate: '800k', audioBitrate: '96k', resolution: 'hd' }] },
+      'outputs[0].resolution',
+    ],
+    [
+      'preset',
+      {
+        name: 'p',
+        vod: true,
+        outputs: [VALID.preset.outputs[0], { videoBitrate: '1M', audioBitrate: '96k', resolution: '640x360' }],
+      },
+      'outputs[1].resolution',
+    ],
   ])('refuses a bad %s record naming the field: %j', async (kind, body, field) => {
     const res = await post(`/metadata/${kind}`, body);
     expect(res.status).toBe(400);
@@ -107,13 +157,30 @@ describe('settings records', () => {
     expect(error.error).toContain(`"${field}"`);
   });
 
-  it('lists every stored record, the project\'s and each user\'s, with the master key only', async () => {
+  it("lists every stored record, the project's and each user's, with the master key only", async () => {
     await post('/metadata/webhook', VALID.webhook);
     await transcoderClient(server, await masterAuth(server))('/metadata/upload', { ...VALID.upload, default: true });
     expect((await server.request('/__admin/transcoder/settings')).status).toBe(403);
-    const listed = (await (await server.admin('/__admin/transcoder/settings')).json()) as { settings: Record<string, unknown[]>; userSettings: Record<string, Record<string, unknown[]>> };
-    expect(listed.settings).toEqual({ thumbnail: [], webhook: [], upload: [{ ...VALID.upload, default: true }], watermark: [], preset: [] });
-    expect(listed.userSettings).toEqual({ [producerId]: { thumbnail: [], webhook: [{ ...VALID.webhook, default: false }], upload: [], watermark: [], preset: [] } });
+    const listed = (await (await server.admin('/__admin/transcoder/settings')).json()) as {
+      settings: Record<string, unknown[]>;
+      userSettings: Record<string, Record<string, unknown[]>>;
+    };
+    expect(listed.settings).toEqual({
+      thumbnail: [],
+      webhook: [],
+      upload: [{ ...VALID.upload, default: true }],
+      watermark: [],
+      preset: [],
+    });
+    expect(listed.userSettings).toEqual({
+      [producerId]: {
+        thumbnail: [],
+        webhook: [{ ...VALID.webhook, default: false }],
+        upload: [],
+        watermark: [],
+        preset: [],
+      },
+    });
   });
 
   it('refuses a body that is not a JSON object', async () => {
@@ -123,15 +190,25 @@ describe('settings records', () => {
   });
 
   it('needs an access token (401) and an enabled service (503)', async () => {
-    const res = await server.request('/metadata/webhook', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(VALID.webhook) });
+    const res = await server.request('/metadata/webhook', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(VALID.webhook),
+    });
     expect(res.status).toBe(401);
-    await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ services: { transcoder: false } }) });
+    await server.admin('/__admin/config', {
+      method: 'PATCH',
+      body: JSON.stringify({ services: { transcoder: false } }),
+    });
     try {
       const off = await post('/metadata/webhook', VALID.webhook);
       expect(off.status).toBe(503);
       expect(await off.json()).toMatchObject({ code: 3 });
     } finally {
-      await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ services: { transcoder: true } }) });
+      await server.admin('/__admin/config', {
+        method: 'PATCH',
+        body: JSON.stringify({ services: { transcoder: true } }),
+      });
     }
   });
 });
@@ -142,12 +219,27 @@ describe('convert requests', () => {
   });
 
   it('queues a job and answers 202 with requestId and videoId', async () => {
-    const res = await post('/video/convert', { url: 'http://127.0.0.1:9/in.mp4', preset: true, upload: 'u', webhook: 'w', thumbnail: 't', watermark: true });
+    const res = await post('/video/convert', {
+      url: 'http://127.0.0.1:9/in.mp4',
+      preset: true,
+      upload: 'u',
+      webhook: 'w',
+      thumbnail: 't',
+      watermark: true,
+    });
     expect(res.status).toBe(202);
     const body = (await res.json()) as { requestId: string; videoId: string };
     expect(body).toEqual({ requestId: expect.any(String), videoId: expect.any(String) });
-    const { jobs } = (await (await server.admin('/__admin/jobs')).json()) as { jobs: { requestId: string; videoId: string }[] };
-    expect(jobs).toContainEqual(expect.objectContaining({ ...body, url: 'http://127.0.0.1:9/in.mp4', state: expect.stringMatching(/queued|running|rejected/) }));
+    const { jobs } = (await (await server.admin('/__admin/jobs')).json()) as {
+      jobs: { requestId: string; videoId: string }[];
+    };
+    expect(jobs).toContainEqual(
+      expect.objectContaining({
+        ...body,
+        url: 'http://127.0.0.1:9/in.mp4',
+        state: expect.stringMatching(/queued|running|rejected/),
+      }),
+    );
   });
 
   it.each([
@@ -163,7 +255,13 @@ describe('convert requests', () => {
     [{ preset: false, watermark: true }, 'watermark', 142],
     [{ extra: 1 }, 'extra', 142],
   ])('refuses %j with 400 naming the field, queueing nothing', async (change, field, code) => {
-    const res = await post('/video/convert', { url: 'http://127.0.0.1:9/in.mp4', preset: true, upload: true, thumbnail: true, ...change });
+    const res = await post('/video/convert', {
+      url: 'http://127.0.0.1:9/in.mp4',
+      preset: true,
+      upload: true,
+      thumbnail: true,
+      ...change,
+    });
     expect(res.status).toBe(400);
     const error = (await res.json()) as { code: number; error: string };
     expect(error).toMatchObject({ code });
@@ -181,9 +279,15 @@ describe('convert requests', () => {
 
   it('lists jobs and sets the job policy only with the master key', async () => {
     expect((await server.request('/__admin/jobs')).status).toBe(403);
-    const bad = await server.admin('/__admin/transcoder/policy', { method: 'PATCH', body: JSON.stringify({ concurrency: 0 }) });
+    const bad = await server.admin('/__admin/transcoder/policy', {
+      method: 'PATCH',
+      body: JSON.stringify({ concurrency: 0 }),
+    });
     expect(bad.status).toBe(400);
-    const res = await server.admin('/__admin/transcoder/policy', { method: 'PATCH', body: JSON.stringify({ deliveryAttempts: 3 }) });
+    const res = await server.admin('/__admin/transcoder/policy', {
+      method: 'PATCH',
+      body: JSON.stringify({ deliveryAttempts: 3 }),
+    });
     expect(await res.json()).toMatchObject({ deliveryAttempts: 3, concurrency: expect.any(Number) });
   });
 });

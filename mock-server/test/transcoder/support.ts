@@ -5,7 +5,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { createDeliveryReceiver, parseNotification, type TranscoderDelivery, type TranscoderNotification } from '../../../packages/sdk/src/transcoder/deliveries.js';
+import {
+  createDeliveryReceiver,
+  parseNotification,
+  type TranscoderDelivery,
+  type TranscoderNotification,
+} from '../../../packages/sdk/src/transcoder/deliveries.js';
 import { expect } from 'vitest';
 import type { TestServer } from '../support/server.js';
 import { createUser } from '../support/users.js';
@@ -70,7 +75,9 @@ export class Receiver {
     }
     const file = pathname === '/hls.min.js' ? HLS_JS : join(this.root, decodeURIComponent(pathname));
     try {
-      return new Response(readFileSync(file), { headers: { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' } });
+      return new Response(readFileSync(file), {
+        headers: { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' },
+      });
     } catch {
       return new Response('not found', { status: 404 });
     }
@@ -95,7 +102,8 @@ export class Receiver {
     for (;;) {
       const mine = this.notifications.filter((n) => n.requestId === requestId);
       if (mine.length >= count) return mine;
-      if (Date.now() > deadline) throw new Error(`request ${requestId}: ${mine.length} of ${count} notifications after ${seconds} s`);
+      if (Date.now() > deadline)
+        throw new Error(`request ${requestId}: ${mine.length} of ${count} notifications after ${seconds} s`);
       await new Promise<void>((wake) => {
         this.#waiters.push(wake);
         setTimeout(wake, 1000);
@@ -109,11 +117,34 @@ export class Receiver {
 }
 
 /** A small test video (a lavfi `picture`, testsrc2 by default, with a sine tone unless `audio` is false), written with ffmpeg. */
-export function makeVideo(path: string, { seconds = 4, size = '320x240', audio = true, picture = 'testsrc2' } = {}): string {
+export function makeVideo(
+  path: string,
+  { seconds = 4, size = '320x240', audio = true, picture = 'testsrc2' } = {},
+): string {
   mkdirSync(dirname(path), { recursive: true });
-  const sound = audio ? ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:a', 'aac', '-b:a', '64k'] : [];
+  const sound = audio
+    ? ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:a', 'aac', '-b:a', '64k']
+    : [];
   const video = `${picture}${picture.includes('=') ? ':' : '='}size=${size}:rate=25:duration=${seconds}`;
-  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', video, ...sound, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-shortest', path]);
+  execFileSync('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    video,
+    ...sound,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-shortest',
+    path,
+  ]);
   return path;
 }
 
@@ -138,38 +169,101 @@ export function understateDuration(path: string, factor: number): void {
 /** The colour `[r, g, b]` at (x, y) of the frame at `second` of a video. */
 export function pixelAt(path: string, second: number): (x: number, y: number) => number[] {
   const { width } = probe(path);
-  const frame = execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-ss', String(second), '-i', path, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-']);
+  const frame = execFileSync('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-ss',
+    String(second),
+    '-i',
+    path,
+    '-frames:v',
+    '1',
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgb24',
+    '-',
+  ]);
   return (x, y) => [...frame.subarray((y * width + x) * 3, (y * width + x) * 3 + 3)];
 }
 
 /** A 40x20 half-transparent red PNG. */
 export function makeWatermark(path: string): string {
   mkdirSync(dirname(path), { recursive: true });
-  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=red@0.6:size=40x20,format=rgba', '-frames:v', '1', path]);
+  execFileSync('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=red@0.6:size=40x20,format=rgba',
+    '-frames:v',
+    '1',
+    path,
+  ]);
   return path;
 }
 
 /** Video properties of a file, through ffprobe. */
-export function probe(path: string): { width: number; height: number; duration: number; codecs: string[]; title?: string } {
+export function probe(path: string): {
+  width: number;
+  height: number;
+  duration: number;
+  codecs: string[];
+  title?: string;
+} {
   const out = JSON.parse(
-    execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration:format_tags=title:stream=codec_name,width,height', '-of', 'json', path], { encoding: 'utf8' }),
-  ) as { format: { duration: string; tags?: { title?: string } }; streams: { codec_name: string; width?: number; height?: number }[] };
+    execFileSync(
+      'ffprobe',
+      [
+        '-v',
+        'error',
+        '-show_entries',
+        'format=duration:format_tags=title:stream=codec_name,width,height',
+        '-of',
+        'json',
+        path,
+      ],
+      { encoding: 'utf8' },
+    ),
+  ) as {
+    format: { duration: string; tags?: { title?: string } };
+    streams: { codec_name: string; width?: number; height?: number }[];
+  };
   const video = out.streams.find((s) => s.width)!;
-  return { width: video.width!, height: video.height!, duration: Number(out.format.duration), codecs: out.streams.map((s) => s.codec_name), title: out.format.tags?.title };
+  return {
+    width: video.width!,
+    height: video.height!,
+    duration: Number(out.format.duration),
+    codecs: out.streams.map((s) => s.codec_name),
+    title: out.format.tags?.title,
+  };
 }
 
 /**
  * Resets the server (state and job policy), applies `policy`, and answers a client of a new user "producer":
  * the fresh start of a transcoder test.
  */
-export async function resetForProducer(server: TestServer, policy: Record<string, number>): Promise<ReturnType<typeof transcoderClient>> {
+export async function resetForProducer(
+  server: TestServer,
+  policy: Record<string, number>,
+): Promise<ReturnType<typeof transcoderClient>> {
   await server.reset();
-  expect((await server.admin('/__admin/transcoder/policy', { method: 'PATCH', body: JSON.stringify(policy) })).status).toBe(200);
+  expect(
+    (await server.admin('/__admin/transcoder/policy', { method: 'PATCH', body: JSON.stringify(policy) })).status,
+  ).toBe(200);
   return transcoderClient(server, (await createUser(server, 'producer')).auth);
 }
 
 /** JSON requests to the transcoder with a user's token. */
 export function transcoderClient(server: TestServer, auth: Record<string, string>) {
   return (path: string, body: unknown) =>
-    server.request(path, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    server.request(path, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
 }

@@ -9,10 +9,20 @@ describe('POST /__admin/users/{userId}/activate', () => {
   it('activates a user who has not confirmed the e-mail, who can then log in', async () => {
     const { server } = cast;
     await patchConfig(server, { emailConfirmation: true });
-    const created = await expectStatus(await registerRequest(server, { username: 'cleo', password: 'pw-cleo', email: 'cleo@example.com' }), 200);
+    const created = await expectStatus(
+      await registerRequest(server, { username: 'cleo', password: 'pw-cleo', email: 'cleo@example.com' }),
+      200,
+    );
     expect(created['active']).toBe(false);
-    await expectStatus(await loginRequest(server, { username: 'cleo', password: 'pw-cleo' }, clientKey(server)), 401, 215);
-    const activated = await expectStatus(await server.admin(`/__admin/users/${created['userId'] as string}/activate`, { method: 'POST' }), 200);
+    await expectStatus(
+      await loginRequest(server, { username: 'cleo', password: 'pw-cleo' }, clientKey(server)),
+      401,
+      215,
+    );
+    const activated = await expectStatus(
+      await server.admin(`/__admin/users/${created['userId'] as string}/activate`, { method: 'POST' }),
+      200,
+    );
     expect(activated).toMatchObject({ userId: created['userId'], username: 'cleo', active: true });
     await expectStatus(await loginRequest(server, { username: 'cleo', password: 'pw-cleo' }, clientKey(server)), 200);
   });
@@ -26,12 +36,19 @@ describe('POST /__admin/users/{userId}/activate', () => {
 
 describe('POST /__admin/users/{userId}/sign-out', () => {
   const cast = useCast();
-  const renew = (refreshToken: string) => loginRequest(cast.server, { refresh_token: refreshToken }, { ...clientKey(cast.server), 'X-Service-Authentication-Refresh': '1' });
+  const renew = (refreshToken: string) =>
+    loginRequest(
+      cast.server,
+      { refresh_token: refreshToken },
+      { ...clientKey(cast.server), 'X-Service-Authentication-Refresh': '1' },
+    );
 
   it("expires every refresh token of the user, and no one else's", async () => {
     const { server, ann, bob } = cast;
     const second = await createUser(server, 'ann2');
-    const annAgain = (await (await loginRequest(server, { username: 'ann', password: ann.password }, clientKey(server))).json()) as { refresh_token: string };
+    const annAgain = (await (
+      await loginRequest(server, { username: 'ann', password: ann.password }, clientKey(server))
+    ).json()) as { refresh_token: string };
     const res = await server.admin(`/__admin/users/${ann.userId}/sign-out`, { method: 'POST' });
     expect(await expectStatus(res, 200)).toEqual({ expiredRefreshTokens: 2 });
     await expectStatus(await renew(ann.refreshToken), 401, 213);
@@ -39,7 +56,9 @@ describe('POST /__admin/users/{userId}/sign-out', () => {
     await expectStatus(await renew(bob.refreshToken), 200);
     await expectStatus(await renew(second.refreshToken), 200);
     // Done already: nothing left to expire.
-    expect(await expectStatus(await server.admin(`/__admin/users/${ann.userId}/sign-out`, { method: 'POST' }), 200)).toEqual({ expiredRefreshTokens: 0 });
+    expect(
+      await expectStatus(await server.admin(`/__admin/users/${ann.userId}/sign-out`, { method: 'POST' }), 200),
+    ).toEqual({ expiredRefreshTokens: 0 });
   });
 
   it('answers 404 for an unknown user and 403 without the master key', async () => {

@@ -34,7 +34,14 @@ describe('e-mail confirmation (emailConfirmation on)', () => {
     const record = await expectStatus(await registerRequest(server, ann), 200);
     expect(record['active']).toBe(false);
     const messages = await outbox();
-    expect(messages).toEqual([{ to: 'ann@example.com', subject: expect.any(String), text: expect.stringContaining(messages[0]!.link), link: expect.any(String) }]);
+    expect(messages).toEqual([
+      {
+        to: 'ann@example.com',
+        subject: expect.any(String),
+        text: expect.stringContaining(messages[0]!.link),
+        link: expect.any(String),
+      },
+    ]);
     expect(new URL(messages[0]!.link).origin).toBe(server.url);
   });
 
@@ -56,7 +63,10 @@ describe('e-mail confirmation (emailConfirmation on)', () => {
 
   it('confirms only the user the link was sent to', async () => {
     await expectStatus(await registerRequest(server, ann), 200);
-    await expectStatus(await registerRequest(server, { username: 'bob', password: 'pw', email: 'bob@example.com' }), 200);
+    await expectStatus(
+      await registerRequest(server, { username: 'bob', password: 'pw', email: 'bob@example.com' }),
+      200,
+    );
     const [, bobMail] = await outbox();
     expect(bobMail!.to).toBe('bob@example.com');
     await expectStatus(await fetch(bobMail!.link), 200);
@@ -75,7 +85,11 @@ describe('e-mail confirmation (emailConfirmation on)', () => {
   });
 
   it('requires an e-mail address (400), since the link must go somewhere', async () => {
-    await expectStatus(await registerRequest(server, { username: 'ann', password: 'pw' }), 400, ErrorCode.VALIDATION_FAILED);
+    await expectStatus(
+      await registerRequest(server, { username: 'ann', password: 'pw' }),
+      400,
+      ErrorCode.VALIDATION_FAILED,
+    );
     expect(await outbox()).toEqual([]);
   });
 });
@@ -83,10 +97,21 @@ describe('e-mail confirmation (emailConfirmation on)', () => {
 /** A registration sent with a Host header of the caller's choosing (fetch does not let one set it). */
 function registerWithHost(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(`${server.url}/auth/users`, { method: 'POST', headers: { Host: host, 'Content-Type': 'application/json', 'X-Service-Authentication-Id': server.config.authenticationId } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode!));
-    });
+    const req = request(
+      `${server.url}/auth/users`,
+      {
+        method: 'POST',
+        headers: {
+          Host: host,
+          'Content-Type': 'application/json',
+          'X-Service-Authentication-Id': server.config.authenticationId,
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(ann));
   });
@@ -101,7 +126,10 @@ describe('where the confirmation link points', () => {
   });
 
   it('is publicUrl when the config has one (a path prefix and a trailing slash are kept right)', async () => {
-    const behindProxy = await startTestServer({ emailConfirmation: true, publicUrl: 'https://api.example.com/backend/' });
+    const behindProxy = await startTestServer({
+      emailConfirmation: true,
+      publicUrl: 'https://api.example.com/backend/',
+    });
     try {
       expect((await registerRequest(behindProxy, ann)).status).toBe(200);
       const { messages } = (await (await behindProxy.admin('/__admin/outbox')).json()) as { messages: Mail[] };
@@ -113,8 +141,17 @@ describe('where the confirmation link points', () => {
   });
 
   it('refuses a publicUrl that is not an http(s) address', async () => {
-    for (const publicUrl of ['api.example.com', 'ftp://api.example.com', 'https://api.example.com/?next=x', 'javascript:alert(1)']) {
-      const res = await server.admin('/__admin/config', { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ publicUrl }) });
+    for (const publicUrl of [
+      'api.example.com',
+      'ftp://api.example.com',
+      'https://api.example.com/?next=x',
+      'javascript:alert(1)',
+    ]) {
+      const res = await server.admin('/__admin/config', {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ publicUrl }),
+      });
       expect([publicUrl, res.status]).toEqual([publicUrl, 400]);
     }
   });

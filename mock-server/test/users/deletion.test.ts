@@ -7,8 +7,12 @@ import { clientKey, expectStatus, usersCall, useCast } from './helpers.js';
 
 const cast = useCast();
 
-const count = async () => (await expectStatus(await usersCall(cast.server, '/auth/users/get-number-of-user', cast.master), 200))['numberOfUser'];
-const remove = (userId: string, headers = cast.master) => usersCall(cast.server, `/auth/users/${userId}`, headers, { method: 'DELETE' });
+const count = async () =>
+  (await expectStatus(await usersCall(cast.server, '/auth/users/get-number-of-user', cast.master), 200))[
+    'numberOfUser'
+  ];
+const remove = (userId: string, headers = cast.master) =>
+  usersCall(cast.server, `/auth/users/${userId}`, headers, { method: 'DELETE' });
 
 describe('GET /auth/users/get-number-of-user', () => {
   it('answers the number of users, guests included', async () => {
@@ -18,20 +22,50 @@ describe('GET /auth/users/get-number-of-user', () => {
   });
 
   it('is a master operation like listing: 403 to a user token, 401 without one, 417 to a wrong authentication id', async () => {
-    await expectStatus(await usersCall(cast.server, '/auth/users/get-number-of-user', cast.ann.auth), 403, ErrorCode.OPERATION_FORBIDDEN);
-    await expectStatus(await usersCall(cast.server, '/auth/users/get-number-of-user', {}), 401, ErrorCode.INVALID_TOKEN);
-    await expectStatus(await usersCall(cast.server, '/auth/users/get-number-of-user', { ...cast.master, 'X-Service-Authentication-Id': 'wrong' }), 417, ErrorCode.UNKNOWN_PROJECT);
+    await expectStatus(
+      await usersCall(cast.server, '/auth/users/get-number-of-user', cast.ann.auth),
+      403,
+      ErrorCode.OPERATION_FORBIDDEN,
+    );
+    await expectStatus(
+      await usersCall(cast.server, '/auth/users/get-number-of-user', {}),
+      401,
+      ErrorCode.INVALID_TOKEN,
+    );
+    await expectStatus(
+      await usersCall(cast.server, '/auth/users/get-number-of-user', {
+        ...cast.master,
+        'X-Service-Authentication-Id': 'wrong',
+      }),
+      417,
+      ErrorCode.UNKNOWN_PROJECT,
+    );
   });
 });
 
 describe('DELETE /auth/users/{userId}', () => {
   it('answers 200 {} and the user is gone: lookups 404, login 401, the name free again', async () => {
     expect(await expectStatus(await remove(cast.ann.userId), 200)).toEqual({});
-    await expectStatus(await usersCall(cast.server, `/auth/users/${cast.ann.userId}`, cast.master), 404, ErrorCode.USER_NOT_FOUND);
-    await expectStatus(await usersCall(cast.server, '/auth/users/by-username/ann', cast.master), 404, ErrorCode.USER_NOT_FOUND);
-    await expect(login(cast.server, { username: 'ann', password: cast.ann.password }, clientKey(cast.server))).rejects.toThrow(/401/);
+    await expectStatus(
+      await usersCall(cast.server, `/auth/users/${cast.ann.userId}`, cast.master),
+      404,
+      ErrorCode.USER_NOT_FOUND,
+    );
+    await expectStatus(
+      await usersCall(cast.server, '/auth/users/by-username/ann', cast.master),
+      404,
+      ErrorCode.USER_NOT_FOUND,
+    );
+    await expect(
+      login(cast.server, { username: 'ann', password: cast.ann.password }, clientKey(cast.server)),
+    ).rejects.toThrow(/401/);
     expect(await count()).toBe(1);
-    const again = await usersCall(cast.server, '/auth/users', {}, { method: 'POST', body: { username: 'ann', password: 'pw' } });
+    const again = await usersCall(
+      cast.server,
+      '/auth/users',
+      {},
+      { method: 'POST', body: { username: 'ann', password: 'pw' } },
+    );
     await expectStatus(again, 200);
   });
 
@@ -42,7 +76,11 @@ describe('DELETE /auth/users/{userId}', () => {
     form.set('refresh_token', cast.ann.refreshToken);
     const renewal = await cast.server.request('/auth/login', {
       method: 'POST',
-      headers: { 'X-Service-Authentication-Id': cast.server.config.authenticationId, ...clientKey(cast.server), 'X-Service-Authentication-Refresh': '1' },
+      headers: {
+        'X-Service-Authentication-Id': cast.server.config.authenticationId,
+        ...clientKey(cast.server),
+        'X-Service-Authentication-Refresh': '1',
+      },
       body: form,
     });
     await expectStatus(renewal, 401, ErrorCode.INVALID_REFRESH_TOKEN);
@@ -59,7 +97,9 @@ describe('DELETE /auth/users/{userId}', () => {
 
   it('leaves the other users alone', async () => {
     await expectStatus(await remove(cast.ann.userId), 200);
-    expect((await expectStatus(await usersCall(cast.server, '/auth/users/me', cast.bob.auth), 200))['username']).toBe('bob');
+    expect((await expectStatus(await usersCall(cast.server, '/auth/users/me', cast.bob.auth), 200))['username']).toBe(
+      'bob',
+    );
   });
 
   it('answers 404 to an unknown user (also the second time)', async () => {
@@ -70,7 +110,11 @@ describe('DELETE /auth/users/{userId}', () => {
   it("is master only: a user token, the user's own too, gets 403 and nothing changes; 404 to a wrong authentication id", async () => {
     await expectStatus(await remove(cast.ann.userId, cast.ann.auth), 403, ErrorCode.OPERATION_FORBIDDEN);
     await expectStatus(await remove(cast.ann.userId, cast.bob.auth), 403, ErrorCode.OPERATION_FORBIDDEN);
-    await expectStatus(await remove(cast.ann.userId, { ...cast.master, 'X-Service-Authentication-Id': 'wrong' }), 404, ErrorCode.UNKNOWN_PROJECT);
+    await expectStatus(
+      await remove(cast.ann.userId, { ...cast.master, 'X-Service-Authentication-Id': 'wrong' }),
+      404,
+      ErrorCode.UNKNOWN_PROJECT,
+    );
     expect(await count()).toBe(2);
   });
 });

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ErrorCode } from '@basekit/engine';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { clientKey, expectStatus, loginRequest, masterKey, patchConfig, registerRequest, usersCall } from './helpers.js';
+import {
+  clientKey,
+  expectStatus,
+  loginRequest,
+  masterKey,
+  patchConfig,
+  registerRequest,
+  usersCall,
+} from './helpers.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -13,7 +21,11 @@ afterAll(() => server.close());
 const operations: [string, () => Promise<Response>][] = [
   ['register', () => registerRequest(server, { username: 'ann', password: 'pw' })],
   ['user login', () => loginRequest(server, { username: 'ann', password: 'pw' }, clientKey(server))],
-  ['renewal', () => loginRequest(server, { refresh_token: 'x' }, { ...clientKey(server), 'X-Service-Authentication-Refresh': '1' })],
+  [
+    'renewal',
+    () =>
+      loginRequest(server, { refresh_token: 'x' }, { ...clientKey(server), 'X-Service-Authentication-Refresh': '1' }),
+  ],
   ['master login', () => loginRequest(server, undefined, masterKey(server))],
   ['logout', () => server.request('/auth/logout?refresh-token=x', { method: 'DELETE', headers: clientKey(server) })],
   ['get me', () => usersCall(server, '/auth/users/me', {})],
@@ -36,6 +48,10 @@ describe('the users service switched off (services.users false)', () => {
     await patchConfig(server, { services: { users: true } });
     await expectStatus(await registerRequest(server, { username: 'ann', password: 'pw' }), 200);
     await patchConfig(server, { services: { users: false } });
-    await expectStatus(await registerRequest(server, { username: 'bob', password: 'pw' }), 503, ErrorCode.SERVICE_DISABLED);
+    await expectStatus(
+      await registerRequest(server, { username: 'bob', password: 'pw' }),
+      503,
+      ErrorCode.SERVICE_DISABLED,
+    );
   });
 });

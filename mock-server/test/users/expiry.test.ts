@@ -18,16 +18,27 @@ beforeEach(async () => {
   ann = await createUser(server, 'ann');
 });
 
-const renewal = (refreshToken: string) => loginRequest(server, { refresh_token: refreshToken }, { ...clientKey(server), 'X-Service-Authentication-Refresh': '1' });
+const renewal = (refreshToken: string) =>
+  loginRequest(
+    server,
+    { refresh_token: refreshToken },
+    { ...clientKey(server), 'X-Service-Authentication-Refresh': '1' },
+  );
 const logout = (refreshToken: string | undefined, headers: Record<string, string> = clientKey(server)) =>
-  server.request(`/auth/logout${refreshToken === undefined ? '' : `?refresh-token=${encodeURIComponent(refreshToken)}`}`, {
-    method: 'DELETE',
-    headers: { ...authIdHeader(server), ...headers },
-  });
+  server.request(
+    `/auth/logout${refreshToken === undefined ? '' : `?refresh-token=${encodeURIComponent(refreshToken)}`}`,
+    {
+      method: 'DELETE',
+      headers: { ...authIdHeader(server), ...headers },
+    },
+  );
 
 describe('access token expiry (server clock)', () => {
   it('reports the configured lifetime in expires_in', async () => {
-    const body = await expectStatus(await loginRequest(server, { username: 'ann', password: ann.password }, clientKey(server)), 200);
+    const body = await expectStatus(
+      await loginRequest(server, { username: 'ann', password: ann.password }, clientKey(server)),
+      200,
+    );
     expect(body['expires_in']).toBe(ACCESS_TTL);
   });
 
@@ -47,7 +58,10 @@ describe('access token expiry (server clock)', () => {
   it('lets the caller renew after expiry and use the new token', async () => {
     await advanceClock(server, ACCESS_TTL);
     const body = await expectStatus(await renewal(ann.refreshToken), 200);
-    await expectStatus(await usersCall(server, '/auth/users/me', { Authorization: `Bearer ${body['access_token'] as string}` }), 200);
+    await expectStatus(
+      await usersCall(server, '/auth/users/me', { Authorization: `Bearer ${body['access_token'] as string}` }),
+      200,
+    );
   });
 });
 
@@ -75,14 +89,19 @@ describe('refresh token expiry (refreshTokenTtlSeconds)', () => {
   it('changes nothing when it refuses an expired token; the next login drops it', async () => {
     await advanceClock(server, REFRESH_TTL);
     const tokensInState = async () => {
-      const { areas } = (await (await server.admin('/__admin/state')).json()) as { areas: { users: { refreshTokens: [string, unknown][] } } };
+      const { areas } = (await (await server.admin('/__admin/state')).json()) as {
+        areas: { users: { refreshTokens: [string, unknown][] } };
+      };
       return areas.users.refreshTokens.map(([token]) => token);
     };
     const before = await tokensInState();
     await expectStatus(await renewal(ann.refreshToken), 401, ErrorCode.INVALID_REFRESH_TOKEN);
     expect(await tokensInState()).toEqual(before);
     expect(before).toContain(ann.refreshToken);
-    await expectStatus(await loginRequest(server, { username: ann.username, password: ann.password }, clientKey(server)), 200);
+    await expectStatus(
+      await loginRequest(server, { username: ann.username, password: ann.password }, clientKey(server)),
+      200,
+    );
     expect(await tokensInState()).not.toContain(ann.refreshToken);
   });
 });
@@ -94,7 +113,10 @@ describe('DELETE /auth/logout', () => {
   });
 
   it('expires only the token given: another login of the same user still renews', async () => {
-    const second = await expectStatus(await loginRequest(server, { username: 'ann', password: ann.password }, clientKey(server)), 200);
+    const second = await expectStatus(
+      await loginRequest(server, { username: 'ann', password: ann.password }, clientKey(server)),
+      200,
+    );
     await expectStatus(await logout(ann.refreshToken), 200);
     await expectStatus(await renewal(second['refresh_token'] as string), 200);
   });
@@ -121,8 +143,16 @@ describe('DELETE /auth/logout', () => {
   });
 
   it('answers 417 to a wrong key or authentication id and expires nothing', async () => {
-    await expectStatus(await logout(ann.refreshToken, { 'X-Service-Authentication-Key': 'wrong' }), 417, ErrorCode.INVALID_KEY);
-    await expectStatus(await logout(ann.refreshToken, { ...clientKey(server), 'X-Service-Authentication-Id': 'wrong' }), 417, ErrorCode.UNKNOWN_PROJECT);
+    await expectStatus(
+      await logout(ann.refreshToken, { 'X-Service-Authentication-Key': 'wrong' }),
+      417,
+      ErrorCode.INVALID_KEY,
+    );
+    await expectStatus(
+      await logout(ann.refreshToken, { ...clientKey(server), 'X-Service-Authentication-Id': 'wrong' }),
+      417,
+      ErrorCode.UNKNOWN_PROJECT,
+    );
     await expectStatus(await renewal(ann.refreshToken), 200);
   });
 });

@@ -12,7 +12,8 @@ const signUpGuest = (body?: unknown, headers: Record<string, string> = {}) =>
 /** A new guest: its answer (with `id` and `password`). */
 const newGuest = async () => expectStatus(await signUpGuest(), 201);
 
-const complete = (body: Json, headers = cast.master) => usersCall(cast.server, '/auth/guest-users/complete-registration-master', headers, { method: 'POST', body });
+const complete = (body: Json, headers = cast.master) =>
+  usersCall(cast.server, '/auth/guest-users/complete-registration-master', headers, { method: 'POST', body });
 
 /** A completion body for `guest` with everything valid. */
 const completion = (guest: Json, extra: Json = {}): Json => ({
@@ -27,13 +28,25 @@ const completion = (guest: Json, extra: Json = {}): Json => ({
 });
 
 /** The stored user, read with the master token. */
-const stored = async (userId: unknown) => expectStatus(await usersCall(cast.server, `/auth/users/${String(userId)}`, cast.master), 200);
+const stored = async (userId: unknown) =>
+  expectStatus(await usersCall(cast.server, `/auth/users/${String(userId)}`, cast.master), 200);
 
 describe('POST /auth/guest-users', () => {
   it('answers 201 with a guest user record, its id also as `id`, and a generated username and password that log in', async () => {
     const guest = await newGuest();
-    expect(guest).toMatchObject({ id: guest['userId'], userId: expect.any(String), username: expect.stringMatching(/^guest-/), password: expect.any(String), guest: true, active: true });
-    await login(cast.server, { username: guest['username'] as string, password: guest['password'] as string }, clientKey(cast.server));
+    expect(guest).toMatchObject({
+      id: guest['userId'],
+      userId: expect.any(String),
+      username: expect.stringMatching(/^guest-/),
+      password: expect.any(String),
+      guest: true,
+      active: true,
+    });
+    await login(
+      cast.server,
+      { username: guest['username'] as string, password: guest['password'] as string },
+      clientKey(cast.server),
+    );
     const record = await stored(guest['id']);
     expect(record).toMatchObject({ guest: true, username: guest['username'] });
     expect(record).not.toHaveProperty('password');
@@ -54,7 +67,11 @@ describe('POST /auth/guest-users', () => {
   });
 
   it('answers 404 to a wrong authentication id', async () => {
-    await expectStatus(await signUpGuest(undefined, { 'X-Service-Authentication-Id': 'wrong' }), 404, ErrorCode.UNKNOWN_PROJECT);
+    await expectStatus(
+      await signUpGuest(undefined, { 'X-Service-Authentication-Id': 'wrong' }),
+      404,
+      ErrorCode.UNKNOWN_PROJECT,
+    );
   });
 
   it('registers a guest active at once, even where registrations are confirmed by e-mail', async () => {
@@ -71,17 +88,37 @@ describe('POST /auth/guest-users/complete-registration-master', () => {
   it('turns the guest into a registered user with the new username, password and profile; the same id', async () => {
     const guest = await newGuest();
     const record = await expectStatus(await complete(completion(guest)), 200);
-    expect(record).toMatchObject({ userId: guest['id'], username: 'gus', firstName: 'Gus', lastName: 'Guest', email: 'gus@example.com', guest: false });
+    expect(record).toMatchObject({
+      userId: guest['id'],
+      username: 'gus',
+      firstName: 'Gus',
+      lastName: 'Guest',
+      email: 'gus@example.com',
+      guest: false,
+    });
     expect(await stored(guest['id'])).toEqual(record);
     await login(cast.server, { username: 'gus', password: 'pw-gus' }, clientKey(cast.server));
-    await expect(login(cast.server, { username: guest['username'] as string, password: guest['password'] as string }, clientKey(cast.server))).rejects.toThrow(/401/);
+    await expect(
+      login(
+        cast.server,
+        { username: guest['username'] as string, password: guest['password'] as string },
+        clientKey(cast.server),
+      ),
+    ).rejects.toThrow(/401/);
   });
 
   it("keeps the guest's sessions: a token issued before still works", async () => {
     const guest = await newGuest();
-    const tokens = await login(cast.server, { username: guest['username'] as string, password: guest['password'] as string }, clientKey(cast.server));
+    const tokens = await login(
+      cast.server,
+      { username: guest['username'] as string, password: guest['password'] as string },
+      clientKey(cast.server),
+    );
     await expectStatus(await complete(completion(guest)), 200);
-    const me = await expectStatus(await usersCall(cast.server, '/auth/users/me', { Authorization: `Bearer ${tokens['access_token'] as string}` }), 200);
+    const me = await expectStatus(
+      await usersCall(cast.server, '/auth/users/me', { Authorization: `Bearer ${tokens['access_token'] as string}` }),
+      200,
+    );
     expect(me['username']).toBe('gus');
   });
 
@@ -102,7 +139,11 @@ describe('POST /auth/guest-users/complete-registration-master', () => {
   it('answers 400 (code 125) to an invalid e-mail and (code 212) to a wrong lastPassword, changing nothing', async () => {
     const guest = await newGuest();
     await expectStatus(await complete(completion(guest, { email: 'not-an-address' })), 400, ErrorCode.INVALID_EMAIL);
-    await expectStatus(await complete(completion(guest, { lastPassword: 'wrong' })), 400, ErrorCode.INVALID_CREDENTIALS);
+    await expectStatus(
+      await complete(completion(guest, { lastPassword: 'wrong' })),
+      400,
+      ErrorCode.INVALID_CREDENTIALS,
+    );
     expect(await stored(guest['id'])).toMatchObject({ guest: true, username: guest['username'] });
   });
 
@@ -111,17 +152,33 @@ describe('POST /auth/guest-users/complete-registration-master', () => {
     await expectStatus(await complete(completion(guest, { newUsername: 'ann' })), 409, ErrorCode.USERNAME_TAKEN);
     await expectStatus(await complete(completion(guest)), 200);
     await expectStatus(await complete(completion(guest, { newUsername: 'gus2' })), 409, ErrorCode.NOT_A_GUEST);
-    await expectStatus(await complete({ ...completion(guest), userId: cast.ann.userId, lastPassword: cast.ann.password }), 409, ErrorCode.NOT_A_GUEST);
+    await expectStatus(
+      await complete({ ...completion(guest), userId: cast.ann.userId, lastPassword: cast.ann.password }),
+      409,
+      ErrorCode.NOT_A_GUEST,
+    );
   });
 
   it('answers 404 to an unknown user', async () => {
-    await expectStatus(await complete(completion({ id: 'no-such-user', password: 'x' })), 404, ErrorCode.USER_NOT_FOUND);
+    await expectStatus(
+      await complete(completion({ id: 'no-such-user', password: 'x' })),
+      404,
+      ErrorCode.USER_NOT_FOUND,
+    );
   });
 
   it("refuses a user token, the guest's own too (403), and no token (401)", async () => {
     const guest = await newGuest();
-    const tokens = await login(cast.server, { username: guest['username'] as string, password: guest['password'] as string }, clientKey(cast.server));
-    await expectStatus(await complete(completion(guest), { Authorization: `Bearer ${tokens['access_token'] as string}` }), 403, ErrorCode.OPERATION_FORBIDDEN);
+    const tokens = await login(
+      cast.server,
+      { username: guest['username'] as string, password: guest['password'] as string },
+      clientKey(cast.server),
+    );
+    await expectStatus(
+      await complete(completion(guest), { Authorization: `Bearer ${tokens['access_token'] as string}` }),
+      403,
+      ErrorCode.OPERATION_FORBIDDEN,
+    );
     await expectStatus(await complete(completion(guest), cast.ann.auth), 403, ErrorCode.OPERATION_FORBIDDEN);
     await expectStatus(await complete(completion(guest), {}), 401, ErrorCode.INVALID_TOKEN);
     expect(await stored(guest['id'])).toMatchObject({ guest: true });

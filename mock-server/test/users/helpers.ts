@@ -5,7 +5,11 @@ import { authIdHeader, createUser, masterAuth, type TestUser } from '../support/
 export type Json = Record<string, unknown>;
 
 /** POST /auth/users with a JSON body; `headers` replace the authentication id header when given. */
-export function registerRequest(server: TestServer, body: unknown, headers: Record<string, string> = authIdHeader(server)): Promise<Response> {
+export function registerRequest(
+  server: TestServer,
+  body: unknown,
+  headers: Record<string, string> = authIdHeader(server),
+): Promise<Response> {
   return server.request('/auth/users', {
     method: 'POST',
     headers: { ...headers, 'Content-Type': 'application/json' },
@@ -14,7 +18,11 @@ export function registerRequest(server: TestServer, body: unknown, headers: Reco
 }
 
 /** POST /auth/login with a multipart form (none when `form` is undefined) and the given key headers. */
-export function loginRequest(server: TestServer, form: Record<string, string> | undefined, headers: Record<string, string>): Promise<Response> {
+export function loginRequest(
+  server: TestServer,
+  form: Record<string, string> | undefined,
+  headers: Record<string, string>,
+): Promise<Response> {
   let body: FormData | undefined;
   if (form) {
     body = new FormData();
@@ -27,7 +35,12 @@ export const clientKey = (server: TestServer) => ({ 'X-Service-Authentication-Ke
 export const masterKey = (server: TestServer) => ({ 'X-Service-Authentication-Key': server.config.masterKey });
 
 /** A user-service call with the authentication id and the given extra headers (an Authorization, usually). */
-export function usersCall(server: TestServer, path: string, headers: Record<string, string>, init: { method?: string; body?: unknown } = {}): Promise<Response> {
+export function usersCall(
+  server: TestServer,
+  path: string,
+  headers: Record<string, string>,
+  init: { method?: string; body?: unknown } = {},
+): Promise<Response> {
   const json = init.body !== undefined;
   return server.request(path, {
     method: init.method ?? 'GET',
@@ -45,7 +58,10 @@ export async function expectStatus(res: Response, status: number, code?: number)
 }
 
 export async function advanceClock(server: TestServer, seconds: number): Promise<void> {
-  const res = await server.admin('/__admin/clock', { method: 'POST', body: JSON.stringify({ advanceSeconds: seconds }) });
+  const res = await server.admin('/__admin/clock', {
+    method: 'POST',
+    body: JSON.stringify({ advanceSeconds: seconds }),
+  });
   expect(res.status).toBe(200);
 }
 
@@ -71,7 +87,12 @@ export function useCast(): Cast {
   afterAll(() => cast.server.close());
   beforeEach(async () => {
     await cast.server.reset();
-    cast.ann = await createUser(cast.server, 'ann', { firstName: 'Ann', email: 'ann@example.com', avatar: 'a.png', city: 'Rome' });
+    cast.ann = await createUser(cast.server, 'ann', {
+      firstName: 'Ann',
+      email: 'ann@example.com',
+      avatar: 'a.png',
+      city: 'Rome',
+    });
     cast.bob = await createUser(cast.server, 'bob');
     cast.master = await masterAuth(cast.server);
   });

@@ -18,19 +18,30 @@ const ids: string[] = [];
 
 beforeAll(async () => {
   server = await startTestServer();
-  ann = await createUser(server, 'ann', { firstName: 'Annabel', lastName: 'Stone', email: 'ann@mail.example', avatar: 'a.png' });
+  ann = await createUser(server, 'ann', {
+    firstName: 'Annabel',
+    lastName: 'Stone',
+    email: 'ann@mail.example',
+    avatar: 'a.png',
+  });
   ids.push(ann.userId);
   for (let i = 1; i < COUNT; i++) {
-    const res = await registerRequest(server, { username: `user${String(i).padStart(2, '0')}`, password: 'pw', email: `u${i}@example.com` });
+    const res = await registerRequest(server, {
+      username: `user${String(i).padStart(2, '0')}`,
+      password: 'pw',
+      email: `u${i}@example.com`,
+    });
     ids.push((await expectStatus(res, 200))['userId'] as string);
   }
   master = await masterAuth(server);
 });
 afterAll(() => server.close());
 
-const get = async (path: string, headers = master) => (await expectStatus(await usersCall(server, path, headers), 200)) as unknown as UserList;
+const get = async (path: string, headers = master) =>
+  (await expectStatus(await usersCall(server, path, headers), 200)) as unknown as UserList;
 const idsOf = (list: UserList) => list.users.map((u) => u['userId']);
-const byIds = (body: unknown, headers = master) => usersCall(server, '/auth/users/by-user-ids', headers, { method: 'POST', body });
+const byIds = (body: unknown, headers = master) =>
+  usersCall(server, '/auth/users/by-user-ids', headers, { method: 'POST', body });
 
 describe('GET /auth/users (list)', () => {
   it('pages from 0, 20 per page by default, in registration order, userCount counting everyone', async () => {
@@ -63,7 +74,8 @@ describe('GET /auth/users (list)', () => {
 });
 
 describe('GET /auth/users/search', () => {
-  const search = async (word: string, paging = '') => get(`/auth/users/search?word=${encodeURIComponent(word)}${paging}`);
+  const search = async (word: string, paging = '') =>
+    get(`/auth/users/search?word=${encodeURIComponent(word)}${paging}`);
 
   it.each([
     ['firstName', 'nabe'],
@@ -89,7 +101,11 @@ describe('GET /auth/users/search', () => {
   it('answers 400 without a word, or with bad paging', async () => {
     await expectStatus(await usersCall(server, '/auth/users/search', master), 400, ErrorCode.VALIDATION_FAILED);
     await expectStatus(await usersCall(server, '/auth/users/search?word=', master), 400, ErrorCode.VALIDATION_FAILED);
-    await expectStatus(await usersCall(server, '/auth/users/search?word=a&pageSize=101', master), 400, ErrorCode.VALIDATION_FAILED);
+    await expectStatus(
+      await usersCall(server, '/auth/users/search?word=a&pageSize=101', master),
+      400,
+      ErrorCode.VALIDATION_FAILED,
+    );
   });
 });
 
@@ -103,7 +119,10 @@ describe('POST /auth/users/by-user-ids', () => {
   });
 
   it('leaves unknown ids out and answers a repeated id once', async () => {
-    const list = (await expectStatus(await byIds({ userIds: ['nope', ids[2]!, ids[2]!, ids[1]!] }), 200)) as unknown as UserList;
+    const list = (await expectStatus(
+      await byIds({ userIds: ['nope', ids[2]!, ids[2]!, ids[1]!] }),
+      200,
+    )) as unknown as UserList;
     expect(list.userCount).toBe(2);
     expect(idsOf(list)).toEqual([ids[2], ids[1]]);
   });
@@ -114,7 +133,11 @@ describe('POST /auth/users/by-user-ids', () => {
 
   it('accepts 100 ids and refuses 101 (400)', async () => {
     await expectStatus(await byIds({ userIds: Array.from({ length: 100 }, (_, i) => `id${i}`) }), 200);
-    await expectStatus(await byIds({ userIds: Array.from({ length: 101 }, (_, i) => `id${i}`) }), 400, ErrorCode.VALIDATION_FAILED);
+    await expectStatus(
+      await byIds({ userIds: Array.from({ length: 101 }, (_, i) => `id${i}`) }),
+      400,
+      ErrorCode.VALIDATION_FAILED,
+    );
   });
 
   it.each([
@@ -144,6 +167,10 @@ describe.each(masterOnly)('%s', (_, call) => {
   });
 
   it('answers 417 to a wrong authentication id', async () => {
-    await expectStatus(await call({ ...master, 'X-Service-Authentication-Id': 'wrong' }), 417, ErrorCode.UNKNOWN_PROJECT);
+    await expectStatus(
+      await call({ ...master, 'X-Service-Authentication-Id': 'wrong' }),
+      417,
+      ErrorCode.UNKNOWN_PROJECT,
+    );
   });
 });

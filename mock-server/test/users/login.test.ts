@@ -20,7 +20,10 @@ const bearer = (body: Record<string, unknown>) => ({ Authorization: `Bearer ${bo
 
 describe('POST /auth/login, user login (client key)', () => {
   it('answers 200 with a client token response whose access token works', async () => {
-    const body = await expectStatus(await loginRequest(server, { username: 'ann', password: ann.password }, clientKey(server)), 200);
+    const body = await expectStatus(
+      await loginRequest(server, { username: 'ann', password: ann.password }, clientKey(server)),
+      200,
+    );
     expect(body).toEqual({
       access_token: expect.any(String),
       token_type: 'bearer',
@@ -34,8 +37,14 @@ describe('POST /auth/login, user login (client key)', () => {
   });
 
   it('gives each login its own refresh token and jti', async () => {
-    const a = await expectStatus(await loginRequest(server, { username: 'ann', password: ann.password }, clientKey(server)), 200);
-    const b = await expectStatus(await loginRequest(server, { username: 'ann', password: ann.password }, clientKey(server)), 200);
+    const a = await expectStatus(
+      await loginRequest(server, { username: 'ann', password: ann.password }, clientKey(server)),
+      200,
+    );
+    const b = await expectStatus(
+      await loginRequest(server, { username: 'ann', password: ann.password }, clientKey(server)),
+      200,
+    );
     expect(a['refresh_token']).not.toBe(b['refresh_token']);
     expect(a['jti']).not.toBe(b['jti']);
   });
@@ -69,7 +78,11 @@ describe('POST /auth/login, user login (client key)', () => {
 
   it('answers 417 to a wrong or missing key, and to a wrong authentication id', async () => {
     const form = { username: 'ann', password: ann.password };
-    await expectStatus(await loginRequest(server, form, { 'X-Service-Authentication-Key': 'wrong' }), 417, ErrorCode.INVALID_KEY);
+    await expectStatus(
+      await loginRequest(server, form, { 'X-Service-Authentication-Key': 'wrong' }),
+      417,
+      ErrorCode.INVALID_KEY,
+    );
     await expectStatus(await loginRequest(server, form, {}), 417, ErrorCode.INVALID_KEY);
     const wrongId = { ...clientKey(server), 'X-Service-Authentication-Id': 'wrong' };
     await expectStatus(await loginRequest(server, form, wrongId), 417, ErrorCode.UNKNOWN_PROJECT);
@@ -78,25 +91,49 @@ describe('POST /auth/login, user login (client key)', () => {
 
 describe('POST /auth/login, renewal (client key + refresh flag)', () => {
   it('answers 200 with a new access token and the same refresh token', async () => {
-    const body = await expectStatus(await loginRequest(server, { refresh_token: ann.refreshToken }, { ...clientKey(server), ...refresh }), 200);
-    expect(body).toMatchObject({ token_type: 'bearer', scope: 'client', refresh_token: ann.refreshToken, expires_in: 7199 });
+    const body = await expectStatus(
+      await loginRequest(server, { refresh_token: ann.refreshToken }, { ...clientKey(server), ...refresh }),
+      200,
+    );
+    expect(body).toMatchObject({
+      token_type: 'bearer',
+      scope: 'client',
+      refresh_token: ann.refreshToken,
+      expires_in: 7199,
+    });
     expect(body['access_token']).not.toBe(ann.accessToken);
     const me = await expectStatus(await usersCall(server, '/auth/users/me', bearer(body)), 200);
     expect(me['userId']).toBe(ann.userId);
   });
 
   it('answers 401 to an unknown or missing refresh token', async () => {
-    await expectStatus(await loginRequest(server, { refresh_token: 'forged' }, { ...clientKey(server), ...refresh }), 401, ErrorCode.INVALID_REFRESH_TOKEN);
-    await expectStatus(await loginRequest(server, {}, { ...clientKey(server), ...refresh }), 401, ErrorCode.INVALID_REFRESH_TOKEN);
+    await expectStatus(
+      await loginRequest(server, { refresh_token: 'forged' }, { ...clientKey(server), ...refresh }),
+      401,
+      ErrorCode.INVALID_REFRESH_TOKEN,
+    );
+    await expectStatus(
+      await loginRequest(server, {}, { ...clientKey(server), ...refresh }),
+      401,
+      ErrorCode.INVALID_REFRESH_TOKEN,
+    );
   });
 
   it('does not take an access token for a refresh token (401)', async () => {
-    await expectStatus(await loginRequest(server, { refresh_token: ann.accessToken }, { ...clientKey(server), ...refresh }), 401, ErrorCode.INVALID_REFRESH_TOKEN);
+    await expectStatus(
+      await loginRequest(server, { refresh_token: ann.accessToken }, { ...clientKey(server), ...refresh }),
+      401,
+      ErrorCode.INVALID_REFRESH_TOKEN,
+    );
   });
 
   it('answers 417 to a wrong key or authentication id', async () => {
     const form = { refresh_token: ann.refreshToken };
-    await expectStatus(await loginRequest(server, form, { 'X-Service-Authentication-Key': 'wrong', ...refresh }), 417, ErrorCode.INVALID_KEY);
+    await expectStatus(
+      await loginRequest(server, form, { 'X-Service-Authentication-Key': 'wrong', ...refresh }),
+      417,
+      ErrorCode.INVALID_KEY,
+    );
     const wrongId = { ...clientKey(server), ...refresh, 'X-Service-Authentication-Id': 'wrong' };
     await expectStatus(await loginRequest(server, form, wrongId), 417, ErrorCode.UNKNOWN_PROJECT);
   });
@@ -105,12 +142,21 @@ describe('POST /auth/login, renewal (client key + refresh flag)', () => {
 describe('POST /auth/login, master login (master key)', () => {
   it('answers 200 with a master token response without refresh token', async () => {
     const body = await expectStatus(await loginRequest(server, undefined, masterKey(server)), 200);
-    expect(body).toEqual({ access_token: expect.any(String), token_type: 'bearer', expires_in: 7199, scope: 'master', jti: expect.any(String) });
+    expect(body).toEqual({
+      access_token: expect.any(String),
+      token_type: 'bearer',
+      expires_in: 7199,
+      scope: 'master',
+      jti: expect.any(String),
+    });
     await expectStatus(await usersCall(server, '/auth/users?page=0&pageSize=5', bearer(body)), 200);
   });
 
   it('ignores username and password: the key alone decides', async () => {
-    const body = await expectStatus(await loginRequest(server, { username: 'ann', password: 'wrong' }, masterKey(server)), 200);
+    const body = await expectStatus(
+      await loginRequest(server, { username: 'ann', password: 'wrong' }, masterKey(server)),
+      200,
+    );
     expect(body['scope']).toBe('master');
   });
 

@@ -4,7 +4,8 @@ import { clientKey, expectStatus, loginRequest, registerRequest, usersCall, type
 
 const cast = useCast();
 
-const annRecord = async () => expectStatus(await usersCall(cast.server, `/auth/users/${cast.ann.userId}`, cast.master), 200);
+const annRecord = async () =>
+  expectStatus(await usersCall(cast.server, `/auth/users/${cast.ann.userId}`, cast.master), 200);
 
 // The two updates: [name, path for cast.ann, who may call it].
 const updates: [string, () => string, () => Record<string, string>][] = [
@@ -16,9 +17,22 @@ describe.each(updates)('%s', (_, path, auth) => {
   const put = (body: unknown, headers = auth()) => usersCall(cast.server, path(), headers, { method: 'PUT', body });
 
   it('changes the five profile fields and answers the record without avatar', async () => {
-    const change = { username: 'anna', firstName: 'Anna', lastName: 'Lee', email: 'anna@example.com', phoneNumber: '+39' };
+    const change = {
+      username: 'anna',
+      firstName: 'Anna',
+      lastName: 'Lee',
+      email: 'anna@example.com',
+      phoneNumber: '+39',
+    };
     const body = await expectStatus(await put(change), 200);
-    expect(body).toEqual({ ...change, instanceId: cast.server.config.authenticationId, userId: cast.ann.userId, guest: false, active: true, city: 'Rome' });
+    expect(body).toEqual({
+      ...change,
+      instanceId: cast.server.config.authenticationId,
+      userId: cast.ann.userId,
+      guest: false,
+      active: true,
+      city: 'Rome',
+    });
     expect(await annRecord()).toEqual(body);
   });
 
@@ -30,9 +44,18 @@ describe.each(updates)('%s', (_, path, auth) => {
 
   it('moves the username: login and lookup use the new one, the old one is free again', async () => {
     await expectStatus(await put({ username: 'anna' }), 200);
-    await expectStatus(await loginRequest(cast.server, { username: 'anna', password: cast.ann.password }, clientKey(cast.server)), 200);
-    await expectStatus(await loginRequest(cast.server, { username: 'ann', password: cast.ann.password }, clientKey(cast.server)), 401, ErrorCode.INVALID_CREDENTIALS);
-    expect((await expectStatus(await usersCall(cast.server, '/auth/users/by-username/anna', cast.master), 200))['userId']).toBe(cast.ann.userId);
+    await expectStatus(
+      await loginRequest(cast.server, { username: 'anna', password: cast.ann.password }, clientKey(cast.server)),
+      200,
+    );
+    await expectStatus(
+      await loginRequest(cast.server, { username: 'ann', password: cast.ann.password }, clientKey(cast.server)),
+      401,
+      ErrorCode.INVALID_CREDENTIALS,
+    );
+    expect(
+      (await expectStatus(await usersCall(cast.server, '/auth/users/by-username/anna', cast.master), 200))['userId'],
+    ).toBe(cast.ann.userId);
     await expectStatus(await registerRequest(cast.server, { username: 'ann', password: 'pw' }), 200);
   });
 
@@ -75,18 +98,27 @@ describe.each(updates)('%s', (_, path, auth) => {
   });
 
   it('answers 404 to a wrong authentication id', async () => {
-    await expectStatus(await put({ firstName: 'X' }, { ...auth(), 'X-Service-Authentication-Id': 'wrong' }), 404, ErrorCode.UNKNOWN_PROJECT);
+    await expectStatus(
+      await put({ firstName: 'X' }, { ...auth(), 'X-Service-Authentication-Id': 'wrong' }),
+      404,
+      ErrorCode.UNKNOWN_PROJECT,
+    );
   });
 });
 
 describe('PUT /auth/users/me', () => {
   it('answers 404 to the master token, which belongs to no user', async () => {
-    await expectStatus(await usersCall(cast.server, '/auth/users/me', cast.master, { method: 'PUT', body: { firstName: 'X' } }), 404, ErrorCode.USER_NOT_FOUND);
+    await expectStatus(
+      await usersCall(cast.server, '/auth/users/me', cast.master, { method: 'PUT', body: { firstName: 'X' } }),
+      404,
+      ErrorCode.USER_NOT_FOUND,
+    );
   });
 });
 
 describe('PUT /auth/users/{userId}', () => {
-  const putAnn = (headers: Record<string, string>) => usersCall(cast.server, `/auth/users/${cast.ann.userId}`, headers, { method: 'PUT', body: { firstName: 'X' } });
+  const putAnn = (headers: Record<string, string>) =>
+    usersCall(cast.server, `/auth/users/${cast.ann.userId}`, headers, { method: 'PUT', body: { firstName: 'X' } });
 
   it("is master only: another user's token and even the user's own token get 403", async () => {
     await expectStatus(await putAnn(cast.bob.auth), 403, ErrorCode.OPERATION_FORBIDDEN);
@@ -95,6 +127,10 @@ describe('PUT /auth/users/{userId}', () => {
   });
 
   it('answers 404 to an unknown user id', async () => {
-    await expectStatus(await usersCall(cast.server, '/auth/users/nosuchuser', cast.master, { method: 'PUT', body: { firstName: 'X' } }), 404, ErrorCode.USER_NOT_FOUND);
+    await expectStatus(
+      await usersCall(cast.server, '/auth/users/nosuchuser', cast.master, { method: 'PUT', body: { firstName: 'X' } }),
+      404,
+      ErrorCode.USER_NOT_FOUND,
+    );
   });
 });

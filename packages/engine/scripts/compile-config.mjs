@@ -30,7 +30,11 @@ function withoutAnnotations(schema) {
   return Object.fromEntries(
     kept.map(([keyword, value]) => {
       if (DATA_KEYWORDS.has(keyword)) return [keyword, value];
-      if (SCHEMA_MAPS.has(keyword)) return [keyword, Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, withoutAnnotations(sub)]))];
+      if (SCHEMA_MAPS.has(keyword))
+        return [
+          keyword,
+          Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, withoutAnnotations(sub)])),
+        ];
       return [keyword, withoutAnnotations(value)];
     }),
   );

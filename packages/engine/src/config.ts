@@ -87,7 +87,10 @@ export interface Config {
 export const SERVER_KEYS = ['projects', 'maxProjects', 'dataDir', 'fsync'] as const;
 
 /** What a config file may contain: the six keys are required, the rest default. */
-export type ConfigInput = Pick<Config, 'authenticationId' | 'clientKey' | 'masterKey' | 'objectStorageId' | 'storageId' | 'gameId'> &
+export type ConfigInput = Pick<
+  Config,
+  'authenticationId' | 'clientKey' | 'masterKey' | 'objectStorageId' | 'storageId' | 'gameId'
+> &
   Partial<Omit<Config, 'leaderboards' | 'services' | 'headerWord'>> & {
     headerWord?: string | string[];
     leaderboards?: (Omit<LeaderboardDefinition, 'aggregation' | 'order'> & Partial<LeaderboardDefinition>)[];
@@ -142,7 +145,8 @@ const validateSchema = validateGenerated as ((data: unknown) => boolean) & { err
 
 function describe(error: SchemaError): string {
   const key = error.instancePath.replace(/^\//, '').replaceAll('/', '.') || '(root)';
-  if (error.keyword === 'additionalProperties') return `${key}: unknown key "${String(error.params['additionalProperty'])}"`;
+  if (error.keyword === 'additionalProperties')
+    return `${key}: unknown key "${String(error.params['additionalProperty'])}"`;
   if (error.keyword === 'required') return `${key}: missing required key "${String(error.params['missingProperty'])}"`;
   return `${key}: ${error.message ?? 'is invalid'}`;
 }
@@ -158,7 +162,10 @@ export function validateConfig(input: unknown): asserts input is ConfigInput {
   checkGame(input as ConfigInput, '');
   (input as ConfigInput).projects?.forEach((project, i) => {
     const serverKey = SERVER_KEYS.find((key) => key in project);
-    if (serverKey) throw new ConfigError(`invalid config: projects.${i}: "${serverKey}" is a key of the whole server, given at the top level only`);
+    if (serverKey)
+      throw new ConfigError(
+        `invalid config: projects.${i}: "${serverKey}" is a key of the whole server, given at the top level only`,
+      );
     checkGame(project, `projects.${i}.`);
   });
 }
@@ -168,11 +175,14 @@ function checkGame(config: ConfigInput, prefix: string): void {
   const fieldsByEvent = new Map((config.events ?? []).map((e) => [e.name, new Set(e.fields)]));
   const boardIds = new Set<string>();
   (config.leaderboards ?? []).forEach((board, i) => {
-    if (boardIds.has(board.id)) throw new ConfigError(`invalid config: ${prefix}leaderboards.${i}.id: duplicate id "${board.id}"`);
+    if (boardIds.has(board.id))
+      throw new ConfigError(`invalid config: ${prefix}leaderboards.${i}.id: duplicate id "${board.id}"`);
     boardIds.add(board.id);
     board.fields.forEach(({ event, field }, j) => {
       if (!fieldsByEvent.get(event)?.has(field)) {
-        throw new ConfigError(`invalid config: ${prefix}leaderboards.${i}.fields.${j}: event "${event}" has no field "${field}"`);
+        throw new ConfigError(
+          `invalid config: ${prefix}leaderboards.${i}.fields.${j}: event "${event}" has no field "${field}"`,
+        );
       }
     });
   });

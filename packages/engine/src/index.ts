@@ -79,13 +79,19 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const areas: readonly Area[] = AREAS;
   const capabilities = { ...defaultCapabilities(), ...options.capabilities };
 
-  const app = withErrorHandling(createRoutes((request) => servicePath(getPath(request))), options);
+  const app = withErrorHandling(
+    createRoutes((request) => servicePath(getPath(request))),
+    options,
+  );
   const exchangeListeners = new Set<ExchangeListener>();
   app.use('*', answerJson);
   app.use('*', recordExchanges(exchangeListeners, options.onInternalError ?? console.error));
   // Browser apps call the service from their own origin; downloads expose the headers players and savers read.
   // Only requests with an Origin (browsers) need CORS headers: others skip the middleware's cost.
-  const allowOrigins = cors({ origin: '*', exposeHeaders: ['Content-Disposition', 'Content-Length', 'Content-Range', 'Accept-Ranges', 'ETag', 'Last-Modified'] });
+  const allowOrigins = cors({
+    origin: '*',
+    exposeHeaders: ['Content-Disposition', 'Content-Length', 'Content-Range', 'Accept-Ranges', 'ETag', 'Last-Modified'],
+  });
   app.use('*', (c, next) => (c.req.header('origin') === undefined ? next() : allowOrigins(c, next)));
   app.route('/', adminRoutes);
   app.route('/', inspectorRoutes);
@@ -95,13 +101,24 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const defaultProject = hostProject(routes, areas, config, capabilities, options.initialState);
   // The default project's capabilities keep its own state; every other project gets a place of its own from the store.
   const { blobs: _blobs, persistence: _persistence, journal: _journal, projects: store, ...shared } = capabilities;
-  const projects = new ServerProjects(defaultProject, shared, (own, ownCapabilities) => hostProject(routes, areas, own, ownCapabilities), store);
+  const projects = new ServerProjects(
+    defaultProject,
+    shared,
+    (own, ownCapabilities) => hostProject(routes, areas, own, ownCapabilities),
+    store,
+  );
 
-  const adminApp = withErrorHandling(createRoutes((request) => servicePath(getPath(request))), options);
+  const adminApp = withErrorHandling(
+    createRoutes((request) => servicePath(getPath(request))),
+    options,
+  );
   adminApp.route('/', projectsAdminRoutes(projects));
   const adminEnv = { project: defaultProject.project };
   const route = (request: Request): Promise<Response> => {
-    if (isProjectsAdmin(request)) return Promise.resolve(adminApp.fetch(withServiceHeaders(request, defaultProject.project.config.headerWord), adminEnv));
+    if (isProjectsAdmin(request))
+      return Promise.resolve(
+        adminApp.fetch(withServiceHeaders(request, defaultProject.project.config.headerWord), adminEnv),
+      );
     return projects.registry.resolve(request).fetch(request);
   };
 
@@ -137,7 +154,8 @@ function isProjectsAdmin(request: Request): boolean {
 function withErrorHandling(app: ReturnType<typeof createRoutes>, options: EngineOptions) {
   app.onError((error, c) => {
     if (error instanceof ApiError) return errorResponse(error, c);
-    if (error instanceof HTTPException && error.status < 500) return errorResponse(new ApiError(error.status, ErrorCode.VALIDATION_FAILED, error.message), c);
+    if (error instanceof HTTPException && error.status < 500)
+      return errorResponse(new ApiError(error.status, ErrorCode.VALIDATION_FAILED, error.message), c);
     (options.onInternalError ?? console.error)(error);
     return c.json({ code: ErrorCode.INTERNAL, error: 'internal server error' }, 500);
   });
@@ -147,15 +165,47 @@ function withErrorHandling(app: ReturnType<typeof createRoutes>, options: Engine
 
 export type { Config, ConfigInput, ServiceName } from './config.js';
 export { DEFAULT_CONFIG, ConfigError, developmentConfig, resolveConfig } from './config.js';
-export type { AsyncContext, Capabilities, JsonResponseInit, BlobStore, BlobWriter, Hasher, Hashing, Journal, JournalContents, Persistence, ProjectStore, StoredBytes, ImageResizer } from './shared/capabilities.js';
+export type {
+  AsyncContext,
+  Capabilities,
+  JsonResponseInit,
+  BlobStore,
+  BlobWriter,
+  Hasher,
+  Hashing,
+  Journal,
+  JournalContents,
+  Persistence,
+  ProjectStore,
+  StoredBytes,
+  ImageResizer,
+} from './shared/capabilities.js';
 export type { HostedProject } from './projects/hosted.js';
 export type { ProjectRegistry } from './projects/registry.js';
 export type { ServerProjects } from './projects/server-projects.js';
-export { UnreadableSource, type ConvertPlan, type ConverterRun, type OutputPlan, type OpenedSource, type ProducedFile, type Rendition, type TranscodeRunner, type TranscoderCapability, type WatermarkLocation } from './areas/transcoder/runner.js';
+export {
+  UnreadableSource,
+  type ConvertPlan,
+  type ConverterRun,
+  type OutputPlan,
+  type OpenedSource,
+  type ProducedFile,
+  type Rendition,
+  type TranscodeRunner,
+  type TranscoderCapability,
+  type WatermarkLocation,
+} from './areas/transcoder/runner.js';
 export { ffmpegOptions } from './areas/transcoder/ffmpeg-options.js';
 export { MAX_FRAME } from './areas/transcoder/units.js';
 export { ErrorCode, type ErrorCodeValue } from './shared/errors.js';
-export type { BodyView, Caller, Exchange, ExchangeDetails, ExchangeSummary, InspectedArea } from './inspector/exchange.js';
+export type {
+  BodyView,
+  Caller,
+  Exchange,
+  ExchangeDetails,
+  ExchangeSummary,
+  InspectedArea,
+} from './inspector/exchange.js';
 export type { ExchangeListener } from './inspector/recorder.js';
 export type { Mail, StateJson } from './shared/project.js';
 export { StateRestoreError, type RestoreSummary } from './shared/restore.js';

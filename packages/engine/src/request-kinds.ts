@@ -9,7 +9,11 @@ import type { Project } from './shared/project.js';
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Operations sent with POST that only read (a query, a lookup by ids, scores of some users). */
-const READ_POSTS = [/^\/object-storage\/classes\/query\//, /^\/auth\/users\/by-user-ids$/, /^\/game\/leaderboards\/usersScore\//];
+const READ_POSTS = [
+  /^\/object-storage\/classes\/query\//,
+  /^\/auth\/users\/by-user-ids$/,
+  /^\/game\/leaderboards\/usersScore\//,
+];
 
 /** The files area's changes. */
 const FILES_WRITES = /^\/(files|directories)(\/|$)/;

@@ -6,7 +6,11 @@ import { exchangeEvents } from '../src/inspector/stream.js';
 
 const { authenticationId, masterKey } = createEngine().project.config;
 const register = (username: string) =>
-  new Request('http://local/auth/users', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Service-Authentication-Id': authenticationId }, body: JSON.stringify({ username, password: 'pw-secret' }) });
+  new Request('http://local/auth/users', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Service-Authentication-Id': authenticationId },
+    body: JSON.stringify({ username, password: 'pw-secret' }),
+  });
 
 describe('masking', () => {
   it('masks secret values of text that is not valid JSON, even when cut off', () => {
@@ -15,7 +19,9 @@ describe('masking', () => {
   });
 
   it('masks secret names of a query or form however they are encoded, and leaves the rest as sent', () => {
-    expect(maskQuery('a=%20x&refresh-token=t1&Pass%77ord=p&token_type=bearer')).toBe('a=%20x&refresh-token=[masked]&Pass%77ord=[masked]&token_type=bearer');
+    expect(maskQuery('a=%20x&refresh-token=t1&Pass%77ord=p&token_type=bearer')).toBe(
+      'a=%20x&refresh-token=[masked]&Pass%77ord=[masked]&token_type=bearer',
+    );
   });
 });
 
@@ -28,8 +34,13 @@ describe('Engine.onExchange', () => {
     stop();
     await engine.fetch(register('bob'));
     expect(seen.map((e) => e.summary().path)).toEqual(['/auth/users']);
-    expect(seen[0]!.details().request.body).toMatchObject({ kind: 'json', json: { username: 'ann', password: '[masked]' } });
-    const list = await engine.fetch(new Request('http://local/__admin/requests', { headers: { 'X-Service-Authentication-Key': masterKey } }));
+    expect(seen[0]!.details().request.body).toMatchObject({
+      kind: 'json',
+      json: { username: 'ann', password: '[masked]' },
+    });
+    const list = await engine.fetch(
+      new Request('http://local/__admin/requests', { headers: { 'X-Service-Authentication-Key': masterKey } }),
+    );
     expect(list.status).toBe(409);
   });
 
@@ -51,7 +62,10 @@ describe('exchangeEvents', () => {
     vi.useFakeTimers();
     const engine = createEngine();
     const inspector = inspectorOf(engine.project);
-    const reader = exchangeEvents(inspector, new AbortController().signal, { heartbeatMs: 1000, maxBacklogBytes: 1024 }).getReader();
+    const reader = exchangeEvents(inspector, new AbortController().signal, {
+      heartbeatMs: 1000,
+      maxBacklogBytes: 1024,
+    }).getReader();
     const decoder = new TextDecoder();
     const next = async () => decoder.decode((await reader.read()).value);
     expect(await next()).toBe('retry: 2000\n: connected\n\n');

@@ -102,16 +102,19 @@ describe('RankedSet', () => {
 
   it('agrees with a sorted array under any sequence of inserts and removes', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 400 })), { maxLength: 1500 }), (operations) => {
-        const m = model(descending);
-        for (const [insert, n] of operations) {
-          if (insert) m.insert(n);
-          else m.remove(n);
-        }
-        m.check([0, 1, 200, 399, 400]);
-        const start = m.sorted.length >> 1;
-        expect(m.set.slice(start, start + 7)).toEqual(m.sorted.slice(start, start + 7));
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 400 })), { maxLength: 1500 }),
+        (operations) => {
+          const m = model(descending);
+          for (const [insert, n] of operations) {
+            if (insert) m.insert(n);
+            else m.remove(n);
+          }
+          m.check([0, 1, 200, 399, 400]);
+          const start = m.sorted.length >> 1;
+          expect(m.set.slice(start, start + 7)).toEqual(m.sorted.slice(start, start + 7));
+        },
+      ),
       { numRuns: 60 },
     );
   });

@@ -59,7 +59,9 @@ describe('ResizeCache.produce', () => {
 
   it('goes on after a copy that could not be made', async () => {
     const cache = new ResizeCache();
-    await expect(cache.produce('bad', () => Promise.reject(new Error('not an image')), limits)).rejects.toThrow('not an image');
+    await expect(cache.produce('bad', () => Promise.reject(new Error('not an image')), limits)).rejects.toThrow(
+      'not an image',
+    );
     expect(await cache.produce('good', async () => image(1), limits)).toEqual(image(1));
   });
 });

@@ -67,7 +67,10 @@ export async function bundleApp(entry: string): Promise<AppBundle> {
       gzipBytes: gzipSync(contents, { level: 9 }).length,
       inputs: Object.keys(meta.inputs),
     });
-    staticImports.set(output, meta.imports.filter((i) => i.kind === 'import-statement').map((i) => i.path));
+    staticImports.set(
+      output,
+      meta.imports.filter((i) => i.kind === 'import-statement').map((i) => i.path),
+    );
   }
   // Chunks of dynamic imports have an entryPoint too: the page's entry is the one named `app`.
   const pending = [relative(packageRoot, resolve(outdir, 'app.js'))];

@@ -8,12 +8,27 @@ import { serveSite, type Site } from './static-server.js';
 // The worker script `npx msw init` writes: msw's own copy, so it always matches the installed msw.
 const workerScript = readFileSync(createRequire(import.meta.url).resolve('msw/mockServiceWorker.js'));
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** A page that loads the app's entry chunk, with every chunk and the worker script beside it. */
 function siteOf(chunks: Chunk[]): Site {
   const site: Site = new Map([
-    ['/', { contents: '<!doctype html><meta charset="utf-8"><script type="module" src="/app.js"></script>', type: 'text/html' }],
+    [
+      '/',
+      {
+        contents: '<!doctype html><meta charset="utf-8"><script type="module" src="/app.js"></script>',
+        type: 'text/html',
+      },
+    ],
     ['/mockServiceWorker.js', { contents: workerScript, type: 'text/javascript' }],
   ]);
   for (const chunk of chunks) site.set(chunk.path, { contents: chunk.contents, type: 'text/javascript' });
@@ -27,7 +42,9 @@ async function openOnce(browser: Browser, url: string): Promise<ReadyReport> {
     const page = await context.newPage();
     await page.goto(url);
     // waitForFunction waits until the report is there.
-    const report = (await (await page.waitForFunction(() => window.benchReport, undefined, { timeout: 30_000 })).jsonValue())!;
+    const report = (await (
+      await page.waitForFunction(() => window.benchReport, undefined, { timeout: 30_000 })
+    ).jsonValue())!;
     if (report.status !== 200) throw new Error(`${url}: the worker answered the probe with ${report.status}`);
     return report;
   } finally {
@@ -39,8 +56,13 @@ async function openOnce(browser: Browser, url: string): Promise<ReadyReport> {
  * Opens each app's page `rounds` times in Debian's Chromium, the apps taking turns, and returns every report by
  * app name.
  */
-export async function measureReady(apps: Record<string, Chunk[]>, rounds: number): Promise<Record<string, ReadyReport[]>> {
-  const sites = await Promise.all(Object.entries(apps).map(async ([name, chunks]) => ({ name, ...(await serveSite(siteOf(chunks))) })));
+export async function measureReady(
+  apps: Record<string, Chunk[]>,
+  rounds: number,
+): Promise<Record<string, ReadyReport[]>> {
+  const sites = await Promise.all(
+    Object.entries(apps).map(async ([name, chunks]) => ({ name, ...(await serveSite(siteOf(chunks))) })),
+  );
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const reports: Record<string, ReadyReport[]> = Object.fromEntries(sites.map(({ name }) => [name, []]));
   try {

@@ -3,7 +3,8 @@ import type { Seed } from './seed.js';
 import type { ServiceApi } from './service-api.js';
 
 /** Seeding code is loaded with the first seed, so a page that seeds nothing does not carry it. */
-const applySeed = async (...args: Parameters<typeof import('./seed.js').applySeed>) => (await import('./seed.js')).applySeed(...args);
+const applySeed = async (...args: Parameters<typeof import('./seed.js').applySeed>) =>
+  (await import('./seed.js')).applySeed(...args);
 
 export type { Mail };
 
@@ -63,7 +64,8 @@ export function createBackend(api: ServiceApi, initial?: Seed, persisted?: Engin
     await ready;
     return api.admin<T>(method, path, json);
   };
-  const advance = async (seconds: number) => new Date((await admin<{ now: string }>('POST', '/__admin/clock', { advanceSeconds: seconds })).now);
+  const advance = async (seconds: number) =>
+    new Date((await admin<{ now: string }>('POST', '/__admin/clock', { advanceSeconds: seconds })).now);
 
   return {
     ready: ready.then(() => undefined),
@@ -71,7 +73,8 @@ export function createBackend(api: ServiceApi, initial?: Seed, persisted?: Engin
       const baseline = await ready;
       if (!baseline) return void (await api.admin('POST', '/__admin/reset'));
       await api.admin('PUT', '/__admin/state', JSON.parse(baseline.state));
-      if (JSON.stringify(await api.admin('GET', '/__admin/config')) !== baseline.config) await api.admin('PATCH', '/__admin/config', JSON.parse(baseline.config));
+      if (JSON.stringify(await api.admin('GET', '/__admin/config')) !== baseline.config)
+        await api.admin('PATCH', '/__admin/config', JSON.parse(baseline.config));
     },
     async seed(fixture) {
       await ready;

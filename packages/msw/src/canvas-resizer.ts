@@ -9,7 +9,8 @@ const SIGNATURES: [string, number[]][] = [
   ['image/webp', [0x52, 0x49, 0x46, 0x46]],
 ];
 
-const formatOf = (bytes: Uint8Array) => SIGNATURES.find(([, magic]) => magic.every((byte, i) => bytes[i] === byte))?.[0];
+const formatOf = (bytes: Uint8Array) =>
+  SIGNATURES.find(([, magic]) => magic.every((byte, i) => bytes[i] === byte))?.[0];
 
 /**
  * Image resizing in the browser for downloads `.../r/<w>x<h>`: decoded with `createImageBitmap` (EXIF orientation
@@ -34,7 +35,10 @@ export function canvasImageResizer(): ImageResizer | undefined {
         return undefined; // not an image the browser can decode
       }
       const scale = Math.min(1, width / bitmap.width, height / bitmap.height);
-      const canvas = new OffscreenCanvas(Math.max(1, Math.round(bitmap.width * scale)), Math.max(1, Math.round(bitmap.height * scale)));
+      const canvas = new OffscreenCanvas(
+        Math.max(1, Math.round(bitmap.width * scale)),
+        Math.max(1, Math.round(bitmap.height * scale)),
+      );
       canvas.getContext('2d')!.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
       bitmap.close();
       const blob = await canvas.convertToBlob({ type: format ?? 'image/png' });

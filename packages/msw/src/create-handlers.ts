@@ -1,4 +1,13 @@
-import { ErrorCode, createEngine, developmentConfig, resolveConfig, type Capabilities, type ConfigInput, type Engine, type ExchangeListener } from '@basekit/engine';
+import {
+  ErrorCode,
+  createEngine,
+  developmentConfig,
+  resolveConfig,
+  type Capabilities,
+  type ConfigInput,
+  type Engine,
+  type ExchangeListener,
+} from '@basekit/engine';
 import { createBackend, type Backend } from './backend.js';
 import { distinctBases, toEngineRequest } from './bases.js';
 import { canvasImageResizer } from './canvas-resizer.js';
@@ -44,7 +53,10 @@ export type BasekitHandlers = EngineHandler[] & Backend & { engine: Engine; clos
 
 async function isUnknownRoute(response: Response): Promise<boolean> {
   if (response.status !== 404) return false;
-  const body = (await response.clone().json().catch(() => undefined)) as { code?: unknown } | undefined;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => undefined)) as { code?: unknown } | undefined;
   return body?.code === ErrorCode.ROUTE_NOT_FOUND;
 }
 
@@ -69,12 +81,20 @@ export function createHandlers(options: HandlersOptions): BasekitHandlers {
   // The in-memory request list of the admin API costs a page something on every request: kept only when asked for.
   const config = resolveConfig(developmentConfig({ inspectorLimit: 0, ...options.config }));
   const images = canvasImageResizer();
-  const journal = options.persist === 'indexeddb' ? new IndexedDbJournal(persistedDatabaseName(options.baseUrl)) : undefined;
-  const engine = createEngine({ config, capabilities: { ...(images && { images }), ...(journal && { journal }), ...options.capabilities } });
+  const journal =
+    options.persist === 'indexeddb' ? new IndexedDbJournal(persistedDatabaseName(options.baseUrl)) : undefined;
+  const engine = createEngine({
+    config,
+    capabilities: { ...(images && { images }), ...(journal && { journal }), ...options.capabilities },
+  });
   if (options.onExchange) engine.onExchange(options.onExchange);
   // Seeding talks to the engine directly, at the base URL's origin (where confirmation links then point).
   const origin = new URL(options.baseUrl, globalThis.location?.href).origin;
-  const backend = createBackend(new ServiceApi(engine.fetch, origin, config.masterKey), options.seed, journal && engine);
+  const backend = createBackend(
+    new ServiceApi(engine.fetch, origin, config.masterKey),
+    options.seed,
+    journal && engine,
+  );
   const handlers = distinctBases([options.baseUrl, options.storageUrl, options.transcoderUrl]).map(
     (base) =>
       new EngineHandler(base.href, async (request) => {

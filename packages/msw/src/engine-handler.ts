@@ -23,7 +23,10 @@ export class EngineHandler extends HttpHandler {
     super(/.+/, `${base}/*`, (info) => (info as unknown as { response: Response }).response);
   }
 
-  override async parse(args: { request: Request; resolutionContext?: ResponseResolutionContext }): Promise<EngineParsedResult> {
+  override async parse(args: {
+    request: Request;
+    resolutionContext?: ResponseResolutionContext;
+  }): Promise<EngineParsedResult> {
     const parsed = await super.parse(args);
     if (!parsed.match.matches) return parsed;
     // A clone: msw hands the same request to later handlers when this one does not claim it.

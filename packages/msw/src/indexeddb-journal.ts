@@ -13,7 +13,8 @@ function done<T>(request: IDBRequest<T>): Promise<T> {
 function committed(transaction: IDBTransaction): Promise<void> {
   return new Promise((resolve, reject) => {
     transaction.oncomplete = () => resolve();
-    transaction.onerror = transaction.onabort = () => reject(transaction.error ?? new Error('IndexedDB transaction failed'));
+    transaction.onerror = transaction.onabort = () =>
+      reject(transaction.error ?? new Error('IndexedDB transaction failed'));
   });
 }
 
@@ -42,17 +43,24 @@ export class IndexedDbJournal implements Journal {
         request.result.createObjectStore(RECORDS, { autoIncrement: true });
       };
       request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(new StateRestoreError(this.location, request.error?.message ?? 'it cannot be opened'));
+      request.onerror = () =>
+        reject(new StateRestoreError(this.location, request.error?.message ?? 'it cannot be opened'));
     });
     return this.#db;
   }
 
   async load(): Promise<JournalContents> {
     this.#writable = await this.#lock();
-    if (!this.#writable) console.warn(`@basekit/msw: ${this.location} is kept by another tab of this origin; this tab starts from it and keeps its own changes in memory only`);
+    if (!this.#writable)
+      console.warn(
+        `@basekit/msw: ${this.location} is kept by another tab of this origin; this tab starts from it and keeps its own changes in memory only`,
+      );
     const db = await this.#open();
     const transaction = db.transaction([SNAPSHOTS, RECORDS], 'readonly');
-    const [snapshot, records] = await Promise.all([done(transaction.objectStore(SNAPSHOTS).get('current')), done(transaction.objectStore(RECORDS).getAll())]);
+    const [snapshot, records] = await Promise.all([
+      done(transaction.objectStore(SNAPSHOTS).get('current')),
+      done(transaction.objectStore(RECORDS).getAll()),
+    ]);
     return { snapshot: snapshot === undefined ? undefined : JSON.parse(snapshot as string), records };
   }
 

@@ -93,7 +93,8 @@ const toIso = (value: string | Date, what: string): string => {
 function apiValue(value: unknown): unknown {
   if (value instanceof Date) return { __type: 'Date', iso: value.toISOString() };
   if (Array.isArray(value)) return value.map(apiValue);
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, apiValue(v)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, apiValue(v)]));
   return value;
 }
 
@@ -116,7 +117,10 @@ export async function applySeed(api: ServiceApi, fixture: Seed, passwords: Map<s
 async function seedParts(api: ServiceApi, fixture: Seed, passwords: Map<string, string>): Promise<void> {
   const config = await api.admin<Config>('GET', '/__admin/config');
   const login = await api.call<{ access_token: string }>('POST', '/auth/login', {
-    headers: { 'X-Service-Authentication-Id': config.authenticationId, 'X-Service-Authentication-Key': config.masterKey },
+    headers: {
+      'X-Service-Authentication-Id': config.authenticationId,
+      'X-Service-Authentication-Key': config.masterKey,
+    },
     what: 'seed: master login',
   });
   const master = `Bearer ${login.access_token}`;
@@ -126,10 +130,18 @@ async function seedParts(api: ServiceApi, fixture: Seed, passwords: Map<string, 
   for (const [i, path] of (fixture.folders ?? []).entries()) {
     await api.call('POST', '/directories', { headers: storage, json: { path }, what: `seed folders[${i}] "${path}"` });
   }
-  if (fixture.files?.length) await api.call('POST', '/files', { headers: storage, body: uploadForm(fixture.files), what: 'seed files' });
-  const rows = await createRows(api, { 'X-Service-Object-Storage-Id': config.objectStorageId, Authorization: master }, fixture.tables ?? {});
+  if (fixture.files?.length)
+    await api.call('POST', '/files', { headers: storage, body: uploadForm(fixture.files), what: 'seed files' });
+  const rows = await createRows(
+    api,
+    { 'X-Service-Object-Storage-Id': config.objectStorageId, Authorization: master },
+    fixture.tables ?? {},
+  );
 
-  if (users.some(needsSettling) || rows.some(({ row }) => row._id !== undefined || row.createdAt !== undefined || row.updatedAt !== undefined)) {
+  if (
+    users.some(needsSettling) ||
+    rows.some(({ row }) => row._id !== undefined || row.createdAt !== undefined || row.updatedAt !== undefined)
+  ) {
     const state = await api.admin<StateJson>('GET', '/__admin/state');
     settleUsers(state, users);
     settleRows(state, rows);
@@ -164,7 +176,11 @@ function uploadForm(files: SeedFile[]): FormData {
   return form;
 }
 
-async function createRows(api: ServiceApi, headers: Record<string, string>, tables: Record<string, SeedRow[]>): Promise<CreatedRow[]> {
+async function createRows(
+  api: ServiceApi,
+  headers: Record<string, string>,
+  tables: Record<string, SeedRow[]>,
+): Promise<CreatedRow[]> {
   const created: CreatedRow[] = [];
   for (const [table, rows] of Object.entries(tables)) {
     for (const [i, row] of rows.entries()) {
@@ -188,7 +204,8 @@ function settleUsers(state: StateJson, created: CreatedUser[]): void {
   for (const { user, id } of created.filter(needsSettling)) {
     const stored = area.users.find((u) => u.userId === id)!;
     const userId = user.userId ?? id;
-    if (userId !== id && area.users.some((u) => u.userId === userId)) throw new Error(`seed users "${user.username}": userId "${userId}" is taken`);
+    if (userId !== id && area.users.some((u) => u.userId === userId))
+      throw new Error(`seed users "${user.username}": userId "${userId}" is taken`);
     stored.userId = userId;
     stored.active = user.active ?? true;
     const links = area.confirmations.filter(([, owner]) => owner === id);
@@ -218,24 +235,38 @@ function settleRows(state: StateJson, created: CreatedRow[]): void {
       }
     }
     if (row.createdAt !== undefined) stored['createdAt'] = toIso(row.createdAt, `${what} createdAt`);
-    if (row.updatedAt !== undefined || row.createdAt !== undefined) stored['updatedAt'] = toIso(row.updatedAt ?? row.createdAt!, `${what} updatedAt`);
+    if (row.updatedAt !== undefined || row.createdAt !== undefined)
+      stored['updatedAt'] = toIso(row.updatedAt ?? row.createdAt!, `${what} updatedAt`);
   }
 }
 
 /** Sends each score as its user's game event (logged in with the known password), then logs those users out. */
-async function sendScores(api: ServiceApi, config: Config, scores: SeedScore[], passwords: Map<string, string>): Promise<void> {
-  const client = { 'X-Service-Authentication-Id': config.authenticationId, 'X-Service-Authentication-Key': config.clientKey };
+async function sendScores(
+  api: ServiceApi,
+  config: Config,
+  scores: SeedScore[],
+  passwords: Map<string, string>,
+): Promise<void> {
+  const client = {
+    'X-Service-Authentication-Id': config.authenticationId,
+    'X-Service-Authentication-Key': config.clientKey,
+  };
   const sessions = new Map<string, { access_token: string; refresh_token: string }>();
   for (const [i, { username, event, values }] of scores.entries()) {
     const what = `seed scores[${i}] "${username}"`;
     let session = sessions.get(username);
     if (!session) {
       const password = passwords.get(username);
-      if (password === undefined) throw new Error(`${what}: the user was not seeded here, so its password is unknown; seed the user first`);
+      if (password === undefined)
+        throw new Error(`${what}: the user was not seeded here, so its password is unknown; seed the user first`);
       const form = new FormData();
       form.set('username', username);
       form.set('password', password);
-      session = await api.call<{ access_token: string; refresh_token: string }>('POST', '/auth/login', { headers: client, body: form, what });
+      session = await api.call<{ access_token: string; refresh_token: string }>('POST', '/auth/login', {
+        headers: client,
+        body: form,
+        what,
+      });
       sessions.set(username, session);
     }
     const fieldsAndValues = Object.entries(values).map(([fieldName, value]) => ({ fieldName, value }));
@@ -246,6 +277,9 @@ async function sendScores(api: ServiceApi, config: Config, scores: SeedScore[], 
     });
   }
   for (const { refresh_token } of sessions.values()) {
-    await api.call('DELETE', `/auth/logout?refresh-token=${encodeURIComponent(refresh_token)}`, { headers: client, what: 'seed: logout' });
+    await api.call('DELETE', `/auth/logout?refresh-token=${encodeURIComponent(refresh_token)}`, {
+      headers: client,
+      what: 'seed: logout',
+    });
   }
 }

@@ -19,8 +19,15 @@ export class ServiceApi {
   ) {}
 
   /** Calls an operation and returns its JSON answer; throws with the service's error body when it is not 2xx. */
-  async call<T>(method: string, path: string, { headers = {}, json, body, what = `${method} ${path}` }: CallOptions = {}): Promise<T> {
-    const init: RequestInit = { method, headers: json === undefined ? headers : { 'Content-Type': 'application/json', ...headers } };
+  async call<T>(
+    method: string,
+    path: string,
+    { headers = {}, json, body, what = `${method} ${path}` }: CallOptions = {},
+  ): Promise<T> {
+    const init: RequestInit = {
+      method,
+      headers: json === undefined ? headers : { 'Content-Type': 'application/json', ...headers },
+    };
     if (json !== undefined) init.body = JSON.stringify(json);
     else if (body !== undefined) init.body = body;
     const response = await this.send(new Request(this.root + path, init));

@@ -11,8 +11,19 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  const bundle = await esbuild.build({ entryPoints: [entry], bundle: true, format: 'iife', globalName: 'resizer', platform: 'browser', write: false, logLevel: 'silent' });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  const bundle = await esbuild.build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'iife',
+    globalName: 'resizer',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+  });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
   page = await browser.newPage();
   await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
 });
@@ -20,10 +31,14 @@ afterAll(() => browser?.close());
 
 /** Resizes a `width`×`height` PNG inside the page to fit `box`; the size of what comes back. */
 async function resized(width: number, height: number, box: [number, number]): Promise<[number, number]> {
-  const png = await sharp({ create: { width, height, channels: 3, background: '#3366cc' } }).png().toBuffer();
+  const png = await sharp({ create: { width, height, channels: 3, background: '#3366cc' } })
+    .png()
+    .toBuffer();
   const out = await page.evaluate(
     async ({ bytes, box }) => {
-      const images = (globalThis as unknown as { resizer: typeof import('../src/canvas-resizer.js') }).resizer.canvasImageResizer()!;
+      const images = (
+        globalThis as unknown as { resizer: typeof import('../src/canvas-resizer.js') }
+      ).resizer.canvasImageResizer()!;
       const image = await images.resize(new Uint8Array(bytes), box[0], box[1]);
       return image && [...image.bytes];
     },

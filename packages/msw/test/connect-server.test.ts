@@ -16,9 +16,15 @@ afterAll(() => real.close());
 
 it('takes the same seed and resets to it', async () => {
   const { auth } = await signUp(real.url, 'eve');
-  await fetch(`${real.url}/object-storage/classes/Note`, json('POST', { title: 'third' }, { 'X-Service-Object-Storage-Id': objectStorageId, ...auth }));
+  await fetch(
+    `${real.url}/object-storage/classes/Note`,
+    json('POST', { title: 'third' }, { 'X-Service-Object-Storage-Id': objectStorageId, ...auth }),
+  );
   expect(await backend.rows('Note')).toHaveLength(3);
   await backend.reset();
-  expect((await backend.rows('Note')).map((r) => [r._id, r['title']])).toEqual([['note1', 'first'], ['note2', 'second']]);
+  expect((await backend.rows('Note')).map((r) => [r._id, r['title']])).toEqual([
+    ['note1', 'first'],
+    ['note2', 'second'],
+  ]);
   expect(await topScores(real.url, await login(real.url, 'ann', 'pw-ann'))).toEqual(['bob:70', 'ann:40']);
 });

@@ -1,7 +1,18 @@
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers } from '../src/index.js';
-import { BASE, authenticationId, gameId, json, login, masterKey, objectStorageId, signUp, storageId, topScores } from './support.js';
+import {
+  BASE,
+  authenticationId,
+  gameId,
+  json,
+  login,
+  masterKey,
+  objectStorageId,
+  signUp,
+  storageId,
+  topScores,
+} from './support.js';
 import { PNG, SEED } from './seed-fixture.js';
 
 const server = setupServer();
@@ -18,26 +29,57 @@ describe('seeding', () => {
   it('makes users that log in, rows with their ids and times, files and scores', async () => {
     serving(createHandlers({ baseUrl: BASE, seed: SEED }));
     const ann = await login(BASE, 'ann', 'pw-ann');
-    const me = await fetch(`${BASE}/auth/users/me`, { headers: { 'X-Service-Authentication-Id': authenticationId, ...ann } });
+    const me = await fetch(`${BASE}/auth/users/me`, {
+      headers: { 'X-Service-Authentication-Id': authenticationId, ...ann },
+    });
     expect(await me.json()).toMatchObject({ userId: 'user-ann', firstName: 'Ann', team: 'red', active: true });
     await login(BASE, 'bob', 'pw-bob');
 
-    const note = await fetch(`${BASE}/object-storage/classes/Note/note1`, { headers: { 'X-Service-Object-Storage-Id': objectStorageId, ...ann } });
-    expect(await note.json()).toMatchObject({ _id: 'note1', title: 'first', createdAt: '2024-01-02T03:04:05.000Z', updatedAt: '2024-01-02T03:04:05.000Z' });
+    const note = await fetch(`${BASE}/object-storage/classes/Note/note1`, {
+      headers: { 'X-Service-Object-Storage-Id': objectStorageId, ...ann },
+    });
+    expect(await note.json()).toMatchObject({
+      _id: 'note1',
+      title: 'first',
+      createdAt: '2024-01-02T03:04:05.000Z',
+      updatedAt: '2024-01-02T03:04:05.000Z',
+    });
     const bob = await login(BASE, 'bob', 'pw-bob');
     // The seeded ACL holds: only ann reads note1.
-    expect((await fetch(`${BASE}/object-storage/classes/Note/note1`, { headers: { 'X-Service-Object-Storage-Id': objectStorageId, ...bob } })).status).toBe(403);
-    const query = await fetch(`${BASE}/object-storage/classes/query/Note`, json('POST', { due: { $gt: { __type: 'Date', iso: '2024-06-01T00:00:00.000Z' } } }, { 'X-Service-Object-Storage-Id': objectStorageId, ...bob }));
+    expect(
+      (
+        await fetch(`${BASE}/object-storage/classes/Note/note1`, {
+          headers: { 'X-Service-Object-Storage-Id': objectStorageId, ...bob },
+        })
+      ).status,
+    ).toBe(403);
+    const query = await fetch(
+      `${BASE}/object-storage/classes/query/Note`,
+      json(
+        'POST',
+        { due: { $gt: { __type: 'Date', iso: '2024-06-01T00:00:00.000Z' } } },
+        { 'X-Service-Object-Storage-Id': objectStorageId, ...bob },
+      ),
+    );
     expect(((await query.json()) as { results: { _id: string }[] }).results.map((r) => r._id)).toEqual(['note2']);
 
     const file = await fetch(`${BASE}/${storageId}/photos/dot.png`);
-    expect({ type: file.headers.get('content-type'), bytes: new Uint8Array(await file.arrayBuffer()) }).toEqual({ type: 'image/png', bytes: PNG });
+    expect({ type: file.headers.get('content-type'), bytes: new Uint8Array(await file.arrayBuffer()) }).toEqual({
+      type: 'image/png',
+      bytes: PNG,
+    });
     expect(await topScores(BASE, ann)).toEqual(['bob:70', 'ann:40']);
   });
 
   it('adds to the state later, and scores may name users seeded before', async () => {
     const backend = serving(createHandlers({ baseUrl: BASE, seed: SEED }));
-    await backend.seed({ users: [{ username: 'cy', password: 'pw-cy' }], scores: [{ username: 'ann', event: 'match_end', values: { score: 90 } }, { username: 'cy', event: 'match_end', values: { score: 50 } }] });
+    await backend.seed({
+      users: [{ username: 'cy', password: 'pw-cy' }],
+      scores: [
+        { username: 'ann', event: 'match_end', values: { score: 90 } },
+        { username: 'cy', event: 'match_end', values: { score: 50 } },
+      ],
+    });
     expect(await topScores(BASE, await login(BASE, 'cy', 'pw-cy'))).toEqual(['ann:90', 'bob:70', 'cy:50']);
     expect((await backend.rows('Note')).map((r) => r._id)).toEqual(['note1', 'note2']);
   });
@@ -45,9 +87,20 @@ describe('seeding', () => {
   it('is all or nothing, and names the entry the service refused', async () => {
     const backend = serving(createHandlers({ baseUrl: BASE, seed: SEED }));
     const before = await backend.state();
-    await expect(backend.seed({ users: [{ username: 'dan', password: 'x' }, { username: 'ann', password: 'again' }] })).rejects.toThrow(/seed users\[1\] "ann".*409/);
-    await expect(backend.seed({ tables: { Note: [{ _id: 'note1', title: 'again' }] } })).rejects.toThrow(/note1.*already has a row/);
-    await expect(backend.seed({ scores: [{ username: 'zed', event: 'match_end', values: { score: 1 } }] })).rejects.toThrow(/"zed".*password is unknown/);
+    await expect(
+      backend.seed({
+        users: [
+          { username: 'dan', password: 'x' },
+          { username: 'ann', password: 'again' },
+        ],
+      }),
+    ).rejects.toThrow(/seed users\[1\] "ann".*409/);
+    await expect(backend.seed({ tables: { Note: [{ _id: 'note1', title: 'again' }] } })).rejects.toThrow(
+      /note1.*already has a row/,
+    );
+    await expect(
+      backend.seed({ scores: [{ username: 'zed', event: 'match_end', values: { score: 1 } }] }),
+    ).rejects.toThrow(/"zed".*password is unknown/);
     const after = await backend.state();
     expect({ ...after, clockOffsetMs: 0 }).toEqual({ ...before, clockOffsetMs: 0 });
   });
@@ -58,18 +111,36 @@ describe('seeding', () => {
   });
 
   it('activates seeded users of a project that confirms e-mail, unless asked not to', async () => {
-    const config = { authenticationId, clientKey: 'c', masterKey, objectStorageId, storageId, gameId, emailConfirmation: true };
+    const config = {
+      authenticationId,
+      clientKey: 'c',
+      masterKey,
+      objectStorageId,
+      storageId,
+      gameId,
+      emailConfirmation: true,
+    };
     const backend = serving(
       createHandlers({
         baseUrl: BASE,
         config,
-        seed: { users: [{ username: 'ann', password: 'pw', email: 'ann@example.com' }, { username: 'new', password: 'pw', email: 'new@example.com', active: false }] },
+        seed: {
+          users: [
+            { username: 'ann', password: 'pw', email: 'ann@example.com' },
+            { username: 'new', password: 'pw', email: 'new@example.com', active: false },
+          ],
+        },
       }),
     );
     const mails = await backend.outbox();
     expect(mails.map((m) => m.to)).toEqual(['new@example.com']);
     expect(mails[0]!.link).toMatch(new RegExp(`^${BASE}/auth/confirm/`));
-    const loginAs = (username: string) => fetch(`${BASE}/auth/login`, { method: 'POST', headers: { 'X-Service-Authentication-Id': authenticationId, 'X-Service-Authentication-Key': 'c' }, body: new URLSearchParams({ username, password: 'pw' }) });
+    const loginAs = (username: string) =>
+      fetch(`${BASE}/auth/login`, {
+        method: 'POST',
+        headers: { 'X-Service-Authentication-Id': authenticationId, 'X-Service-Authentication-Key': 'c' },
+        body: new URLSearchParams({ username, password: 'pw' }),
+      });
     expect((await loginAs('ann')).status).toBe(200);
     expect((await loginAs('new')).status).toBe(401);
     expect((await fetch(mails[0]!.link!)).status).toBe(200);
@@ -81,9 +152,15 @@ describe('controls', () => {
   it('resets to the seed: state, clock and config', async () => {
     const backend = serving(createHandlers({ baseUrl: BASE, seed: SEED }));
     const { auth } = await signUp(BASE, 'eve');
-    await fetch(`${BASE}/object-storage/classes/Note/note2`, { method: 'DELETE', headers: { 'X-Service-Object-Storage-Id': objectStorageId, ...auth } });
+    await fetch(`${BASE}/object-storage/classes/Note/note2`, {
+      method: 'DELETE',
+      headers: { 'X-Service-Object-Storage-Id': objectStorageId, ...auth },
+    });
     await backend.clock.advance(3600);
-    await fetch(`${BASE}/__admin/config`, json('PATCH', { services: { leaderboards: false } }, { 'X-Service-Authentication-Key': masterKey }));
+    await fetch(
+      `${BASE}/__admin/config`,
+      json('PATCH', { services: { leaderboards: false } }, { 'X-Service-Authentication-Key': masterKey }),
+    );
 
     await backend.reset();
     expect((await backend.rows('Note')).map((r) => r._id)).toEqual(['note1', 'note2']);
@@ -95,7 +172,8 @@ describe('controls', () => {
   it('moves the clock: access tokens expire', async () => {
     const backend = serving(createHandlers({ baseUrl: BASE }));
     const { auth } = await signUp(BASE, 'ann');
-    const me = () => fetch(`${BASE}/auth/users/me`, { headers: { 'X-Service-Authentication-Id': authenticationId, ...auth } });
+    const me = () =>
+      fetch(`${BASE}/auth/users/me`, { headers: { 'X-Service-Authentication-Id': authenticationId, ...auth } });
     expect((await me()).status).toBe(200);
     const now = await backend.clock.now();
     const later = await backend.clock.advance(7200);

@@ -16,15 +16,24 @@ describe('the request inspector in msw', () => {
     const seen: Exchange[] = [];
     server.resetHandlers(...createHandlers({ baseUrl: BASE, onExchange: (exchange) => seen.push(exchange) }));
     const { userId, auth } = await signUp(BASE, 'ann');
-    await fetch(`${BASE}/object-storage/classes/Note/none`, { headers: { 'X-Service-Object-Storage-Id': objectStorageId, ...auth } });
+    await fetch(`${BASE}/object-storage/classes/Note/none`, {
+      headers: { 'X-Service-Object-Storage-Id': objectStorageId, ...auth },
+    });
 
     // The backend's own admin calls (its baseline at start) are answered by the engine and reported too.
     const app = seen.filter((e) => e.summary().area !== 'admin');
-    expect(app.map((e) => `${e.summary().method} ${e.summary().path} ${e.summary().status}`)).toEqual(['POST /auth/users 200', 'POST /auth/login 200', 'GET /object-storage/classes/Note/none 404']);
+    expect(app.map((e) => `${e.summary().method} ${e.summary().path} ${e.summary().status}`)).toEqual([
+      'POST /auth/users 200',
+      'POST /auth/login 200',
+      'GET /object-storage/classes/Note/none 404',
+    ]);
     expect(app[2]!.summary().caller).toEqual({ kind: 'user', userId });
     const login = app[1]!.details();
     expect(login.request.body).toEqual({ kind: 'form', fields: { username: 'ann', password: '[masked]' } });
-    expect(login.response.body).toMatchObject({ kind: 'json', json: { access_token: '[masked]', refresh_token: '[masked]' } });
+    expect(login.response.body).toMatchObject({
+      kind: 'json',
+      json: { access_token: '[masked]', refresh_token: '[masked]' },
+    });
     expect((await fetch(`${BASE}/__admin/requests`, { headers: admin })).status).toBe(409);
   });
 
@@ -43,10 +52,15 @@ describe('the request inspector in msw', () => {
 
     await signUp(BASE, 'bob');
     await readUntil((t) => (t.match(/event: request/g) ?? []).length >= 2);
-    expect([...text.matchAll(/data: (.+)/g)].map((m) => (JSON.parse(m[1]!) as { path: string }).path)).toEqual(['/auth/users', '/auth/login']);
+    expect([...text.matchAll(/data: (.+)/g)].map((m) => (JSON.parse(m[1]!) as { path: string }).path)).toEqual([
+      '/auth/users',
+      '/auth/login',
+    ]);
     controller.abort();
 
-    const list = (await (await fetch(`${BASE}/__admin/requests?area=users`, { headers: admin })).json()) as { requests: { path: string }[] };
+    const list = (await (await fetch(`${BASE}/__admin/requests?area=users`, { headers: admin })).json()) as {
+      requests: { path: string }[];
+    };
     expect(list.requests.map((r) => r.path)).toEqual(['/auth/login', '/auth/users']);
   });
 });

@@ -15,17 +15,36 @@ let browser: Browser;
 let url: string;
 
 beforeAll(async () => {
-  const bundle = await esbuild.build({ entryPoints: [fileURLToPath(new URL('./persist/page.ts', import.meta.url))], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent' });
+  const bundle = await esbuild.build({
+    entryPoints: [fileURLToPath(new URL('./persist/page.ts', import.meta.url))],
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    write: false,
+    logLevel: 'silent',
+  });
   const script = bundle.outputFiles[0]!.text;
   server = createServer((req, res) => {
     if (req.url === '/page.js') res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(script);
-    else res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><script type="module" src="/page.js"></script>');
+    else
+      res
+        .writeHead(200, { 'Content-Type': 'text/html' })
+        .end('<!doctype html><script type="module" src="/page.js"></script>');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }, 60_000);
 
@@ -37,7 +56,10 @@ afterAll(async () => {
 /** Calls a function of the test page. */
 async function run(page: Page, name: string, arg?: unknown): Promise<unknown> {
   await page.waitForFunction(() => 'persistTest' in globalThis);
-  return page.evaluate(([n, a]) => (globalThis as unknown as { persistTest: PageApi }).persistTest[n as string]!(a), [name, arg] as const);
+  return page.evaluate(([n, a]) => (globalThis as unknown as { persistTest: PageApi }).persistTest[n as string]!(a), [
+    name,
+    arg,
+  ] as const);
 }
 
 it('keeps rows, the user session and files across a page reload', async () => {

@@ -11,14 +11,29 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 
 it('creates a project whose users are its own, and refuses its token in the default project', async () => {
-  const created = await fetch(`${BASE}/__admin/projects`, json('POST', {}, { 'X-Service-Authentication-Key': masterKey }));
+  const created = await fetch(
+    `${BASE}/__admin/projects`,
+    json('POST', {}, { 'X-Service-Authentication-Key': masterKey }),
+  );
   expect(created.status).toBe(201);
   const { config } = (await created.json()) as { config: Config };
-  const register = await fetch(`${BASE}/auth/users`, json('POST', { username: 'ann', password: 'pw' }, { 'X-Service-Authentication-Id': config.authenticationId }));
+  const register = await fetch(
+    `${BASE}/auth/users`,
+    json('POST', { username: 'ann', password: 'pw' }, { 'X-Service-Authentication-Id': config.authenticationId }),
+  );
   expect(register.status).toBe(200);
-  const login = await fetch(`${BASE}/auth/login`, { method: 'POST', headers: { 'X-Service-Authentication-Id': config.authenticationId, 'X-Service-Authentication-Key': config.masterKey } });
+  const login = await fetch(`${BASE}/auth/login`, {
+    method: 'POST',
+    headers: {
+      'X-Service-Authentication-Id': config.authenticationId,
+      'X-Service-Authentication-Key': config.masterKey,
+    },
+  });
   const { access_token: token } = (await login.json()) as { access_token: string };
-  const count = (id: string) => fetch(`${BASE}/auth/users/get-number-of-user`, { headers: { 'X-Service-Authentication-Id': id, Authorization: `Bearer ${token}` } });
+  const count = (id: string) =>
+    fetch(`${BASE}/auth/users/get-number-of-user`, {
+      headers: { 'X-Service-Authentication-Id': id, Authorization: `Bearer ${token}` },
+    });
   expect(await (await count(config.authenticationId)).json()).toEqual({ numberOfUser: 1 });
   expect((await count(authenticationId)).status).toBe(401);
 });

@@ -17,7 +17,10 @@ export async function login(base: string, username?: string, password?: string):
   if (password !== undefined) form.set('password', password);
   const res = await fetch(`${base}/auth/login`, {
     method: 'POST',
-    headers: { 'X-Service-Authentication-Id': authenticationId, 'X-Service-Authentication-Key': username === undefined ? masterKey : clientKey },
+    headers: {
+      'X-Service-Authentication-Id': authenticationId,
+      'X-Service-Authentication-Key': username === undefined ? masterKey : clientKey,
+    },
     body: form,
   });
   const body = (await res.json()) as { access_token: string };
@@ -26,8 +29,19 @@ export async function login(base: string, username?: string, password?: string):
 }
 
 /** Registers a user at `base` and logs them in; returns the userId and `{ Authorization }` headers. */
-export async function signUp(base: string, username: string, profile: Record<string, string> = {}): Promise<{ userId: string; auth: Record<string, string> }> {
-  const res = await fetch(`${base}/auth/users`, json('POST', { username, password: `pw-${username}`, ...profile }, { 'X-Service-Authentication-Id': authenticationId }));
+export async function signUp(
+  base: string,
+  username: string,
+  profile: Record<string, string> = {},
+): Promise<{ userId: string; auth: Record<string, string> }> {
+  const res = await fetch(
+    `${base}/auth/users`,
+    json(
+      'POST',
+      { username, password: `pw-${username}`, ...profile },
+      { 'X-Service-Authentication-Id': authenticationId },
+    ),
+  );
   const user = (await res.json()) as { userId: string };
   if (res.status !== 200) throw new Error(`register failed: ${res.status} ${JSON.stringify(user)}`);
   return { userId: user.userId, auth: await login(base, username, `pw-${username}`) };
@@ -49,8 +63,11 @@ export function collector<T>(count: number) {
 
 /** The `high-score` top 10 as `name:score`. */
 export async function topScores(base: string, auth: Record<string, string>): Promise<string[]> {
-  const res = await fetch(`${base}/game/leaderboards/top/high-score?count=10`, { headers: { 'X-Service-Game-Id': gameId, ...auth } });
-  const { usersProfile } = (await res.json()) as { usersProfile: { userBriefProfile: { userName: string }; scores: number[] }[] };
+  const res = await fetch(`${base}/game/leaderboards/top/high-score?count=10`, {
+    headers: { 'X-Service-Game-Id': gameId, ...auth },
+  });
+  const { usersProfile } = (await res.json()) as {
+    usersProfile: { userBriefProfile: { userName: string }; scores: number[] }[];
+  };
   return usersProfile.map((p) => `${p.userBriefProfile.userName}:${p.scores[0]}`);
 }
-

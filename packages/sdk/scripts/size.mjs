@@ -31,7 +31,8 @@ export async function measure() {
     });
     const code = result.outputFiles[0].contents;
     const [output] = Object.values(result.metafile.outputs);
-    const transport = Object.entries(output.inputs).find(([input]) => input.includes('openapi-fetch'))?.[1].bytesInOutput ?? 0;
+    const transport =
+      Object.entries(output.inputs).find(([input]) => input.includes('openapi-fetch'))?.[1].bytesInOutput ?? 0;
     sizes[name] = { minified: code.length, gzipped: gzipSync(code, { level: 9 }).length, transport };
   }
   return sizes;

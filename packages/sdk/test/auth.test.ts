@@ -12,7 +12,18 @@ import {
   memoryTokenStore,
   type SessionChange,
 } from '../src/index.js';
-import { advanceClock, closedAddress, masterClient, optionsFor, recordingFetch, rejection, serviceHeader, startTestServer, userClient, type TestServer } from './support.js';
+import {
+  advanceClock,
+  closedAddress,
+  masterClient,
+  optionsFor,
+  recordingFetch,
+  rejection,
+  serviceHeader,
+  startTestServer,
+  userClient,
+  type TestServer,
+} from './support.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -71,7 +82,11 @@ describe('sign in and out', () => {
     const { authenticationId, clientKey } = server.config;
     const res = await server.request('/auth/login', {
       method: 'POST',
-      headers: { [serviceHeader('Authentication-Id')]: authenticationId, [serviceHeader('Authentication-Key')]: clientKey, [serviceHeader('Authentication-Refresh')]: '1' },
+      headers: {
+        [serviceHeader('Authentication-Id')]: authenticationId,
+        [serviceHeader('Authentication-Key')]: clientKey,
+        [serviceHeader('Authentication-Refresh')]: '1',
+      },
       body: renewal,
     });
     expect(res.status).toBe(401);
@@ -99,7 +114,9 @@ describe('registration confirmed by e-mail', () => {
       const user = await client.auth.register({ username: 'eve', password: 'pw-eve', email: 'eve@example.com' });
       expect(user.active).toBe(false);
       expect(await rejection(client.auth.login('eve', 'pw-eve'))).toMatchObject({ status: 401, code: 215 });
-      const { messages } = (await (await confirming.admin('/__admin/outbox')).json()) as { messages: { to: string; link: string }[] };
+      const { messages } = (await (await confirming.admin('/__admin/outbox')).json()) as {
+        messages: { to: string; link: string }[];
+      };
       const link = messages.find((m) => m.to === 'eve@example.com')!.link;
       expect((await client.auth.confirmRegistration(link.split('/').pop()!)).active).toBe(true);
       await client.auth.login('eve', 'pw-eve');
@@ -130,7 +147,12 @@ describe('token refresh', () => {
     client.auth.onSessionChange((change) => changes.push(change));
     await advanceClock(server, ACCESS_TTL + 1);
 
-    const [updated, ...mes] = await Promise.all([client.auth.updateMe({ firstName: 'Replayed' }), client.auth.me(), client.auth.me(), client.auth.me()]);
+    const [updated, ...mes] = await Promise.all([
+      client.auth.updateMe({ firstName: 'Replayed' }),
+      client.auth.me(),
+      client.auth.me(),
+      client.auth.me(),
+    ]);
     expect(updated.firstName).toBe('Replayed');
     for (const me of mes) expect(me.username).toBe(client.username);
     expect(traffic.renewals()).toBe(1);
@@ -145,13 +167,20 @@ describe('token refresh', () => {
     const { authenticationId, clientKey } = server.config;
     await server.request(`/auth/logout?refresh-token=${refreshToken}`, {
       method: 'DELETE',
-      headers: { [serviceHeader('Authentication-Id')]: authenticationId, [serviceHeader('Authentication-Key')]: clientKey },
+      headers: {
+        [serviceHeader('Authentication-Id')]: authenticationId,
+        [serviceHeader('Authentication-Key')]: clientKey,
+      },
     });
     const changes: SessionChange[] = [];
     client.auth.onSessionChange((change) => changes.push(change));
     await advanceClock(server, ACCESS_TTL + 1);
 
-    const errors = await Promise.all([rejection(client.auth.me()), rejection(client.auth.me()), rejection(client.auth.updateMe({ lastName: 'X' }))]);
+    const errors = await Promise.all([
+      rejection(client.auth.me()),
+      rejection(client.auth.me()),
+      rejection(client.auth.updateMe({ lastName: 'X' })),
+    ]);
     for (const error of errors) expect(error).toBeInstanceOf(SessionExpiredError);
     expect(new Set(errors).size).toBe(1);
     expect(await client.auth.session()).toBeUndefined();

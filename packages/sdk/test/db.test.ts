@@ -1,6 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ForbiddenError, NotFoundError, ValidationError, op, pointer, type Client, type Pointer, type Relation, type Row } from '../src/index.js';
-import { advanceClock, masterClient, recordingFetch, rejection, startTestServer, userClient, type TestServer } from './support.js';
+import {
+  ForbiddenError,
+  NotFoundError,
+  ValidationError,
+  op,
+  pointer,
+  type Client,
+  type Pointer,
+  type Relation,
+  type Row,
+} from '../src/index.js';
+import {
+  advanceClock,
+  masterClient,
+  recordingFetch,
+  rejection,
+  startTestServer,
+  userClient,
+  type TestServer,
+} from './support.js';
 
 interface Author {
   name: string;
@@ -57,7 +75,11 @@ describe('rows', () => {
   it('applies every update operator atomically', async () => {
     const notes = client.db.table<Note>(fresh('Note'));
     const { _id } = await notes.create({ title: 'ops', views: 10, tags: ['a', 'b'], done: true });
-    await Promise.all([notes.update(_id, { views: op.increment(5) }), notes.update(_id, { views: op.increment(-2) }), notes.update(_id, { views: op.increment() })]);
+    await Promise.all([
+      notes.update(_id, { views: op.increment(5) }),
+      notes.update(_id, { views: op.increment(-2) }),
+      notes.update(_id, { views: op.increment() }),
+    ]);
     await notes.update(_id, { tags: op.add('c', 'a') });
     expect((await notes.get(_id)).tags).toEqual(['a', 'b', 'c', 'a']);
     await notes.update(_id, { tags: op.remove('a') });
@@ -76,7 +98,11 @@ describe('rows', () => {
     const team = await teams.create({ name: 'red', members: op.addRelation(link(ann!), link(bob!)) });
     await teams.update(team._id, { members: op.addRelation(link(cat!)) });
     await teams.update(team._id, { members: op.removeRelation(link(bob!)) });
-    const members = await memberTable.query().relatedTo(pointer(teams.name, team._id), 'members').ascending('name').find();
+    const members = await memberTable
+      .query()
+      .relatedTo(pointer(teams.name, team._id), 'members')
+      .ascending('name')
+      .find();
     expect(members.map((m) => m.name)).toEqual(['ann', 'cat']);
     // The row shows the relation as the pointers to its related rows.
     expect((await teams.get(team._id)).members).toEqual([link(ann!), link(cat!)]);
@@ -100,7 +126,9 @@ describe('rows', () => {
     const { _id } = await notes.create({ title: 'after renewal', views: 7 });
     expect(await notes.get(_id)).toMatchObject({ title: 'after renewal', views: 7 });
     expect(traffic.renewals()).toBe(1);
-    expect(traffic.exchanges.filter((e) => e.method === 'POST' && e.path.includes('/classes/')).map((e) => e.status)).toEqual([401, 201]);
+    expect(
+      traffic.exchanges.filter((e) => e.method === 'POST' && e.path.includes('/classes/')).map((e) => e.status),
+    ).toEqual([401, 201]);
   });
 
   it('refuses a bad value with a ValidationError', async () => {
@@ -121,7 +149,11 @@ describe('queries', () => {
   ];
   let typed: ReturnType<typeof client.db.table<Note>>;
   const titles = (rows: Row<Note>[]) => rows.map((r) => r.title).sort();
-  const expected = (keep: (note: Note) => boolean) => data.filter(keep).map((n) => n.title).sort();
+  const expected = (keep: (note: Note) => boolean) =>
+    data
+      .filter(keep)
+      .map((n) => n.title)
+      .sort();
 
   beforeAll(async () => {
     typed = client.db.table<Note>(fresh('Note'));
@@ -134,12 +166,20 @@ describe('queries', () => {
     expect(titles(await q().notEqualTo('views', 12).find())).toEqual(expected((n) => n.views !== 12));
     expect(titles(await q().lessThan('views', 12).find())).toEqual(expected((n) => n.views < 12));
     expect(titles(await q().lessThanOrEqualTo('views', 12).find())).toEqual(expected((n) => n.views <= 12));
-    expect(titles(await q().greaterThan('views', 5).lessThan('views', 30).find())).toEqual(expected((n) => n.views > 5 && n.views < 30));
+    expect(titles(await q().greaterThan('views', 5).lessThan('views', 30).find())).toEqual(
+      expected((n) => n.views > 5 && n.views < 30),
+    );
     expect(titles(await q().greaterThanOrEqualTo('views', 12).find())).toEqual(expected((n) => n.views >= 12));
     expect(titles(await q().containedIn('title', ['alpha', 'delta', 'zeta']).find())).toEqual(['alpha', 'delta']);
-    expect(titles(await q().notContainedIn('views', [12, 0]).find())).toEqual(expected((n) => ![12, 0].includes(n.views)));
-    expect(titles(await q().equalTo('tags', 'news').find())).toEqual(expected((n) => n.tags?.includes('news') ?? false));
-    expect(titles(await q().containsAll('tags', ['news', 'tech']).find())).toEqual(expected((n) => ['news', 'tech'].every((t) => n.tags?.includes(t))));
+    expect(titles(await q().notContainedIn('views', [12, 0]).find())).toEqual(
+      expected((n) => ![12, 0].includes(n.views)),
+    );
+    expect(titles(await q().equalTo('tags', 'news').find())).toEqual(
+      expected((n) => n.tags?.includes('news') ?? false),
+    );
+    expect(titles(await q().containsAll('tags', ['news', 'tech']).find())).toEqual(
+      expected((n) => ['news', 'tech'].every((t) => n.tags?.includes(t))),
+    );
     expect(titles(await q().exists('due').find())).toEqual(expected((n) => n.due !== undefined));
     expect(titles(await q().doesNotExist('done').find())).toEqual(expected((n) => n.done === undefined));
     expect(titles(await q().lessThan('due', new Date('2030-06-01T00:00:00.000Z')).find())).toEqual(['alpha']);
@@ -150,11 +190,21 @@ describe('queries', () => {
   it('combines sub-queries with or, beside other constraints', async () => {
     const rows = await typed
       .query()
-      .or((q) => q.equalTo('views', 0), (q) => q.greaterThan('views', 20))
+      .or(
+        (q) => q.equalTo('views', 0),
+        (q) => q.greaterThan('views', 20),
+      )
       .or(typed.query().equalTo('title', 'beta'))
       .find();
     expect(titles(rows)).toEqual(['beta', 'delta', 'epsilon']);
-    const narrowed = await typed.query().exists('done').or((q) => q.equalTo('views', 5), (q) => q.equalTo('views', 12)).find();
+    const narrowed = await typed
+      .query()
+      .exists('done')
+      .or(
+        (q) => q.equalTo('views', 5),
+        (q) => q.equalTo('views', 12),
+      )
+      .find();
     expect(titles(narrowed)).toEqual(['alpha', 'beta']);
   });
 
@@ -163,7 +213,12 @@ describe('queries', () => {
     const sorted = [...data].sort((a, b) => b.views - a.views || (a.title < b.title ? -1 : 1));
     expect(ordered.map((r) => r.title)).toEqual(sorted.map((n) => n.title));
     const page = await typed.query().ascending('views').skip(1).limit(2).find();
-    expect(page.map((r) => r.views)).toEqual([...data].map((n) => n.views).sort((a, b) => a - b).slice(1, 3));
+    expect(page.map((r) => r.views)).toEqual(
+      [...data]
+        .map((n) => n.views)
+        .sort((a, b) => a - b)
+        .slice(1, 3),
+    );
     const [slim] = await typed.query().equalTo('title', 'alpha').select('title').find();
     expect(slim).toHaveProperty('title', 'alpha');
     expect(slim).not.toHaveProperty('views');
@@ -174,7 +229,9 @@ describe('queries', () => {
   });
 
   it('counts, finds with a count, takes the first and gets by id', async () => {
-    expect(await typed.query().equalTo('tags', 'tech').count()).toBe(data.filter((n) => n.tags?.includes('tech')).length);
+    expect(await typed.query().equalTo('tags', 'tech').count()).toBe(
+      data.filter((n) => n.tags?.includes('tech')).length,
+    );
     const { results, count } = await typed.query().ascending('title').limit(2).findAndCount();
     expect(count).toBe(data.length);
     expect(results).toHaveLength(2);
@@ -190,7 +247,10 @@ describe('queries', () => {
   it('matches pointers by sub-query and keys by sub-query; includes pointed rows', async () => {
     const authors = client.db.table<Author>(fresh('Author'));
     const posts = client.db.table<Note>(fresh('Note'));
-    const [ann, bob] = await Promise.all([authors.create({ name: 'ann', country: 'NL' }), authors.create({ name: 'bob', country: 'FR' })]);
+    const [ann, bob] = await Promise.all([
+      authors.create({ name: 'ann', country: 'NL' }),
+      authors.create({ name: 'bob', country: 'FR' }),
+    ]);
     const to = (row: { _id: string }) => pointer(authors.name as 'Author', row._id);
     await posts.create({ title: 'by ann', views: 1, author: to(ann) });
     await posts.create({ title: 'by bob', views: 2, author: to(bob) });
@@ -200,7 +260,10 @@ describe('queries', () => {
     expect(titles(await posts.query().matchesQuery('author', dutch).find())).toEqual(['by ann']);
     expect(titles(await posts.query().exists('author').doesNotMatchQuery('author', dutch).find())).toEqual(['by bob']);
     expect(titles(await posts.query().matchesKeyInQuery('title', 'name', authors.query()).find())).toEqual(['ann']);
-    expect(titles(await posts.query().doesNotMatchKeyInQuery('title', 'name', authors.query()).find())).toEqual(['by ann', 'by bob']);
+    expect(titles(await posts.query().doesNotMatchKeyInQuery('title', 'name', authors.query()).find())).toEqual([
+      'by ann',
+      'by bob',
+    ]);
     expect(titles(await posts.query().equalTo('author', to(bob)).find())).toEqual(['by bob']);
 
     const [withAuthor] = await posts.query().equalTo('title', 'by ann').include('author').find();
@@ -226,7 +289,8 @@ describe('batch and paging', () => {
     const results = await batch.run();
     expect(results).toHaveLength(123);
     expect(traffic.exchanges.filter((e) => e.path === '/object-storage/batch')).toHaveLength(3);
-    for (const result of results.slice(0, 120)) expect((result as { success: { createdAt: Date } }).success.createdAt).toBeInstanceOf(Date);
+    for (const result of results.slice(0, 120))
+      expect((result as { success: { createdAt: Date } }).success.createdAt).toBeInstanceOf(Date);
     expect(results[120]).toMatchObject({ success: { updatedAt: expect.any(Date) } });
     expect(results[121]).toMatchObject({ error: { code: 101 } });
     expect(results[122]).toHaveProperty('success');

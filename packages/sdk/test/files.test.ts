@@ -3,8 +3,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AbortError, ExpectationFailedError, UnauthorizedError, type Client, type UploadProgress } from '../src/index.js';
-import { advanceClock, masterClient, recordingFetch, rejection, startTestServer, userClient, type TestServer } from './support.js';
+import {
+  AbortError,
+  ExpectationFailedError,
+  UnauthorizedError,
+  type Client,
+  type UploadProgress,
+} from '../src/index.js';
+import {
+  advanceClock,
+  masterClient,
+  recordingFetch,
+  rejection,
+  startTestServer,
+  userClient,
+  type TestServer,
+} from './support.js';
 
 let server: TestServer;
 let user: Client;
@@ -55,7 +69,9 @@ describe('upload and download', () => {
   });
 
   it('resizes an image through the resize segment', async () => {
-    const png = await sharp({ create: { width: 64, height: 32, channels: 3, background: '#336699' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 64, height: 32, channels: 3, background: '#336699' } })
+      .png()
+      .toBuffer();
     const [saved] = await user.files.upload([{ file: png, name: 'pic.png', path: fresh() }]);
     const res = await download(user.files.downloadUrl(saved!, { resize: { width: 16, height: 16 } }));
     const { width, height } = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
@@ -63,12 +79,17 @@ describe('upload and download', () => {
   });
 
   it('downloads a stored file as a Blob, resized when asked', async () => {
-    const png = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#000' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
     const [saved] = await user.files.upload([{ file: png, name: 'dl.png', path: fresh() }]);
     const blob = await user.files.download(saved!, { resize: { width: 10, height: 10 } });
     const { width } = await sharp(Buffer.from(await blob.arrayBuffer())).metadata();
     expect(width).toBe(10);
-    expect(await rejection(user.files.download('nowhere/none.png'))).toMatchObject({ status: 404, operation: 'GET /{bucket}/{path}' });
+    expect(await rejection(user.files.download('nowhere/none.png'))).toMatchObject({
+      status: 404,
+      operation: 'GET /{bucket}/{path}',
+    });
     expect(await rejection(user.files.download(saved!, { signal: AbortSignal.abort() }))).toBeInstanceOf(AbortError);
   });
 
@@ -85,7 +106,9 @@ describe('upload and download', () => {
   it('reports upload progress up to the whole body', async () => {
     const progress: UploadProgress[] = [];
     const big = new Uint8Array(2 * 1024 * 1024).fill(7);
-    const [saved] = await user.files.upload([{ file: big, name: 'big.bin', path: fresh() }], { onProgress: (p) => progress.push(p) });
+    const [saved] = await user.files.upload([{ file: big, name: 'big.bin', path: fresh() }], {
+      onProgress: (p) => progress.push(p),
+    });
     expect(progress.length).toBeGreaterThan(0);
     const last = progress.at(-1)!;
     expect(last.loaded).toBeGreaterThan(big.length);
@@ -98,7 +121,9 @@ describe('upload and download', () => {
   it('aborts an upload, with or without progress', async () => {
     const item = { file: text('x'), name: 'x.txt', path: fresh() };
     expect(await rejection(user.files.upload([item], { signal: AbortSignal.abort() }))).toBeInstanceOf(AbortError);
-    expect(await rejection(user.files.upload([item], { signal: AbortSignal.abort(), onProgress: () => {} }))).toBeInstanceOf(AbortError);
+    expect(
+      await rejection(user.files.upload([item], { signal: AbortSignal.abort(), onProgress: () => {} })),
+    ).toBeInstanceOf(AbortError);
   });
 
   it('replays a multipart upload after the access token expired', async () => {
@@ -117,7 +142,13 @@ describe('folders and files', () => {
     const admin = await masterClient(server);
     expect(await user.files.createFolder(`${folder}/sub`)).toEqual({ created: true });
     expect(await user.files.createFolder(`${folder}/sub`)).toEqual({ created: false });
-    await user.files.upload(Array.from({ length: 60 }, (_, i) => ({ file: text(`${i}`), name: `f${String(i).padStart(2, '0')}.txt`, path: folder })));
+    await user.files.upload(
+      Array.from({ length: 60 }, (_, i) => ({
+        file: text(`${i}`),
+        name: `f${String(i).padStart(2, '0')}.txt`,
+        path: folder,
+      })),
+    );
 
     const first = await admin.files.list(folder, { page: 0, pageSize: 50 });
     expect(first).toHaveLength(50);

@@ -23,18 +23,34 @@ describe('guests', () => {
     const guest = await app.auth.registerGuest();
     await app.auth.login(guest.username, guest.password);
     const admin = await masterClient(server);
-    const user = await admin.auth.completeGuestRegistration({ userId: guest.id, lastPassword: guest.password, newUsername: 'ex-guest', newPassword: 'pw-ex-guest', firstName: 'Gus' });
+    const user = await admin.auth.completeGuestRegistration({
+      userId: guest.id,
+      lastPassword: guest.password,
+      newUsername: 'ex-guest',
+      newPassword: 'pw-ex-guest',
+      firstName: 'Gus',
+    });
     expect(user).toMatchObject({ userId: guest.id, username: 'ex-guest', firstName: 'Gus', guest: false });
     expect(await app.auth.me()).toMatchObject({ username: 'ex-guest' });
     await createClient(optionsFor(server)).auth.login('ex-guest', 'pw-ex-guest');
-    const again = admin.auth.completeGuestRegistration({ userId: guest.id, lastPassword: 'pw-ex-guest', newUsername: 'other', newPassword: 'pw' });
+    const again = admin.auth.completeGuestRegistration({
+      userId: guest.id,
+      lastPassword: 'pw-ex-guest',
+      newUsername: 'other',
+      newPassword: 'pw',
+    });
     expect(await rejection(again)).toMatchObject({ status: 409, code: 217 });
   });
 
   it('refuses to complete a registration with a user token', async () => {
     const guest = await createClient(optionsFor(server)).auth.registerGuest();
     const user = await userClient(server);
-    const refused = user.auth.completeGuestRegistration({ userId: guest.id, lastPassword: guest.password, newUsername: 'taken-over', newPassword: 'pw' });
+    const refused = user.auth.completeGuestRegistration({
+      userId: guest.id,
+      lastPassword: guest.password,
+      newUsername: 'taken-over',
+      newPassword: 'pw',
+    });
     expect(await rejection(refused)).toBeInstanceOf(ForbiddenError);
   });
 });
@@ -48,7 +64,7 @@ describe('counting and deleting users', () => {
     expect(await admin.auth.countUsers()).toBe(before + 2);
   });
 
-  it("deletes a user: their session stops at once, their name is free again", async () => {
+  it('deletes a user: their session stops at once, their name is free again', async () => {
     const user = await userClient(server);
     const { userId } = await user.auth.me();
     const admin = await masterClient(server);
@@ -72,7 +88,12 @@ describe('counting and deleting users', () => {
     const taken = await userClient(server);
     const guest = await createClient(optionsFor(server)).auth.registerGuest();
     const admin = await masterClient(server);
-    const clash = admin.auth.completeGuestRegistration({ userId: guest.id, lastPassword: guest.password, newUsername: taken.username, newPassword: 'pw' });
+    const clash = admin.auth.completeGuestRegistration({
+      userId: guest.id,
+      lastPassword: guest.password,
+      newUsername: taken.username,
+      newPassword: 'pw',
+    });
     expect(await rejection(clash)).toBeInstanceOf(ConflictError);
   });
 });

@@ -25,7 +25,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 beforeEach(async () => {
-  await server.admin('/__admin/config', { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(GAME) });
+  await server.admin('/__admin/config', {
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(GAME),
+  });
   await admin.leaderboards.resetAll();
 });
 
@@ -43,7 +47,7 @@ describe('bulk events and the reads', () => {
     ]),
   );
 
-  it('sends several players\' events at once', async () => {
+  it("sends several players' events at once", async () => {
     expect(await players['ann']!.leaderboards.rank('total-kills')).toEqual({ rank: 1, scores: [1, 0, 0] });
     expect(await players['eve']!.leaderboards.rank('high-score')).toEqual({ rank: 5, scores: [10, 0, 0] });
   });
@@ -52,7 +56,8 @@ describe('bulk events and the reads', () => {
     const page = await players['ann']!.leaderboards.topPage('high-score', 1, 2);
     expect(names(page.usersProfile.map((p) => p.userBriefProfile.userId))).toEqual(['cid', 'dan']);
     const all = [];
-    for await (const player of players['ann']!.leaderboards.ranking('high-score', { pageSize: 2 })) all.push(player.userBriefProfile.userId);
+    for await (const player of players['ann']!.leaderboards.ranking('high-score', { pageSize: 2 }))
+      all.push(player.userBriefProfile.userId);
     expect(names(all)).toEqual(['ann', 'bob', 'cid', 'dan', 'eve']);
   });
 

@@ -25,7 +25,9 @@ describe('leaderboards', () => {
 
     const top = await players[0]!.player.leaderboards.top('high-score', 3);
     expect(top.message).toBe('OK');
-    expect(top.usersProfile.map((p) => p.userBriefProfile.userName)).toEqual(byScore.slice(0, 3).map((p) => p.player.username));
+    expect(top.usersProfile.map((p) => p.userBriefProfile.userName)).toEqual(
+      byScore.slice(0, 3).map((p) => p.player.username),
+    );
     expect(top.usersProfile.map((p) => p.scores[0])).toEqual(byScore.slice(0, 3).map((p) => p.score));
 
     const middle = byScore[2]!.player;
@@ -41,7 +43,10 @@ describe('leaderboards', () => {
   it('throws ExpectationFailedError for an unknown event or leaderboard', async () => {
     const tokenStore = memoryTokenStore();
     const player = await userClient(server, { tokenStore });
-    expect(await rejection(player.leaderboards.sendEvent('no_such_event', { score: 1 }))).toMatchObject({ status: 417, code: 800 });
+    expect(await rejection(player.leaderboards.sendEvent('no_such_event', { score: 1 }))).toMatchObject({
+      status: 417,
+      code: 800,
+    });
     expect(await rejection(player.leaderboards.rank('no-such-board'))).toBeInstanceOf(ExpectationFailedError);
     const wrongGame = createClient(optionsFor(server, { gameId: 'other-game', tokenStore }));
     expect(await rejection(wrongGame.leaderboards.top('high-score', 3))).toMatchObject({ status: 417 });

@@ -15,7 +15,8 @@ export const HEADER_WORD = process.env['BASEKIT_HEADER_WORD'];
 export const serviceHeader = (name: string) => `X-${HEADER_WORD ?? 'Service'}-${name}`;
 
 /** The reference server (or a project on the shared one) for SDK tests, accepting only this run's header word. */
-export const startTestServer: typeof startTestEndpoint = (overrides = {}) => startTestEndpoint({ ...(HEADER_WORD && { headerWord: HEADER_WORD }), ...overrides });
+export const startTestServer: typeof startTestEndpoint = (overrides = {}) =>
+  startTestEndpoint({ ...(HEADER_WORD && { headerWord: HEADER_WORD }), ...overrides });
 
 /** One request the SDK sent, as the server answered it. */
 export interface Exchange {
@@ -40,13 +41,26 @@ export function recordingFetch() {
 /** The options of a client of the test server's project. */
 export function optionsFor(server: TestServer, extra: Partial<ClientOptions> = {}): ClientOptions {
   const { authenticationId, clientKey, objectStorageId, storageId, gameId } = server.config;
-  return { baseUrl: server.url, authenticationId, clientKey, objectStorageId, storageId, gameId, ...(HEADER_WORD && { headerWord: HEADER_WORD }), ...extra };
+  return {
+    baseUrl: server.url,
+    authenticationId,
+    clientKey,
+    objectStorageId,
+    storageId,
+    gameId,
+    ...(HEADER_WORD && { headerWord: HEADER_WORD }),
+    ...extra,
+  };
 }
 
 let users = 0;
 
 /** A client signed in as a newly registered user. */
-export async function userClient(server: TestServer, extra: Partial<ClientOptions> = {}, profile: Record<string, string> = {}): Promise<Client & { username: string }> {
+export async function userClient(
+  server: TestServer,
+  extra: Partial<ClientOptions> = {},
+  profile: Record<string, string> = {},
+): Promise<Client & { username: string }> {
   const client = createClient(optionsFor(server, extra));
   const username = `user${++users}`;
   await client.auth.register({ username, password: `pw-${username}`, ...profile });
@@ -63,7 +77,11 @@ export async function masterClient(server: TestServer, extra: Partial<ClientOpti
 
 /** Moves the server's clock forward (access tokens expire by it). */
 export async function advanceClock(server: TestServer, seconds: number): Promise<void> {
-  const res = await server.admin('/__admin/clock', { method: 'POST', body: JSON.stringify({ advanceSeconds: seconds }), headers: { 'Content-Type': 'application/json' } });
+  const res = await server.admin('/__admin/clock', {
+    method: 'POST',
+    body: JSON.stringify({ advanceSeconds: seconds }),
+    headers: { 'Content-Type': 'application/json' },
+  });
   if (!res.ok) throw new Error(`clock failed: ${res.status}`);
 }
 

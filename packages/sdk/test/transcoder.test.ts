@@ -43,7 +43,13 @@ async function startReceiver() {
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-  return { url, saved, notifications, completed, close: () => new Promise<void>((resolve) => http.close(() => resolve())) };
+  return {
+    url,
+    saved,
+    notifications,
+    completed,
+    close: () => new Promise<void>((resolve) => http.close(() => resolve())),
+  };
 }
 
 describe('transcoder', () => {
@@ -52,8 +58,20 @@ describe('transcoder', () => {
     const thumbnail = await transcoder.saveThumbnail({ name: 'cover', default: true, shots: ['00:00:01'] });
     expect(thumbnail).toMatchObject({ name: 'cover', default: true });
     await transcoder.saveWebhook({ name: 'hook', default: false, url: 'https://example.com/hook' });
-    await transcoder.saveUpload({ name: 'store', default: true, url: 'https://example.com/deliveries', headers: { 'X-Token': 't' } });
-    await transcoder.saveWatermark({ name: 'logo', default: false, location: 'TOP_RIGHT', paddingX: 4, paddingY: 4, url: 'https://example.com/logo.png' });
+    await transcoder.saveUpload({
+      name: 'store',
+      default: true,
+      url: 'https://example.com/deliveries',
+      headers: { 'X-Token': 't' },
+    });
+    await transcoder.saveWatermark({
+      name: 'logo',
+      default: false,
+      location: 'TOP_RIGHT',
+      paddingX: 4,
+      paddingY: 4,
+      url: 'https://example.com/logo.png',
+    });
     const preset = await transcoder.savePreset({
       name: 'hls',
       default: true,
@@ -67,7 +85,9 @@ describe('transcoder', () => {
   });
 
   it('refuses a conversion that names a missing setting', async () => {
-    const error = await rejection(client.transcoder.convert({ url: 'https://example.com/in.mp4', upload: 'nope', preset: true }));
+    const error = await rejection(
+      client.transcoder.convert({ url: 'https://example.com/in.mp4', upload: 'nope', preset: true }),
+    );
     expect(error).toBeInstanceOf(ValidationError);
     expect(error).toMatchObject({ status: 400, code: 700, operation: 'POST /video/convert' });
   });
@@ -75,14 +95,34 @@ describe('transcoder', () => {
   it('converts a video: the receiver stores the thumbnail and the webhook hears the job complete', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'basekit-sdk-video-'));
     const video = join(dir, 'in.mp4');
-    execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=64x48:rate=10:duration=1', '-pix_fmt', 'yuv420p', video]);
+    execFileSync('ffmpeg', [
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=64x48:rate=10:duration=1',
+      '-pix_fmt',
+      'yuv420p',
+      video,
+    ]);
     const [source] = await client.files.upload([{ file: video, path: 'sources' }]);
     const receiver = await startReceiver();
     try {
-      await client.transcoder.saveUpload({ name: 'app', default: false, url: `${receiver.url}/deliveries`, headers: {} });
+      await client.transcoder.saveUpload({
+        name: 'app',
+        default: false,
+        url: `${receiver.url}/deliveries`,
+        headers: {},
+      });
       await client.transcoder.saveWebhook({ name: 'app', default: false, url: `${receiver.url}/hook` });
       await client.transcoder.saveThumbnail({ name: 'first', default: false, shots: ['00:00:00'] });
-      const { requestId, videoId } = await client.transcoder.convert({ url: client.files.downloadUrl(source!), upload: 'app', webhook: 'app', thumbnail: 'first' });
+      const { requestId, videoId } = await client.transcoder.convert({
+        url: client.files.downloadUrl(source!),
+        upload: 'app',
+        webhook: 'app',
+        thumbnail: 'first',
+      });
 
       const note = await receiver.completed;
       expect(note).toMatchObject({ requestId, status: 'COMPLETE', job: 'thumbnail' });

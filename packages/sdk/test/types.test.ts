@@ -52,8 +52,19 @@ function rows() {
   void notes.update('id', { likes: op.addRelation(pointer('Team', 't1')) });
   // @ts-expect-error a pointer into the wrong table
   void notes.create({ title: 't', views: 0, author: pointer('Team', 't1') });
-  void notes.create({ title: 't', views: 0, due: new Date(), author: pointer('Author', 'a1'), likes: op.addRelation(pointer('User', 'u1')) });
-  void notes.update('id', { views: op.increment(2), tags: op.remove('x'), due: op.delete(), likes: op.removeRelation(pointer('User', 'u1')) });
+  void notes.create({
+    title: 't',
+    views: 0,
+    due: new Date(),
+    author: pointer('Author', 'a1'),
+    likes: op.addRelation(pointer('User', 'u1')),
+  });
+  void notes.update('id', {
+    views: op.increment(2),
+    tags: op.remove('x'),
+    due: op.delete(),
+    likes: op.removeRelation(pointer('User', 'u1')),
+  });
   void notes.update('id', { readers: [pointer('User', 'u1')] });
 }
 
@@ -80,7 +91,11 @@ function queries() {
   q.ascending('colour');
   // @ts-expect-error select an unknown column
   q.select('colour');
-  q.equalTo('tags', 'news').greaterThan('createdAt', new Date()).matches('title', /^a/i).descending('views').select('title', 'views');
+  q.equalTo('tags', 'news')
+    .greaterThan('createdAt', new Date())
+    .matches('title', /^a/i)
+    .descending('views')
+    .select('title', 'views');
 }
 
 function masterOnly() {
@@ -97,8 +112,15 @@ function masterOnly() {
 }
 
 function otherAreas() {
-  // @ts-expect-error watermark locations are an enum
-  void client.transcoder.saveWatermark({ name: 'w', default: false, location: 'MIDDLE', paddingX: 0, paddingY: 0, url: 'https://x/y.png' });
+  void client.transcoder.saveWatermark({
+    name: 'w',
+    default: false,
+    // @ts-expect-error watermark locations are an enum
+    location: 'MIDDLE',
+    paddingX: 0,
+    paddingY: 0,
+    url: 'https://x/y.png',
+  });
   // @ts-expect-error a conversion needs the source url
   void client.transcoder.convert({ upload: true, preset: true });
   // @ts-expect-error event values are numbers

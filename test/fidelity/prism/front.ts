@@ -1,4 +1,10 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Contract, Operation } from '../support/contract.js';
 
@@ -12,7 +18,13 @@ import type { Contract, Operation } from '../support/contract.js';
  * Those go to the server directly and are checked here against the same contract operation instead: the request
  * form against its schema, the response's status and JSON body against the documented ones.
  */
-export async function startFront(options: { prism: string; server: string; bucket: string; contract: Contract; violations: string[] }): Promise<{ url: string; server: Server; checkedHere: () => number }> {
+export async function startFront(options: {
+  prism: string;
+  server: string;
+  bucket: string;
+  contract: Contract;
+  violations: string[];
+}): Promise<{ url: string; server: Server; checkedHere: () => number }> {
   const { prism, server, bucket, contract, violations } = options;
   let checkedHere = 0;
   const operation = (id: string) => contract.operations.find((op) => op.id === id)!;
@@ -22,12 +34,17 @@ export async function startFront(options: { prism: string; server: string; bucke
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const segments = path.split('/').slice(1);
     if (req.method === 'GET' && segments[0] === bucket && segments.length > 2) return operation('downloadFile');
-    if (req.method === 'POST' && path === '/files' && /^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) return operation('uploadFiles');
+    if (req.method === 'POST' && path === '/files' && /^multipart\/form-data/i.test(req.headers['content-type'] ?? ''))
+      return operation('uploadFiles');
     return undefined;
   }
 
   async function checkUpload(op: Operation, req: IncomingMessage, body: Buffer): Promise<void> {
-    const form = await new Request('http://x/', { method: 'POST', headers: { 'content-type': req.headers['content-type']! }, body: new Uint8Array(body) }).formData();
+    const form = await new Request('http://x/', {
+      method: 'POST',
+      headers: { 'content-type': req.headers['content-type']! },
+      body: new Uint8Array(body),
+    }).formData();
     const fields: Record<string, string> = {};
     form.forEach((value, key) => (fields[key] = typeof value === 'string' ? value : '(file)'));
     const problem = contract.checkRequestBody(op, 'multipart/form-data', fields);
@@ -39,20 +56,32 @@ export async function startFront(options: { prism: string; server: string; bucke
     req.on('data', (chunk: Buffer) => requestChunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(requestChunks);
-      if (op?.id === 'uploadFiles') void checkUpload(op, req, body).catch((error: Error) => violations.push(`${req.url}: unreadable form: ${error.message}`));
-      const upstream = httpRequest(new URL(req.url ?? '/', target), { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => (chunks.push(chunk), res.write(chunk)));
-        answer.on('end', () => {
-          res.end();
-          if (!op) return;
-          const type = answer.headers['content-type'] ?? null;
-          const text = Buffer.concat(chunks).toString('utf8');
-          const problem = contract.checkResponse(op, answer.statusCode ?? 0, type, type?.includes('json') ? JSON.parse(text) : text);
-          if (problem) violations.push(`${req.method} ${req.url}: ${problem}`);
-        });
-      });
+      if (op?.id === 'uploadFiles')
+        void checkUpload(op, req, body).catch((error: Error) =>
+          violations.push(`${req.url}: unreadable form: ${error.message}`),
+        );
+      const upstream = httpRequest(
+        new URL(req.url ?? '/', target),
+        { method: req.method, headers: { ...req.headers, host: new URL(target).host } },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          const chunks: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => (chunks.push(chunk), res.write(chunk)));
+          answer.on('end', () => {
+            res.end();
+            if (!op) return;
+            const type = answer.headers['content-type'] ?? null;
+            const text = Buffer.concat(chunks).toString('utf8');
+            const problem = contract.checkResponse(
+              op,
+              answer.statusCode ?? 0,
+              type,
+              type?.includes('json') ? JSON.parse(text) : text,
+            );
+            if (problem) violations.push(`${req.method} ${req.url}: ${problem}`);
+          });
+        },
+      );
       upstream.on('error', (error) => res.destroy(error));
       upstream.end(body);
     });
@@ -64,5 +93,9 @@ export async function startFront(options: { prism: string; server: string; bucke
     forward(req, res, op ? server : prism, op);
   });
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', () => resolve()));
-  return { url: `http://127.0.0.1:${(front.address() as AddressInfo).port}`, server: front, checkedHere: () => checkedHere };
+  return {
+    url: `http://127.0.0.1:${(front.address() as AddressInfo).port}`,
+    server: front,
+    checkedHere: () => checkedHere,
+  };
 }

@@ -3,7 +3,11 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TEST_CONFIG, startTestServer as startDirect, type TestServer } from '../../../mock-server/test/support/server.js';
+import {
+  TEST_CONFIG,
+  startTestServer as startDirect,
+  type TestServer,
+} from '../../../mock-server/test/support/server.js';
 import { BUNDLE_PATH, loadContract } from '../support/contract.js';
 import { startFront } from './front.js';
 
@@ -36,7 +40,9 @@ const VIOLATION = /violation|UNPROCESSABLE_ENTITY|NO_PATH_MATCHED|NO_METHOD_MATC
 export async function startTestServer(overrides: Partial<TestServer['config']> = {}): Promise<TestServer> {
   const running = await startDirect(overrides);
   const port = await freePort();
-  const prism = spawn(PRISM, ['proxy', fileURLToPath(BUNDLE_PATH), running.url, '--errors', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const prism = spawn(PRISM, ['proxy', fileURLToPath(BUNDLE_PATH), running.url, '--errors', '--port', String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const log: string[] = [];
   await new Promise<void>((resolve, reject) => {
     prism.once('exit', (code) => reject(new Error(`prism exited with ${code}: ${log.join('\n')}`)));
@@ -48,7 +54,13 @@ export async function startTestServer(overrides: Partial<TestServer['config']> =
     prism.stderr!.on('data', read);
   });
   const ownViolations: string[] = [];
-  const front = await startFront({ prism: `http://127.0.0.1:${port}`, server: running.url, bucket: running.engine.project.config.bucket, contract: loadContract(), violations: ownViolations });
+  const front = await startFront({
+    prism: `http://127.0.0.1:${port}`,
+    server: running.url,
+    bucket: running.engine.project.config.bucket,
+    contract: loadContract(),
+    violations: ownViolations,
+  });
   return {
     ...running,
     url: front.url,
@@ -62,9 +74,16 @@ export async function startTestServer(overrides: Partial<TestServer['config']> =
       await new Promise((resolve) => front.server.close(resolve));
       await running.close();
       const dir = process.env['PRISM_VIOLATIONS_DIR'];
-      const violations = [...log.filter((line) => VIOLATION.test(line)).map((line) => line.replace(/\x1b\[[0-9;]*m/g, '')), ...ownViolations];
+      const violations = [
+        ...log.filter((line) => VIOLATION.test(line)).map((line) => line.replace(/\x1b\[[0-9;]*m/g, '')),
+        ...ownViolations,
+      ];
       const throughPrism = log.filter((line) => line.includes('Forwarding')).length;
-      if (dir) writeFileSync(join(dir, `${process.pid}-${port}.json`), JSON.stringify({ throughPrism, checkedHere: front.checkedHere(), violations }));
+      if (dir)
+        writeFileSync(
+          join(dir, `${process.pid}-${port}.json`),
+          JSON.stringify({ throughPrism, checkedHere: front.checkedHere(), violations }),
+        );
     },
   };
 }

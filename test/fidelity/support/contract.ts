@@ -56,7 +56,8 @@ function examplesOf(node: Json): unknown[] {
   if ('example' in node) return [node['example']];
   const examples = node['examples'];
   if (Array.isArray(examples)) return examples;
-  if (examples && typeof examples === 'object') return Object.values(examples as Record<string, { value: unknown }>).map((e) => e.value);
+  if (examples && typeof examples === 'object')
+    return Object.values(examples as Record<string, { value: unknown }>).map((e) => e.value);
   return [];
 }
 
@@ -66,7 +67,10 @@ export function loadContract(): Contract {
   const resolve = <T>(node: unknown): T => {
     let current = node as Json;
     while (current && typeof current['$ref'] === 'string') {
-      current = (current['$ref'] as string).slice(2).split('/').reduce<Json>((at, key) => at[key.replaceAll('~1', '/').replaceAll('~0', '~')] as Json, doc);
+      current = (current['$ref'] as string)
+        .slice(2)
+        .split('/')
+        .reduce<Json>((at, key) => at[key.replaceAll('~1', '/').replaceAll('~0', '~')] as Json, doc);
     }
     return current as T;
   };
@@ -88,22 +92,45 @@ export function loadContract(): Contract {
     for (const method of METHODS) {
       const op = item[method] as Json | undefined;
       if (!op) continue;
-      const parameters = [...((item['parameters'] as unknown[]) ?? []), ...((op['parameters'] as unknown[]) ?? [])].map((p) => {
-        const param = resolve<Json>(p);
-        const schema = resolve<Json>(param['schema'] ?? {});
-        return { name: param['name'] as string, in: param['in'] as Parameter['in'], required: param['required'] === true, schema, examples: [...examplesOf(param), ...examplesOf(schema)] };
-      });
+      const parameters = [...((item['parameters'] as unknown[]) ?? []), ...((op['parameters'] as unknown[]) ?? [])].map(
+        (p) => {
+          const param = resolve<Json>(p);
+          const schema = resolve<Json>(param['schema'] ?? {});
+          return {
+            name: param['name'] as string,
+            in: param['in'] as Parameter['in'],
+            required: param['required'] === true,
+            schema,
+            examples: [...examplesOf(param), ...examplesOf(schema)],
+          };
+        },
+      );
       const requestBody = op['requestBody'] ? resolve<Json>(op['requestBody']) : undefined;
       const body = requestBody && {
         required: requestBody['required'] === true,
         contents: Object.entries(requestBody['content'] as Json).map(([mediaType, raw]) => {
           const content = raw as Json;
           const schema = resolve<Json>(content['schema'] ?? {});
-          return { mediaType, schema, properties: Object.keys((schema['properties'] as Json | undefined) ?? {}), examples: examplesOf(content) };
+          return {
+            mediaType,
+            schema,
+            properties: Object.keys((schema['properties'] as Json | undefined) ?? {}),
+            examples: examplesOf(content),
+          };
         }),
       };
-      const security = ((op['security'] ?? doc['security'] ?? []) as Record<string, unknown>[]).map((alternative) => Object.keys(alternative));
-      operations.push({ id: op['operationId'] as string, method, path, parameters, security, ...(body ? { body } : {}), statuses: Object.keys(op['responses'] as Json) });
+      const security = ((op['security'] ?? doc['security'] ?? []) as Record<string, unknown>[]).map((alternative) =>
+        Object.keys(alternative),
+      );
+      operations.push({
+        id: op['operationId'] as string,
+        method,
+        path,
+        parameters,
+        security,
+        ...(body ? { body } : {}),
+        statuses: Object.keys(op['responses'] as Json),
+      });
     }
   }
 
@@ -114,11 +141,18 @@ export function loadContract(): Contract {
   }
 
   function checkResponse(op: Operation, status: number, contentType: string | null, body: unknown): string | undefined {
-    const key = op.statuses.includes(String(status)) ? String(status) : op.statuses.includes('default') ? 'default' : undefined;
+    const key = op.statuses.includes(String(status))
+      ? String(status)
+      : op.statuses.includes('default')
+        ? 'default'
+        : undefined;
     if (!key) return `status ${status} is not documented (documented: ${op.statuses.join(', ')})`;
     // A response is inline or a `$ref` to components/responses: point the validator at wherever it really is.
     const raw = ((((doc['paths'] as Json)[op.path] as Json)[op.method] as Json)['responses'] as Json)[key] as Json;
-    const responsePointer = typeof raw['$ref'] === 'string' ? raw['$ref'].slice(1) : `/paths/${escape(op.path)}/${op.method}/responses/${key}`;
+    const responsePointer =
+      typeof raw['$ref'] === 'string'
+        ? raw['$ref'].slice(1)
+        : `/paths/${escape(op.path)}/${op.method}/responses/${key}`;
     const content = resolve<Json>(raw)['content'] as Json | undefined;
     if (!content || !contentType?.includes('application/json')) return undefined; // only JSON bodies are checked here
     const mediaType = Object.keys(content).find((t) => t.includes('json'));
@@ -131,10 +165,13 @@ export function loadContract(): Contract {
   function checkRequestBody(op: Operation, mediaType: string, body: unknown): string | undefined {
     const raw = (((doc['paths'] as Json)[op.path] as Json)[op.method] as Json)['requestBody'] as Json | undefined;
     if (!raw) return 'the contract documents no request body';
-    const base = typeof raw['$ref'] === 'string' ? raw['$ref'].slice(1) : `/paths/${escape(op.path)}/${op.method}/requestBody`;
+    const base =
+      typeof raw['$ref'] === 'string' ? raw['$ref'].slice(1) : `/paths/${escape(op.path)}/${op.method}/requestBody`;
     if (!(mediaType in (resolve<Json>(raw)['content'] as Json))) return `media type ${mediaType} is not documented`;
     const validate = validatorAt(`${base}/content/${escape(mediaType)}/schema`);
-    return validate(body) ? undefined : `request body does not match the schema: ${ajv.errorsText(validate.errors, { separator: '; ' })}`;
+    return validate(body)
+      ? undefined
+      : `request body does not match the schema: ${ajv.errorsText(validate.errors, { separator: '; ' })}`;
   }
 
   return { doc, operations, headerOf, checkRequestBody, checkResponse };

@@ -2,7 +2,17 @@ import { startTestServer, type TestServer } from '../../../mock-server/test/supp
 import { createUser, masterAuth, type TestUser } from '../../../mock-server/test/support/users.js';
 
 /** The callers every access check is tried with (the columns of the authorization matrix). */
-export const CALLERS = ['none', 'garbage', 'expired', 'otherProject', 'anotherProject', 'deleted', 'user', 'otherUser', 'master'] as const;
+export const CALLERS = [
+  'none',
+  'garbage',
+  'expired',
+  'otherProject',
+  'anotherProject',
+  'deleted',
+  'user',
+  'otherUser',
+  'master',
+] as const;
 export type Caller = (typeof CALLERS)[number];
 
 /** A project with a different authentication id and keys, on a server of its own: its tokens must mean nothing to the main one. */
@@ -44,7 +54,11 @@ export async function stateSnapshot(server: TestServer): Promise<string> {
 }
 
 async function adminJson(server: TestServer, path: string, method: string, body: unknown): Promise<void> {
-  const res = await server.admin(path, { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await server.admin(path, {
+    method,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${method} ${path} failed: ${res.status} ${await res.text()}`);
 }
 
@@ -53,10 +67,21 @@ async function adminJson(server: TestServer, path: string, method: string, body:
  * that carry the main project's ids must refuse it, and those that carry only a token act in its own project.
  */
 async function anotherProjectMaster(server: TestServer): Promise<string> {
-  const created = await server.admin('/__admin/projects', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
-  if (created.status !== 201) throw new Error(`creating another project failed: ${created.status} ${await created.text()}`);
+  const created = await server.admin('/__admin/projects', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: '{}',
+  });
+  if (created.status !== 201)
+    throw new Error(`creating another project failed: ${created.status} ${await created.text()}`);
   const { config } = (await created.json()) as { config: { authenticationId: string; masterKey: string } };
-  const login = await server.request('/auth/login', { method: 'POST', headers: { 'X-Service-Authentication-Id': config.authenticationId, 'X-Service-Authentication-Key': config.masterKey } });
+  const login = await server.request('/auth/login', {
+    method: 'POST',
+    headers: {
+      'X-Service-Authentication-Id': config.authenticationId,
+      'X-Service-Authentication-Key': config.masterKey,
+    },
+  });
   if (!login.ok) throw new Error(`the other project's master login failed: ${login.status}`);
   return ((await login.json()) as { access_token: string }).access_token;
 }
@@ -79,7 +104,10 @@ export async function startFixture(): Promise<Fixture> {
   const otherUser = await createUser(server, 'intruder');
   const master = (await masterAuth(server))['Authorization']!.slice('Bearer '.length);
   const deleted = await createUser(server, 'deleted');
-  const removal = await server.request(`/auth/users/${deleted.userId}`, { method: 'DELETE', headers: { 'X-Service-Authentication-Id': config.authenticationId, Authorization: `Bearer ${master}` } });
+  const removal = await server.request(`/auth/users/${deleted.userId}`, {
+    method: 'DELETE',
+    headers: { 'X-Service-Authentication-Id': config.authenticationId, Authorization: `Bearer ${master}` },
+  });
   if (!removal.ok) throw new Error(`deleting a user failed: ${removal.status}`);
   const otherMaster = (await masterAuth(other))['Authorization']!.slice('Bearer '.length);
   await other.close();

@@ -55,7 +55,8 @@ class Deep {
 }
 
 /** A fresh copy of a generated value for the request (later mutations must not change the case itself). */
-const materialize = (value: unknown): unknown => (value instanceof Deep ? value.build() : (JSON.parse(JSON.stringify(value) ?? 'null') as unknown));
+const materialize = (value: unknown): unknown =>
+  value instanceof Deep ? value.build() : (JSON.parse(JSON.stringify(value) ?? 'null') as unknown);
 
 /** An object whose own key is `__proto__` (as `JSON.parse` makes it), `constructor` or `prototype`. */
 const pollutingObject = fc
@@ -75,13 +76,45 @@ const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.tuple(fc.integer({ min: 10, max: 3_000 }), fc.boolean()).map(([depth, asArray]) => new Deep(depth, asArray)),
   pollutingObject,
-  fc.constantFrom('../../etc/passwd', '%2e%2e%2fx', 'a\u0000b', 'a/b', '\\x', '$where', '', ' ', 'true', '0', '[]', '{}', 'ﷺ𝔘\u202e'),
+  fc.constantFrom(
+    '../../etc/passwd',
+    '%2e%2e%2fx',
+    'a\u0000b',
+    'a/b',
+    '\\x',
+    '$where',
+    '',
+    ' ',
+    'true',
+    '0',
+    '[]',
+    '{}',
+    'ﷺ𝔘\u202e',
+  ),
 );
 
 /** Bodies that are not what any operation reads. */
 const rawBody = fc.oneof(
-  fc.constantFrom('{', '{"a":', '[1,2', 'nul', '{"a":1}}', "{'a':1}", '\u0000', '1e400', '[]', 'null', '"s"', '123', '{"a":1,"a":2}'),
-  fc.constantFrom('{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}', '{"a":{"__proto__":{"x":1}}}'),
+  fc.constantFrom(
+    '{',
+    '{"a":',
+    '[1,2',
+    'nul',
+    '{"a":1}}',
+    "{'a':1}",
+    '\u0000',
+    '1e400',
+    '[]',
+    'null',
+    '"s"',
+    '123',
+    '{"a":1,"a":2}',
+  ),
+  fc.constantFrom(
+    '{"__proto__":{"polluted":true}}',
+    '{"constructor":{"prototype":{"polluted":true}}}',
+    '{"a":{"__proto__":{"x":1}}}',
+  ),
   fc.integer({ min: 1_000, max: 200_000 }).map((n) => '['.repeat(n) + ']'.repeat(n)),
   fc.integer({ min: 1_000, max: 200_000 }).map((n) => '{"a":'.repeat(n) + '1' + '}'.repeat(n)),
   fc.string({ unit: 'binary', maxLength: 200 }),
@@ -93,37 +126,100 @@ const rawBody = fc.oneof(
 /** Header values a client can send (visible ASCII), including ones that look almost right. */
 const headerValue = fc.oneof(
   fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 60 }),
-  fc.constantFrom('Bearer', 'Bearer ', 'bearer  x', 'Basic dXNlcjpwYXNz', 'Bearer eyJhbGciOiJub25lIn0.eyJzY29wZSI6Im1hc3RlciJ9.', '1', '0', 'true', 'x'.repeat(8_000)),
+  fc.constantFrom(
+    'Bearer',
+    'Bearer ',
+    'bearer  x',
+    'Basic dXNlcjpwYXNz',
+    'Bearer eyJhbGciOiJub25lIn0.eyJzY29wZSI6Im1hc3RlciJ9.',
+    '1',
+    '0',
+    'true',
+    'x'.repeat(8_000),
+  ),
 );
 
 const contentType = fc.oneof(
   fc.constant(null),
-  fc.constantFrom('text/plain', 'application/xml', 'multipart/form-data', 'multipart/form-data; boundary=', 'multipart/form-data; boundary=zzz', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'application/merge-patch+json', '*/*', 'garbage'),
+  fc.constantFrom(
+    'text/plain',
+    'application/xml',
+    'multipart/form-data',
+    'multipart/form-data; boundary=',
+    'multipart/form-data; boundary=zzz',
+    'application/x-www-form-urlencoded',
+    'application/json; charset=latin1',
+    'application/merge-patch+json',
+    '*/*',
+    'garbage',
+  ),
 );
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('setField' as const), pick: fc.nat(), value: hostileValue }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('deleteField' as const), pick: fc.nat() }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('addKey' as const), pick: fc.nat(), key: fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', '$where', '_id', 'ACL', 'a.b', ''), fc.string({ maxLength: 10 })), value: hostileValue }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('addKey' as const),
+      pick: fc.nat(),
+      key: fc.oneof(
+        fc.constantFrom('__proto__', 'constructor', 'prototype', '$where', '_id', 'ACL', 'a.b', ''),
+        fc.string({ maxLength: 10 }),
+      ),
+      value: hostileValue,
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('replaceBody' as const), value: hostileValue }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('rawBody' as const), text: rawBody }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('contentType' as const), value: contentType }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('header' as const), pick: fc.nat(), value: fc.option(headerValue) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('query' as const), pick: fc.nat(), value: fc.option(fc.oneof(fc.string({ unit: 'binary', maxLength: 20 }), fc.constantFrom('-1', '0', '1.5', '1e3', '99999999999999999999', 'NaN', '', 'x'))) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('pathParam' as const), pick: fc.nat(), value: fc.oneof(fc.string({ unit: 'binary', minLength: 1, maxLength: 20 }).filter((v) => v !== '.' && v !== '..'), fc.constantFrom('%2e%2e', 'a%2Fb', '%00', 'x'.repeat(5_000), 'query', '__proto__', 'constructor', ' ')) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('header' as const), pick: fc.nat(), value: fc.option(headerValue) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('query' as const),
+      pick: fc.nat(),
+      value: fc.option(
+        fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 20 }),
+          fc.constantFrom('-1', '0', '1.5', '1e3', '99999999999999999999', 'NaN', '', 'x'),
+        ),
+      ),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('pathParam' as const),
+      pick: fc.nat(),
+      value: fc.oneof(
+        fc.string({ unit: 'binary', minLength: 1, maxLength: 20 }).filter((v) => v !== '.' && v !== '..'),
+        fc.constantFrom('%2e%2e', 'a%2Fb', '%00', 'x'.repeat(5_000), 'query', '__proto__', 'constructor', ' '),
+      ),
+    }),
+  },
 );
 
 /** Cases over the operations of a contract: valid ones (no mutation) and mutated ones. */
 export function fuzzCase(operations: number): fc.Arbitrary<FuzzCase> {
   return fc.record({
     op: fc.nat({ max: operations - 1 }),
-    caller: fc.oneof({ weight: 6, arbitrary: fc.constantFrom('user', 'master') as fc.Arbitrary<Caller> }, { weight: 4, arbitrary: fc.constantFrom(...CALLERS) }),
+    caller: fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom('user', 'master') as fc.Arbitrary<Caller> },
+      { weight: 4, arbitrary: fc.constantFrom(...CALLERS) },
+    ),
     example: fc.nat(),
     content: fc.nat(),
     alternative: fc.nat(),
     optional: fc.nat(),
     pathPick: fc.nat(),
-    mutations: fc.oneof({ weight: 1, arbitrary: fc.constant<Mutation[]>([]) }, { weight: 4, arbitrary: fc.array(mutation, { minLength: 1, maxLength: 3 }) }),
+    mutations: fc.oneof(
+      { weight: 1, arbitrary: fc.constant<Mutation[]>([]) },
+      { weight: 4, arbitrary: fc.array(mutation, { minLength: 1, maxLength: 3 }) },
+    ),
   });
 }
 
@@ -134,7 +230,9 @@ type Container = Record<string, unknown> | unknown[];
 /** Every place in a JSON value (objects and arrays, up to a small depth) as [container, key]. */
 function places(value: unknown, depth = 0, out: [Container, string | number][] = []): [Container, string | number][] {
   if (depth > 4 || typeof value !== 'object' || value === null) return out;
-  const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+  const entries: [string | number, unknown][] = Array.isArray(value)
+    ? value.map((v, i) => [i, v])
+    : Object.entries(value);
   for (const [key, child] of entries) {
     out.push([value as Container, key]);
     places(child, depth + 1, out);
@@ -165,7 +263,8 @@ function applyToJson(body: unknown, mutations: Mutation[], properties: string[])
     if (m.kind === 'setField' || m.kind === 'deleteField') {
       const targets = places(value);
       // The schema's own properties count too, so fields the example leaves out are tried as well.
-      if (value && typeof value === 'object' && !Array.isArray(value)) for (const p of properties) if (!(p in value)) targets.push([value as Container, p]);
+      if (value && typeof value === 'object' && !Array.isArray(value))
+        for (const p of properties) if (!(p in value)) targets.push([value as Container, p]);
       const target = pick(targets, m.pick);
       if (!target) continue;
       const [container, key] = target;
@@ -187,14 +286,21 @@ const formValue = (value: unknown) => (typeof value === 'string' ? value : (JSON
 /** `(binary, file name "my cat.jpg")` in a multipart example stands for a file with that name. */
 function formPart(value: string): string | Blob {
   const file = /^\(binary(?:, file name "([^"]+)")?\)$/.exec(value);
-  return file ? new File([`content of ${file[1] ?? 'file'}`], file[1] ?? 'file.bin', { type: 'application/octet-stream' }) : value;
+  return file
+    ? new File([`content of ${file[1] ?? 'file'}`], file[1] ?? 'file.bin', { type: 'application/octet-stream' })
+    : value;
 }
 
 /** A mutation in a line: long strings shortened to their start and length. */
 function brief(m: Mutation): string {
-  const short = (v: unknown) => (typeof v === 'string' && v.length > 40 ? `${JSON.stringify(v.slice(0, 20))}…(${v.length} chars)` : fc.stringify(v).slice(0, 80));
+  const short = (v: unknown) =>
+    typeof v === 'string' && v.length > 40
+      ? `${JSON.stringify(v.slice(0, 20))}…(${v.length} chars)`
+      : fc.stringify(v).slice(0, 80);
   const { kind, ...rest } = m;
-  return `${kind}(${Object.entries(rest).map(([k, v]) => `${k}=${short(v)}`).join(' ')})`;
+  return `${kind}(${Object.entries(rest)
+    .map(([k, v]) => `${k}=${short(v)}`)
+    .join(' ')})`;
 }
 
 export interface BuiltRequest {
@@ -216,7 +322,9 @@ export function buildRequest(contract: Contract, fixture: Fixture, pool: Paramet
 
   for (const scheme of pick(op.security, c.alternative) ?? []) {
     if (scheme === 'bearer') Object.assign(headers, fixture.auth(c.caller));
-    else if (scheme === 'authenticationKey') headers[contract.headerOf[scheme]!] = c.caller === 'master' ? fixture.server.config.masterKey : fixture.schemeValues[scheme]!;
+    else if (scheme === 'authenticationKey')
+      headers[contract.headerOf[scheme]!] =
+        c.caller === 'master' ? fixture.server.config.masterKey : fixture.schemeValues[scheme]!;
     else if (contract.headerOf[scheme]) headers[contract.headerOf[scheme]] = fixture.schemeValues[scheme]!;
   }
   op.parameters.forEach((p, i) => {
@@ -251,7 +359,11 @@ export function buildRequest(contract: Contract, fixture: Fixture, pool: Paramet
     }
   }
 
-  const headerNames = [...Object.keys(headers), ...op.parameters.filter((p) => p.in === 'header').map((p) => p.name), 'Authorization'];
+  const headerNames = [
+    ...Object.keys(headers),
+    ...op.parameters.filter((p) => p.in === 'header').map((p) => p.name),
+    'Authorization',
+  ];
   const queryNames = [...op.parameters.filter((p) => p.in === 'query').map((p) => p.name), 'unknown'];
   const pathNames = Object.keys(pathValues);
   for (const m of c.mutations) {
@@ -273,16 +385,28 @@ export function buildRequest(contract: Contract, fixture: Fixture, pool: Paramet
   else if (type === null) delete headers['Content-Type'];
 
   // Path parameters are sent percent-encoded, except `path` of the download, which is a path of several names.
-  const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => (name === 'path' ? pathValues[name]! : encodeURIComponent(pathValues[name] ?? '')));
+  const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    name === 'path' ? pathValues[name]! : encodeURIComponent(pathValues[name] ?? ''),
+  );
   const search = query.toString();
   const url = `${fixture.server.url}${path}${search ? `?${search}` : ''}`;
   const describe = `${op.method.toUpperCase()} ${path.slice(0, 200)}${search ? `?${search.slice(0, 120)}` : ''} as ${c.caller}; mutations ${c.mutations.map(brief).join(', ')}`;
-  return { op, url, init: { method: op.method.toUpperCase(), headers, ...(body !== undefined && op.method !== 'get' ? { body } : {}) }, describe };
+  return {
+    op,
+    url,
+    init: { method: op.method.toUpperCase(), headers, ...(body !== undefined && op.method !== 'get' ? { body } : {}) },
+    describe,
+  };
 }
 
 // ---- the invariants -----------------------------------------------------------------------------------------------
 
-export type ViolationKind = 'server error (5xx)' | 'error body is not {code, error}' | 'failed request changed state' | 'contract mismatch' | 'no answer';
+export type ViolationKind =
+  | 'server error (5xx)'
+  | 'error body is not {code, error}'
+  | 'failed request changed state'
+  | 'contract mismatch'
+  | 'no answer';
 
 export interface Violation {
   kind: ViolationKind;
@@ -309,10 +433,15 @@ function errorShape(body: unknown): boolean {
 }
 
 /** Sends one request; its status (0 when unanswered) and every invariant it broke. */
-export async function checkRequest(contract: Contract, fixture: Fixture, built: BuiltRequest): Promise<{ status: number; violations: Violation[] }> {
+export async function checkRequest(
+  contract: Contract,
+  fixture: Fixture,
+  built: BuiltRequest,
+): Promise<{ status: number; violations: Violation[] }> {
   const before = await fixture.snapshot();
   const violations: Violation[] = [];
-  const report = (kind: ViolationKind, response: string) => violations.push({ kind, operation: built.op.id, request: built.describe, response: response.slice(0, 600) });
+  const report = (kind: ViolationKind, response: string) =>
+    violations.push({ kind, operation: built.op.id, request: built.describe, response: response.slice(0, 600) });
   let res: Answer;
   try {
     res = await send(built.url, built.init);
@@ -337,7 +466,10 @@ export async function checkRequest(contract: Contract, fixture: Fixture, built: 
   const ok = res.status >= 200 && res.status < 300;
   if (!ok && res.status !== 304 && !errorShape(body)) report('error body is not {code, error}', answer);
   // A 5xx is reported above; the contract's list of statuses is about what the server should answer.
-  const mismatch = res.status < 500 && !isLimitAnswer(res.status, body) && contract.checkResponse(built.op, res.status, contentType, body);
+  const mismatch =
+    res.status < 500 &&
+    !isLimitAnswer(res.status, body) &&
+    contract.checkResponse(built.op, res.status, contentType, body);
   if (mismatch) report('contract mismatch', `${answer} — ${mismatch}`);
   if (!ok && (await fixture.snapshot()) !== before) report('failed request changed state', answer);
   return { status: res.status, violations };
@@ -388,8 +520,19 @@ export async function runFuzz(options: {
   // The server keeps answering after everything it was sent. Asked with the master token: a case may have deleted
   // the fixture's users (deleteUser), never the master.
   if (current) {
-    const res = await fetch(`${current.fixture.server.url}/auth/users?page=0&pageSize=1`, { headers: { 'X-Service-Authentication-Id': current.fixture.schemeValues['authenticationId']!, ...current.fixture.auth('master') } });
-    if (res.status !== 200) result.violations.push({ kind: 'no answer', operation: 'listUsers', request: 'after the run', response: String(res.status) });
+    const res = await fetch(`${current.fixture.server.url}/auth/users?page=0&pageSize=1`, {
+      headers: {
+        'X-Service-Authentication-Id': current.fixture.schemeValues['authenticationId']!,
+        ...current.fixture.auth('master'),
+      },
+    });
+    if (res.status !== 200)
+      result.violations.push({
+        kind: 'no answer',
+        operation: 'listUsers',
+        request: 'after the run',
+        response: String(res.status),
+      });
     await current.fixture.close();
   }
   return result;

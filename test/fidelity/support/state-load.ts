@@ -27,7 +27,10 @@ export class Client {
   ) {}
 
   static async connect(url: string): Promise<Client> {
-    const res = await fetch(`${url}/auth/login`, { method: 'POST', headers: { 'X-Service-Authentication-Id': authenticationId, ...admin } });
+    const res = await fetch(`${url}/auth/login`, {
+      method: 'POST',
+      headers: { 'X-Service-Authentication-Id': authenticationId, ...admin },
+    });
     return new Client(url, ((await res.json()) as { access_token: string }).access_token);
   }
 
@@ -52,13 +55,25 @@ export class Client {
   }
 
   register(username: string): Promise<Record<string, unknown>> {
-    return this.ok('/auth/users', { method: 'POST', headers: { 'X-Service-Authentication-Id': authenticationId, ...json }, body: JSON.stringify({ username, password: `pw-${username}`, email: `${username}@example.com` }) });
+    return this.ok('/auth/users', {
+      method: 'POST',
+      headers: { 'X-Service-Authentication-Id': authenticationId, ...json },
+      body: JSON.stringify({ username, password: `pw-${username}`, email: `${username}@example.com` }),
+    });
   }
 
   login(fields: Record<string, string>, refresh = false): Promise<Response> {
     const body = new FormData();
     for (const [k, v] of Object.entries(fields)) body.set(k, v);
-    return this.fetch('/auth/login', { method: 'POST', headers: { 'X-Service-Authentication-Id': authenticationId, 'X-Service-Authentication-Key': clientKey, ...(refresh && { 'X-Service-Authentication-Refresh': '1' }) }, body });
+    return this.fetch('/auth/login', {
+      method: 'POST',
+      headers: {
+        'X-Service-Authentication-Id': authenticationId,
+        'X-Service-Authentication-Key': clientKey,
+        ...(refresh && { 'X-Service-Authentication-Refresh': '1' }),
+      },
+      body,
+    });
   }
 }
 
@@ -89,7 +104,9 @@ export class Growing {
   sent = 0;
 
   check(kind: string, value: number): string | undefined {
-    return value >= this.acked && value <= this.sent ? undefined : `${kind}: ${value} is outside [${this.acked}, ${this.sent}] (answered, sent)`;
+    return value >= this.acked && value <= this.sent
+      ? undefined
+      : `${kind}: ${value} is outside [${this.acked}, ${this.sent}] (answered, sent)`;
   }
 }
 
@@ -103,28 +120,66 @@ export interface Growth {
   ties: string[];
 }
 
-export const newGrowth = (): Growth => ({ config: new Growing(), clock: new Growing(), counter: new Growing(), ties: [] });
+export const newGrowth = (): Growth => ({
+  config: new Growing(),
+  clock: new Growing(),
+  counter: new Growing(),
+  ties: [],
+});
 
 /** A user who registers, confirms through the e-mail link, logs in; each answered step is checked after restarts. */
 async function userWorker(client: Client, acked: Acknowledged[]): Promise<void> {
   for (;;) {
     const username = `u${next()}`;
     const { userId } = (await send(() => client.register(username))) as { userId: string };
-    acked.push({ kind: 'user (password hash)', check: (c) => expectStatus(c.fetch(`/auth/users/${userId}`, { headers: { 'X-Service-Authentication-Id': authenticationId, Authorization: `Bearer ${c.master}` } }), 200, `user ${username}`) });
+    acked.push({
+      kind: 'user (password hash)',
+      check: (c) =>
+        expectStatus(
+          c.fetch(`/auth/users/${userId}`, {
+            headers: { 'X-Service-Authentication-Id': authenticationId, Authorization: `Bearer ${c.master}` },
+          }),
+          200,
+          `user ${username}`,
+        ),
+    });
     acked.push({
       kind: 'outbox',
-      check: async (c) => (((await c.ok('/__admin/outbox', { headers: admin }))['messages'] as { to: string }[]).some((m) => m.to === `${username}@example.com`) ? undefined : `no mail to ${username}`),
+      check: async (c) =>
+        ((await c.ok('/__admin/outbox', { headers: admin }))['messages'] as { to: string }[]).some(
+          (m) => m.to === `${username}@example.com`,
+        )
+          ? undefined
+          : `no mail to ${username}`,
     });
-    const { messages } = (await send(() => client.ok('/__admin/outbox', { headers: admin }))) as { messages: { to: string; link: string }[] };
+    const { messages } = (await send(() => client.ok('/__admin/outbox', { headers: admin }))) as {
+      messages: { to: string; link: string }[];
+    };
     const link = messages.find((m) => m.to === `${username}@example.com`)!.link;
     await send(() => client.ok(new URL(link).pathname));
-    acked.push({ kind: 'confirmation', check: (c) => expectStatus(c.login({ username, password: `pw-${username}` }), 200, `login of confirmed ${username}`) });
-    const tokens = (await send(async () => (await client.login({ username, password: `pw-${username}` })).json())) as { access_token: string; refresh_token: string };
+    acked.push({
+      kind: 'confirmation',
+      check: (c) =>
+        expectStatus(c.login({ username, password: `pw-${username}` }), 200, `login of confirmed ${username}`),
+    });
+    const tokens = (await send(async () => (await client.login({ username, password: `pw-${username}` })).json())) as {
+      access_token: string;
+      refresh_token: string;
+    };
     acked.push({
       kind: 'session (refresh + access token)',
       check: async (c) =>
         (await expectStatus(c.login({ refresh_token: tokens.refresh_token }, true), 200, `renewal for ${username}`)) ??
-        (await expectStatus(c.fetch('/auth/users/me', { headers: { 'X-Service-Authentication-Id': authenticationId, Authorization: `Bearer ${tokens.access_token}` } }), 200, `access token of ${username}`)),
+        (await expectStatus(
+          c.fetch('/auth/users/me', {
+            headers: {
+              'X-Service-Authentication-Id': authenticationId,
+              Authorization: `Bearer ${tokens.access_token}`,
+            },
+          }),
+          200,
+          `access token of ${username}`,
+        )),
     });
   }
 }
@@ -132,22 +187,52 @@ async function userWorker(client: Client, acked: Acknowledged[]): Promise<void> 
 /** Rows with a date, an ACL and a relation, plus increments of one counter column. */
 async function rowWorker(client: Client, acked: Acknowledged[], growth: Growth): Promise<void> {
   const owner = (await send(() => client.register(`owner${next()}`))) as { userId: string };
-  if (!growth.counterId) growth.counterId = ((await send(() => client.ok('/object-storage/classes/Counter', { method: 'POST', headers: client.db(client.master), body: JSON.stringify({ n: 0 }) }))) as { _id: string })._id;
+  if (!growth.counterId)
+    growth.counterId = (
+      (await send(() =>
+        client.ok('/object-storage/classes/Counter', {
+          method: 'POST',
+          headers: client.db(client.master),
+          body: JSON.stringify({ n: 0 }),
+        }),
+      )) as { _id: string }
+    )._id;
   for (;;) {
     const name = `r${next()}`;
     const born = new Date(Date.UTC(2020, 0, 1) + serial * 1000).toISOString();
-    const body = { name, born: { __type: 'Date', iso: born }, ACL: { [owner.userId]: { read: true, write: true } }, friends: { __op: 'AddRelation', objects: [{ __type: 'Pointer', className: 'Counter', _id: growth.counterId }] } };
-    const { _id } = (await send(() => client.ok('/object-storage/classes/Player', { method: 'POST', headers: client.db(client.master), body: JSON.stringify(body) }))) as { _id: string };
+    const body = {
+      name,
+      born: { __type: 'Date', iso: born },
+      ACL: { [owner.userId]: { read: true, write: true } },
+      friends: { __op: 'AddRelation', objects: [{ __type: 'Pointer', className: 'Counter', _id: growth.counterId }] },
+    };
+    const { _id } = (await send(() =>
+      client.ok('/object-storage/classes/Player', {
+        method: 'POST',
+        headers: client.db(client.master),
+        body: JSON.stringify(body),
+      }),
+    )) as { _id: string };
     acked.push({
       kind: 'row (types, ACL, relation)',
       check: async (c) => {
         const row = await c.ok(`/object-storage/classes/Player/${_id}`, { headers: c.db(c.master) });
-        const same = row['name'] === name && (row['born'] as { iso: string }).iso === born && (row['ACL'] as Record<string, unknown>)[owner.userId] !== undefined && (row['friends'] as unknown[]).length === 1;
+        const same =
+          row['name'] === name &&
+          (row['born'] as { iso: string }).iso === born &&
+          (row['ACL'] as Record<string, unknown>)[owner.userId] !== undefined &&
+          (row['friends'] as unknown[]).length === 1;
         return same ? undefined : `row ${_id} reads ${JSON.stringify(row)}`;
       },
     });
     growth.counter.sent++;
-    await send(() => client.ok(`/object-storage/classes/Counter/${growth.counterId}`, { method: 'PUT', headers: client.db(client.master), body: JSON.stringify({ n: { __op: 'Increment', amount: 1 } }) }));
+    await send(() =>
+      client.ok(`/object-storage/classes/Counter/${growth.counterId}`, {
+        method: 'PUT',
+        headers: client.db(client.master),
+        body: JSON.stringify({ n: { __op: 'Increment', amount: 1 } }),
+      }),
+    );
     growth.counter.acked++;
   }
 }
@@ -158,12 +243,20 @@ async function scoreWorker(client: Client, acked: Acknowledged[], growth: Growth
     const username = `p${next()}`;
     const { userId } = (await send(() => client.register(username))) as { userId: string };
     const headers = { 'X-Service-Game-Id': gameId, Authorization: `Bearer ${client.master}`, ...json };
-    await send(() => client.ok(`/game/events?userId=${userId}`, { method: 'POST', headers, body: JSON.stringify({ eventName: 'match_end', fieldsAndValues: [{ fieldName: 'score', value: 100 }] }) }));
+    await send(() =>
+      client.ok(`/game/events?userId=${userId}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ eventName: 'match_end', fieldsAndValues: [{ fieldName: 'score', value: 100 }] }),
+      }),
+    );
     growth.ties.push(userId);
     acked.push({
       kind: 'score',
       check: async (c) => {
-        const { scores } = (await c.ok(`/game/leaderboards/${BOARD}?userId=${userId}`, { headers: { ...headers, Authorization: `Bearer ${c.master}` } })) as { scores: number[] };
+        const { scores } = (await c.ok(`/game/leaderboards/${BOARD}?userId=${userId}`, {
+          headers: { ...headers, Authorization: `Bearer ${c.master}` },
+        })) as { scores: number[] };
         return scores[0] === 100 ? undefined : `score of ${username} reads ${scores[0]}`;
       },
     });
@@ -175,22 +268,40 @@ async function transcoderWorker(client: Client, acked: Acknowledged[]): Promise<
   const headers = { Authorization: `Bearer ${client.master}`, ...json };
   for (;;) {
     const name = `hook${next()}`;
-    await send(() => client.ok('/metadata/webhook', { method: 'POST', headers, body: JSON.stringify({ name, url: 'http://127.0.0.1:9/hook' }) }));
+    await send(() =>
+      client.ok('/metadata/webhook', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name, url: 'http://127.0.0.1:9/hook' }),
+      }),
+    );
     acked.push({
       kind: 'transcoder setting',
       check: async (c) => {
-        const { areas } = (await c.ok('/__admin/state', { headers: admin })) as { areas: { transcoder: { settings: { webhook: { name: string }[] } } } };
+        const { areas } = (await c.ok('/__admin/state', { headers: admin })) as {
+          areas: { transcoder: { settings: { webhook: { name: string }[] } } };
+        };
         return areas.transcoder.settings.webhook.some((s) => s.name === name) ? undefined : `setting ${name} missing`;
       },
     });
-    const job = await send(() => client.ok('/video/convert', { method: 'POST', headers, body: JSON.stringify({ url: 'http://127.0.0.1:9/video.mp4', upload: 'store', thumbnail: 'shots' }) }));
+    const job = await send(() =>
+      client.ok('/video/convert', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ url: 'http://127.0.0.1:9/video.mp4', upload: 'store', thumbnail: 'shots' }),
+      }),
+    );
     const { requestId } = job as { requestId: string };
     acked.push({
       kind: 'transcoder job',
       check: async (c) => {
-        const { jobs } = (await c.ok('/__admin/jobs', { headers: admin })) as { jobs: { requestId: string; state: string }[] };
+        const { jobs } = (await c.ok('/__admin/jobs', { headers: admin })) as {
+          jobs: { requestId: string; state: string }[];
+        };
         const found = jobs.find((j) => j.requestId === requestId);
-        return found && (found.state === 'rejected' || found.state === 'complete') ? undefined : `job ${requestId} is ${found?.state ?? 'missing'}`;
+        return found && (found.state === 'rejected' || found.state === 'complete')
+          ? undefined
+          : `job ${requestId} is ${found?.state ?? 'missing'}`;
       },
     });
   }
@@ -211,14 +322,31 @@ async function adminWorker(client: Client, growth: Growth): Promise<void> {
 /** Settings every round's jobs need, made once: an upload target and a thumbnail setting. */
 export async function prepare(client: Client): Promise<void> {
   const headers = { Authorization: `Bearer ${client.master}`, ...json };
-  await client.ok('/metadata/upload', { method: 'POST', headers, body: JSON.stringify({ name: 'store', url: 'http://127.0.0.1:9/files' }) });
-  await client.ok('/metadata/thumbnail', { method: 'POST', headers, body: JSON.stringify({ name: 'shots', shots: ['00:00:01'] }) });
-  await client.adminJson('/__admin/config', 'PATCH', { emailConfirmation: true, transcoderMaxSettingsPerKind: 1_000_000 });
+  await client.ok('/metadata/upload', {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: 'store', url: 'http://127.0.0.1:9/files' }),
+  });
+  await client.ok('/metadata/thumbnail', {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: 'shots', shots: ['00:00:01'] }),
+  });
+  await client.adminJson('/__admin/config', 'PATCH', {
+    emailConfirmation: true,
+    transcoderMaxSettingsPerKind: 1_000_000,
+  });
 }
 
 /** Runs every worker until the server goes away; answers the number of writes answered per kind. */
 export async function runLoad(client: Client, acked: Acknowledged[], growth: Growth): Promise<void> {
-  const workers = [userWorker(client, acked), rowWorker(client, acked, growth), scoreWorker(client, acked, growth), transcoderWorker(client, acked), adminWorker(client, growth)];
+  const workers = [
+    userWorker(client, acked),
+    rowWorker(client, acked, growth),
+    scoreWorker(client, acked, growth),
+    transcoderWorker(client, acked),
+    adminWorker(client, growth),
+  ];
   const ended = await Promise.allSettled(workers);
   for (const end of ended) if (end.status === 'rejected' && !(end.reason instanceof Gone)) throw end.reason;
 }
@@ -230,11 +358,18 @@ export async function checkGrowth(client: Client, growth: Growth): Promise<strin
   const configValue = (config['transcoderJobHistory'] as number) - 1000;
   const confirmation = config['emailConfirmation'] === true ? undefined : 'emailConfirmation was lost';
   const { clockOffsetMs } = (await client.ok('/__admin/state', { headers: admin })) as { clockOffsetMs: number };
-  for (const problem of [confirmation, growth.config.sent > 0 ? growth.config.check('config', configValue) : undefined, growth.clock.check('clock', clockOffsetMs / 1000)]) if (problem) problems.push(problem);
+  for (const problem of [
+    confirmation,
+    growth.config.sent > 0 ? growth.config.check('config', configValue) : undefined,
+    growth.clock.check('clock', clockOffsetMs / 1000),
+  ])
+    if (problem) problems.push(problem);
   growth.config.acked = growth.config.sent = Math.max(configValue, 0);
   growth.clock.acked = growth.clock.sent = clockOffsetMs / 1000;
   if (growth.counterId) {
-    const row = await client.ok(`/object-storage/classes/Counter/${growth.counterId}`, { headers: client.db(client.master) });
+    const row = await client.ok(`/object-storage/classes/Counter/${growth.counterId}`, {
+      headers: client.db(client.master),
+    });
     const problem = growth.counter.check('counter', row['n'] as number);
     if (problem) problems.push(problem);
     growth.counter.acked = growth.counter.sent = row['n'] as number;
@@ -242,7 +377,8 @@ export async function checkGrowth(client: Client, growth: Growth): Promise<strin
   const headers = { 'X-Service-Game-Id': gameId, Authorization: `Bearer ${client.master}` };
   let rank = 0;
   for (const userId of growth.ties) {
-    const now = ((await client.ok(`/game/leaderboards/${BOARD}?userId=${userId}`, { headers })) as { rank: number }).rank;
+    const now = ((await client.ok(`/game/leaderboards/${BOARD}?userId=${userId}`, { headers })) as { rank: number })
+      .rank;
     if (now <= rank) problems.push(`tie-break order lost: ${userId} ranks ${now}, after a player ranked ${rank}`);
     rank = now;
   }

@@ -106,7 +106,8 @@ function describeError(error: unknown): string {
   if (error instanceof Error) return error.message;
   const failure = error as { responseCode?: number; responseBody?: unknown };
   // The REST layers hand over {responseCode, responseBody}; the master login hands over the bare body.
-  const [status, body] = failure?.responseCode === undefined ? ['', error] : [`HTTP ${failure.responseCode} `, failure.responseBody];
+  const [status, body] =
+    failure?.responseCode === undefined ? ['', error] : [`HTTP ${failure.responseCode} `, failure.responseBody];
   return `the client's error callback: ${status}${JSON.stringify(body)?.slice(0, 160)}`;
 }
 
@@ -116,13 +117,21 @@ function describeError(error: unknown): string {
  */
 export function settle<A extends unknown[]>(call: (options: Callbacks<A>) => void, timeoutMs = 10_000): Promise<A> {
   return new Promise<A>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the client called back neither success nor error in ${timeoutMs} ms`)), timeoutMs);
-    const done = <T>(settleWith: (value: T) => void) => (value: T) => {
-      clearTimeout(timer);
-      settleWith(value);
-    };
+    const timer = setTimeout(
+      () => reject(new Error(`the client called back neither success nor error in ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    const done =
+      <T>(settleWith: (value: T) => void) =>
+      (value: T) => {
+        clearTimeout(timer);
+        settleWith(value);
+      };
     try {
-      call({ success: (...args: A) => done(resolve)(args), error: (error) => done(reject)(new Error(describeError(error))) });
+      call({
+        success: (...args: A) => done(resolve)(args),
+        error: (error) => done(reject)(new Error(describeError(error))),
+      });
     } catch (error) {
       done(reject)(error instanceof Error ? error : new Error(String(error)));
     }

@@ -11,10 +11,21 @@ async function storedRow(service: Service, table: string, id: string) {
 }
 
 /** The ids of the rows of `table` related to the row `ownerId` of `ownerTable` through its relation column `key`. */
-async function relatedIds(service: Service, table: string, ownerTable: string, ownerId: string, key: string): Promise<string[]> {
-  const reply = await service.call<{ results: { _id: string }[] }>('POST', `/object-storage/classes/query/${table}`, service.master, {
-    $relatedTo: { object: pointer(ownerTable, ownerId), key },
-  });
+async function relatedIds(
+  service: Service,
+  table: string,
+  ownerTable: string,
+  ownerId: string,
+  key: string,
+): Promise<string[]> {
+  const reply = await service.call<{ results: { _id: string }[] }>(
+    'POST',
+    `/object-storage/classes/query/${table}`,
+    service.master,
+    {
+      $relatedTo: { object: pointer(ownerTable, ownerId), key },
+    },
+  );
   return reply.body.results.map((r) => r._id).sort();
 }
 
@@ -31,7 +42,11 @@ export const DATABASE_CASES: Case[] = [
       const id = saved.get('_id');
       expect(id).toEqual(expect.any(String));
       // The client adds an ACL readable and writable by everyone when the row has none.
-      expect((await storedRow(service, 'CreatedPlayer', id as string)).body).toMatchObject({ name: 'ann', score: 10, ACL: { '*': { read: true, write: true } } });
+      expect((await storedRow(service, 'CreatedPlayer', id as string)).body).toMatchObject({
+        name: 'ann',
+        score: 10,
+        ACL: { '*': { read: true, write: true } },
+      });
     },
   },
   {
@@ -77,8 +92,13 @@ export const DATABASE_CASES: Case[] = [
   {
     operation: 'Object.save (relation remove on a fetched row)',
     async drive({ client, service }) {
-      const [kept, removed] = [await service.row('Ballot', { content: 'kept' }), await service.row('Ballot', { content: 'removed' })];
-      const voterId = await service.row('Elector', { ballots: { __op: 'AddRelation', objects: [pointer('Ballot', kept), pointer('Ballot', removed)] } });
+      const [kept, removed] = [
+        await service.row('Ballot', { content: 'kept' }),
+        await service.row('Ballot', { content: 'removed' }),
+      ];
+      const voterId = await service.row('Elector', {
+        ballots: { __op: 'AddRelation', objects: [pointer('Ballot', kept), pointer('Ballot', removed)] },
+      });
       const voter = new (client.Object.extend('Elector'))();
       voter.set('_id', voterId);
       const [fetched] = await settle<[Row]>((o) => voter.fetch(o));

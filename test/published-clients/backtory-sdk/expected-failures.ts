@@ -5,5 +5,6 @@
  */
 export const EXPECTED_FAILURES: Record<string, string> = {
   'Users.signUp': 'known difference, the spec wins: register answers 200 (spec 7), the client expects 201',
-  'Object.save (create)': 'known difference, the spec wins: row create answers 201 (spec 4.2 #1), the client expects 200',
+  'Object.save (create)':
+    'known difference, the spec wins: row create answers 201 (spec 4.2 #1), the client expects 200',
 };

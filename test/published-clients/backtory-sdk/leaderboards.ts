@@ -23,7 +23,8 @@ interface ProfileList {
 }
 
 /** What a player's own token reads of a leaderboard (spec 4.8 #2 and #3): what the client must see too. */
-const rank = (service: Service, user: TestUser, board: string) => service.call<{ rank: number; scores: number[] }>('GET', `/game/leaderboards/${board}`, user.auth);
+const rank = (service: Service, user: TestUser, board: string) =>
+  service.call<{ rank: number; scores: number[] }>('GET', `/game/leaderboards/${board}`, user.auth);
 const top = (service: Service, user: TestUser, board: string, count: number) =>
   service.call<ProfileList>('GET', `/game/leaderboards/top/${board}?count=${count}`, user.auth);
 
@@ -57,7 +58,10 @@ export const LEADERBOARD_CASES: Case[] = [
     async drive({ client, service }) {
       const [first, second] = [await service.user('bulk'), await service.user('bulk')];
       const bulk = new client.EventBulk();
-      for (const [user, score] of [[first, 11], [second, 12]] as const) {
+      for (const [user, score] of [
+        [first, 11],
+        [second, 12],
+      ] as const) {
         const event = new client.Event('match_end');
         event.add('score', score);
         bulk.add(event, user.userId);
@@ -71,7 +75,9 @@ export const LEADERBOARD_CASES: Case[] = [
     operation: 'LeaderBoard.getUserRank',
     async drive({ client, service }) {
       const [user] = await players(service, 'ranked', [33]);
-      const [place, scores] = await settle<[number, number[]]>((o) => new client.LeaderBoard('high-score').getUserRank(user!.userId, o));
+      const [place, scores] = await settle<[number, number[]]>((o) =>
+        new client.LeaderBoard('high-score').getUserRank(user!.userId, o),
+      );
       expect({ rank: place, scores }).toEqual((await rank(service, user!, 'high-score')).body);
     },
   },
@@ -79,8 +85,12 @@ export const LEADERBOARD_CASES: Case[] = [
     operation: 'LeaderBoard.getAroundUser',
     async drive({ client, service }) {
       const [user] = await players(service, 'centered', [34, 35, 36]);
-      const [list] = await settle<[unknown]>((o) => new client.LeaderBoard('high-score').getAroundUser(user!.userId, 4, o));
-      expect(list).toEqual((await service.call('GET', '/game/leaderboards/around-me/high-score?count=4', user!.auth)).body);
+      const [list] = await settle<[unknown]>((o) =>
+        new client.LeaderBoard('high-score').getAroundUser(user!.userId, 4, o),
+      );
+      expect(list).toEqual(
+        (await service.call('GET', '/game/leaderboards/around-me/high-score?count=4', user!.auth)).body,
+      );
     },
   },
   {
@@ -96,8 +106,12 @@ export const LEADERBOARD_CASES: Case[] = [
     async drive({ client, service }) {
       const [user] = await players(service, 'paged', [101, 102, 103, 104]);
       // Page 0 is the first (the client's own test asks for page 0 and expects a full page).
-      const [list] = await settle<[unknown]>((o) => new client.LeaderBoard('high-score').getTopUsersWithPagination(1, 2, o));
-      expect((list as ProfileList).usersProfile).toEqual((await top(service, user!, 'high-score', 4)).body.usersProfile.slice(2, 4));
+      const [list] = await settle<[unknown]>((o) =>
+        new client.LeaderBoard('high-score').getTopUsersWithPagination(1, 2, o),
+      );
+      expect((list as ProfileList).usersProfile).toEqual(
+        (await top(service, user!, 'high-score', 4)).body.usersProfile.slice(2, 4),
+      );
     },
   },
   {
@@ -106,7 +120,9 @@ export const LEADERBOARD_CASES: Case[] = [
       const [user] = await players(service, 'member', [5]);
       // Callback form: the client's getUserLeaderBoardsAsync calls a LeaderBoard method that does not exist.
       const [ids] = await settle<[unknown]>((o) => client.Game.getUserLeaderBoards(user!.userId, o));
-      expect(ids, 'the answer\'s "userLeaderbaordsId" (spelled so in the client)').toEqual(expect.arrayContaining(['high-score', 'most-kills']));
+      expect(ids, 'the answer\'s "userLeaderbaordsId" (spelled so in the client)').toEqual(
+        expect.arrayContaining(['high-score', 'most-kills']),
+      );
       expect(ids).not.toContain('to-remove');
     },
   },
@@ -114,9 +130,14 @@ export const LEADERBOARD_CASES: Case[] = [
     operation: 'LeaderBoard.getUsersScore',
     async drive({ client, service }) {
       const [first, second] = await players(service, 'scored', [21, 22]);
-      const [list] = await settle<[unknown]>((o) => new client.LeaderBoard('high-score').getUsersScore([first!.userId, second!.userId], o));
+      const [list] = await settle<[unknown]>((o) =>
+        new client.LeaderBoard('high-score').getUsersScore([first!.userId, second!.userId], o),
+      );
       expect(list, 'the answer\'s "leaderboardInfoList"').toEqual(
-        expect.arrayContaining([expect.objectContaining({ userId: first!.userId, scores: [21, 0, 0] }), expect.objectContaining({ userId: second!.userId, scores: [22, 0, 0] })]),
+        expect.arrayContaining([
+          expect.objectContaining({ userId: first!.userId, scores: [21, 0, 0] }),
+          expect.objectContaining({ userId: second!.userId, scores: [22, 0, 0] }),
+        ]),
       );
     },
   },
@@ -142,7 +163,8 @@ export const LEADERBOARD_CASES: Case[] = [
     async drive({ client, service }) {
       const [user] = await players(service, 'reset-all', [7]);
       await settle((o) => client.Game.resetAllLeaderBoards(o));
-      for (const board of ['high-score', 'most-kills']) expect((await top(service, user!, board, 10)).body.usersProfile, board).toEqual([]);
+      for (const board of ['high-score', 'most-kills'])
+        expect((await top(service, user!, board, 10)).body.usersProfile, board).toEqual([]);
     },
   },
   {

@@ -14,7 +14,10 @@ export const USER_CASES: Case[] = [
     operation: 'Users.signUp',
     async drive({ client, server }) {
       const [record] = await settle<[Record<string, unknown>]>((o) =>
-        client.Users.signUp({ username: 'signed-up', password: 'pw-signed-up', firstName: 'Sig', email: 'signed-up@example.com' }, o),
+        client.Users.signUp(
+          { username: 'signed-up', password: 'pw-signed-up', firstName: 'Sig', email: 'signed-up@example.com' },
+          o,
+        ),
       );
       expect(record).toMatchObject({ username: 'signed-up', firstName: 'Sig', userId: expect.any(String) });
       await logsIn(server, 'signed-up', 'pw-signed-up');
@@ -25,7 +28,11 @@ export const USER_CASES: Case[] = [
     async drive({ client, server, service }) {
       const [guest] = await settle<[Record<string, unknown>]>((o) => client.Users.guestSignUp(o));
       // The client's own test reads `id`, `username` and `password` from this answer.
-      expect(guest).toMatchObject({ id: expect.any(String), username: expect.any(String), password: expect.any(String) });
+      expect(guest).toMatchObject({
+        id: expect.any(String),
+        username: expect.any(String),
+        password: expect.any(String),
+      });
       await logsIn(server, guest['username'] as string, guest['password'] as string);
       const record = await service.call('GET', `/auth/users/${guest['id'] as string}`, service.master);
       expect(record.body).toMatchObject({ guest: true, username: guest['username'] });
@@ -41,21 +48,36 @@ export const USER_CASES: Case[] = [
       const userId = (guest.userId ?? guest.id)!;
       const [record] = await settle<[Record<string, unknown>]>((o) =>
         client.Users.completeGuestRegistration(
-          { userId, newUsername: 'ex-guest', lastPassword: guest.password, newPassword: 'pw-ex-guest', firstName: 'Gus', lastName: 'Guest', email: 'ex-guest@example.com' },
+          {
+            userId,
+            newUsername: 'ex-guest',
+            lastPassword: guest.password,
+            newPassword: 'pw-ex-guest',
+            firstName: 'Gus',
+            lastName: 'Guest',
+            email: 'ex-guest@example.com',
+          },
           o,
         ),
       );
       expect(record).toMatchObject({ username: 'ex-guest' });
       await logsIn(server, 'ex-guest', 'pw-ex-guest');
       const stored = await service.call('GET', `/auth/users/${userId}`, service.master);
-      expect(stored.body).toMatchObject({ guest: false, username: 'ex-guest', firstName: 'Gus', email: 'ex-guest@example.com' });
+      expect(stored.body).toMatchObject({
+        guest: false,
+        username: 'ex-guest',
+        firstName: 'Gus',
+        email: 'ex-guest@example.com',
+      });
     },
   },
   {
     operation: 'Users.update',
     async drive({ client, service }) {
       const user = await service.user('updated');
-      const [record] = await settle<[Record<string, unknown>]>((o) => client.Users.update(user.userId, { firstName: 'Renamed', lastName: 'Person' }, o));
+      const [record] = await settle<[Record<string, unknown>]>((o) =>
+        client.Users.update(user.userId, { firstName: 'Renamed', lastName: 'Person' }, o),
+      );
       expect(record).toMatchObject({ userId: user.userId, firstName: 'Renamed', lastName: 'Person' });
       const stored = await service.call('GET', `/auth/users/${user.userId}`, service.master);
       expect(stored.body).toMatchObject({ firstName: 'Renamed', lastName: 'Person' });
@@ -65,8 +87,14 @@ export const USER_CASES: Case[] = [
     operation: 'Users.search',
     async drive({ client, service }) {
       const user = await service.user('findable');
-      const [users, userCount] = await settle<[Record<string, unknown>[], number]>((o) => client.Users.search('findable', 0, 10, o));
-      const expected = await service.call<{ users: unknown[]; userCount: number }>('GET', '/auth/users/search?word=findable&page=0&pageSize=10', service.master);
+      const [users, userCount] = await settle<[Record<string, unknown>[], number]>((o) =>
+        client.Users.search('findable', 0, 10, o),
+      );
+      const expected = await service.call<{ users: unknown[]; userCount: number }>(
+        'GET',
+        '/auth/users/search?word=findable&page=0&pageSize=10',
+        service.master,
+      );
       expect(users.map((u) => u['userId'])).toContain(user.userId);
       expect(users).toEqual(expected.body.users);
       expect(userCount).toBe(expected.body.userCount);
@@ -101,7 +129,9 @@ export const USER_CASES: Case[] = [
     operation: 'Users.getByUserIds',
     async drive({ client, service }) {
       const [first, second] = [await service.user('listed'), await service.user('listed')];
-      const [records] = await settle<[Record<string, unknown>[]]>((o) => client.Users.getByUserIds([first.userId, second.userId], o));
+      const [records] = await settle<[Record<string, unknown>[]]>((o) =>
+        client.Users.getByUserIds([first.userId, second.userId], o),
+      );
       expect(records.map((r) => r['userId']).sort()).toEqual([first.userId, second.userId].sort());
     },
   },

@@ -18,7 +18,8 @@ export function recordExchanges(origin: string): ExchangeLog {
   const seen: string[] = [];
   const onResponse = (message: unknown) => {
     const { request, response } = message as { request: ClientRequest; response: IncomingMessage };
-    if (request.host === hostname && String(request.socket?.remotePort) === port) seen.push(`${request.method} ${request.path} → ${response.statusCode}`);
+    if (request.host === hostname && String(request.socket?.remotePort) === port)
+      seen.push(`${request.method} ${request.path} → ${response.statusCode}`);
   };
   diagnostics.subscribe(CHANNEL, onResponse);
   return { take: () => seen.splice(0), stop: () => diagnostics.unsubscribe(CHANNEL, onResponse) };

@@ -13,8 +13,17 @@ declare module 'vitest' {
 
 export default async function setup({ provide }: TestProject) {
   // A plain build: with `?server=` any build talks to a reference server.
-  const [server, site, chromium] = await Promise.all([startServer({ port: 0 }), serveBuild('production'), launchChromiumServer()]);
-  provide('e2e', { serverUrl: server.url, adminKey: server.engine.project.config.masterKey, siteUrl: site.url, browserEndpoint: chromium.wsEndpoint() });
+  const [server, site, chromium] = await Promise.all([
+    startServer({ port: 0 }),
+    serveBuild('production'),
+    launchChromiumServer(),
+  ]);
+  provide('e2e', {
+    serverUrl: server.url,
+    adminKey: server.engine.project.config.masterKey,
+    siteUrl: site.url,
+    browserEndpoint: chromium.wsEndpoint(),
+  });
   return async () => {
     await chromium.close();
     await site.close();

@@ -14,7 +14,10 @@ test('a new user adds notes and filters them', async ({ page }) => {
   await expect.poll(() => page.locator('#notes li').allTextContents()).toEqual(['buy bread', 'buy milk']);
 });
 
-test('each test starts from an empty project: the same user registers again, with no notes', async ({ page, project }) => {
+test('each test starts from an empty project: the same user registers again, with no notes', async ({
+  page,
+  project,
+}) => {
   await signIn(page, 'ann', 'register');
   expect(await page.locator('#notes li').count()).toBe(0);
   expect(await page.textContent('#backend')).toBe(`Backend: reference server at ${project.url}`);

@@ -19,6 +19,8 @@ it('has its own players and scores', async () => {
 it("refuses a deleted project's keys", async () => {
   const deleted = await createTestProject(inject('basekitServer'));
   await deleted.delete();
-  const refused = await createClient(deleted.clientOptions).auth.register({ username: 'ann', password: 'pw' }).catch((error: unknown) => error);
+  const refused = await createClient(deleted.clientOptions)
+    .auth.register({ username: 'ann', password: 'pw' })
+    .catch((error: unknown) => error);
   expect(refused).toMatchObject({ status: 404 });
 });

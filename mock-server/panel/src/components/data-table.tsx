@@ -10,7 +10,19 @@ export interface Column<T> {
  * A table of rows with a caption (its accessible name). Make a cell a link (`<a href={href(...)}>`) to open a row:
  * links keep every selection shareable.
  */
-export function DataTable<T>({ caption, columns, rows, rowKey, empty = 'Nothing here yet.' }: { caption: string; columns: Column<T>[]; rows: T[]; rowKey: (row: T) => string; empty?: string }) {
+export function DataTable<T>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  empty = 'Nothing here yet.',
+}: {
+  caption: string;
+  columns: Column<T>[];
+  rows: T[];
+  rowKey: (row: T) => string;
+  empty?: string;
+}) {
   return (
     <div class="table-scroll">
       <table>

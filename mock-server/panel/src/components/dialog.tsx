@@ -5,7 +5,15 @@ import { useEffect, useId, useRef } from 'preact/hooks';
  * A modal dialog (the browser's own `<dialog>`: focus is kept inside, Escape closes it). Shown while mounted;
  * `onClose` runs on Escape or the Close button.
  */
-export function Dialog({ title, onClose, children }: { title: string; onClose: () => void; children: ComponentChildren }) {
+export function Dialog({
+  title,
+  onClose,
+  children,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ComponentChildren;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {

@@ -19,8 +19,7 @@ export function ProjectSwitcher({ current, page }: { current: string; page: stri
   const choose = (id: string) => navigate(projectHref(id === signedInProject() ? undefined : id, page));
   return (
     <label class="project">
-      Project{' '}
-      {/* Read again on focus: projects come and go while the panel is open (tests create them). */}
+      Project {/* Read again on focus: projects come and go while the panel is open (tests create them). */}
       <select value={current} onFocus={projects.reload} onChange={(e) => choose(e.currentTarget.value)}>
         {list.map(({ id }) => (
           <option key={id} value={id}>

@@ -20,12 +20,17 @@ export default function DatabasePage({ params: [table, id] }: PageProps) {
       <nav aria-label="Breadcrumb" class="toolbar">
         <a href={href('database')}>All tables</a>›<a href={href('database', table)}>{table}</a>
       </nav>
-      {id ? <RowView table={table} id={id} columns={columns} onChanged={tables.reload} /> : <TableView table={table} columns={columns} onChanged={tables.reload} />}
+      {id ? (
+        <RowView table={table} id={id} columns={columns} onChanged={tables.reload} />
+      ) : (
+        <TableView table={table} columns={columns} onChanged={tables.reload} />
+      )}
     </>
   );
 }
 
-const describeColumns = (table: TableSummary) => table.columns.map((c) => `${c.name}: ${c.type}${c.targetClass ? `<${c.targetClass}>` : ''}`).join(', ');
+const describeColumns = (table: TableSummary) =>
+  table.columns.map((c) => `${c.name}: ${c.type}${c.targetClass ? `<${c.targetClass}>` : ''}`).join(', ');
 
 function TableList({ tables, error }: { tables: TableSummary[] | undefined; error: unknown }) {
   const [name, setName] = useState('');

@@ -33,7 +33,15 @@ export default function FilesPage({ params }: PageProps) {
       <div class="files-columns">
         <FolderTree current={params} version={data} />
         <div>
-          {data?.kind === 'folder' && <FolderView key={params.join('/')} names={params} page={page} records={data.records} reload={located.reload} />}
+          {data?.kind === 'folder' && (
+            <FolderView
+              key={params.join('/')}
+              names={params}
+              page={page}
+              records={data.records}
+              reload={located.reload}
+            />
+          )}
           {data?.kind === 'file' && <FileView key={params.join('/')} names={params} info={data.info} />}
           <Status error={located.error}>{located.loading ? 'Loading…' : ''}</Status>
         </div>
@@ -54,7 +62,10 @@ function Breadcrumbs({ names }: { names: string[] }) {
         </li>
         {names.map((name, i) => (
           <li key={i}>
-            <a href={href('files', ...names.slice(0, i + 1))} aria-current={i === names.length - 1 ? 'location' : undefined}>
+            <a
+              href={href('files', ...names.slice(0, i + 1))}
+              aria-current={i === names.length - 1 ? 'location' : undefined}
+            >
               {name}
             </a>
           </li>

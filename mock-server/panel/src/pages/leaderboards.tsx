@@ -20,7 +20,11 @@ export default function LeaderboardsPage({ params: [id] }: PageProps) {
         <nav aria-label="Breadcrumb" class="toolbar">
           <a href={href('leaderboards')}>All leaderboards</a>
         </nav>
-        {definition ? <BoardView key={id} config={config} definition={definition} /> : <Status error={new Error(`There is no leaderboard "${id}".`)} />}
+        {definition ? (
+          <BoardView key={id} config={config} definition={definition} />
+        ) : (
+          <Status error={new Error(`There is no leaderboard "${id}".`)} />
+        )}
       </>
     );
   }
@@ -47,7 +51,11 @@ export default function LeaderboardsPage({ params: [id] }: PageProps) {
       {config.events.length === 0 ? (
         <p>Define an event first: a leaderboard ranks fields of events.</p>
       ) : (
-        <BoardForm events={config.events} boards={config.leaderboards} onSaved={(saved) => navigate(href('leaderboards', saved))} />
+        <BoardForm
+          events={config.events}
+          boards={config.leaderboards}
+          onSaved={(saved) => navigate(href('leaderboards', saved))}
+        />
       )}
       <h2>Events</h2>
       <DataTable
@@ -58,7 +66,12 @@ export default function LeaderboardsPage({ params: [id] }: PageProps) {
           {
             title: 'Actions',
             cell: (e) => (
-              <button type="button" class="danger" aria-label={`Remove event ${e.name}`} onClick={() => removeEvent(e.name)}>
+              <button
+                type="button"
+                class="danger"
+                aria-label={`Remove event ${e.name}`}
+                onClick={() => removeEvent(e.name)}
+              >
                 Remove
               </button>
             ),

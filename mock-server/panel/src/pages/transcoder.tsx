@@ -29,7 +29,13 @@ export default function TranscoderPage({ params }: PageProps) {
     if (job) return <JobView job={job} />;
     return (
       <Status error={jobs.error}>
-        {jobs.loading ? 'Loading…' : <>No job {params[1]} (the server keeps the last finished jobs only). <a href={href('transcoder')}>All jobs</a></>}
+        {jobs.loading ? (
+          'Loading…'
+        ) : (
+          <>
+            No job {params[1]} (the server keeps the last finished jobs only). <a href={href('transcoder')}>All jobs</a>
+          </>
+        )}
       </Status>
     );
   }

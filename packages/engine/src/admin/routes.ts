@@ -18,7 +18,9 @@ adminRoutes.post('/__admin/reset', (c) => {
 });
 
 // The clock as the server reads it, and how far it was moved ahead of real time (the panel shows both).
-adminRoutes.get('/__admin/clock', (c) => c.json({ now: c.env.project.clock.iso(), offsetSeconds: c.env.project.clock.offsetMs / 1000 }));
+adminRoutes.get('/__admin/clock', (c) =>
+  c.json({ now: c.env.project.clock.iso(), offsetSeconds: c.env.project.clock.offsetMs / 1000 }),
+);
 
 adminRoutes.post('/__admin/clock', async (c) => {
   const { advanceSeconds } = await readJsonObject(c);
@@ -36,7 +38,8 @@ adminRoutes.get('/__admin/state', (c) => c.json(c.env.project.exportState()));
 adminRoutes.put('/__admin/state', async (c) => {
   // A whole project's state is larger than any request body of the API: it is bounded like an upload.
   const body = await readJsonObject(c, { maxBytes: c.env.project.config.maxUploadBytes });
-  if (body['areas'] !== undefined && !isPlainObject(body['areas'])) throw badRequest(ErrorCode.VALIDATION_FAILED, '"areas" must be an object');
+  if (body['areas'] !== undefined && !isPlainObject(body['areas']))
+    throw badRequest(ErrorCode.VALIDATION_FAILED, '"areas" must be an object');
   const before = c.env.project.exportState();
   try {
     c.env.project.importState(body);

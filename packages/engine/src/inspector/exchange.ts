@@ -124,7 +124,12 @@ function jsonOrText(text: string, size: number, type: string): BodyView {
 function formView(form: FormData): BodyView {
   const fields: Record<string, string | { file: string; size: number; type: string }> = {};
   form.forEach((value, name) => {
-    fields[name] = typeof value !== 'string' ? { file: value.name, size: value.size, type: value.type } : isSecretName(name) ? MASK : value;
+    fields[name] =
+      typeof value !== 'string'
+        ? { file: value.name, size: value.size, type: value.type }
+        : isSecretName(name)
+          ? MASK
+          : value;
   });
   return { kind: 'form', fields };
 }
@@ -136,21 +141,35 @@ function requestBodyView(facts: ExchangeFacts): BodyView {
   const size = facts.requestBodySize ?? (declared === null ? undefined : Number(declared));
   if (size === 0 || (size === undefined && !facts.requestHeaders.has('transfer-encoding'))) return { kind: 'none' };
   if (body instanceof FormData) return formView(body);
-  if (body === undefined) return { kind: 'omitted', reason: facts.requestBodySize === undefined ? 'unread' : 'large', size, contentType: type || undefined };
+  if (body === undefined)
+    return {
+      kind: 'omitted',
+      reason: facts.requestBodySize === undefined ? 'unread' : 'large',
+      size,
+      contentType: type || undefined,
+    };
   if (isUrlEncodedType(type)) return { kind: 'text', size: body.byteLength, text: maskQuery(decoder.decode(body)) };
-  if (!isJsonType(type) && !isTextType(type) && type !== '') return { kind: 'omitted', reason: 'binary', size: body.byteLength, contentType: type };
+  if (!isJsonType(type) && !isTextType(type) && type !== '')
+    return { kind: 'omitted', reason: 'binary', size: body.byteLength, contentType: type };
   return jsonOrText(decoder.decode(body), body.byteLength, type);
 }
 
 function responseBodyView(facts: ExchangeFacts): BodyView {
   const type = facts.response.headers.get('content-type') ?? '';
-  if (facts.responseJson !== undefined) return jsonOrText(facts.responseJson, new TextEncoder().encode(facts.responseJson).length, type);
-  if (facts.responseJsonLength !== undefined) return { kind: 'omitted', reason: 'large', size: facts.responseJsonLength, contentType: type };
+  if (facts.responseJson !== undefined)
+    return jsonOrText(facts.responseJson, new TextEncoder().encode(facts.responseJson).length, type);
+  if (facts.responseJsonLength !== undefined)
+    return { kind: 'omitted', reason: 'large', size: facts.responseJsonLength, contentType: type };
   if (!facts.hasResponseBody) return { kind: 'none' };
   const declared = facts.response.headers.get('content-length');
   const size = declared === null ? undefined : Number(declared);
   if (size === 0) return { kind: 'none' };
-  return { kind: 'omitted', reason: isJsonType(type) || isTextType(type) ? 'unread' : 'binary', size, contentType: type || undefined };
+  return {
+    kind: 'omitted',
+    reason: isJsonType(type) || isTextType(type) ? 'unread' : 'binary',
+    size,
+    contentType: type || undefined,
+  };
 }
 
 /**

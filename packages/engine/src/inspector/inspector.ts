@@ -26,7 +26,13 @@ function callerName(summary: ExchangeSummary): string {
 function matches(exchange: Exchange, filter: ExchangeFilter): boolean {
   const summary = exchange.summary();
   if (filter.area !== undefined && summary.area !== filter.area) return false;
-  if (filter.status && ('class' in filter.status ? Math.floor(summary.status / 100) !== filter.status.class : summary.status !== filter.status.exact)) return false;
+  if (
+    filter.status &&
+    ('class' in filter.status
+      ? Math.floor(summary.status / 100) !== filter.status.class
+      : summary.status !== filter.status.exact)
+  )
+    return false;
   if (filter.user !== undefined && callerName(summary) !== filter.user) return false;
   if (filter.text === undefined) return true;
   const needle = filter.text.toLowerCase();

@@ -8,7 +8,8 @@ export const MASK = '[masked]';
  * tokens (`refresh_token`, `refresh-token`), keys and anything called a secret, in any case and with `-` or `_`.
  * `token_type` is not a secret and is left alone.
  */
-const SECRET_NAME = /password|secret|authorization|authentication-key|api[-_]?key|(access|refresh|id)[-_]?token|^token$/i;
+const SECRET_NAME =
+  /password|secret|authorization|authentication-key|api[-_]?key|(access|refresh|id)[-_]?token|^token$/i;
 
 /** Header names whose values are secrets: `Authorization` and the key of every header word (`X-<word>-Authentication-Key`). */
 const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie|x-[^-]+-authentication-key)$/i;
@@ -73,5 +74,7 @@ const JSON_STRING_MEMBER = /("((?:[^"\\]|\\.)*)"\s*:\s*)"(?:[^"\\]|\\.)*(?:"|$)/
 
 /** Text that is not valid JSON but may hold members of it (a malformed body): string values of secret keys masked. */
 export function maskJsonLikeText(text: string): string {
-  return text.replace(JSON_STRING_MEMBER, (member, head: string, key: string) => (isSecretName(key) ? `${head}"${MASK}"` : member));
+  return text.replace(JSON_STRING_MEMBER, (member, head: string, key: string) =>
+    isSecretName(key) ? `${head}"${MASK}"` : member,
+  );
 }

@@ -16,7 +16,10 @@ export const INSPECTOR_PATH = '/__admin/requests';
  * memory (the JSON it answered, the body it read), and only up to `inspectorBodyBytes`: a streamed upload or download
  * is never read for it. With nothing to record to, it costs one check.
  */
-export function recordExchanges(listeners: ReadonlySet<ExchangeListener>, onListenerError: (error: unknown) => void): MiddlewareHandler<AppEnv> {
+export function recordExchanges(
+  listeners: ReadonlySet<ExchangeListener>,
+  onListenerError: (error: unknown) => void,
+): MiddlewareHandler<AppEnv> {
   let seq = 0;
   return async (c, next) => {
     const { project } = c.env;
@@ -46,7 +49,9 @@ export function recordExchanges(listeners: ReadonlySet<ExchangeListener>, onList
       project,
       // The caller as plain values: the principal object itself is larger than all the rest.
       userId: principal?.userId,
-      master: principal ? principal.isMaster : c.req.raw.headers.get('x-service-authentication-key') === project.config.masterKey,
+      master: principal
+        ? principal.isMaster
+        : c.req.raw.headers.get('x-service-authentication-key') === project.config.masterKey,
       requestBody: bodySize !== undefined && bodySize <= bodyLimit ? (c.get('requestForm') ?? body) : undefined,
       requestBodySize: bodySize,
       responseJson: responseJson !== undefined && responseJson.length <= bodyLimit ? responseJson : undefined,
@@ -59,7 +64,11 @@ export function recordExchanges(listeners: ReadonlySet<ExchangeListener>, onList
 }
 
 /** Hands an exchange to each listener; one that throws is reported and does not stop the others or the answer. */
-function notify(listeners: ReadonlySet<ExchangeListener>, exchange: Exchange, onListenerError: (error: unknown) => void): void {
+function notify(
+  listeners: ReadonlySet<ExchangeListener>,
+  exchange: Exchange,
+  onListenerError: (error: unknown) => void,
+): void {
   for (const listener of listeners) {
     try {
       listener(exchange);

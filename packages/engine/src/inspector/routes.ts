@@ -8,12 +8,21 @@ import { inspectorOf, type ExchangeFilter, type Inspector } from './inspector.js
 import { INSPECTOR_PATH } from './recorder.js';
 import { exchangeEvents } from './stream.js';
 
-const AREAS: readonly InspectedArea[] = ['users', 'database', 'storage', 'transcoder', 'leaderboards', 'admin', 'other'];
+const AREAS: readonly InspectedArea[] = [
+  'users',
+  'database',
+  'storage',
+  'transcoder',
+  'leaderboards',
+  'admin',
+  'other',
+];
 
 /** The project's inspector; 409 (code 171) while recording is off, so that a client is told why it sees nothing. */
 function recordingInspector(c: AppContext): Inspector {
   const inspector = inspectorOf(c.env.project);
-  if (inspector.capacity === 0) throw new ApiError(409, ErrorCode.INSPECTOR_OFF, 'request recording is off (the config\'s inspectorLimit is 0)');
+  if (inspector.capacity === 0)
+    throw new ApiError(409, ErrorCode.INSPECTOR_OFF, "request recording is off (the config's inspectorLimit is 0)");
   return inspector;
 }
 
@@ -21,13 +30,15 @@ function filterOf(c: AppContext): ExchangeFilter {
   const { area, status, user, text } = c.req.query();
   const filter: ExchangeFilter = {};
   if (area) {
-    if (!AREAS.includes(area as InspectedArea)) throw badRequest(ErrorCode.VALIDATION_FAILED, `"area" must be one of ${AREAS.join(', ')}`);
+    if (!AREAS.includes(area as InspectedArea))
+      throw badRequest(ErrorCode.VALIDATION_FAILED, `"area" must be one of ${AREAS.join(', ')}`);
     filter.area = area as InspectedArea;
   }
   if (status) {
     if (/^[1-5]xx$/i.test(status)) filter.status = { class: Number(status[0]) };
     else if (/^[1-5]\d\d$/.test(status)) filter.status = { exact: Number(status) };
-    else throw badRequest(ErrorCode.VALIDATION_FAILED, '"status" must be a status class (2xx ... 5xx) or a status (404)');
+    else
+      throw badRequest(ErrorCode.VALIDATION_FAILED, '"status" must be a status class (2xx ... 5xx) or a status (404)');
   }
   if (user) filter.user = user;
   if (text) filter.text = text;
@@ -38,7 +49,8 @@ function beforeOf(c: AppContext): number | undefined {
   const before = c.req.query('before');
   if (!before) return undefined;
   const seq = seqOfId(before);
-  if (seq === undefined) throw badRequest(ErrorCode.VALIDATION_FAILED, '"before" must be the id of a request of this server run');
+  if (seq === undefined)
+    throw badRequest(ErrorCode.VALIDATION_FAILED, '"before" must be the id of a request of this server run');
   return seq;
 }
 
@@ -61,11 +73,22 @@ inspectorRoutes.delete(INSPECTOR_PATH, (c) => {
 
 inspectorRoutes.get(`${INSPECTOR_PATH}/stream`, (c) => {
   const events = exchangeEvents(recordingInspector(c), c.req.raw.signal);
-  return new Response(events, { headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' } });
+  return new Response(events, {
+    headers: {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      'X-Accel-Buffering': 'no',
+    },
+  });
 });
 
 inspectorRoutes.get(`${INSPECTOR_PATH}/:id`, (c) => {
   const exchange = recordingInspector(c).get(c.req.param('id'));
-  if (!exchange) throw new ApiError(404, ErrorCode.REQUEST_NOT_KEPT, 'no such request is kept (only the last inspectorLimit requests of this server run are)');
+  if (!exchange)
+    throw new ApiError(
+      404,
+      ErrorCode.REQUEST_NOT_KEPT,
+      'no such request is kept (only the last inspectorLimit requests of this server run are)',
+    );
   return c.json(exchange.details());
 });

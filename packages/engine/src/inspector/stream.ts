@@ -17,7 +17,11 @@ const encoder = new TextEncoder();
  * (the stream is cancelled or `signal` aborts) and cuts off a client that does not keep up (a last `cut-off` event,
  * then the end), so no listener outlives its reader and no backlog grows past `maxBacklogBytes`.
  */
-export function exchangeEvents(inspector: Inspector, signal: AbortSignal, options: StreamOptions = STREAM_DEFAULTS): ReadableStream<Uint8Array> {
+export function exchangeEvents(
+  inspector: Inspector,
+  signal: AbortSignal,
+  options: StreamOptions = STREAM_DEFAULTS,
+): ReadableStream<Uint8Array> {
   let stop = () => {};
   return new ReadableStream<Uint8Array>(
     {
@@ -26,7 +30,9 @@ export function exchangeEvents(inspector: Inspector, signal: AbortSignal, option
         const unsubscribe = inspector.subscribe((exchange) => {
           if ((controller.desiredSize ?? 0) < -options.maxBacklogBytes) {
             stop();
-            send('event: cut-off\ndata: {"reason":"the client fell too far behind; reconnect and reload the list"}\n\n');
+            send(
+              'event: cut-off\ndata: {"reason":"the client fell too far behind; reconnect and reload the list"}\n\n',
+            );
             controller.close();
             return;
           }

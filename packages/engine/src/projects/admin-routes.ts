@@ -52,12 +52,20 @@ export function projectsAdminRoutes(projects: ServerProjects) {
 
   routes.post(`${PROJECTS_ADMIN_PATH}/:id/reset`, (c) => forward(c, projectOf(c), 'POST', '/__admin/reset'));
   routes.get(`${PROJECTS_ADMIN_PATH}/:id/state`, (c) => forward(c, projectOf(c), 'GET', '/__admin/state'));
-  routes.put(`${PROJECTS_ADMIN_PATH}/:id/state`, (c) => forward(c, projectOf(c), 'PUT', '/__admin/state', c.req.raw.body));
+  routes.put(`${PROJECTS_ADMIN_PATH}/:id/state`, (c) =>
+    forward(c, projectOf(c), 'PUT', '/__admin/state', c.req.raw.body),
+  );
   return routes;
 }
 
 /** Sends one project its own admin call (`path`) with its master key, as a client of that project would. */
-function forward(c: AppContext, hosted: HostedProject, method: string, path: string, body?: BodyInit | null): Promise<Response> {
+function forward(
+  c: AppContext,
+  hosted: HostedProject,
+  method: string,
+  path: string,
+  body?: BodyInit | null,
+): Promise<Response> {
   const { masterKey, headerWord } = hosted.project.config;
   const headers = new Headers({ [`X-${headerWord[0]}-Authentication-Key`]: masterKey });
   if (body) headers.set('Content-Type', 'application/json');

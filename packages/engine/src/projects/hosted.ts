@@ -27,17 +27,34 @@ export type RouteRunner = (request: Request, env: { project: Project }) => Respo
  * Creates a project over the areas and serves it through `routes`: each request under the project's own header
  * words; with a `journal` among `capabilities`, every change kept before it is answered.
  */
-export function hostProject(routes: RouteRunner, areas: readonly Area[], config: Config, capabilities: Capabilities, initialState?: StateJson): HostedProject {
-  const project = new Project(config, capabilities, areas.map((a) => a.state));
+export function hostProject(
+  routes: RouteRunner,
+  areas: readonly Area[],
+  config: Config,
+  capabilities: Capabilities,
+  initialState?: StateJson,
+): HostedProject {
+  const project = new Project(
+    config,
+    capabilities,
+    areas.map((a) => a.state),
+  );
   for (const area of areas) area.attach?.(project);
   const env = { project };
-  const handle = (request: Request) => Promise.resolve(routes(withServiceHeaders(request, project.config.headerWord), env));
+  const handle = (request: Request) =>
+    Promise.resolve(routes(withServiceHeaders(request, project.config.headerWord), env));
   project.initialState = initialState;
   const { journal } = capabilities;
   if (!journal) {
     importInitialState(project);
     const setInitialState = (state: StateJson) => Promise.resolve(void (project.initialState = state));
-    return { project, fetch: handle, ready: Promise.resolve(undefined), close: () => Promise.resolve(), setInitialState };
+    return {
+      project,
+      fetch: handle,
+      ready: Promise.resolve(undefined),
+      close: () => Promise.resolve(),
+      setInitialState,
+    };
   }
   // The journal loads only where one is kept (the Node server's data folder, msw's IndexedDB), not in every browser app.
   let durable!: DurableState;
@@ -57,5 +74,11 @@ export function hostProject(routes: RouteRunner, areas: readonly Area[], config:
     project.initialState = state;
     await durable.snapshot();
   };
-  return { project, fetch: (request) => ready.then(() => durable.fetch(request)), ready, close: () => ready.then(() => durable.close()), setInitialState };
+  return {
+    project,
+    fetch: (request) => ready.then(() => durable.fetch(request)),
+    ready,
+    close: () => ready.then(() => durable.close()),
+    setInitialState,
+  };
 }

@@ -9,7 +9,8 @@ const NOT_INHERITED = new Set<string>([...UNIQUE_IDS, 'clientKey', 'masterKey', 
 /** Refuses (400) keys of the whole server in what is given for one project. */
 export function refuseServerKeys(input: Record<string, unknown>): void {
   const key = SERVER_KEYS.find((k) => k in input);
-  if (key) throw badRequest(ErrorCode.SERVER_KEY, `"${key}" is a key of the whole server: it cannot be given for one project`);
+  if (key)
+    throw badRequest(ErrorCode.SERVER_KEY, `"${key}" is a key of the whole server: it cannot be given for one project`);
 }
 
 /**
@@ -19,7 +20,9 @@ export function refuseServerKeys(input: Record<string, unknown>): void {
  */
 export function newProjectConfig(defaults: Config, input: Record<string, unknown>): Config {
   refuseServerKeys(input);
-  const inherited = Object.fromEntries(Object.entries(defaults).filter(([key]) => !NOT_INHERITED.has(key))) as Partial<ConfigInput>;
+  const inherited = Object.fromEntries(
+    Object.entries(defaults).filter(([key]) => !NOT_INHERITED.has(key)),
+  ) as Partial<ConfigInput>;
   const given = input as Partial<ConfigInput>;
   const id = typeof given.authenticationId === 'string' ? given.authenticationId : `p-${newId(12).toLowerCase()}`;
   const generated: ConfigInput = {

@@ -86,7 +86,11 @@ export class ProjectRegistry {
     for (const key of UNIQUE_IDS) {
       const holder = this.#byId.get(key)?.get(config[key]);
       if (holder && holder !== self) {
-        throw new ApiError(409, ErrorCode.PROJECT_ID_TAKEN, `${key} "${config[key]}" is taken by project "${holder.project.config.authenticationId}"`);
+        throw new ApiError(
+          409,
+          ErrorCode.PROJECT_ID_TAKEN,
+          `${key} "${config[key]}" is taken by project "${holder.project.config.authenticationId}"`,
+        );
       }
     }
   }
@@ -107,7 +111,8 @@ export class ProjectRegistry {
         if (hosted) return hosted;
       }
     }
-    const byPath = request.method === 'GET' || request.method === 'HEAD' ? this.#byPath(servicePath(getPath(request))) : undefined;
+    const byPath =
+      request.method === 'GET' || request.method === 'HEAD' ? this.#byPath(servicePath(getPath(request))) : undefined;
     if (byPath) return byPath;
     const pid = tokenProjectId(headers.get('authorization'));
     const byToken = pid === undefined ? undefined : this.get(pid);
@@ -136,8 +141,14 @@ export class ProjectRegistry {
       check: (config) => {
         // The default project's config is the server's: of the server's keys, only its `projects` are fixed at start.
         const current = hosted.project.config;
-        const key = SERVER_KEYS.find((k) => (!isDefault || k === 'projects') && JSON.stringify(config[k]) !== JSON.stringify(current[k]));
-        if (key) throw badRequest(ErrorCode.SERVER_KEY, `"${key}" is a key of the whole server: it cannot be changed for one project`);
+        const key = SERVER_KEYS.find(
+          (k) => (!isDefault || k === 'projects') && JSON.stringify(config[k]) !== JSON.stringify(current[k]),
+        );
+        if (key)
+          throw badRequest(
+            ErrorCode.SERVER_KEY,
+            `"${key}" is a key of the whole server: it cannot be changed for one project`,
+          );
         this.checkIds(config, hosted);
       },
       changed: () => this.#reindex(),

@@ -58,10 +58,14 @@ export class ServerProjects {
     for (const input of declared) {
       const config = resolveConfig(input);
       const same = kept.find((e) => e.record.declared && e.record.config.authenticationId === config.authenticationId);
-      started.push({ key: same?.key ?? newId(16), record: { basekitProject: 1, position: same?.record.position ?? this.#nextPosition++, config, declared: true } });
+      started.push({
+        key: same?.key ?? newId(16),
+        record: { basekitProject: 1, position: same?.record.position ?? this.#nextPosition++, config, declared: true },
+      });
     }
     // A run-time project's config was checked when it was created; checked again, should the file have been edited.
-    for (const { key, record } of kept) if (!record.declared) started.push({ key, record: { ...record, config: resolveConfig(record.config) } });
+    for (const { key, record } of kept)
+      if (!record.declared) started.push({ key, record: { ...record, config: resolveConfig(record.config) } });
     for (const entry of started) {
       const hosted = this.host(entry.record.config, await this.#capabilitiesOf(entry.key));
       // Restored first, so its ids are checked as its kept config changes left them.
@@ -71,7 +75,9 @@ export class ServerProjects {
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         const where = entry.record.declared ? 'the config' : 'a project kept in the data folder';
-        throw new ConfigError(`invalid config: project "${entry.record.config.authenticationId}" of ${where}: ${error.message}`);
+        throw new ConfigError(
+          `invalid config: project "${entry.record.config.authenticationId}" of ${where}: ${error.message}`,
+        );
       }
       this.#entries.set(hosted, entry);
       if (entry.record.declared) await this.store?.save(entry.key, entry.record);
@@ -82,7 +88,12 @@ export class ServerProjects {
   create(config: Config): Promise<HostedProject> {
     return this.#alone(async () => {
       const { maxProjects } = this.registry.defaultProject.project.config;
-      if (this.registry.size >= maxProjects) throw new ApiError(400, ErrorCode.TOO_MANY_PROJECTS, `this server holds ${maxProjects} projects already (maxProjects)`);
+      if (this.registry.size >= maxProjects)
+        throw new ApiError(
+          400,
+          ErrorCode.TOO_MANY_PROJECTS,
+          `this server holds ${maxProjects} projects already (maxProjects)`,
+        );
       this.registry.checkIds(config);
       const entry: Entry = { key: newId(16), record: { basekitProject: 1, position: this.#nextPosition++, config } };
       const hosted = this.host(config, await this.#capabilitiesOf(entry.key));
@@ -97,7 +108,12 @@ export class ServerProjects {
   /** Deletes a project with all it holds; the default project cannot be deleted (409). */
   remove(hosted: HostedProject): Promise<void> {
     return this.#alone(async () => {
-      if (hosted === this.registry.defaultProject) throw new ApiError(409, ErrorCode.DEFAULT_PROJECT, "the default project (the server's own config) cannot be deleted");
+      if (hosted === this.registry.defaultProject)
+        throw new ApiError(
+          409,
+          ErrorCode.DEFAULT_PROJECT,
+          "the default project (the server's own config) cannot be deleted",
+        );
       this.registry.remove(hosted);
       const entry = this.#entries.get(hosted);
       this.#entries.delete(hosted);
@@ -127,7 +143,13 @@ export class ServerProjects {
     const kept = (await this.store?.load()) ?? [];
     const entries = kept.map(({ key, record }) => {
       const r = record as Partial<ProjectRecord> | null;
-      if (typeof r !== 'object' || r === null || r.basekitProject !== 1 || typeof r.position !== 'number' || typeof r.config !== 'object') {
+      if (
+        typeof r !== 'object' ||
+        r === null ||
+        r.basekitProject !== 1 ||
+        typeof r.position !== 'number' ||
+        typeof r.config !== 'object'
+      ) {
         throw new StateRestoreError(`project ${key} of the data folder`, 'its record is not a basekit project record');
       }
       return { key, record: r as ProjectRecord };

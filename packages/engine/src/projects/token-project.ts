@@ -12,7 +12,10 @@ export function tokenProjectId(authorization: string | null): string | undefined
   const end = authorization.indexOf('.', start + 1);
   if (start === -1 || end === -1) return undefined;
   try {
-    const base64 = authorization.slice(start + 1, end).replace(/-/g, '+').replace(/_/g, '/');
+    const base64 = authorization
+      .slice(start + 1, end)
+      .replace(/-/g, '+')
+      .replace(/_/g, '/');
     const claims: unknown = JSON.parse(atob(base64));
     const pid = (claims as { pid?: unknown } | null)?.pid;
     return typeof pid === 'string' ? pid : undefined;

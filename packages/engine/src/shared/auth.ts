@@ -20,7 +20,8 @@ export async function principalOf(c: AppContext): Promise<Principal | undefined>
   const { tokens } = c.env.project;
   const claims = tokens.verified(token) ?? (await tokens.verify(token));
   if (!claims) return undefined;
-  if (claims.userId !== undefined && !c.env.project.directory.has(claims.userId)) throw unauthorized('the user of this access token no longer exists');
+  if (claims.userId !== undefined && !c.env.project.directory.has(claims.userId))
+    throw unauthorized('the user of this access token no longer exists');
   return { ...claims, isMaster: claims.scope === 'master' };
 }
 
@@ -41,7 +42,9 @@ export function master(clientStatus: 401 | 403 = 403) {
     const principal = await principalOf(c);
     if (!principal) throw unauthorized();
     if (!principal.isMaster) {
-      throw clientStatus === 401 ? unauthorized('this operation requires the master token') : forbidden('this operation requires the master token');
+      throw clientStatus === 401
+        ? unauthorized('this operation requires the master token')
+        : forbidden('this operation requires the master token');
     }
     c.set('principal', principal);
     await next();
@@ -52,11 +55,19 @@ export function master(clientStatus: 401 | 403 = 403) {
  * Requires a project header to carry this project's id (for example `X-Service-Object-Storage-Id` = objectStorageId).
  * A missing or wrong id answers `status` (the spec's status for a wrong id varies by area).
  */
-export function projectHeader(header: string, key: 'authenticationId' | 'objectStorageId' | 'storageId' | 'gameId', status: 404 | 417) {
+export function projectHeader(
+  header: string,
+  key: 'authenticationId' | 'objectStorageId' | 'storageId' | 'gameId',
+  status: 404 | 417,
+) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const value = c.req.header(header);
     if (value !== c.env.project.config[key]) {
-      throw new ApiError(status, ErrorCode.UNKNOWN_PROJECT, value ? `unknown ${header} "${value}"` : `header ${header} is required`);
+      throw new ApiError(
+        status,
+        ErrorCode.UNKNOWN_PROJECT,
+        value ? `unknown ${header} "${value}"` : `header ${header} is required`,
+      );
     }
     await next();
   });
@@ -65,7 +76,8 @@ export function projectHeader(header: string, key: 'authenticationId' | 'objectS
 /** Refuses every request while the service is switched off in the config (`services`). */
 export function serviceEnabled(service: ServiceName, status: 417 | 503 = 503) {
   return createMiddleware<AppEnv>(async (c, next) => {
-    if (!c.env.project.config.services[service]) throw new ApiError(status, ErrorCode.SERVICE_DISABLED, `the ${service} service is disabled`);
+    if (!c.env.project.config.services[service])
+      throw new ApiError(status, ErrorCode.SERVICE_DISABLED, `the ${service} service is disabled`);
     await next();
   });
 }

@@ -200,7 +200,11 @@ export interface ImageResizer {
    * The image scaled down to fit inside `width`×`height` keeping its aspect ratio, never enlarged (a larger box gives
    * the image at its own size); undefined when `bytes` is not an image it can read.
    */
-  resize(bytes: Uint8Array, width: number, height: number): Promise<{ bytes: Uint8Array; contentType: string } | undefined>;
+  resize(
+    bytes: Uint8Array,
+    width: number,
+    height: number,
+  ): Promise<{ bytes: Uint8Array; contentType: string } | undefined>;
 }
 
 export function defaultCapabilities(): Capabilities {

@@ -94,7 +94,8 @@ export class ApiError extends Error {
 }
 
 export const badRequest = (code: ErrorCodeValue, message: string) => new ApiError(400, code, message);
-export const unauthorized = (message = 'access token is missing, invalid or expired') => new ApiError(401, ErrorCode.INVALID_TOKEN, message);
+export const unauthorized = (message = 'access token is missing, invalid or expired') =>
+  new ApiError(401, ErrorCode.INVALID_TOKEN, message);
 export const forbidden = (message: string) => new ApiError(403, ErrorCode.OPERATION_FORBIDDEN, message);
 export const notFound = (code: ErrorCodeValue, message: string) => new ApiError(404, code, message);
 
@@ -106,7 +107,9 @@ const answeredErrors = new WeakMap<Response, ApiError>();
  * other JSON answer (the platform's Response: see `Capabilities.jsonResponse`).
  */
 export function errorResponse(error: ApiError, c?: AppContext, headers?: Record<string, string>): Response {
-  const response = c ? c.json(error.toJSON(), error.status as ContentfulStatusCode, headers) : Response.json(error.toJSON(), { status: error.status, headers });
+  const response = c
+    ? c.json(error.toJSON(), error.status as ContentfulStatusCode, headers)
+    : Response.json(error.toJSON(), { status: error.status, headers });
   answeredErrors.set(response, error);
   return response;
 }

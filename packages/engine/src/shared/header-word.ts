@@ -26,5 +26,11 @@ export function withServiceHeaders(request: Request, words: readonly string[]): 
 function withHeaders(request: Request, headers: Headers): Request {
   const body = request.method === 'GET' || request.method === 'HEAD' ? null : request.body;
   // `duplex` is required for a streamed body and missing from TypeScript's RequestInit.
-  return new Request(request.url, { method: request.method, headers, body, signal: request.signal, duplex: 'half' } as RequestInit);
+  return new Request(request.url, {
+    method: request.method,
+    headers,
+    body,
+    signal: request.signal,
+    duplex: 'half',
+  } as RequestInit);
 }

@@ -13,7 +13,8 @@ function checkParsed(root: unknown): void {
   for (let item = pending.pop(); item; item = pending.pop()) {
     const [value, depth] = item;
     if (typeof value !== 'object' || value === null) continue;
-    if (depth > MAX_JSON_DEPTH) throw badRequest(ErrorCode.INVALID_JSON, `request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    if (depth > MAX_JSON_DEPTH)
+      throw badRequest(ErrorCode.INVALID_JSON, `request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
     for (const [key, child] of Object.entries(value)) {
       if (key === '__proto__') throw badRequest(ErrorCode.INVALID_KEY_NAME, 'the key "__proto__" is not allowed');
       pending.push([child, depth + 1]);
@@ -26,7 +27,8 @@ export interface BodyLimit {
   maxBytes?: number;
 }
 
-const tooLarge = (limit: number) => new ApiError(413, ErrorCode.REQUEST_TOO_LARGE, `request body is larger than ${limit} bytes (maxJsonBodyBytes)`);
+const tooLarge = (limit: number) =>
+  new ApiError(413, ErrorCode.REQUEST_TOO_LARGE, `request body is larger than ${limit} bytes (maxJsonBodyBytes)`);
 
 /**
  * The request body's bytes, refused with 413 (code 5) as soon as they pass the limit: at once when Content-Length
@@ -34,10 +36,17 @@ const tooLarge = (limit: number) => new ApiError(413, ErrorCode.REQUEST_TOO_LARG
  * declared length is within the limit is read whole: the HTTP parser passes no more than that length on (in Node,
  * `@hono/node-server` then reads the socket without building a web stream and a full Request, about 10 µs a request).
  */
-export async function readBody(c: AppContext, { maxBytes = c.env.project.config.maxJsonBodyBytes }: BodyLimit = {}): Promise<Uint8Array<ArrayBuffer>> {
+export async function readBody(
+  c: AppContext,
+  { maxBytes = c.env.project.config.maxJsonBodyBytes }: BodyLimit = {},
+): Promise<Uint8Array<ArrayBuffer>> {
   const declared = declaredLength(c.req.raw);
   if (declared !== undefined && declared > maxBytes) throw tooLarge(maxBytes);
-  const bytes = readAhead.get(c.req.raw) ?? (declared !== undefined ? new Uint8Array(await c.req.raw.arrayBuffer().catch(unreadable)) : await readStreamed(c.req.raw.body, maxBytes));
+  const bytes =
+    readAhead.get(c.req.raw) ??
+    (declared !== undefined
+      ? new Uint8Array(await c.req.raw.arrayBuffer().catch(unreadable))
+      : await readStreamed(c.req.raw.body, maxBytes));
   // A platform that passed on more than it declared (a mocked request) is still held to the limit.
   if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
   c.set('requestBody', bytes);
@@ -73,7 +82,10 @@ const unreadable = (): never => {
 };
 
 /** A body of undeclared length, read until it ends or passes `maxBytes`. */
-async function readStreamed(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+async function readStreamed(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+): Promise<Uint8Array<ArrayBuffer>> {
   if (!body) return new Uint8Array(0);
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
@@ -116,7 +128,9 @@ export async function readJson(c: AppContext, limit: BodyLimit = {}): Promise<un
 export async function readForm(c: AppContext): Promise<FormData> {
   const bytes = await readBody(c);
   try {
-    const form = await new Response(bytes, { headers: { 'content-type': c.req.header('content-type') ?? '' } }).formData();
+    const form = await new Response(bytes, {
+      headers: { 'content-type': c.req.header('content-type') ?? '' },
+    }).formData();
     c.set('requestForm', form);
     return form;
   } catch {
@@ -134,7 +148,10 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /** The request body as a JSON object; an empty body counts as `{}` when `emptyAllowed`. */
-export async function readJsonObject(c: AppContext, { emptyAllowed = false, ...limit }: BodyLimit & { emptyAllowed?: boolean } = {}): Promise<Record<string, unknown>> {
+export async function readJsonObject(
+  c: AppContext,
+  { emptyAllowed = false, ...limit }: BodyLimit & { emptyAllowed?: boolean } = {},
+): Promise<Record<string, unknown>> {
   const body = await readJson(c, limit);
   if (body === undefined && emptyAllowed) return {};
   if (!isPlainObject(body)) throw badRequest(ErrorCode.INVALID_JSON, 'request body must be a JSON object');
@@ -142,14 +159,20 @@ export async function readJsonObject(c: AppContext, { emptyAllowed = false, ...l
 }
 
 /** A query parameter as a whole number within bounds, or `fallback` when absent. */
-export function intParam(c: AppContext, name: string, { min, max, fallback }: { min: number; max: number; fallback?: number }): number {
+export function intParam(
+  c: AppContext,
+  name: string,
+  { min, max, fallback }: { min: number; max: number; fallback?: number },
+): number {
   const raw = c.req.query(name);
   if (raw === undefined || raw === '') {
     if (fallback !== undefined) return fallback;
     throw badRequest(ErrorCode.VALIDATION_FAILED, `query parameter "${name}" is required`);
   }
-  if (!/^-?\d+$/.test(raw)) throw badRequest(ErrorCode.VALIDATION_FAILED, `query parameter "${name}" must be an integer`);
+  if (!/^-?\d+$/.test(raw))
+    throw badRequest(ErrorCode.VALIDATION_FAILED, `query parameter "${name}" must be an integer`);
   const value = Number(raw);
-  if (value < min || value > max) throw badRequest(ErrorCode.VALIDATION_FAILED, `query parameter "${name}" must be between ${min} and ${max}`);
+  if (value < min || value > max)
+    throw badRequest(ErrorCode.VALIDATION_FAILED, `query parameter "${name}" must be between ${min} and ${max}`);
   return value;
 }

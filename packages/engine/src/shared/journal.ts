@@ -89,12 +89,18 @@ function recordDraws(recorder: (bytes: Uint8Array) => void): () => void {
  * came (what was read put back first), for the engine to refuse (413, 400) as it would any other. A body whose declared
  * length is within the limit is read whole, as the engine reads it (`readBody`).
  */
-async function bodyUpTo(request: Request, limit: number): Promise<{ bytes?: Uint8Array<ArrayBuffer>; refused?: Request }> {
+async function bodyUpTo(
+  request: Request,
+  limit: number,
+): Promise<{ bytes?: Uint8Array<ArrayBuffer>; refused?: Request }> {
   if (request.method === 'GET' || request.method === 'HEAD') return {};
   const declared = declaredLength(request);
   if (declared !== undefined && declared > limit) return { refused: request };
   if (declared !== undefined) {
-    const bytes = await request.arrayBuffer().then((buffer) => new Uint8Array(buffer), () => undefined);
+    const bytes = await request.arrayBuffer().then(
+      (buffer) => new Uint8Array(buffer),
+      () => undefined,
+    );
     if (bytes === undefined) return { refused: request };
     return bytes.byteLength > limit ? { refused: withBodyRead(request, bytes) } : { bytes };
   }
@@ -117,7 +123,14 @@ async function bodyUpTo(request: Request, limit: number): Promise<{ bytes?: Uint
       },
       cancel: (reason) => reader.cancel(reason),
     });
-    return { refused: new Request(request.url, { method: request.method, headers: request.headers, body: rest, duplex: 'half' } as RequestInit) };
+    return {
+      refused: new Request(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body: rest,
+        duplex: 'half',
+      } as RequestInit),
+    };
   }
 }
 
@@ -140,7 +153,8 @@ export class DurableState {
     private readonly bodyLimit: (request: Request) => number,
   ) {
     project.onBackgroundChange((slice) => {
-      if (!project.restoring && !project.persistsItself(slice)) void this.#alone(() => this.#appendSlice(slice)).catch(() => undefined);
+      if (!project.restoring && !project.persistsItself(slice))
+        void this.#alone(() => this.#appendSlice(slice)).catch(() => undefined);
     });
   }
 
@@ -166,7 +180,10 @@ export class DurableState {
       if (snapshot !== undefined) this.#loadSnapshot(snapshot);
       for (const [i, record] of records.entries()) {
         const replayed = await this.#replay(record as JournalRecord).catch((error: unknown) => {
-          throw new StateRestoreError(this.journal.location, `record ${i + 1} of the journal cannot be replayed: ${(error as Error).message}`);
+          throw new StateRestoreError(
+            this.journal.location,
+            `record ${i + 1} of the journal cannot be replayed: ${(error as Error).message}`,
+          );
         });
         if (!replayed) diverged++;
       }
@@ -248,7 +265,11 @@ export class DurableState {
   async #appendSlice(slice: StateSlice<unknown>): Promise<void> {
     if (this.#closed) return;
     const state = this.project.state(slice);
-    await this.#append({ kind: 'slice', key: slice.key, json: slice.toJSON ? slice.toJSON(state, this.project) : state });
+    await this.#append({
+      kind: 'slice',
+      key: slice.key,
+      json: slice.toJSON ? slice.toJSON(state, this.project) : state,
+    });
   }
 
   async #append(record: JournalRecord): Promise<void> {
@@ -270,7 +291,8 @@ export class DurableState {
 
   #loadSnapshot(json: unknown): void {
     const snapshot = json as Partial<Snapshot> | null;
-    if (typeof snapshot !== 'object' || snapshot === null || snapshot.basekitSnapshot !== 1) throw new StateRestoreError(this.journal.location, 'the snapshot is not a basekit snapshot');
+    if (typeof snapshot !== 'object' || snapshot === null || snapshot.basekitSnapshot !== 1)
+      throw new StateRestoreError(this.journal.location, 'the snapshot is not a basekit snapshot');
     try {
       this.project.applyConfigChanges(snapshot.configChanges ?? {});
       this.project.importState(snapshot);

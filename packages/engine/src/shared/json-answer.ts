@@ -11,11 +11,23 @@ const standardResponse = (text: string, init: JsonResponseInit) => new Response(
  * Hono's is skipped. One function for every request, called as `c.json(...)`: a closure made per request costs the
  * routes' calls their fast path (measured: several microseconds a request).
  */
-function jsonAnswer(this: AppContext, object: unknown, arg?: number | ResponseInit, headers?: Record<string, string>): Response {
+function jsonAnswer(
+  this: AppContext,
+  object: unknown,
+  arg?: number | ResponseInit,
+  headers?: Record<string, string>,
+): Response {
   const text = JSON.stringify(object);
   this.set('responseJson', text);
   const status = typeof arg === 'number' ? arg : (arg?.status ?? 200);
-  const init = { status, headers: { 'Content-Type': 'application/json', ...(typeof arg === 'object' && Object.fromEntries(new Headers(arg.headers))), ...headers } };
+  const init = {
+    status,
+    headers: {
+      'Content-Type': 'application/json',
+      ...(typeof arg === 'object' && Object.fromEntries(new Headers(arg.headers))),
+      ...headers,
+    },
+  };
   return (this.env.project.capabilities.jsonResponse ?? standardResponse)(text, init);
 }
 

@@ -115,7 +115,9 @@ export class Project {
   /** The config keys changed at run time (`PATCH /__admin/config`), with their values now. */
   configChanges(): Partial<Config> {
     const start = this.startConfig as unknown as Record<string, unknown>;
-    return Object.fromEntries(Object.entries(this.config).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(start[key])));
+    return Object.fromEntries(
+      Object.entries(this.config).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(start[key])),
+    );
   }
 
   /** The start config with `changes` made again (a restart after `PATCH /__admin/config`). */

@@ -18,7 +18,11 @@ export interface RestoreSummary {
 export class StateRestoreError extends Error {
   override name = 'StateRestoreError';
 
-  constructor(location: string, problem: string, advice = 'It is left as it is: repair it or put back a copy (the previous snapshot is kept beside it), or move it away to start this data folder empty.') {
+  constructor(
+    location: string,
+    problem: string,
+    advice = 'It is left as it is: repair it or put back a copy (the previous snapshot is kept beside it), or move it away to start this data folder empty.',
+  ) {
     super(`${location} cannot be restored (${problem}). ${advice}`);
   }
 }
@@ -28,6 +32,10 @@ export function importInitialState(project: Project): void {
   try {
     if (project.initialState) project.importState(project.initialState);
   } catch (error) {
-    throw new StateRestoreError('the state to start from (initialState, --import)', (error as Error).message, 'Give a GET /__admin/state export of this version.');
+    throw new StateRestoreError(
+      'the state to start from (initialState, --import)',
+      (error as Error).message,
+      'Give a GET /__admin/state export of this version.',
+    );
   }
 }

@@ -49,7 +49,13 @@ export class TokenIssuer {
    * bytes would fail every token there; a `CryptoKey` is recognised in any realm (and is not re-imported per token).
    */
   #signingKey(): Promise<CryptoKey> {
-    this.#key ??= crypto.subtle.importKey('raw', new TextEncoder().encode(this.secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    this.#key ??= crypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode(this.secret),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    );
     return this.#key;
   }
 
@@ -58,7 +64,9 @@ export class TokenIssuer {
     const iat = Math.floor(this.clock.now() / 1000);
     // A JWT signed as a plain JWS (jose's smaller API): the claims are checked here, against the server clock.
     const claims = { scope, pid: this.projectId, jti, iat, exp: iat + ttlSeconds, ...(userId && { sub: userId }) };
-    const token = await new CompactSign(bytesOf(JSON.stringify(claims))).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(await this.#signingKey());
+    const token = await new CompactSign(bytesOf(JSON.stringify(claims)))
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .sign(await this.#signingKey());
     return { token, jti, expiresIn: ttlSeconds };
   }
 

@@ -17,7 +17,10 @@ declare global {
 }
 
 /** Records the ready time now, then checks that the worker answers `probe`, for the bench to read. */
-export async function reportReady(times: Pick<ReadyReport, 'loaded' | 'created'>, probe: () => Promise<Response>): Promise<void> {
+export async function reportReady(
+  times: Pick<ReadyReport, 'loaded' | 'created'>,
+  probe: () => Promise<Response>,
+): Promise<void> {
   const ready = performance.now();
   const { status } = await probe();
   window.benchReport = { ...times, ready, status };

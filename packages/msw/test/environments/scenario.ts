@@ -36,7 +36,10 @@ function currentEnvironment(): string {
  * downloading a file, sending a game event and reading a leaderboard, and `reset()` between tests.
  */
 export function frontEndScenario(environment: Environment): void {
-  const backend = createHandlers({ baseUrl, seed: { users: [{ username: 'ann', password: 'ann-password', userId: 'ann-id' }] } });
+  const backend = createHandlers({
+    baseUrl,
+    seed: { users: [{ username: 'ann', password: 'ann-password', userId: 'ann-id' }] },
+  });
   const server = setupServer(...backend);
 
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -63,7 +66,12 @@ export function frontEndScenario(environment: Environment): void {
 
   it('creates rows and queries them', async () => {
     const notes = (await signedIn()).db.table<{ title: string; stars: number }>('Note');
-    for (const [title, stars] of [['a', 3], ['b', 5], ['c', 1]] as const) await notes.create({ title, stars });
+    for (const [title, stars] of [
+      ['a', 3],
+      ['b', 5],
+      ['c', 1],
+    ] as const)
+      await notes.create({ title, stars });
     const rows = await notes.query().greaterThanOrEqualTo('stars', 2).descending('stars').find();
     expect(rows.map((row) => row.title)).toEqual(['b', 'a']);
   });
@@ -71,7 +79,9 @@ export function frontEndScenario(environment: Environment): void {
   it('uploads a file and downloads it', async () => {
     const client = await signedIn();
     // A File, as an <input type="file"> or testing-library's `userEvent.upload` gives one.
-    const [saved] = await client.files.upload([{ file: new File(['hello from a test'], 'hello.txt', { type: 'text/plain' }), path: 'docs' }]);
+    const [saved] = await client.files.upload([
+      { file: new File(['hello from a test'], 'hello.txt', { type: 'text/plain' }), path: 'docs' },
+    ]);
     expect(saved).toBe(`docs/${environment === 'jsdom' ? JSDOM_FILE_NAME : 'hello.txt'}`);
     expect(await (await client.files.download(saved!)).text()).toBe('hello from a test');
   });
@@ -80,7 +90,9 @@ export function frontEndScenario(environment: Environment): void {
     const client = await signedIn();
     await client.leaderboards.sendEvent('match_end', { score: 120 });
     const { usersProfile } = await client.leaderboards.top('high-score', 10);
-    expect(usersProfile.map(({ userBriefProfile, scores }) => `${userBriefProfile.userName} ${scores[0]}`)).toEqual(['ann 120']);
+    expect(usersProfile.map(({ userBriefProfile, scores }) => `${userBriefProfile.userName} ${scores[0]}`)).toEqual([
+      'ann 120',
+    ]);
   });
 
   it('starts over from the seed after reset()', async () => {

@@ -3,11 +3,20 @@
 import { clearPersistedState, createHandlers, type BasekitHandlers } from '../../src/index.js';
 
 const baseUrl = 'https://api.example.test';
-const ids = { 'X-Service-Authentication-Id': 'dev-auth-id', 'X-Service-Object-Storage-Id': 'dev-db', 'X-Service-Storage-Id': 'dev-storage' };
+const ids = {
+  'X-Service-Authentication-Id': 'dev-auth-id',
+  'X-Service-Object-Storage-Id': 'dev-db',
+  'X-Service-Storage-Id': 'dev-storage',
+};
 let backend: BasekitHandlers | undefined;
 
-async function call(path: string, init: RequestInit = {}): Promise<{ status: number; json: Record<string, unknown>; text: string }> {
-  const res = await backend!.engine.fetch(new Request(`${baseUrl}${path}`, { ...init, headers: { ...ids, ...init.headers } }));
+async function call(
+  path: string,
+  init: RequestInit = {},
+): Promise<{ status: number; json: Record<string, unknown>; text: string }> {
+  const res = await backend!.engine.fetch(
+    new Request(`${baseUrl}${path}`, { ...init, headers: { ...ids, ...init.headers } }),
+  );
   const text = await res.text();
   let json: Record<string, unknown> = {};
   try {
@@ -21,21 +30,39 @@ async function call(path: string, init: RequestInit = {}): Promise<{ status: num
 function login(fields: Record<string, string>, refresh = false) {
   const body = new FormData();
   for (const [k, v] of Object.entries(fields)) body.set(k, v);
-  return call('/auth/login', { method: 'POST', headers: { 'X-Service-Authentication-Key': 'dev-client-key', ...(refresh && { 'X-Service-Authentication-Refresh': '1' }) }, body });
+  return call('/auth/login', {
+    method: 'POST',
+    headers: {
+      'X-Service-Authentication-Key': 'dev-client-key',
+      ...(refresh && { 'X-Service-Authentication-Refresh': '1' }),
+    },
+    body,
+  });
 }
 
 /** What the test calls in the page. */
 const api = {
   async open() {
-    backend = createHandlers({ baseUrl, persist: 'indexeddb', seed: { users: [{ username: 'ann', password: 'ann-pw' }] } });
+    backend = createHandlers({
+      baseUrl,
+      persist: 'indexeddb',
+      seed: { users: [{ username: 'ann', password: 'ann-pw' }] },
+    });
     await backend.ready;
     return (await backend.engine.ready) ?? null;
   },
   /** Signs in, creates a row and uploads a file: what a reload must keep. */
   async write() {
-    const tokens = (await login({ username: 'ann', password: 'ann-pw' })).json as { access_token: string; refresh_token: string };
+    const tokens = (await login({ username: 'ann', password: 'ann-pw' })).json as {
+      access_token: string;
+      refresh_token: string;
+    };
     const auth = { Authorization: `Bearer ${tokens.access_token}` };
-    const row = await call('/object-storage/classes/Notes', { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ text: 'kept' }) });
+    const row = await call('/object-storage/classes/Notes', {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ text: 'kept' }),
+    });
     const form = new FormData();
     form.append('fileItems[0].fileToUpload', new File(['file bytes'], 'a.txt', { type: 'text/plain' }));
     form.append('fileItems[0].path', 'docs');

@@ -48,7 +48,9 @@ export function createAuth(core: Core) {
 
   async function signIn(key: string, form: Record<string, string> | undefined, signal?: AbortSignal): Promise<Session> {
     const headers = { 'X-Service-Authentication-Key': key };
-    const tokens = await core.call(open.POST('/auth/login', { headers, body: form as never, bodySerializer: formData as never, signal }));
+    const tokens = await core.call(
+      open.POST('/auth/login', { headers, body: form as never, bodySerializer: formData as never, signal }),
+    );
     return core.session.signIn(tokens as TokenResponse);
   }
 
@@ -71,7 +73,8 @@ export function createAuth(core: Core) {
      * const guest = await auth.registerGuest();
      * await auth.login(guest.username, guest.password);
      */
-    registerGuest: ({ signal }: CallOptions = {}): Promise<GuestCredentials> => core.call(open.POST('/auth/guest-users', { signal })),
+    registerGuest: ({ signal }: CallOptions = {}): Promise<GuestCredentials> =>
+      core.call(open.POST('/auth/guest-users', { signal })),
 
     /**
      * Turns a guest into a registered user with a username, password and profile of its choice, keeping its id and
@@ -90,7 +93,8 @@ export function createAuth(core: Core) {
      * @example
      * const session = await auth.login('ann', 's3cret');
      */
-    login: (username: string, password: string, { signal }: CallOptions = {}): Promise<Session> => signIn(clientKey, { username, password }, signal),
+    login: (username: string, password: string, { signal }: CallOptions = {}): Promise<Session> =>
+      signIn(clientKey, { username, password }, signal),
 
     /**
      * Logs in as the project's administrator with the master key (spec 4.1 #4). Only for servers and tools:
@@ -99,7 +103,8 @@ export function createAuth(core: Core) {
      * @example
      * await auth.loginAsMaster(process.env.BASEKIT_MASTER_KEY!);
      */
-    loginAsMaster: (masterKey: string, { signal }: CallOptions = {}): Promise<Session> => signIn(masterKey, undefined, signal),
+    loginAsMaster: (masterKey: string, { signal }: CallOptions = {}): Promise<Session> =>
+      signIn(masterKey, undefined, signal),
 
     /**
      * Expires the refresh token on the service (spec 4.1 #6) and forgets the session, even when the service
@@ -112,7 +117,13 @@ export function createAuth(core: Core) {
       const refreshToken = (await core.session.current())?.refreshToken;
       try {
         if (refreshToken) {
-          await core.call(open.DELETE('/auth/logout', { headers: { 'X-Service-Authentication-Key': clientKey }, params: { query: { 'refresh-token': refreshToken } }, signal }));
+          await core.call(
+            open.DELETE('/auth/logout', {
+              headers: { 'X-Service-Authentication-Key': clientKey },
+              params: { query: { 'refresh-token': refreshToken } },
+              signal,
+            }),
+          );
         }
       } finally {
         await core.session.signOut();

@@ -25,7 +25,8 @@ export interface Core {
   call<T>(pending: Promise<{ data?: T; response: Response }>): Promise<T>;
 }
 
-const isAbort = (error: unknown) => error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+const isAbort = (error: unknown) =>
+  error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 
 function transportError(operation: string, error: unknown): BasekitError {
   if (error instanceof BasekitError) return error;
@@ -46,7 +47,11 @@ const errorMiddleware: Middleware = {
   async onResponse({ request, response, schemaPath }) {
     if (response.ok) return undefined;
     const operation = `${request.method} ${schemaPath}`;
-    throw ServiceError.from(response.status, await readBody(response), { operation, method: request.method, url: request.url });
+    throw ServiceError.from(response.status, await readBody(response), {
+      operation,
+      method: request.method,
+      url: request.url,
+    });
   },
   onError: ({ request, schemaPath, error }) => transportError(`${request.method} ${schemaPath}`, error),
 };
@@ -84,7 +89,11 @@ function sessionMiddleware(core: Core, send: (request: Request) => Promise<Respo
  * const auth = createAuth(core);
  */
 export function createCore(options: ClientOptions): Core {
-  const resolved = { ...options, storageUrl: options.storageUrl ?? options.baseUrl, transcoderUrl: options.transcoderUrl ?? options.baseUrl };
+  const resolved = {
+    ...options,
+    storageUrl: options.storageUrl ?? options.baseUrl,
+    transcoderUrl: options.transcoderUrl ?? options.baseUrl,
+  };
   // Resolved at call time: msw (or a test) may replace globalThis.fetch after the client was created.
   const rawFetch = (request: Request) => (options.fetch ?? globalThis.fetch)(request);
   const { headerWord } = options;
@@ -100,7 +109,11 @@ export function createCore(options: ClientOptions): Core {
         throw transportError(operation, error);
       }
       if (!response.ok && response.status !== 304) {
-        throw ServiceError.from(response.status, await readBody(response), { operation, method: request.method, url: request.url });
+        throw ServiceError.from(response.status, await readBody(response), {
+          operation,
+          method: request.method,
+          url: request.url,
+        });
       }
       return response;
     },
@@ -127,7 +140,13 @@ export function createCore(options: ClientOptions): Core {
 /** Renewal (spec 4.1 #3): the client key, the refresh flag and the refresh token as a form field. */
 async function renew(core: Core, refreshToken: string): Promise<TokenResponse> {
   const { baseUrl, authenticationId, clientKey } = core.options;
-  const headers = { 'X-Service-Authentication-Id': authenticationId, 'X-Service-Authentication-Key': clientKey, 'X-Service-Authentication-Refresh': '1' };
+  const headers = {
+    'X-Service-Authentication-Id': authenticationId,
+    'X-Service-Authentication-Key': clientKey,
+    'X-Service-Authentication-Refresh': '1',
+  };
   const open = core.http(baseUrl, headers, false);
-  return core.call(open.POST('/auth/login', { body: { refresh_token: refreshToken } as never, bodySerializer: formData as never }));
+  return core.call(
+    open.POST('/auth/login', { body: { refresh_token: refreshToken } as never, bodySerializer: formData as never }),
+  );
 }

@@ -173,7 +173,12 @@ export class SessionExpiredError extends BasekitError {
  * if (isErrorBody(await response.json())) console.log('a service error')
  */
 export function isErrorBody(body: unknown): body is ErrorBody {
-  return typeof body === 'object' && body !== null && typeof (body as ErrorBody).code === 'number' && typeof (body as ErrorBody).error === 'string';
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    typeof (body as ErrorBody).code === 'number' &&
+    typeof (body as ErrorBody).error === 'string'
+  );
 }
 
 /**

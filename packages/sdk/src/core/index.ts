@@ -10,4 +10,10 @@ export { createCore, type Core, type HttpClient } from './core.js';
 export * from './errors.js';
 export type { CallOptions, ClientOptions } from './options.js';
 export { SessionManager, type SessionChange, type SessionListener, type TokenResponse } from './session.js';
-export { localStorageTokenStore, memoryTokenStore, type KeyValueStorage, type Session, type TokenStore } from './token-store.js';
+export {
+  localStorageTokenStore,
+  memoryTokenStore,
+  type KeyValueStorage,
+  type Session,
+  type TokenStore,
+} from './token-store.js';

@@ -53,7 +53,10 @@ export interface KeyValueStorage {
  * @example
  * const client = createClient({ ...keys, tokenStore: localStorageTokenStore() });
  */
-export function localStorageTokenStore(key = 'basekit.session', storage: KeyValueStorage = globalThis.localStorage): TokenStore {
+export function localStorageTokenStore(
+  key = 'basekit.session',
+  storage: KeyValueStorage = globalThis.localStorage,
+): TokenStore {
   return {
     get() {
       const raw = storage.getItem(key);

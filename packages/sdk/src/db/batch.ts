@@ -25,7 +25,8 @@ interface BatchItem {
 /** A table, or its name. */
 type TableRef = { readonly name: string } | string;
 const nameOf = (table: TableRef) => (typeof table === 'string' ? table : table.name);
-const rowPath = (table: TableRef, id: string) => `/classes/${encodeURIComponent(nameOf(table))}/${encodeURIComponent(id)}`;
+const rowPath = (table: TableRef, id: string) =>
+  `/classes/${encodeURIComponent(nameOf(table))}/${encodeURIComponent(id)}`;
 
 /**
  * Collects creates, updates and deletes and runs them as batch requests (spec 4.2 #7) of at most 50 each, in
@@ -76,8 +77,11 @@ export class Batch {
     const results: BatchResult[] = [];
     for (let start = 0; start < this.#items.length; start += BATCH_LIMIT) {
       const requests = this.#items.slice(start, start + BATCH_LIMIT);
-      const answer = await this.db.core.call(this.db.http.POST('/object-storage/batch', { body: { requests } as never, signal }));
-      for (const item of answer as BatchResult[]) results.push('success' in item ? { success: decode(item.success, true) as Created | Updated } : item);
+      const answer = await this.db.core.call(
+        this.db.http.POST('/object-storage/batch', { body: { requests } as never, signal }),
+      );
+      for (const item of answer as BatchResult[])
+        results.push('success' in item ? { success: decode(item.success, true) as Created | Updated } : item);
     }
     return results;
   }

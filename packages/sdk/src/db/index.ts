@@ -28,7 +28,10 @@ export interface Db {
  */
 export function createDb(core: Core): Db {
   const { baseUrl, objectStorageId } = core.options;
-  const context = { core, http: core.http(baseUrl, objectStorageId ? { 'X-Service-Object-Storage-Id': objectStorageId } : {}) };
+  const context = {
+    core,
+    http: core.http(baseUrl, objectStorageId ? { 'X-Service-Object-Storage-Id': objectStorageId } : {}),
+  };
   return {
     table: (name) => new Table(context, name),
     batch: () => new Batch(context),

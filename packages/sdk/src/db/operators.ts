@@ -18,7 +18,13 @@ export const op = {
   /** Removes the column from the row. */
   delete: (): Delete => ({ __op: 'Delete' }),
   /** Links rows to a relation column. */
-  addRelation: <Table extends string>(...objects: Pointer<Table>[]): RelationOperator<Table> => ({ __op: 'AddRelation', objects }),
+  addRelation: <Table extends string>(...objects: Pointer<Table>[]): RelationOperator<Table> => ({
+    __op: 'AddRelation',
+    objects,
+  }),
   /** Unlinks rows from a relation column. */
-  removeRelation: <Table extends string>(...objects: Pointer<Table>[]): RelationOperator<Table> => ({ __op: 'RemoveRelation', objects }),
+  removeRelation: <Table extends string>(...objects: Pointer<Table>[]): RelationOperator<Table> => ({
+    __op: 'RemoveRelation',
+    objects,
+  }),
 };

@@ -7,11 +7,19 @@ import { decode, encode } from './values.js';
 /** A column of `T` or a system column. */
 export type Key<T> = Extract<keyof T, string> | Extract<keyof SystemColumns, string>;
 /** The type of a column's values (any value for tables declared without a row type). */
-export type ValueOf<T, K> = K extends keyof SystemColumns ? SystemColumns[K] : K extends keyof T ? (unknown extends T[K] ? unknown : NonNullable<T[K]>) : never;
+export type ValueOf<T, K> = K extends keyof SystemColumns
+  ? SystemColumns[K]
+  : K extends keyof T
+    ? unknown extends T[K]
+      ? unknown
+      : NonNullable<T[K]>
+    : never;
 /** What equality compares a column with: a value of it, or for array columns one element (the array contains it). */
 export type Comparable<V> = V extends readonly (infer E)[] ? V | E : V;
 type ElementOf<V> = V extends readonly (infer E)[] ? E : unknown;
-type StringKey<T> = { [K in Key<T>]: ValueOf<T, K> extends string ? K : unknown extends ValueOf<T, K> ? K : never }[Key<T>];
+type StringKey<T> = {
+  [K in Key<T>]: ValueOf<T, K> extends string ? K : unknown extends ValueOf<T, K> ? K : never;
+}[Key<T>];
 
 /** The JSON query of spec 4.4. */
 export type Where = Record<string, unknown>;
@@ -40,7 +48,10 @@ export interface Counted<T extends object> {
 }
 
 const isConstraints = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).every((key) => key.startsWith('$'));
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.keys(value).every((key) => key.startsWith('$'));
 
 /**
  * A query on one table (spec 4.4 and 4.5), built with chainable methods and run with `find`, `first`, `count`,
@@ -134,11 +145,17 @@ export class Query<T extends object = Data> {
   }
   /** `$select`: the column's value is the `queryKey` of some row `query` matches. */
   matchesKeyInQuery<Q extends object>(key: Key<T>, queryKey: Key<Q>, query: Query<Q>): this {
-    return this.#constrain(key, '$select', { query: { className: query.className, where: query.#where }, key: queryKey });
+    return this.#constrain(key, '$select', {
+      query: { className: query.className, where: query.#where },
+      key: queryKey,
+    });
   }
   /** `$dontSelect`: the column's value is the `queryKey` of no row `query` matches. */
   doesNotMatchKeyInQuery<Q extends object>(key: Key<T>, queryKey: Key<Q>, query: Query<Q>): this {
-    return this.#constrain(key, '$dontSelect', { query: { className: query.className, where: query.#where }, key: queryKey });
+    return this.#constrain(key, '$dontSelect', {
+      query: { className: query.className, where: query.#where },
+      key: queryKey,
+    });
   }
   /**
    * `$relatedTo`: the rows of this table linked to `row` through its relation column `key`.
@@ -210,9 +227,17 @@ export class Query<T extends object = Data> {
     return this;
   }
 
-  async #run(params: Params, signal?: AbortSignal, where = this.#where): Promise<{ results: Row<T>[]; count?: number }> {
+  async #run(
+    params: Params,
+    signal?: AbortSignal,
+    where = this.#where,
+  ): Promise<{ results: Row<T>[]; count?: number }> {
     const answer = await this.db.core.call(
-      this.db.http.POST('/object-storage/classes/query/{tableName}', { params: { path: { tableName: this.className }, query: params }, body: where, signal }),
+      this.db.http.POST('/object-storage/classes/query/{tableName}', {
+        params: { path: { tableName: this.className }, query: params },
+        body: where,
+        signal,
+      }),
     );
     return decode(answer) as { results: Row<T>[]; count?: number };
   }
@@ -258,7 +283,11 @@ export class Query<T extends object = Data> {
     const { results } = await this.#run({ ...this.#params, limit: 1 }, signal, { ...this.#where, _id: id });
     if (results[0]) return results[0];
     const operation = 'POST /object-storage/classes/query/{tableName}';
-    throw new NotFoundError(404, 101, `no ${this.className} row ${id} matches the query`, { operation, method: 'POST', url: '' });
+    throw new NotFoundError(404, 101, `no ${this.className} row ${id} matches the query`, {
+      operation,
+      method: 'POST',
+      url: '',
+    });
   }
 
   /**
@@ -270,7 +299,10 @@ export class Query<T extends object = Data> {
    * @example
    * for await (const note of notes.query().all({ pageSize: 500 })) count += 1;
    */
-  async *all({ signal, pageSize = this.#params.limit ?? 100 }: CallOptions & { pageSize?: number } = {}): AsyncGenerator<Row<T>, void, undefined> {
+  async *all({
+    signal,
+    pageSize = this.#params.limit ?? 100,
+  }: CallOptions & { pageSize?: number } = {}): AsyncGenerator<Row<T>, void, undefined> {
     const keyset = this.#params.order === undefined;
     const params: Params = { ...this.#params, order: this.#params.order ?? '_id', limit: pageSize };
     for (let where = this.#where; ; ) {

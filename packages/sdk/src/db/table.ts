@@ -35,7 +35,9 @@ export class Table<T extends object = Data> {
   async create(values: NewRow<T>, { signal }: CallOptions = {}): Promise<Created> {
     const { http, core } = this.db;
     const path = { tableName: this.name };
-    const created = await core.call(http.POST('/object-storage/classes/{tableName}', { params: { path }, body: encode(values) as never, signal }));
+    const created = await core.call(
+      http.POST('/object-storage/classes/{tableName}', { params: { path }, body: encode(values) as never, signal }),
+    );
     return decode(created, true) as Created;
   }
 
@@ -48,7 +50,9 @@ export class Table<T extends object = Data> {
   async get(id: string, { signal }: CallOptions = {}): Promise<Row<T>> {
     const { http, core } = this.db;
     const path = { tableName: this.name, objectId: id };
-    const row = await core.call(http.GET('/object-storage/classes/{tableName}/{objectId}', { params: { path }, signal }));
+    const row = await core.call(
+      http.GET('/object-storage/classes/{tableName}/{objectId}', { params: { path }, signal }),
+    );
     return decode(row, true) as Row<T>;
   }
 
@@ -61,7 +65,13 @@ export class Table<T extends object = Data> {
   async update(id: string, changes: Changes<T>, { signal }: CallOptions = {}): Promise<Updated> {
     const { http, core } = this.db;
     const path = { tableName: this.name, objectId: id };
-    const updated = await core.call(http.PUT('/object-storage/classes/{tableName}/{objectId}', { params: { path }, body: encode(changes) as never, signal }));
+    const updated = await core.call(
+      http.PUT('/object-storage/classes/{tableName}/{objectId}', {
+        params: { path },
+        body: encode(changes) as never,
+        signal,
+      }),
+    );
     return decode(updated, true) as Updated;
   }
 
@@ -80,7 +90,9 @@ export class Table<T extends object = Data> {
    */
   async deleteAll({ signal }: CallOptions = {}): Promise<number> {
     const { http, core } = this.db;
-    const answer = await core.call(http.DELETE('/object-storage/classes/{tableName}', { params: { path: { tableName: this.name } }, signal }));
+    const answer = await core.call(
+      http.DELETE('/object-storage/classes/{tableName}', { params: { path: { tableName: this.name } }, signal }),
+    );
     return answer.deletedCount;
   }
 }

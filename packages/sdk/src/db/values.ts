@@ -35,7 +35,9 @@ export function decode(value: unknown, isRow = false): unknown {
   return Object.fromEntries(
     Object.entries(value).map(([key, item]) => [
       key,
-      row && (key === 'createdAt' || key === 'updatedAt') && typeof item === 'string' ? parseTimestamp(item) : decode(item),
+      row && (key === 'createdAt' || key === 'updatedAt') && typeof item === 'string'
+        ? parseTimestamp(item)
+        : decode(item),
     ]),
   );
 }

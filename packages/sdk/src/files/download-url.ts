@@ -24,13 +24,19 @@ function encodeSegment(segment: string): string {
  * downloadUrl('https://storage.example.com', 'my-bucket', 'photos/cat one.jpg', { resize: { width: 200, height: 200 }, filename: 'cat.jpg' });
  * // https://storage.example.com/my-bucket/photos/cat%20one.jpg/r/200x200?name=cat.jpg
  */
-export function downloadUrl(storageUrl: string, bucket: string, path: string, { resize, filename }: DownloadOptions = {}): string {
+export function downloadUrl(
+  storageUrl: string,
+  bucket: string,
+  path: string,
+  { resize, filename }: DownloadOptions = {},
+): string {
   const relative = path.startsWith(`/${bucket}/`) ? path.slice(bucket.length + 2) : path;
   const segments = relative.split('/').filter(Boolean).map(encodeSegment);
   let url = `${storageUrl.replace(/\/+$/, '')}/${encodeSegment(bucket)}/${segments.join('/')}`;
   if (resize) {
     const { width, height } = resize;
-    if (![width, height].every((n) => Number.isInteger(n) && n > 0)) throw new RangeError('resize width and height must be positive integers');
+    if (![width, height].every((n) => Number.isInteger(n) && n > 0))
+      throw new RangeError('resize width and height must be positive integers');
     url += `/r/${width}x${height}`;
   }
   return filename ? `${url}?name=${encodeURIComponent(filename)}` : url;

@@ -25,7 +25,8 @@ export interface ForceOptions extends CallOptions {
   force?: boolean | boolean[];
 }
 
-const flags = (count: number, force: boolean | boolean[] = false) => (Array.isArray(force) ? force : Array<boolean>(count).fill(force));
+const flags = (count: number, force: boolean | boolean[] = false) =>
+  Array.isArray(force) ? force : Array<boolean>(count).fill(force);
 const list = (paths: string | string[]) => (Array.isArray(paths) ? paths : [paths]);
 
 /** The file storage (spec 4.6). */
@@ -44,13 +45,21 @@ export function createFiles(core: Core) {
   const { storageUrl, storageId, bucket = storageId ?? '' } = core.options;
   const http = core.http(storageUrl, storageId ? { 'X-Service-Storage-Id': storageId } : {});
 
-  const transfer = (operation: '/files/copy' | '/files/move', sources: string | string[], destination: string, { force, signal }: ForceOptions) => {
+  const transfer = (
+    operation: '/files/copy' | '/files/move',
+    sources: string | string[],
+    destination: string,
+    { force, signal }: ForceOptions,
+  ) => {
     const sourceUrls = list(sources);
     const body = { sourceUrls, forces: flags(sourceUrls.length, force), destinationUrl: destination };
     return core.call(http.POST(operation, { body, signal })).then((answer) => answer.newPaths);
   };
 
-  async function* listAll(folder: string, { pageSize = 50, signal }: Omit<ListOptions, 'page'> = {}): AsyncGenerator<FileRecord, void, undefined> {
+  async function* listAll(
+    folder: string,
+    { pageSize = 50, signal }: Omit<ListOptions, 'page'> = {},
+  ): AsyncGenerator<FileRecord, void, undefined> {
     for (let page = 0; ; page += 1) {
       const records = await files.list(folder, { page, pageSize, signal });
       yield* records;
@@ -68,9 +77,19 @@ export function createFiles(core: Core) {
      *   onProgress: ({ loaded, total }) => console.log(loaded, total),
      * });
      */
-    async upload(items: UploadItem[], { onProgress, signal }: CallOptions & { onProgress?: (progress: UploadProgress) => void } = {}): Promise<string[]> {
+    async upload(
+      items: UploadItem[],
+      { onProgress, signal }: CallOptions & { onProgress?: (progress: UploadProgress) => void } = {},
+    ): Promise<string[]> {
       const form = await uploadForm(items);
-      const answer = await core.call(http.POST('/files', { body: form as never, bodySerializer: (body) => body, signal, ...(onProgress && { fetch: progressFetch(onProgress) }) }));
+      const answer = await core.call(
+        http.POST('/files', {
+          body: form as never,
+          bodySerializer: (body) => body,
+          signal,
+          ...(onProgress && { fetch: progressFetch(onProgress) }),
+        }),
+      );
       return answer.savedFilesUrls;
     },
 
@@ -127,10 +146,12 @@ export function createFiles(core: Core) {
      * @example
      * const [copy] = await admin.files.copy(['photos/a.jpg'], 'backup');
      */
-    copy: (sources: string | string[], destination: string, options: ForceOptions = {}): Promise<string[]> => transfer('/files/copy', sources, destination, options),
+    copy: (sources: string | string[], destination: string, options: ForceOptions = {}): Promise<string[]> =>
+      transfer('/files/copy', sources, destination, options),
 
     /** Moves files and folders of one parent into a folder (spec 4.6 #7); `force` replaces what exists there. Returns the new paths. Master only. */
-    move: (sources: string | string[], destination: string, options: ForceOptions = {}): Promise<string[]> => transfer('/files/move', sources, destination, options),
+    move: (sources: string | string[], destination: string, options: ForceOptions = {}): Promise<string[]> =>
+      transfer('/files/move', sources, destination, options),
 
     /**
      * Renames a file (spec 4.6 #8; folders cannot be renamed) and returns its new path.

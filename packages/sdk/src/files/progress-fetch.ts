@@ -20,7 +20,9 @@ const NULL_BODY_STATUSES = new Set([204, 205, 304]);
 export function progressFetch(onProgress: OnProgress) {
   return async (request: Request): Promise<Response> => {
     const body = new Uint8Array(await request.arrayBuffer());
-    return typeof XMLHttpRequest === 'function' ? sendWithXhr(request, body, onProgress) : sendStreamed(request, body, onProgress);
+    return typeof XMLHttpRequest === 'function'
+      ? sendWithXhr(request, body, onProgress)
+      : sendStreamed(request, body, onProgress);
   };
 }
 
@@ -58,11 +60,18 @@ function sendWithXhr(request: Request, body: Uint8Array<ArrayBuffer>, onProgress
     xhr.open(request.method, request.url);
     request.headers.forEach((value, name) => xhr.setRequestHeader(name, value));
     xhr.responseType = 'arraybuffer';
-    xhr.upload.onprogress = ({ loaded, total, lengthComputable }) => onProgress(lengthComputable ? { loaded, total } : { loaded });
+    xhr.upload.onprogress = ({ loaded, total, lengthComputable }) =>
+      onProgress(lengthComputable ? { loaded, total } : { loaded });
     xhr.onload = () => {
       settle();
       const headers = responseHeaders(xhr.getAllResponseHeaders());
-      resolve(new Response(NULL_BODY_STATUSES.has(xhr.status) ? null : (xhr.response as ArrayBuffer), { status: xhr.status, statusText: xhr.statusText, headers }));
+      resolve(
+        new Response(NULL_BODY_STATUSES.has(xhr.status) ? null : (xhr.response as ArrayBuffer), {
+          status: xhr.status,
+          statusText: xhr.statusText,
+          headers,
+        }),
+      );
     };
     // The errors fetch gives, so the SDK maps them the same way (NetworkError, AbortError).
     xhr.onerror = () => {

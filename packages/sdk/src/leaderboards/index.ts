@@ -18,7 +18,8 @@ export interface PlayerEvent {
   fields: Record<string, number>;
 }
 
-const fieldValues = (fields: Record<string, number>) => Object.entries(fields).map(([fieldName, value]) => ({ fieldName, value }));
+const fieldValues = (fields: Record<string, number>) =>
+  Object.entries(fields).map(([fieldName, value]) => ({ fieldName, value }));
 
 /** Options of the calls about one player. */
 export interface PlayerOptions extends CallOptions {
@@ -51,8 +52,18 @@ export function createLeaderboards(core: Core) {
    * @example
    * const { usersProfile } = await boards.topPage('high-score', 1, 10); // ranks 11 to 20
    */
-  const topPage = (leaderboardId: string, page: number, count: number, { signal }: CallOptions = {}): Promise<ProfileList> =>
-    core.call(http.GET('/game/leaderboards/topPage/{leaderboardId}', { params: { path: { leaderboardId }, query: { page, count } }, signal }));
+  const topPage = (
+    leaderboardId: string,
+    page: number,
+    count: number,
+    { signal }: CallOptions = {},
+  ): Promise<ProfileList> =>
+    core.call(
+      http.GET('/game/leaderboards/topPage/{leaderboardId}', {
+        params: { path: { leaderboardId }, query: { page, count } },
+        signal,
+      }),
+    );
 
   return {
     /**
@@ -62,8 +73,18 @@ export function createLeaderboards(core: Core) {
      * await boards.sendEvent('match_end', { score: 120, kills: 3 });
      * await adminBoards.sendEvent('match_end', { score: 90 }, { userId: 'player-id' }); // master token
      */
-    async sendEvent(eventName: string, fields: Record<string, number>, { signal, userId }: PlayerOptions = {}): Promise<void> {
-      await core.call(http.POST('/game/events', { params: { query: { userId } }, body: { eventName, fieldsAndValues: fieldValues(fields) }, signal }));
+    async sendEvent(
+      eventName: string,
+      fields: Record<string, number>,
+      { signal, userId }: PlayerOptions = {},
+    ): Promise<void> {
+      await core.call(
+        http.POST('/game/events', {
+          params: { query: { userId } },
+          body: { eventName, fieldsAndValues: fieldValues(fields) },
+          signal,
+        }),
+      );
     },
 
     /**
@@ -77,7 +98,11 @@ export function createLeaderboards(core: Core) {
      * ]);
      */
     async sendEvents(events: PlayerEvent[], { signal }: CallOptions = {}): Promise<void> {
-      const eventBunchDataList = events.map(({ userId, eventName, fields }) => ({ userId, eventName, fieldsAndValues: fieldValues(fields) }));
+      const eventBunchDataList = events.map(({ userId, eventName, fields }) => ({
+        userId,
+        eventName,
+        fieldsAndValues: fieldValues(fields),
+      }));
       await core.call(http.POST('/game/events/bulk', { body: { eventBunchDataList }, signal }));
     },
 
@@ -88,7 +113,12 @@ export function createLeaderboards(core: Core) {
      * const { rank, scores } = await boards.rank('high-score');
      */
     rank: (leaderboardId: string, { signal, userId }: PlayerOptions = {}): Promise<Rank> =>
-      core.call(http.GET('/game/leaderboards/{leaderboardId}', { params: { path: { leaderboardId }, query: { userId } }, signal })),
+      core.call(
+        http.GET('/game/leaderboards/{leaderboardId}', {
+          params: { path: { leaderboardId }, query: { userId } },
+          signal,
+        }),
+      ),
 
     /**
      * The best `count` players (spec 4.8 #3).
@@ -97,7 +127,12 @@ export function createLeaderboards(core: Core) {
      * const { usersProfile } = await boards.top('high-score', 10);
      */
     top: (leaderboardId: string, count: number, { signal }: CallOptions = {}): Promise<ProfileList> =>
-      core.call(http.GET('/game/leaderboards/top/{leaderboardId}', { params: { path: { leaderboardId }, query: { count } }, signal })),
+      core.call(
+        http.GET('/game/leaderboards/top/{leaderboardId}', {
+          params: { path: { leaderboardId }, query: { count } },
+          signal,
+        }),
+      ),
 
     topPage,
 
@@ -108,7 +143,10 @@ export function createLeaderboards(core: Core) {
      * @example
      * for await (const { userBriefProfile, scores } of boards.ranking('high-score')) console.log(userBriefProfile.userName, scores[0]);
      */
-    async *ranking(leaderboardId: string, { signal, pageSize = 100 }: CallOptions & { pageSize?: number } = {}): AsyncGenerator<RankedPlayer, void, undefined> {
+    async *ranking(
+      leaderboardId: string,
+      { signal, pageSize = 100 }: CallOptions & { pageSize?: number } = {},
+    ): AsyncGenerator<RankedPlayer, void, undefined> {
       for (let page = 0; ; page++) {
         const { usersProfile } = await topPage(leaderboardId, page, pageSize, { signal });
         yield* usersProfile;
@@ -124,7 +162,8 @@ export function createLeaderboards(core: Core) {
      * const ids = await boards.myLeaderboards(); // ['high-score', 'total-kills']
      */
     myLeaderboards: async ({ signal, userId }: PlayerOptions = {}): Promise<string[]> =>
-      (await core.call(http.GET('/game/leaderboards/myLeaderboards', { params: { query: { userId } }, signal }))).userLeaderbaordsId,
+      (await core.call(http.GET('/game/leaderboards/myLeaderboards', { params: { query: { userId } }, signal })))
+        .userLeaderbaordsId,
 
     /**
      * The rank and scores of each listed player, in the order asked (beyond the spec: the service's published Node
@@ -133,8 +172,20 @@ export function createLeaderboards(core: Core) {
      * @example
      * const [ann, bob] = await boards.usersScores('high-score', [annId, bobId]);
      */
-    usersScores: async (leaderboardId: string, userIds: string[], { signal }: CallOptions = {}): Promise<PlayerScore[]> =>
-      (await core.call(http.POST('/game/leaderboards/usersScore/{leaderboardId}', { params: { path: { leaderboardId } }, body: { userIdList: userIds }, signal }))).leaderboardInfoList,
+    usersScores: async (
+      leaderboardId: string,
+      userIds: string[],
+      { signal }: CallOptions = {},
+    ): Promise<PlayerScore[]> =>
+      (
+        await core.call(
+          http.POST('/game/leaderboards/usersScore/{leaderboardId}', {
+            params: { path: { leaderboardId } },
+            body: { userIdList: userIds },
+            signal,
+          }),
+        )
+      ).leaderboardInfoList,
 
     /**
      * Sets a player's scores as given, whatever the leaderboard's aggregation (beyond the spec: the service's
@@ -143,8 +194,19 @@ export function createLeaderboards(core: Core) {
      * @example
      * await admin.leaderboards.setScores('high-score', userId, [500]);
      */
-    async setScores(leaderboardId: string, userId: string, scores: number[], { signal }: CallOptions = {}): Promise<void> {
-      await core.call(http.PUT('/game/leaderboards/{leaderboardId}/scores', { params: { path: { leaderboardId } }, body: { userId, scores }, signal }));
+    async setScores(
+      leaderboardId: string,
+      userId: string,
+      scores: number[],
+      { signal }: CallOptions = {},
+    ): Promise<void> {
+      await core.call(
+        http.PUT('/game/leaderboards/{leaderboardId}/scores', {
+          params: { path: { leaderboardId } },
+          body: { userId, scores },
+          signal,
+        }),
+      );
     },
 
     /**
@@ -154,7 +216,9 @@ export function createLeaderboards(core: Core) {
      * await admin.leaderboards.reset('weekly');
      */
     async reset(leaderboardId: string, { signal }: CallOptions = {}): Promise<void> {
-      await core.call(http.PUT('/game/leaderboards/{leaderboardId}/reset', { params: { path: { leaderboardId } }, signal }));
+      await core.call(
+        http.PUT('/game/leaderboards/{leaderboardId}/reset', { params: { path: { leaderboardId } }, signal }),
+      );
     },
 
     /**
@@ -176,7 +240,9 @@ export function createLeaderboards(core: Core) {
      * await admin.leaderboards.remove('season-1');
      */
     async remove(leaderboardId: string, { signal }: CallOptions = {}): Promise<void> {
-      await core.call(http.DELETE('/game/leaderboards/{leaderboardId}', { params: { path: { leaderboardId } }, signal }));
+      await core.call(
+        http.DELETE('/game/leaderboards/{leaderboardId}', { params: { path: { leaderboardId } }, signal }),
+      );
     },
 
     /**
@@ -186,6 +252,11 @@ export function createLeaderboards(core: Core) {
      * const { usersProfile } = await boards.aroundMe('high-score', 10);
      */
     aroundMe: (leaderboardId: string, count: number, { signal, userId }: PlayerOptions = {}): Promise<ProfileList> =>
-      core.call(http.GET('/game/leaderboards/around-me/{leaderboardId}', { params: { path: { leaderboardId }, query: { count, userId } }, signal })),
+      core.call(
+        http.GET('/game/leaderboards/around-me/{leaderboardId}', {
+          params: { path: { leaderboardId }, query: { count, userId } },
+          signal,
+        }),
+      ),
   };
 }

@@ -75,7 +75,12 @@ export interface DownloadableDelivery extends DeliveryBase {
 }
 
 /** One upload delivery (spec 6.2), told apart by its fields; `category` is added by the parser. */
-export type TranscoderDelivery = ThumbnailDelivery | ConvertedFileDelivery | HlsChunkDelivery | HlsPlaylistDelivery | DownloadableDelivery;
+export type TranscoderDelivery =
+  | ThumbnailDelivery
+  | ConvertedFileDelivery
+  | HlsChunkDelivery
+  | HlsPlaylistDelivery
+  | DownloadableDelivery;
 
 /** A request that is not a well-formed delivery or notification. */
 export class DeliveryFormatError extends Error {
@@ -91,7 +96,8 @@ function text(form: FormData, field: string): string {
 /** A relative path of plain segments: no `..`, no leading `/`, no backslash. */
 function safePath(path: string): string {
   const segments = path.split('/');
-  if (path.includes('\\') || segments.some((s) => s === '' || s === '.' || s === '..')) throw new DeliveryFormatError(`path "${path}" is not a safe relative path`);
+  if (path.includes('\\') || segments.some((s) => s === '' || s === '.' || s === '..'))
+    throw new DeliveryFormatError(`path "${path}" is not a safe relative path`);
   return path;
 }
 
@@ -117,9 +123,16 @@ export async function parseDelivery(request: Request): Promise<TranscoderDeliver
   if (flag('thumbnail')) return { ...base, category: 'thumbnail', thumbnail: true };
   if (form.get('vod') === 'false') return { ...base, category: 'converted', vod: false };
   if (!flag('vod')) throw new DeliveryFormatError('none of "thumbnail" and "vod" is set');
-  if (flag('playlist')) return { ...base, category: 'playlist', vod: true, playlist: true, path: safePath(text(form, 'path')) };
+  if (flag('playlist'))
+    return { ...base, category: 'playlist', vod: true, playlist: true, path: safePath(text(form, 'path')) };
   if (flag('downloadable')) return { ...base, category: 'downloadable', vod: true, downloadable: true };
-  return { ...base, category: 'chunk', vod: true, resolution: text(form, 'resolution'), path: safePath(text(form, 'path')) };
+  return {
+    ...base,
+    category: 'chunk',
+    vod: true,
+    resolution: text(form, 'resolution'),
+    path: safePath(text(form, 'path')),
+  };
 }
 
 const STATUSES: readonly string[] = ['REJECTED', 'THUMBNAIL_REJECTED', 'COMPLETE'];
@@ -139,7 +152,13 @@ export async function parseNotification(request: Request): Promise<TranscoderNot
   } catch {
     throw new DeliveryFormatError('the body is not JSON');
   }
-  if (typeof body !== 'object' || body === null || !STATUSES.includes(body.status as string) || typeof body.requestId !== 'string' || typeof body.payload !== 'object') {
+  if (
+    typeof body !== 'object' ||
+    body === null ||
+    !STATUSES.includes(body.status as string) ||
+    typeof body.requestId !== 'string' ||
+    typeof body.payload !== 'object'
+  ) {
     throw new DeliveryFormatError('the body is not a transcoder notification');
   }
   return body as TranscoderNotification;

@@ -19,7 +19,6 @@ export type ConvertResult = JsonResult<'/video/convert', 'post'>;
 
 export * from './deliveries.js';
 
-
 /** The video transcoder (spec 4.7). */
 export type Transcoder = ReturnType<typeof createTranscoder>;
 
@@ -36,7 +35,16 @@ export type Transcoder = ReturnType<typeof createTranscoder>;
 export function createTranscoder(core: Core) {
   const http = core.http(core.options.transcoderUrl);
   const save =
-    <P extends '/metadata/thumbnail' | '/metadata/webhook' | '/metadata/upload' | '/metadata/watermark' | '/metadata/preset'>(path: P) =>
+    <
+      P extends
+        | '/metadata/thumbnail'
+        | '/metadata/webhook'
+        | '/metadata/upload'
+        | '/metadata/watermark'
+        | '/metadata/preset',
+    >(
+      path: P,
+    ) =>
     (settings: JsonBody<P, 'post'>, { signal }: CallOptions = {}): Promise<JsonResult<P, 'post'>> =>
       core.call(http.POST(path as '/metadata/thumbnail', { body: settings as never, signal })) as never;
 

@@ -1,7 +1,8 @@
 import { href } from '../../router.js';
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** How long a text may be in a grid cell before it is cut (the row's page shows it whole). */
 const CELL_CHARS = 60;
@@ -25,9 +26,14 @@ function RowLink({ target }: { target: Json }) {
  */
 export function Cell({ value }: { value: unknown }) {
   if (value === undefined) return null;
-  if (isObject(value) && (value['__type'] === 'Pointer' || value['__type'] === 'Object')) return <RowLink target={value} />;
+  if (isObject(value) && (value['__type'] === 'Pointer' || value['__type'] === 'Object'))
+    return <RowLink target={value} />;
   if (isObject(value) && value['__type'] === 'Date') return <code>{String(value['iso'])}</code>;
-  if (Array.isArray(value) && value.length > 0 && value.every((item) => isObject(item) && item['__type'] === 'Pointer')) {
+  if (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((item) => isObject(item) && item['__type'] === 'Pointer')
+  ) {
     return (
       <span>
         {value.slice(0, 3).map((item, i) => (

@@ -49,7 +49,8 @@ export function parseWhere(text: string): { where: Record<string, unknown> } | {
   if (!text.trim()) return { where: {} };
   try {
     const where: unknown = JSON.parse(text);
-    if (typeof where === 'object' && where !== null && !Array.isArray(where)) return { where: where as Record<string, unknown> };
+    if (typeof where === 'object' && where !== null && !Array.isArray(where))
+      return { where: where as Record<string, unknown> };
     return { error: 'where must be a JSON object, e.g. {"score": {"$gt": 10}}' };
   } catch (error) {
     return { error: `where is not JSON: ${(error as Error).message}` };
@@ -59,6 +60,7 @@ export function parseWhere(text: string): { where: Record<string, unknown> } | {
 /** The service's query URL of a table with the grid's parameters and `count=1` (the total for paging). */
 export function queryPath(table: string, query: GridQuery): string {
   const params = new URLSearchParams({ count: '1', limit: String(query.limit), skip: String(query.skip) });
-  for (const name of ['order', 'keys', 'include'] as const) if (query[name].trim()) params.set(name, query[name].trim());
+  for (const name of ['order', 'keys', 'include'] as const)
+    if (query[name].trim()) params.set(name, query[name].trim());
   return `/object-storage/classes/query/${encodeURIComponent(table)}?${params}`;
 }

@@ -19,7 +19,8 @@ export type Draft =
   | { kind: 'ACL'; entries: AclEntry[] };
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const typed = (value: unknown, type: string): value is Json => isObject(value) && value['__type'] === type;
 
 /** The kind of a column: its type from the table's schema when known, else its value's. */
@@ -46,17 +47,32 @@ export function toDraft(kind: Kind, value: unknown, targetClass = ''): Draft {
       return { kind, checked: value === true };
     case 'Date':
       // A datetime-local input in UTC: the ISO form without its `Z`.
-      return { kind, text: typed(value, 'Date') && typeof value['iso'] === 'string' ? value['iso'].replace(/Z$/, '') : '' };
+      return {
+        kind,
+        text: typed(value, 'Date') && typeof value['iso'] === 'string' ? value['iso'].replace(/Z$/, '') : '',
+      };
     case 'Pointer':
-      return typed(value, 'Pointer') ? { kind, className: String(value['className']), id: String(value['_id']) } : { kind, className: targetClass, id: '' };
+      return typed(value, 'Pointer')
+        ? { kind, className: String(value['className']), id: String(value['_id']) }
+        : { kind, className: targetClass, id: '' };
     case 'Relation': {
       const pointers = Array.isArray(value) ? value.filter((item) => typed(item, 'Pointer')) : [];
-      return { kind, className: String(pointers[0]?.['className'] ?? targetClass), ids: pointers.map((p) => String(p['_id'])) };
+      return {
+        kind,
+        className: String(pointers[0]?.['className'] ?? targetClass),
+        ids: pointers.map((p) => String(p['_id'])),
+      };
     }
     case 'ACL':
       return {
         kind,
-        entries: isObject(value) ? Object.entries(value).map(([principal, rights]) => ({ principal, read: isObject(rights) && rights['read'] === true, write: isObject(rights) && rights['write'] === true })) : [],
+        entries: isObject(value)
+          ? Object.entries(value).map(([principal, rights]) => ({
+              principal,
+              read: isObject(rights) && rights['read'] === true,
+              write: isObject(rights) && rights['write'] === true,
+            }))
+          : [],
       };
     case 'JSON':
       return { kind, text: value === undefined ? '' : JSON.stringify(value, null, 2) };
@@ -76,13 +92,18 @@ export function draftValue(draft: Exclude<Draft, { kind: 'Relation' }>): { value
       return { value: draft.checked };
     case 'Date': {
       const date = new Date(`${draft.text}Z`);
-      return draft.text && !Number.isNaN(date.getTime()) ? { value: { __type: 'Date', iso: date.toISOString() } } : { error: 'not a date and time' };
+      return draft.text && !Number.isNaN(date.getTime())
+        ? { value: { __type: 'Date', iso: date.toISOString() } }
+        : { error: 'not a date and time' };
     }
     case 'Pointer':
-      return draft.className && draft.id ? { value: { __type: 'Pointer', className: draft.className, _id: draft.id } } : { error: 'a pointer needs a table and a row id' };
+      return draft.className && draft.id
+        ? { value: { __type: 'Pointer', className: draft.className, _id: draft.id } }
+        : { error: 'a pointer needs a table and a row id' };
     case 'ACL': {
       const acl: Json = {};
-      for (const { principal, read, write } of draft.entries) if (principal.trim()) acl[principal.trim()] = { read, write };
+      for (const { principal, read, write } of draft.entries)
+        if (principal.trim()) acl[principal.trim()] = { read, write };
       return { value: acl };
     }
     case 'JSON':
@@ -97,7 +118,10 @@ export function draftValue(draft: Exclude<Draft, { kind: 'Relation' }>): { value
 const pointers = (className: string, ids: string[]) => ids.map((_id) => ({ __type: 'Pointer', className, _id }));
 
 /** The relation operators that turn `before`'s members into `after`'s: one AddRelation and one RemoveRelation at most. */
-export function relationChanges(before: string[], after: Extract<Draft, { kind: 'Relation' }>): { add?: Json; remove?: Json } {
+export function relationChanges(
+  before: string[],
+  after: Extract<Draft, { kind: 'Relation' }>,
+): { add?: Json; remove?: Json } {
   const added = after.ids.filter((id) => id && !before.includes(id));
   const removed = before.filter((id) => !after.ids.includes(id));
   return {

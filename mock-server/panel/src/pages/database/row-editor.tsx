@@ -11,10 +11,18 @@ type Json = Record<string, unknown>;
 const NEW_COLUMN_KINDS: Kind[] = ['String', 'Number', 'Boolean', 'Date', 'Pointer', 'Relation', 'JSON'];
 
 /** The columns the editor shows: the table's, then any other the row has, then its ACL; each with its editor's kind. */
-function editedColumns(columns: TableColumn[], row: Json | undefined): { name: string; kind: Kind; targetClass?: string }[] {
-  const shown = columns.map(({ name, type, targetClass }) => ({ name, kind: kindOf(name, type, row?.[name]), targetClass }));
+function editedColumns(
+  columns: TableColumn[],
+  row: Json | undefined,
+): { name: string; kind: Kind; targetClass?: string }[] {
+  const shown = columns.map(({ name, type, targetClass }) => ({
+    name,
+    kind: kindOf(name, type, row?.[name]),
+    targetClass,
+  }));
   for (const [name, value] of Object.entries(row ?? {})) {
-    if (name !== 'ACL' && !SYSTEM_COLUMNS.includes(name) && !shown.some((c) => c.name === name)) shown.push({ name, kind: kindOf(name, undefined, value), targetClass: undefined });
+    if (name !== 'ACL' && !SYSTEM_COLUMNS.includes(name) && !shown.some((c) => c.name === name))
+      shown.push({ name, kind: kindOf(name, undefined, value), targetClass: undefined });
   }
   return [...shown, { name: 'ACL', kind: 'ACL', targetClass: undefined }];
 }
@@ -23,10 +31,24 @@ function editedColumns(columns: TableColumn[], row: Json | undefined): { name: s
  * Creates a row (without `row`) or edits one: a typed editor per column, only the changed columns sent, through
  * the service's own API with the master token. A column without a value is set with its "Set" button.
  */
-export function RowEditor({ table, columns, row, onSaved }: { table: string; columns: TableColumn[]; row?: Json; onSaved: (id: string) => void }) {
+export function RowEditor({
+  table,
+  columns,
+  row,
+  onSaved,
+}: {
+  table: string;
+  columns: TableColumn[];
+  row?: Json;
+  onSaved: (id: string) => void;
+}) {
   const [added, setAdded] = useState<{ name: string; kind: Kind }[]>([]);
   const shown = [...editedColumns(columns, row), ...added.map((c) => ({ ...c, targetClass: undefined }))];
-  const [initial] = useState<Edits>(() => Object.fromEntries(shown.map((c) => [c.name, row?.[c.name] === undefined ? null : toDraft(c.kind, row[c.name], c.targetClass)])));
+  const [initial] = useState<Edits>(() =>
+    Object.fromEntries(
+      shown.map((c) => [c.name, row?.[c.name] === undefined ? null : toDraft(c.kind, row[c.name], c.targetClass)]),
+    ),
+  );
   const [edits, setEdits] = useState<Edits>(initial);
   const [failure, setFailure] = useState<unknown>();
   const [busy, setBusy] = useState(false);
@@ -47,7 +69,13 @@ export function RowEditor({ table, columns, row, onSaved }: { table: string; col
     event.preventDefault();
     const changes = changesOf(initial, edits);
     if ('errors' in changes) {
-      setFailure(new Error(Object.entries(changes.errors).map(([name, error]) => `${name}: ${error}`).join('; ')));
+      setFailure(
+        new Error(
+          Object.entries(changes.errors)
+            .map(([name, error]) => `${name}: ${error}`)
+            .join('; '),
+        ),
+      );
       return;
     }
     setBusy(true);
@@ -68,21 +96,34 @@ export function RowEditor({ table, columns, row, onSaved }: { table: string; col
   };
 
   return (
-    <form class="row-editor" onSubmit={save} aria-label={row ? `Edit row ${String(row['_id'])}` : `New row of ${table}`}>
+    <form
+      class="row-editor"
+      onSubmit={save}
+      aria-label={row ? `Edit row ${String(row['_id'])}` : `New row of ${table}`}
+    >
       {shown.map(({ name, kind, targetClass }) => {
         const draft = edits[name] ?? null;
         const label = `${name} (${kind})`;
         return (
           <div class="column-edit" key={name}>
-            {draft ? <ValueEditor label={label} draft={draft} onChange={(next) => edit(name, next)} /> : <p>{label}: no value</p>}
-            <button type="button" onClick={() => edit(name, draft ? null : (initial[name] ?? toDraft(kind, undefined, targetClass)))}>
+            {draft ? (
+              <ValueEditor label={label} draft={draft} onChange={(next) => edit(name, next)} />
+            ) : (
+              <p>{label}: no value</p>
+            )}
+            <button
+              type="button"
+              onClick={() => edit(name, draft ? null : (initial[name] ?? toDraft(kind, undefined, targetClass)))}
+            >
               {draft ? `Unset ${name}` : `Set ${name}`}
             </button>
           </div>
         );
       })}
       <div class="toolbar">
-        <Field label="New column">{(id) => <input id={id} value={newName} onInput={(e) => setNewName(e.currentTarget.value)} />}</Field>
+        <Field label="New column">
+          {(id) => <input id={id} value={newName} onInput={(e) => setNewName(e.currentTarget.value)} />}
+        </Field>
         <Field label="Its type">
           {(id) => (
             <select id={id} value={newKind} onChange={(e) => setNewKind(e.currentTarget.value as Kind)}>

@@ -14,7 +14,17 @@ import { tablePath, type TableColumn } from './tables.js';
 type Json = Record<string, unknown>;
 
 /** One row (`/database/<table>/<objectId>`): its columns (pointers as links to follow), its JSON, edit and delete. */
-export function RowView({ table, id, columns, onChanged }: { table: string; id: string; columns: TableColumn[]; onChanged: () => void }) {
+export function RowView({
+  table,
+  id,
+  columns,
+  onChanged,
+}: {
+  table: string;
+  id: string;
+  columns: TableColumn[];
+  onChanged: () => void;
+}) {
   const row = useLoad(() => service<Json>(tablePath(table, id)), [table, id]);
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -77,7 +87,12 @@ export function RowView({ table, id, columns, onChanged }: { table: string; id: 
         </>
       )}
       {deleting && (
-        <ConfirmDialog title="Delete this row?" confirmLabel="Delete" onConfirm={remove} onCancel={() => setDeleting(false)}>
+        <ConfirmDialog
+          title="Delete this row?"
+          confirmLabel="Delete"
+          onConfirm={remove}
+          onCancel={() => setDeleting(false)}
+        >
           <p>
             Row <code>{id}</code> of {table} is deleted for good.
           </p>

@@ -32,12 +32,23 @@ function gridColumns(table: string, columns: TableColumn[], query: GridQuery, ro
 }
 
 /** The rows of a table with the spec's query language, every part of the query in the URL; and a new row. */
-export function TableView({ table, columns, onChanged }: { table: string; columns: TableColumn[]; onChanged: () => void }) {
+export function TableView({
+  table,
+  columns,
+  onChanged,
+}: {
+  table: string;
+  columns: TableColumn[];
+  onChanged: () => void;
+}) {
   const { query: search } = useRoute();
   const query = readGridQuery(search);
   const parsed = parseWhere(query.where);
   const rows = useLoad(
-    () => ('error' in parsed ? Promise.reject(new Error(parsed.error)) : service<{ results: Json[]; count: number }>(queryPath(table, query), jsonBody('POST', parsed.where))),
+    () =>
+      'error' in parsed
+        ? Promise.reject(new Error(parsed.error))
+        : service<{ results: Json[]; count: number }>(queryPath(table, query), jsonBody('POST', parsed.where)),
     [table, search.toString()],
   );
   const [creating, setCreating] = useState(false);
@@ -46,7 +57,16 @@ export function TableView({ table, columns, onChanged }: { table: string; column
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const text = (name: string) => String(form.get(name) ?? '');
-    setQuery(gridQueryValues({ where: text('where'), order: text('order'), keys: text('keys'), include: text('include'), limit: Number(text('limit')) || query.limit, skip: 0 }));
+    setQuery(
+      gridQueryValues({
+        where: text('where'),
+        order: text('order'),
+        keys: text('keys'),
+        include: text('include'),
+        limit: Number(text('limit')) || query.limit,
+        skip: 0,
+      }),
+    );
   };
 
   const results = rows.data?.results ?? [];
@@ -63,7 +83,9 @@ export function TableView({ table, columns, onChanged }: { table: string; column
           </Field>
           <Field label="Keys">{(id) => <input id={id} name="keys" defaultValue={query.keys} />}</Field>
           <Field label="Include">{(id) => <input id={id} name="include" defaultValue={query.include} />}</Field>
-          <Field label="Limit">{(id) => <input id={id} name="limit" type="number" min={1} max={1000} defaultValue={String(query.limit)} />}</Field>
+          <Field label="Limit">
+            {(id) => <input id={id} name="limit" type="number" min={1} max={1000} defaultValue={String(query.limit)} />}
+          </Field>
         </div>
         <div class="toolbar">
           <button type="submit">Run query</button>
@@ -85,8 +107,19 @@ export function TableView({ table, columns, onChanged }: { table: string; column
           />
         </section>
       )}
-      <Status error={rows.error}>{rows.loading ? 'Loading…' : rows.data && (count === 0 ? 'No matching rows.' : `Rows ${query.skip + 1}–${query.skip + results.length} of ${count}.`)}</Status>
-      <DataTable caption={`Rows of ${table}`} columns={gridColumns(table, columns, query, results)} rows={results} rowKey={(row) => String(row['_id'])} empty="No rows." />
+      <Status error={rows.error}>
+        {rows.loading
+          ? 'Loading…'
+          : rows.data &&
+            (count === 0 ? 'No matching rows.' : `Rows ${query.skip + 1}–${query.skip + results.length} of ${count}.`)}
+      </Status>
+      <DataTable
+        caption={`Rows of ${table}`}
+        columns={gridColumns(table, columns, query, results)}
+        rows={results}
+        rowKey={(row) => String(row['_id'])}
+        empty="No rows."
+      />
       <Pager
         label="Paging of rows"
         page={Math.floor(query.skip / query.limit)}

@@ -23,4 +23,5 @@ export async function loadTables(): Promise<TableSummary[]> {
 export const SYSTEM_COLUMNS = ['_id', 'createdAt', 'updatedAt'];
 
 /** The service's path of a table, or of one of its rows. */
-export const tablePath = (table: string, id?: string) => `/object-storage/classes/${encodeURIComponent(table)}${id === undefined ? '' : `/${encodeURIComponent(id)}`}`;
+export const tablePath = (table: string, id?: string) =>
+  `/object-storage/classes/${encodeURIComponent(table)}${id === undefined ? '' : `/${encodeURIComponent(id)}`}`;

@@ -24,26 +24,54 @@ export function ValueEditor({ label, draft, onChange }: EditorProps<Draft>) {
     case 'Boolean':
       return (
         <Field label={label}>
-          {(id) => <input id={id} type="checkbox" checked={draft.checked} onChange={(e) => change({ ...draft, checked: e.currentTarget.checked })} />}
+          {(id) => (
+            <input
+              id={id}
+              type="checkbox"
+              checked={draft.checked}
+              onChange={(e) => change({ ...draft, checked: e.currentTarget.checked })}
+            />
+          )}
         </Field>
       );
     case 'Date':
       return (
         <Field label={label} hint="UTC, to the millisecond">
-          {(id) => <input id={id} type="datetime-local" step="0.001" value={draft.text} onInput={(e) => change({ ...draft, text: e.currentTarget.value })} />}
+          {(id) => (
+            <input
+              id={id}
+              type="datetime-local"
+              step="0.001"
+              value={draft.text}
+              onInput={(e) => change({ ...draft, text: e.currentTarget.value })}
+            />
+          )}
         </Field>
       );
     case 'JSON':
       return (
         <Field label={label} hint="JSON">
-          {(id) => <textarea id={id} rows={3} class="mono" value={draft.text} onInput={(e) => change({ ...draft, text: e.currentTarget.value })} />}
+          {(id) => (
+            <textarea
+              id={id}
+              rows={3}
+              class="mono"
+              value={draft.text}
+              onInput={(e) => change({ ...draft, text: e.currentTarget.value })}
+            />
+          )}
         </Field>
       );
     default:
       return (
         <Field label={label}>
           {(id) => (
-            <input id={id} inputMode={draft.kind === 'Number' ? 'decimal' : undefined} value={draft.text} onInput={(e) => change({ ...draft, text: e.currentTarget.value })} />
+            <input
+              id={id}
+              inputMode={draft.kind === 'Number' ? 'decimal' : undefined}
+              value={draft.text}
+              onInput={(e) => change({ ...draft, text: e.currentTarget.value })}
+            />
           )}
         </Field>
       );
@@ -55,8 +83,18 @@ function PointerEditor({ label, draft, onChange }: EditorProps<Of<'Pointer'>>) {
     <fieldset>
       <legend>{label}</legend>
       <div class="toolbar">
-        <input aria-label={`${label}: table`} placeholder="table" value={draft.className} onInput={(e) => onChange({ ...draft, className: e.currentTarget.value })} />
-        <input aria-label={`${label}: row id`} placeholder="row id" value={draft.id} onInput={(e) => onChange({ ...draft, id: e.currentTarget.value })} />
+        <input
+          aria-label={`${label}: table`}
+          placeholder="table"
+          value={draft.className}
+          onInput={(e) => onChange({ ...draft, className: e.currentTarget.value })}
+        />
+        <input
+          aria-label={`${label}: row id`}
+          placeholder="row id"
+          value={draft.id}
+          onInput={(e) => onChange({ ...draft, id: e.currentTarget.value })}
+        />
         {draft.className && draft.id && <a href={href('database', draft.className, draft.id)}>Open the row</a>}
       </div>
     </fieldset>
@@ -73,19 +111,33 @@ function RelationEditor({ label, draft, onChange }: EditorProps<Of<'Relation'>>)
   return (
     <fieldset>
       <legend>{label}</legend>
-      <input aria-label={`${label}: table`} placeholder="table" value={draft.className} onInput={(e) => onChange({ ...draft, className: e.currentTarget.value })} />
+      <input
+        aria-label={`${label}: table`}
+        placeholder="table"
+        value={draft.className}
+        onInput={(e) => onChange({ ...draft, className: e.currentTarget.value })}
+      />
       <ul>
         {draft.ids.map((id) => (
           <li key={id}>
             <a href={href('database', draft.className, id)}>{id}</a>{' '}
-            <button type="button" aria-label={`Remove ${id} from ${label}`} onClick={() => onChange({ ...draft, ids: draft.ids.filter((other) => other !== id) })}>
+            <button
+              type="button"
+              aria-label={`Remove ${id} from ${label}`}
+              onClick={() => onChange({ ...draft, ids: draft.ids.filter((other) => other !== id) })}
+            >
               Remove
             </button>
           </li>
         ))}
       </ul>
       <div class="toolbar">
-        <input aria-label={`${label}: row id to add`} placeholder="row id" value={adding} onInput={(e) => setAdding(e.currentTarget.value)} />
+        <input
+          aria-label={`${label}: row id to add`}
+          placeholder="row id"
+          value={adding}
+          onInput={(e) => setAdding(e.currentTarget.value)}
+        />
         <button type="button" onClick={add}>
           Add
         </button>
@@ -95,31 +147,52 @@ function RelationEditor({ label, draft, onChange }: EditorProps<Of<'Relation'>>)
 }
 
 function AclEditor({ label, draft, onChange }: EditorProps<Of<'ACL'>>) {
-  const set = (i: number, entry: Partial<AclEntry>) => onChange({ ...draft, entries: draft.entries.map((e, j) => (i === j ? { ...e, ...entry } : e)) });
+  const set = (i: number, entry: Partial<AclEntry>) =>
+    onChange({ ...draft, entries: draft.entries.map((e, j) => (i === j ? { ...e, ...entry } : e)) });
   return (
     <fieldset>
       <legend>{label}</legend>
-      <small class="hint">"*" is everyone, else a user id. No entries: only the master token; unset the ACL to make the row public.</small>
+      <small class="hint">
+        "*" is everyone, else a user id. No entries: only the master token; unset the ACL to make the row public.
+      </small>
       {draft.entries.map((entry, i) => {
         const who = entry.principal || `entry ${i + 1}`;
         return (
           <div class="toolbar" key={i}>
-            <input aria-label={`${label}: principal ${i + 1}`} placeholder="* or user id" value={entry.principal} onInput={(e) => set(i, { principal: e.currentTarget.value })} />
+            <input
+              aria-label={`${label}: principal ${i + 1}`}
+              placeholder="* or user id"
+              value={entry.principal}
+              onInput={(e) => set(i, { principal: e.currentTarget.value })}
+            />
             <label>
-              <input type="checkbox" checked={entry.read} onChange={(e) => set(i, { read: e.currentTarget.checked })} /> read
+              <input type="checkbox" checked={entry.read} onChange={(e) => set(i, { read: e.currentTarget.checked })} />{' '}
+              read
               <span class="visually-hidden"> for {who}</span>
             </label>
             <label>
-              <input type="checkbox" checked={entry.write} onChange={(e) => set(i, { write: e.currentTarget.checked })} /> write
+              <input
+                type="checkbox"
+                checked={entry.write}
+                onChange={(e) => set(i, { write: e.currentTarget.checked })}
+              />{' '}
+              write
               <span class="visually-hidden"> for {who}</span>
             </label>
-            <button type="button" aria-label={`Remove the ACL entry of ${who}`} onClick={() => onChange({ ...draft, entries: draft.entries.filter((_, j) => j !== i) })}>
+            <button
+              type="button"
+              aria-label={`Remove the ACL entry of ${who}`}
+              onClick={() => onChange({ ...draft, entries: draft.entries.filter((_, j) => j !== i) })}
+            >
               Remove
             </button>
           </div>
         );
       })}
-      <button type="button" onClick={() => onChange({ ...draft, entries: [...draft.entries, { principal: '', read: true, write: false }] })}>
+      <button
+        type="button"
+        onClick={() => onChange({ ...draft, entries: [...draft.entries, { principal: '', read: true, write: false }] })}
+      >
         Add an ACL entry
       </button>
     </fieldset>

@@ -53,7 +53,10 @@ export function FileView({ names, info }: { names: string[]; info: FileInfo }) {
       <h3>Rename</h3>
       <Rename names={names} name={name} />
       <h3>Copy or move</h3>
-      <TransferForm sources={[names]} onDone={(paths, mode) => mode === 'move' && navigate(href('files', ...namesOf(paths[0]!)))} />
+      <TransferForm
+        sources={[names]}
+        onDone={(paths, mode) => mode === 'move' && navigate(href('files', ...namesOf(paths[0]!)))}
+      />
       <h3>Delete</h3>
       <DeleteButton paths={[names]} folders={false} onDeleted={() => navigate(href('files', ...parent))} />
     </section>
@@ -72,8 +75,10 @@ function Preview({ names, name }: { names: string[]; name: string }) {
       </figure>
     );
   }
-  if (VIDEO.test(name)) return <video class="preview" controls preload="metadata" src={downloadUrl(names)} aria-label={`Video ${name}`} />;
-  if (AUDIO.test(name)) return <audio controls preload="metadata" src={downloadUrl(names)} aria-label={`Sound ${name}`} />;
+  if (VIDEO.test(name))
+    return <video class="preview" controls preload="metadata" src={downloadUrl(names)} aria-label={`Video ${name}`} />;
+  if (AUDIO.test(name))
+    return <audio controls preload="metadata" src={downloadUrl(names)} aria-label={`Sound ${name}`} />;
   return null;
 }
 
@@ -82,7 +87,9 @@ function Download({ names, name }: { names: string[]; name: string }) {
   const [saveAs, setSaveAs] = useState(name);
   return (
     <div class="toolbar">
-      <Field label="Save as">{(id) => <input id={id} value={saveAs} onInput={(e) => setSaveAs(e.currentTarget.value)} />}</Field>
+      <Field label="Save as">
+        {(id) => <input id={id} value={saveAs} onInput={(e) => setSaveAs(e.currentTarget.value)} />}
+      </Field>
       <a class="button" href={downloadUrl(names, { name: saveAs || name })} download={saveAs || name}>
         Download
       </a>
@@ -103,7 +110,9 @@ function Rename({ names, name }: { names: string[]; name: string }) {
   };
   return (
     <form class="toolbar" onSubmit={submit}>
-      <Field label="New name">{(id) => <input id={id} required value={newName} onInput={(e) => setNewName(e.currentTarget.value)} />}</Field>
+      <Field label="New name">
+        {(id) => <input id={id} required value={newName} onInput={(e) => setNewName(e.currentTarget.value)} />}
+      </Field>
       <button type="submit" disabled={action.busy || newName === name}>
         Rename
       </button>

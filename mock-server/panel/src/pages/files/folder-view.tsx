@@ -11,7 +11,17 @@ import { TransferForm } from './transfer-form.js';
 import { UploadZone } from './upload-zone.js';
 
 /** One folder: its entries with sizes and child counts, and what can be done to them. */
-export function FolderView({ names, page, records, reload }: { names: string[]; page: number; records: FileRecord[]; reload: () => void }) {
+export function FolderView({
+  names,
+  page,
+  records,
+  reload,
+}: {
+  names: string[];
+  page: number;
+  records: FileRecord[];
+  reload: () => void;
+}) {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const chosen = records.filter((r) => selected.has(r.url));
   const toggle = (url: string) =>
@@ -37,21 +47,43 @@ export function FolderView({ names, page, records, reload }: { names: string[]; 
         columns={[
           {
             title: 'Select',
-            cell: (r) => <input type="checkbox" aria-label={`Select ${nameOf(r)}`} checked={selected.has(r.url)} onChange={() => toggle(r.url)} />,
+            cell: (r) => (
+              <input
+                type="checkbox"
+                aria-label={`Select ${nameOf(r)}`}
+                checked={selected.has(r.url)}
+                onChange={() => toggle(r.url)}
+              />
+            ),
           },
-          { title: 'Name', cell: (r) => <a href={href('files', ...namesOf(r.url))}>{nameOf(r) + (r.isDirectory ? '/' : '')}</a> },
+          {
+            title: 'Name',
+            cell: (r) => <a href={href('files', ...namesOf(r.url))}>{nameOf(r) + (r.isDirectory ? '/' : '')}</a>,
+          },
           { title: 'Size', cell: (r) => formatBytes(r.fileSizeInBytes) },
-          { title: 'Entries', cell: (r) => (r.isDirectory ? `${r.numberOfDirectChildren} direct, ${r.numberOfTotalChildren} in all` : '') },
+          {
+            title: 'Entries',
+            cell: (r) => (r.isDirectory ? `${r.numberOfDirectChildren} direct, ${r.numberOfTotalChildren} in all` : ''),
+          },
           { title: 'Owner', cell: (r) => (r.ownerId ? <a href={href('users', r.ownerId)}>{r.ownerId}</a> : 'master') },
         ]}
       />
-      <Pager label="Paging of this folder" page={page} hasNext={records.length === PAGE_SIZE} onPage={(p) => setQuery({ page: p || undefined })} />
+      <Pager
+        label="Paging of this folder"
+        page={page}
+        hasNext={records.length === PAGE_SIZE}
+        onPage={(p) => setQuery({ page: p || undefined })}
+      />
       {chosen.length > 0 && (
         <section aria-label="Selected entries" class="selection">
           <h2>
             {chosen.length} selected: {chosen.map(nameOf).join(', ')}
           </h2>
-          <DeleteButton paths={chosen.map((r) => namesOf(r.url))} folders={chosen.some((r) => r.isDirectory)} onDeleted={done} />
+          <DeleteButton
+            paths={chosen.map((r) => namesOf(r.url))}
+            folders={chosen.some((r) => r.isDirectory)}
+            onDeleted={done}
+          />
           <TransferForm sources={chosen.map((r) => namesOf(r.url))} onDone={done} />
         </section>
       )}
@@ -75,7 +107,9 @@ function NewFolder({ folder, onCreated }: { folder: string[]; onCreated: () => v
   };
   return (
     <form class="toolbar" onSubmit={submit}>
-      <Field label="New folder">{(id) => <input id={id} required value={name} onInput={(e) => setName(e.currentTarget.value)} />}</Field>
+      <Field label="New folder">
+        {(id) => <input id={id} required value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+      </Field>
       <button type="submit" disabled={action.busy}>
         Create folder
       </button>
@@ -85,7 +119,15 @@ function NewFolder({ folder, onCreated }: { folder: string[]; onCreated: () => v
 }
 
 /** Deletes entries once confirmed; `folders` asks whether non-empty folders may go with their content. */
-export function DeleteButton({ paths, folders, onDeleted }: { paths: string[][]; folders: boolean; onDeleted: () => void }) {
+export function DeleteButton({
+  paths,
+  folders,
+  onDeleted,
+}: {
+  paths: string[][];
+  folders: boolean;
+  onDeleted: () => void;
+}) {
   const [confirming, setConfirming] = useState(false);
   const [forced, setForced] = useState(false);
   const action = useAction();
@@ -102,15 +144,24 @@ export function DeleteButton({ paths, folders, onDeleted }: { paths: string[][];
     <div class="toolbar">
       {folders && (
         <label>
-          <input type="checkbox" checked={forced} onChange={(e) => setForced(e.currentTarget.checked)} /> Delete folders with everything in them
+          <input type="checkbox" checked={forced} onChange={(e) => setForced(e.currentTarget.checked)} /> Delete folders
+          with everything in them
         </label>
       )}
       <button type="button" class="danger" disabled={action.busy} onClick={() => setConfirming(true)}>
         Delete
       </button>
       {confirming && (
-        <ConfirmDialog title={`Delete ${what}?`} confirmLabel="Yes, delete" onConfirm={remove} onCancel={() => setConfirming(false)}>
-          <p>{forced ? 'Folders go with everything in them.' : 'A folder that is not empty stays.'} This cannot be undone.</p>
+        <ConfirmDialog
+          title={`Delete ${what}?`}
+          confirmLabel="Yes, delete"
+          onConfirm={remove}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>
+            {forced ? 'Folders go with everything in them.' : 'A folder that is not empty stays.'} This cannot be
+            undone.
+          </p>
         </ConfirmDialog>
       )}
       <Status error={action.error}>{action.message}</Status>

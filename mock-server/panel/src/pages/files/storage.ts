@@ -18,7 +18,10 @@ export function namesOf(url: string): string[] {
 }
 
 /** The download address of a file on this server (spec 4.6): resized with `r/<w>x<h>`, saved under `name`. */
-export function downloadUrl(names: readonly string[], { resize, name }: { resize?: [number, number]; name?: string } = {}): string {
+export function downloadUrl(
+  names: readonly string[],
+  { resize, name }: { resize?: [number, number]; name?: string } = {},
+): string {
   let url = `/${encodeURIComponent(project().bucket)}/${savedPath(names)}`;
   if (resize) url += `/r/${resize[0]}x${resize[1]}`;
   return name ? `${url}?name=${encodeURIComponent(name)}` : url;
@@ -44,13 +47,25 @@ export function deleteEntries(paths: (readonly string[])[], forced: boolean): Pr
 }
 
 /** Copies or moves entries of one folder into `destination`; `replace` overwrites (and merges folders) of the same name. */
-export async function transfer(mode: 'copy' | 'move', paths: (readonly string[])[], destination: readonly string[], replace: boolean): Promise<string[]> {
-  const body = { sourceUrls: paths.map(savedPath), forces: paths.map(() => replace), destinationUrl: savedPath(destination) };
+export async function transfer(
+  mode: 'copy' | 'move',
+  paths: (readonly string[])[],
+  destination: readonly string[],
+  replace: boolean,
+): Promise<string[]> {
+  const body = {
+    sourceUrls: paths.map(savedPath),
+    forces: paths.map(() => replace),
+    destinationUrl: savedPath(destination),
+  };
   return (await service<{ newPaths: string[] }>(`/files/${mode}`, jsonBody('POST', body))).newPaths;
 }
 
 export async function rename(path: readonly string[], newName: string): Promise<string> {
-  const { newPaths } = await service<{ newPaths: string[] }>('/files/rename', jsonBody('POST', { items: [{ pathToRename: savedPath(path), newFileName: newName }] }));
+  const { newPaths } = await service<{ newPaths: string[] }>(
+    '/files/rename',
+    jsonBody('POST', { items: [{ pathToRename: savedPath(path), newFileName: newName }] }),
+  );
   return newPaths[0]!;
 }
 

@@ -8,7 +8,13 @@ import { transfer } from './storage.js';
  * Copies or moves entries of one folder into another, given as a path (`photos/2024`, created when missing);
  * `onDone` gets the new saved paths.
  */
-export function TransferForm({ sources, onDone }: { sources: string[][]; onDone: (newPaths: string[], mode: 'copy' | 'move') => void }) {
+export function TransferForm({
+  sources,
+  onDone,
+}: {
+  sources: string[][];
+  onDone: (newPaths: string[], mode: 'copy' | 'move') => void;
+}) {
   const [destination, setDestination] = useState('');
   const [replace, setReplace] = useState(false);
   const action = useAction();
@@ -24,7 +30,8 @@ export function TransferForm({ sources, onDone }: { sources: string[][]; onDone:
         {(id) => <input id={id} value={destination} onInput={(e) => setDestination(e.currentTarget.value)} />}
       </Field>
       <label>
-        <input type="checkbox" checked={replace} onChange={(e) => setReplace(e.currentTarget.checked)} /> Replace entries of the same name
+        <input type="checkbox" checked={replace} onChange={(e) => setReplace(e.currentTarget.checked)} /> Replace
+        entries of the same name
       </label>
       <button type="button" disabled={action.busy} onClick={() => void send('copy')}>
         Copy

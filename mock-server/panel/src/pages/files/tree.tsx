@@ -18,7 +18,17 @@ export function FolderTree({ current, version }: { current: string[]; version: u
   );
 }
 
-function Folder({ names, record, current, version }: { names: string[]; record?: FileRecord; current: string[]; version: unknown }) {
+function Folder({
+  names,
+  record,
+  current,
+  version,
+}: {
+  names: string[];
+  record?: FileRecord;
+  current: string[];
+  version: unknown;
+}) {
   const onPath = names.length <= current.length && names.every((name, i) => current[i] === name);
   const [open, setOpen] = useState(onPath);
   useEffect(() => {
@@ -32,7 +42,13 @@ function Folder({ names, record, current, version }: { names: string[]; record?:
   const here = names.length === current.length && onPath;
   return (
     <li>
-      <button type="button" class="twisty" aria-expanded={open} aria-label={`${open ? 'Hide' : 'Show'} the folders in ${label}`} onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        class="twisty"
+        aria-expanded={open}
+        aria-label={`${open ? 'Hide' : 'Show'} the folders in ${label}`}
+        onClick={() => setOpen(!open)}
+      >
         {open ? '▾' : '▸'}
       </button>{' '}
       <a href={href('files', ...names)} aria-current={here ? 'location' : undefined}>
@@ -41,7 +57,8 @@ function Folder({ names, record, current, version }: { names: string[]; record?:
       {record && (
         <small class="hint">
           {' '}
-          {formatBytes(record.fileSizeInBytes)} · {record.numberOfDirectChildren} entries, {record.numberOfTotalChildren} in all
+          {formatBytes(record.fileSizeInBytes)} · {record.numberOfDirectChildren} entries,{' '}
+          {record.numberOfTotalChildren} in all
         </small>
       )}
       {open && children.data && (children.data.folders.length > 0 || children.data.more) && (

@@ -35,7 +35,13 @@ export function UploadZone({ folder, onUploaded }: { folder: string[]; onUploade
     setOver(true);
   };
   return (
-    <section class={over ? 'drop-zone over' : 'drop-zone'} aria-label="Upload" onDragOver={dragOver} onDragLeave={() => setOver(false)} onDrop={drop}>
+    <section
+      class={over ? 'drop-zone over' : 'drop-zone'}
+      aria-label="Upload"
+      onDragOver={dragOver}
+      onDragLeave={() => setOver(false)}
+      onDrop={drop}
+    >
       <p>Drop files here to upload them into this folder, or</p>
       <div class="toolbar">
         <label class="file-button">
@@ -50,7 +56,8 @@ export function UploadZone({ folder, onUploaded }: { folder: string[]; onUploade
           />
         </label>
         <label>
-          <input type="checkbox" checked={replacing} onChange={(e) => setReplacing(e.currentTarget.checked)} /> Replace files of the same name
+          <input type="checkbox" checked={replacing} onChange={(e) => setReplacing(e.currentTarget.checked)} /> Replace
+          files of the same name
         </label>
       </div>
       {progress && (

@@ -18,7 +18,13 @@ export function xhrFetch(onProgress: (progress: Progress) => void): typeof fetch
       new Headers(init.headers).forEach((value, name) => xhr.setRequestHeader(name, value));
       xhr.responseType = 'arraybuffer';
       xhr.upload.onprogress = ({ loaded, total }) => onProgress({ loaded, total });
-      xhr.onload = () => resolve(new Response(xhr.status === 204 ? null : (xhr.response as ArrayBuffer), { status: xhr.status, statusText: xhr.statusText }));
+      xhr.onload = () =>
+        resolve(
+          new Response(xhr.status === 204 ? null : (xhr.response as ArrayBuffer), {
+            status: xhr.status,
+            statusText: xhr.statusText,
+          }),
+        );
       xhr.onerror = () => reject(new TypeError('the upload could not be sent'));
       xhr.send(init.body as XMLHttpRequestBodyInit | null);
     });
@@ -28,12 +34,18 @@ export function xhrFetch(onProgress: (progress: Progress) => void): typeof fetch
  * Uploads files into a folder (spec 4.6 #1), reporting progress; answers the saved paths. `replacing` overwrites
  * files of the same name (otherwise the service refuses them with 417 and nothing is stored).
  */
-export async function uploadFiles(folder: readonly string[], files: File[], replacing: boolean, onProgress: (progress: Progress) => void): Promise<string[]> {
+export async function uploadFiles(
+  folder: readonly string[],
+  files: File[],
+  replacing: boolean,
+  onProgress: (progress: Progress) => void,
+): Promise<string[]> {
   const form = new FormData();
   files.forEach((file, i) => {
     form.append(`fileItems[${i}].fileToUpload`, file, file.name);
     form.append(`fileItems[${i}].path`, savedPath(folder));
     form.append(`fileItems[${i}].replacing`, String(replacing));
   });
-  return (await service<{ savedFilesUrls: string[] }>('/files', { method: 'POST', body: form }, xhrFetch(onProgress))).savedFilesUrls;
+  return (await service<{ savedFilesUrls: string[] }>('/files', { method: 'POST', body: form }, xhrFetch(onProgress)))
+    .savedFilesUrls;
 }

@@ -9,7 +9,15 @@ import { href, navigate, setQuery, useRoute } from '../../router.js';
 import { useAction } from '../../use-action.js';
 import { useLoad } from '../../use-load.js';
 import { BoardForm } from './forms.js';
-import { fieldLabel, findPlayer, neighbourhood, topPage, TOP_PAGE_SIZE, type LeaderboardDefinition, type Standing } from './model.js';
+import {
+  fieldLabel,
+  findPlayer,
+  neighbourhood,
+  topPage,
+  TOP_PAGE_SIZE,
+  type LeaderboardDefinition,
+  type Standing,
+} from './model.js';
 
 type Ranked = Standing & { rank: number };
 
@@ -17,7 +25,10 @@ type Ranked = Standing & { rank: number };
 function standingColumns(definition: LeaderboardDefinition): Column<Ranked>[] {
   return [
     { title: 'Rank', cell: (s) => s.rank },
-    { title: 'Player', cell: (s) => <a href={href('users', s.userBriefProfile.userId)}>{s.userBriefProfile.userName}</a> },
+    {
+      title: 'Player',
+      cell: (s) => <a href={href('users', s.userBriefProfile.userId)}>{s.userBriefProfile.userName}</a>,
+    },
     ...definition.fields.map((field, i) => ({ title: fieldLabel(field), cell: (s: Ranked) => s.scores[i] })),
   ];
 }
@@ -65,7 +76,8 @@ export function BoardView({ config, definition }: { config: ProjectConfig; defin
     <>
       <h2>{id}</h2>
       <p>
-        Ranks by {definition.fields.map(fieldLabel).join(', then ')}; aggregation {definition.aggregation}, order {definition.order}.
+        Ranks by {definition.fields.map(fieldLabel).join(', then ')}; aggregation {definition.aggregation}, order{' '}
+        {definition.order}.
       </p>
       <div class="toolbar">
         <button type="button" class="danger" onClick={() => setConfirm('reset')}>
@@ -86,7 +98,12 @@ export function BoardView({ config, definition }: { config: ProjectConfig; defin
         rowKey={(s) => s.userBriefProfile.userId}
         empty="No scores yet."
       />
-      <Pager label="Paging of the top list" page={page} hasNext={top.data?.length === TOP_PAGE_SIZE} onPage={(p) => setQuery({ page: p || undefined, player: player || undefined })} />
+      <Pager
+        label="Paging of the top list"
+        page={page}
+        hasNext={top.data?.length === TOP_PAGE_SIZE}
+        onPage={(p) => setQuery({ page: p || undefined, player: player || undefined })}
+      />
 
       <h2>A player's neighbourhood</h2>
       <form class="toolbar" onSubmit={choosePlayer} key={player}>
@@ -95,7 +112,12 @@ export function BoardView({ config, definition }: { config: ProjectConfig; defin
         </Field>
         <button type="submit">Show neighbourhood</button>
       </form>
-      <Status error={around.error}>{shown && (shown.rank === 0 ? 'This player has no score on this leaderboard yet.' : `Rank ${shown.rank}, scores ${shown.scores.slice(0, definition.fields.length).join(', ')}.`)}</Status>
+      <Status error={around.error}>
+        {shown &&
+          (shown.rank === 0
+            ? 'This player has no score on this leaderboard yet.'
+            : `Rank ${shown.rank}, scores ${shown.scores.slice(0, definition.fields.length).join(', ')}.`)}
+      </Status>
       {shown && shown.rank > 0 && (
         <DataTable
           caption={`Around the player on ${id}`}
@@ -106,7 +128,12 @@ export function BoardView({ config, definition }: { config: ProjectConfig; defin
       )}
 
       <h2>Definition</h2>
-      <BoardForm key={JSON.stringify(definition)} events={config.events} boards={config.leaderboards} definition={definition} />
+      <BoardForm
+        key={JSON.stringify(definition)}
+        events={config.events}
+        boards={config.leaderboards}
+        definition={definition}
+      />
 
       {confirm && (
         <ConfirmDialog
@@ -115,7 +142,11 @@ export function BoardView({ config, definition }: { config: ProjectConfig; defin
           onConfirm={confirm === 'reset' ? reset : remove}
           onCancel={() => setConfirm(undefined)}
         >
-          <p>{confirm === 'reset' ? 'Every score of this leaderboard is dropped.' : 'The leaderboard leaves the running config with its scores; the config file brings it back at the next start.'}</p>
+          <p>
+            {confirm === 'reset'
+              ? 'Every score of this leaderboard is dropped.'
+              : 'The leaderboard leaves the running config with its scores; the config file brings it back at the next start.'}
+          </p>
         </ConfirmDialog>
       )}
     </>

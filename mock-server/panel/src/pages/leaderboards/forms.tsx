@@ -15,7 +15,13 @@ export function EventForm({ events }: { events: EventDefinition[] }) {
   const action = useAction();
   const submit = (event: Event) => {
     event.preventDefault();
-    const definition = { name: name.trim(), fields: fields.split(',').map((f) => f.trim()).filter(Boolean) };
+    const definition = {
+      name: name.trim(),
+      fields: fields
+        .split(',')
+        .map((f) => f.trim())
+        .filter(Boolean),
+    };
     void action.run(async () => {
       await updateConfig({ events: upsert(events, definition, (e) => e.name) });
       setName('');
@@ -26,7 +32,9 @@ export function EventForm({ events }: { events: EventDefinition[] }) {
   return (
     <form onSubmit={submit} aria-label="Define an event">
       <div class="toolbar">
-        <Field label="Event name">{(id) => <input id={id} required value={name} onInput={(e) => setName(e.currentTarget.value)} />}</Field>
+        <Field label="Event name">
+          {(id) => <input id={id} required value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+        </Field>
         <Field label="Event fields" hint="comma-separated, e.g. score, kills">
           {(id) => <input id={id} required value={fields} onInput={(e) => setFields(e.currentTarget.value)} />}
         </Field>
@@ -43,9 +51,21 @@ export function EventForm({ events }: { events: EventDefinition[] }) {
  * Defines a leaderboard (fields by priority, aggregation, order) in the running config, or changes the one given
  * (the service starts it empty when its fields change, and ranks it again when its order changes).
  */
-export function BoardForm({ events, boards, definition, onSaved }: { events: EventDefinition[]; boards: LeaderboardDefinition[]; definition?: LeaderboardDefinition; onSaved?: (id: string) => void }) {
+export function BoardForm({
+  events,
+  boards,
+  definition,
+  onSaved,
+}: {
+  events: EventDefinition[];
+  boards: LeaderboardDefinition[];
+  definition?: LeaderboardDefinition;
+  onSaved?: (id: string) => void;
+}) {
   const [id, setId] = useState(definition?.id ?? '');
-  const [fields, setFields] = useState<string[]>(() => PRIORITIES.map((_, i) => (definition?.fields[i] ? JSON.stringify(definition.fields[i]) : '')));
+  const [fields, setFields] = useState<string[]>(() =>
+    PRIORITIES.map((_, i) => (definition?.fields[i] ? JSON.stringify(definition.fields[i]) : '')),
+  );
   const [aggregation, setAggregation] = useState(definition?.aggregation ?? 'best');
   const [order, setOrder] = useState(definition?.order ?? 'desc');
   const action = useAction();
@@ -53,7 +73,12 @@ export function BoardForm({ events, boards, definition, onSaved }: { events: Eve
 
   const submit = (event: Event) => {
     event.preventDefault();
-    const next: LeaderboardDefinition = { id: id.trim(), fields: fields.filter(Boolean).map((f) => JSON.parse(f) as BoardField), aggregation, order };
+    const next: LeaderboardDefinition = {
+      id: id.trim(),
+      fields: fields.filter(Boolean).map((f) => JSON.parse(f) as BoardField),
+      aggregation,
+      order,
+    };
     void action.run(async () => {
       await updateConfig({ leaderboards: upsert(boards, next, (b) => b.id) });
       onSaved?.(next.id);
@@ -62,12 +87,21 @@ export function BoardForm({ events, boards, definition, onSaved }: { events: Eve
   };
   return (
     <form onSubmit={submit} aria-label={definition ? 'Change the definition' : 'Define a leaderboard'}>
-      {!definition && <Field label="Leaderboard id">{(fieldId) => <input id={fieldId} required value={id} onInput={(e) => setId(e.currentTarget.value)} />}</Field>}
+      {!definition && (
+        <Field label="Leaderboard id">
+          {(fieldId) => <input id={fieldId} required value={id} onInput={(e) => setId(e.currentTarget.value)} />}
+        </Field>
+      )}
       <div class="toolbar">
         {PRIORITIES.map((label, i) => (
           <Field label={label} key={label}>
             {(fieldId) => (
-              <select id={fieldId} required={i === 0} value={fields[i]} onChange={(e) => setFields(fields.map((f, j) => (i === j ? e.currentTarget.value : f)))}>
+              <select
+                id={fieldId}
+                required={i === 0}
+                value={fields[i]}
+                onChange={(e) => setFields(fields.map((f, j) => (i === j ? e.currentTarget.value : f)))}
+              >
                 <option value="">{i === 0 ? 'choose an event field' : 'none'}</option>
                 {choices.map((choice) => (
                   <option key={fieldLabel(choice)} value={JSON.stringify(choice)}>
@@ -82,7 +116,11 @@ export function BoardForm({ events, boards, definition, onSaved }: { events: Eve
       <div class="toolbar">
         <Field label="Aggregation">
           {(fieldId) => (
-            <select id={fieldId} value={aggregation} onChange={(e) => setAggregation(e.currentTarget.value as typeof aggregation)}>
+            <select
+              id={fieldId}
+              value={aggregation}
+              onChange={(e) => setAggregation(e.currentTarget.value as typeof aggregation)}
+            >
               <option value="best">best: keep the better scores</option>
               <option value="sum">sum: add every event</option>
               <option value="last">last: the latest event</option>

@@ -26,22 +26,34 @@ const board = (id: string) => encodeURIComponent(id);
 
 /** A page of the top list (`GET /game/leaderboards/topPage/<id>`, page 0 first) with the master token. */
 export async function topPage(id: string, page: number): Promise<Standing[]> {
-  return (await service<{ usersProfile: Standing[] }>(`/game/leaderboards/topPage/${board(id)}?page=${page}&count=${TOP_PAGE_SIZE}`)).usersProfile;
+  return (
+    await service<{ usersProfile: Standing[] }>(
+      `/game/leaderboards/topPage/${board(id)}?page=${page}&count=${TOP_PAGE_SIZE}`,
+    )
+  ).usersProfile;
 }
 
 /** A player's rank and scores and the players around them, as that player would see them (`?userId=` with the master token). */
-export async function neighbourhood(id: string, userId: string): Promise<{ rank: number; scores: number[]; around: Standing[] }> {
+export async function neighbourhood(
+  id: string,
+  userId: string,
+): Promise<{ rank: number; scores: number[]; around: Standing[] }> {
   const player = `userId=${encodeURIComponent(userId)}`;
   const [{ rank, scores }, { usersProfile }] = await Promise.all([
     service<{ rank: number; scores: number[] }>(`/game/leaderboards/${board(id)}?${player}`),
-    service<{ usersProfile: Standing[] }>(`/game/leaderboards/around-me/${board(id)}?${player}&count=${NEIGHBOURHOOD_SIZE}`),
+    service<{ usersProfile: Standing[] }>(
+      `/game/leaderboards/around-me/${board(id)}?${player}&count=${NEIGHBOURHOOD_SIZE}`,
+    ),
   ]);
   return { rank, scores, around: usersProfile };
 }
 
 /** The user a username or a user id names (the username first); an error saying so when none does. */
 export async function findPlayer(text: string): Promise<{ userId: string; username: string }> {
-  for (const path of [`/auth/users/by-username/${encodeURIComponent(text)}`, `/auth/users/${encodeURIComponent(text)}`]) {
+  for (const path of [
+    `/auth/users/by-username/${encodeURIComponent(text)}`,
+    `/auth/users/${encodeURIComponent(text)}`,
+  ]) {
     try {
       return await service<{ userId: string; username: string }>(path);
     } catch (error) {

@@ -26,7 +26,10 @@ export function Clock({ config }: { config: ProjectConfig }) {
   const move = async (event: Event) => {
     event.preventDefault();
     void moving.run(async () => {
-      const { now } = await admin<{ now: string }>('/__admin/clock', jsonBody('POST', { advanceSeconds: Number(amount) * UNITS[unit] }));
+      const { now } = await admin<{ now: string }>(
+        '/__admin/clock',
+        jsonBody('POST', { advanceSeconds: Number(amount) * UNITS[unit] }),
+      );
       clock.reload();
       return `Clock moved forward by ${amount} ${unit}: it is now ${now}.`;
     });
@@ -39,7 +42,17 @@ export function Clock({ config }: { config: ProjectConfig }) {
       <Status error={clock.error} />
       <form class="toolbar" onSubmit={move}>
         <Field label="Move forward by">
-          {(id) => <input id={id} type="number" min={0} step="any" required value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />}
+          {(id) => (
+            <input
+              id={id}
+              type="number"
+              min={0}
+              step="any"
+              required
+              value={amount}
+              onInput={(e) => setAmount(e.currentTarget.value)}
+            />
+          )}
         </Field>
         <Field label="Unit">
           {(id) => (

@@ -25,7 +25,12 @@ export function Settings({ config }: { config: ProjectConfig }) {
   const save = async (event: Event) => {
     event.preventDefault();
     void saving.run(async () => {
-      await updateConfig({ services, emailConfirmation, accessTokenTtlSeconds: Number(accessTtl), refreshTokenTtlSeconds: Number(refreshTtl) });
+      await updateConfig({
+        services,
+        emailConfirmation,
+        accessTokenTtlSeconds: Number(accessTtl),
+        refreshTokenTtlSeconds: Number(refreshTtl),
+      });
       return 'Settings saved.';
     });
   };
@@ -38,19 +43,48 @@ export function Settings({ config }: { config: ProjectConfig }) {
           <legend>Services</legend>
           {SERVICES.map((name) => (
             <label key={name} class="check">
-              <input type="checkbox" checked={services[name]} onChange={(e) => setServices({ ...services, [name]: e.currentTarget.checked })} /> {name}
+              <input
+                type="checkbox"
+                checked={services[name]}
+                onChange={(e) => setServices({ ...services, [name]: e.currentTarget.checked })}
+              />{' '}
+              {name}
             </label>
           ))}
         </fieldset>
         <label class="check">
-          <input type="checkbox" checked={emailConfirmation} onChange={(e) => setEmailConfirmation(e.currentTarget.checked)} /> E-mail confirmation (new users
-          stay inactive until they open the link of their e-mail)
+          <input
+            type="checkbox"
+            checked={emailConfirmation}
+            onChange={(e) => setEmailConfirmation(e.currentTarget.checked)}
+          />{' '}
+          E-mail confirmation (new users stay inactive until they open the link of their e-mail)
         </label>
         <Field label="Access token lifetime (seconds)">
-          {(id) => <input id={id} type="number" min={1} step={1} required value={accessTtl} onInput={(e) => setAccessTtl(e.currentTarget.value)} />}
+          {(id) => (
+            <input
+              id={id}
+              type="number"
+              min={1}
+              step={1}
+              required
+              value={accessTtl}
+              onInput={(e) => setAccessTtl(e.currentTarget.value)}
+            />
+          )}
         </Field>
         <Field label="Refresh token lifetime (seconds)">
-          {(id) => <input id={id} type="number" min={1} step={1} required value={refreshTtl} onInput={(e) => setRefreshTtl(e.currentTarget.value)} />}
+          {(id) => (
+            <input
+              id={id}
+              type="number"
+              min={1}
+              step={1}
+              required
+              value={refreshTtl}
+              onInput={(e) => setRefreshTtl(e.currentTarget.value)}
+            />
+          )}
         </Field>
         <button type="submit" disabled={saving.busy}>
           Save settings

@@ -28,7 +28,11 @@ export function StateActions() {
     event.preventDefault();
     if (!file) return;
     void action.run(async () => {
-      await admin('/__admin/state', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: await file.text() });
+      await admin('/__admin/state', {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body: await file.text(),
+      });
       await reloadConfig();
       return `State imported from ${file.name}.`;
     });
@@ -55,13 +59,26 @@ export function StateActions() {
       </div>
       <form class="toolbar" onSubmit={importState}>
         <Field label="State file (a JSON export)">
-          {(id) => <input id={id} type="file" accept="application/json,.json" required onChange={(e) => setFile(e.currentTarget.files?.[0])} />}
+          {(id) => (
+            <input
+              id={id}
+              type="file"
+              accept="application/json,.json"
+              required
+              onChange={(e) => setFile(e.currentTarget.files?.[0])}
+            />
+          )}
         </Field>
         <button type="submit">Import state</button>
       </form>
       <Status error={action.error}>{action.message}</Status>
       {confirming && (
-        <ConfirmDialog title="Reset the project?" confirmLabel="Reset the project" onConfirm={reset} onCancel={() => setConfirming(false)}>
+        <ConfirmDialog
+          title="Reset the project?"
+          confirmLabel="Reset the project"
+          onConfirm={reset}
+          onCancel={() => setConfirming(false)}
+        >
           <p>Every user, row, file, job and score goes, and the config returns to the one the server started with.</p>
         </ConfirmDialog>
       )}

@@ -4,7 +4,17 @@ import { Field } from '../../components/field.js';
 import { Status } from '../../components/status.js';
 import { href, setQuery, useRoute } from '../../router.js';
 import { useAction } from '../../use-action.js';
-import { AREAS, STATUS_CLASSES, callerName, clearRequests, followRequests, listRequests, matchesLive, type ExchangeSummary, type RequestFilter } from './model.js';
+import {
+  AREAS,
+  STATUS_CLASSES,
+  callerName,
+  clearRequests,
+  followRequests,
+  listRequests,
+  matchesLive,
+  type ExchangeSummary,
+  type RequestFilter,
+} from './model.js';
 
 /** Most rows the live list holds; older ones are a "Load older" away. */
 const SHOWN = 500;
@@ -13,7 +23,12 @@ const RECONNECT_MS = 2000;
 type Live = 'connecting' | 'live' | 'paused' | 'reconnecting';
 
 function filterOf(query: URLSearchParams): RequestFilter {
-  return { area: query.get('area') ?? '', status: query.get('status') ?? '', user: query.get('user') ?? '', text: query.get('text') ?? '' };
+  return {
+    area: query.get('area') ?? '',
+    status: query.get('status') ?? '',
+    user: query.get('user') ?? '',
+    text: query.get('text') ?? '',
+  };
 }
 
 /** `14:03:07.219`: the local time of day to the millisecond, enough to tell quick requests apart. */
@@ -140,7 +155,12 @@ export function RequestList() {
     setQuery({ ...draft, text: draft.text.trim(), user: draft.user.trim() });
   };
 
-  const liveText = { connecting: 'Connecting…', live: 'Live: new requests appear at the top.', paused: `Paused: ${waiting.length} new requests held.`, reconnecting: 'Reconnecting…' }[live];
+  const liveText = {
+    connecting: 'Connecting…',
+    live: 'Live: new requests appear at the top.',
+    paused: `Paused: ${waiting.length} new requests held.`,
+    reconnecting: 'Reconnecting…',
+  }[live];
   const filtered = Object.values(filter).some(Boolean);
   return (
     <>
@@ -159,7 +179,11 @@ export function RequestList() {
         </Field>
         <Field label="Status">
           {(id) => (
-            <select id={id} value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value })}>
+            <select
+              id={id}
+              value={draft.status}
+              onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value })}
+            >
               <option value="">any</option>
               {STATUS_CLASSES.map((status) => (
                 <option key={status} value={status}>
@@ -170,10 +194,25 @@ export function RequestList() {
           )}
         </Field>
         <Field label="Caller">
-          {(id) => <input id={id} placeholder="user id, master or anonymous" value={draft.user} onInput={(e) => setDraft({ ...draft, user: e.currentTarget.value })} />}
+          {(id) => (
+            <input
+              id={id}
+              placeholder="user id, master or anonymous"
+              value={draft.user}
+              onInput={(e) => setDraft({ ...draft, user: e.currentTarget.value })}
+            />
+          )}
         </Field>
         <Field label="Text">
-          {(id) => <input id={id} type="search" placeholder="in the path or the bodies" value={draft.text} onInput={(e) => setDraft({ ...draft, text: e.currentTarget.value })} />}
+          {(id) => (
+            <input
+              id={id}
+              type="search"
+              placeholder="in the path or the bodies"
+              value={draft.text}
+              onInput={(e) => setDraft({ ...draft, text: e.currentTarget.value })}
+            />
+          )}
         </Field>
         <button type="submit">Filter</button>
         {filtered && <a href={href('requests')}>Clear filters</a>}
@@ -208,7 +247,15 @@ export function RequestList() {
           },
           { title: 'Status', cell: (row) => <span class={`http-status s${String(row.status)[0]}`}>{row.status}</span> },
           { title: 'Duration', cell: (row) => `${row.durationMs} ms` },
-          { title: 'Caller', cell: (row) => (row.caller.kind === 'user' ? <a href={href('users', row.caller.userId)}>{callerName(row)}</a> : callerName(row)) },
+          {
+            title: 'Caller',
+            cell: (row) =>
+              row.caller.kind === 'user' ? (
+                <a href={href('users', row.caller.userId)}>{callerName(row)}</a>
+              ) : (
+                callerName(row)
+              ),
+          },
           { title: 'Area', cell: (row) => row.area },
         ]}
       />

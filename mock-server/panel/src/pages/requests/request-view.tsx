@@ -14,7 +14,18 @@ const OMITTED: Record<string, string> = {
 };
 
 function Headers({ headers, caption }: { headers: Record<string, string>; caption: string }) {
-  return <DataTable caption={caption} rows={Object.entries(headers)} rowKey={([name]) => name} empty="No headers." columns={[{ title: 'Name', cell: ([name]) => name }, { title: 'Value', cell: ([, value]) => <code>{value}</code> }]} />;
+  return (
+    <DataTable
+      caption={caption}
+      rows={Object.entries(headers)}
+      rowKey={([name]) => name}
+      empty="No headers."
+      columns={[
+        { title: 'Name', cell: ([name]) => name },
+        { title: 'Value', cell: ([, value]) => <code>{value}</code> },
+      ]}
+    />
+  );
 }
 
 /** A body as the server kept it: JSON pretty, a form's fields, text, or what it was and its size. */
@@ -38,14 +49,23 @@ function Body({ body, label }: { body: BodyView; label: string }) {
           rowKey={([name]) => name}
           columns={[
             { title: 'Field', cell: ([name]) => name },
-            { title: 'Value', cell: ([, value]) => (typeof value === 'string' ? <code>{value}</code> : `file ${value.file} (${value.type || 'no type'}, ${formatBytes(value.size)})`) },
+            {
+              title: 'Value',
+              cell: ([, value]) =>
+                typeof value === 'string' ? (
+                  <code>{value}</code>
+                ) : (
+                  `file ${value.file} (${value.type || 'no type'}, ${formatBytes(value.size)})`
+                ),
+            },
           ]}
         />
       );
     case 'omitted':
       return (
         <p>
-          {body.contentType ?? 'A body'}, {body.size === undefined ? 'size unknown' : formatBytes(body.size)}: not shown ({OMITTED[body.reason]}).
+          {body.contentType ?? 'A body'}, {body.size === undefined ? 'size unknown' : formatBytes(body.size)}: not shown
+          ({OMITTED[body.reason]}).
         </p>
       );
   }
@@ -74,7 +94,13 @@ export function RequestView({ id }: { id: string }) {
             <dt>Duration</dt>
             <dd>{shown.durationMs} ms</dd>
             <dt>Caller</dt>
-            <dd>{shown.caller.kind === 'user' ? <a href={href('users', shown.caller.userId)}>user {callerName(shown)}</a> : callerName(shown)}</dd>
+            <dd>
+              {shown.caller.kind === 'user' ? (
+                <a href={href('users', shown.caller.userId)}>user {callerName(shown)}</a>
+              ) : (
+                callerName(shown)
+              )}
+            </dd>
             <dt>Area</dt>
             <dd>{shown.area}</dd>
             <dt>Project</dt>

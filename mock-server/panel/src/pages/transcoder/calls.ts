@@ -35,7 +35,10 @@ export function saveSetting(kind: Kind, record: unknown): Promise<SettingRecord>
 export type Reference = string | true | undefined;
 
 /** Queues a conversion for the project (spec 4.7 #6). */
-export function convert(url: string, references: Partial<Record<Kind, Reference>>): Promise<{ requestId: string; videoId: string }> {
+export function convert(
+  url: string,
+  references: Partial<Record<Kind, Reference>>,
+): Promise<{ requestId: string; videoId: string }> {
   return service('/video/convert', jsonBody('POST', { url, ...references }));
 }
 

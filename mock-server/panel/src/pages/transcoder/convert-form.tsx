@@ -29,14 +29,21 @@ export function ConvertForm({ all }: { all: AllSettings }) {
   return (
     <form onSubmit={submit} aria-labelledby="transcoder-convert">
       <h2 id="transcoder-convert">Convert a video</h2>
-      <Field label="Source address" hint={`An http(s) address the server can fetch, e.g. a file of this storage: ${location.origin}/<bucket>/<path>`}>
+      <Field
+        label="Source address"
+        hint={`An http(s) address the server can fetch, e.g. a file of this storage: ${location.origin}/<bucket>/<path>`}
+      >
         {(id) => <input id={id} type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} />}
       </Field>
       <div class="toolbar">
         {KINDS.map((kind) => (
           <Field key={kind} label={`${kind[0]!.toUpperCase()}${kind.slice(1)} setting`}>
             {(id) => (
-              <select id={id} value={choices[kind] ?? NONE} onChange={(e) => setChoices({ ...choices, [kind]: e.currentTarget.value })}>
+              <select
+                id={id}
+                value={choices[kind] ?? NONE}
+                onChange={(e) => setChoices({ ...choices, [kind]: e.currentTarget.value })}
+              >
                 <option value={NONE}>none</option>
                 <option value={DEFAULT}>the default</option>
                 {all.settings[kind].map((r) => (

@@ -67,9 +67,12 @@ export function JobView({ job }: { job: JobRecord }) {
 function Timeline({ job }: { job: JobRecord }) {
   const events: [string, string][] = [[job.createdAt, 'submitted']];
   if (job.startedAt) events.push([job.startedAt, 'started']);
-  for (const run of job.log) events.push([run.endedAt, `${commandName(run.command)} ended (exit ${run.exitCode ?? 'killed'}, ${run.ms} ms)`]);
+  for (const run of job.log)
+    events.push([run.endedAt, `${commandName(run.command)} ended (exit ${run.exitCode ?? 'killed'}, ${run.ms} ms)`]);
   for (const call of job.calls) {
-    call.tries.forEach((attempt, i) => events.push([attempt.at, `${callName(call)}: try ${i + 1} ${answerOf(attempt)}`]));
+    call.tries.forEach((attempt, i) =>
+      events.push([attempt.at, `${callName(call)}: try ${i + 1} ${answerOf(attempt)}`]),
+    );
   }
   if (job.finishedAt) events.push([job.finishedAt, `finished: ${job.state}`]);
   events.sort((a, b) => Date.parse(a[0]) - Date.parse(b[0]));
@@ -94,7 +97,9 @@ function callName(call: DeliveryCall): string {
 }
 
 function answerOf(attempt: DeliveryCall['tries'][number]): string {
-  return attempt.status !== undefined ? `answered ${attempt.status} in ${attempt.ms} ms` : `failed after ${attempt.ms} ms: ${attempt.error ?? ''}`;
+  return attempt.status !== undefined
+    ? `answered ${attempt.status} in ${attempt.ms} ms`
+    : `failed after ${attempt.ms} ms: ${attempt.error ?? ''}`;
 }
 
 /** Category of an upload delivery (spec 6.2), from its fields. */
@@ -114,11 +119,20 @@ function Calls({ calls }: { calls: DeliveryCall[] }) {
       <DataTable
         caption="Calls the job made, with every try and its answer"
         rows={calls}
-        rowKey={(call) => `${call.kind}:${call.url}:${call.kind === 'upload' ? call.file + JSON.stringify(call.fields) : call.job + call.status}`}
+        rowKey={(call) =>
+          `${call.kind}:${call.url}:${call.kind === 'upload' ? call.file + JSON.stringify(call.fields) : call.job + call.status}`
+        }
         empty="No calls yet."
         columns={[
-          { title: 'Call', cell: (call) => (call.kind === 'upload' ? `upload: ${category(call)}` : `webhook: ${call.job} ${call.status}`) },
-          { title: 'File', cell: (call) => (call.kind === 'upload' ? ('path' in call.fields ? call.fields.path : call.file) : '') },
+          {
+            title: 'Call',
+            cell: (call) =>
+              call.kind === 'upload' ? `upload: ${category(call)}` : `webhook: ${call.job} ${call.status}`,
+          },
+          {
+            title: 'File',
+            cell: (call) => (call.kind === 'upload' ? ('path' in call.fields ? call.fields.path : call.file) : ''),
+          },
           { title: 'Address', cell: (call) => <span class="url">{call.url}</span> },
           { title: 'Tries', cell: (call) => call.tries.map(answerOf).join('; ') },
           { title: 'Delivered', cell: (call) => (call.delivered ? 'yes' : 'no') },
@@ -162,15 +176,21 @@ function Results({ job }: { job: JobRecord }) {
   const presetBase = job.settings.preset?.['vodPlaylistBaseUrl'] as string | undefined;
   const base = (query.get('base') ?? presetBase ?? '').replace(/\/+$/, '');
   const [playing, setPlaying] = useState(false);
-  const uploads = job.calls.filter((c): c is Extract<DeliveryCall, { kind: 'upload' }> => c.kind === 'upload' && c.delivered);
-  const addressOf = (call: Extract<DeliveryCall, { kind: 'upload' }>) => `${base}/${'path' in call.fields ? call.fields.path : `${job.videoId}/${call.file}`}`;
+  const uploads = job.calls.filter(
+    (c): c is Extract<DeliveryCall, { kind: 'upload' }> => c.kind === 'upload' && c.delivered,
+  );
+  const addressOf = (call: Extract<DeliveryCall, { kind: 'upload' }>) =>
+    `${base}/${'path' in call.fields ? call.fields.path : `${job.videoId}/${call.file}`}`;
   const thumbnails = uploads.filter((c) => 'thumbnail' in c.fields);
   const files = uploads.filter((c) => ('vod' in c.fields && c.fields.vod === false) || 'downloadable' in c.fields);
   const vod = uploads.some((c) => 'playlist' in c.fields);
   return (
     <section aria-labelledby="job-results">
       <h3 id="job-results">Results</h3>
-      <Field label="Where the receiver serves the delivered files" hint="The preset's vodPlaylistBaseUrl unless you give another address.">
+      <Field
+        label="Where the receiver serves the delivered files"
+        hint="The preset's vodPlaylistBaseUrl unless you give another address."
+      >
         {(id) => <input id={id} type="url" value={base} onChange={(e) => setQuery({ base: e.currentTarget.value })} />}
       </Field>
       {base && thumbnails.length > 0 && (
@@ -198,7 +218,9 @@ function Results({ job }: { job: JobRecord }) {
               Play the converted video
             </button>
           )}
-          {playing && <HlsPlayer src={`${base}/${job.videoId}/playlist.m3u8`} label={`Converted video ${job.videoId}`} />}
+          {playing && (
+            <HlsPlayer src={`${base}/${job.videoId}/playlist.m3u8`} label={`Converted video ${job.videoId}`} />
+          )}
         </>
       )}
     </section>

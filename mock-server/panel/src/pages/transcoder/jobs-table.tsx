@@ -15,7 +15,10 @@ export function JobsTable({ jobs }: { jobs: JobRecord[] }) {
         columns={[
           { title: 'Request', cell: (job) => <a href={href('transcoder', 'jobs', job.requestId)}>{job.requestId}</a> },
           { title: 'State', cell: (job) => <span class={`state ${job.state}`}>{job.state}</span> },
-          { title: 'By', cell: (job) => (job.userId ? <a href={href('users', job.userId)}>{job.userId}</a> : 'master') },
+          {
+            title: 'By',
+            cell: (job) => (job.userId ? <a href={href('users', job.userId)}>{job.userId}</a> : 'master'),
+          },
           { title: 'Source', cell: (job) => <span class="url">{job.url}</span> },
           { title: 'Submitted', cell: (job) => job.createdAt },
           { title: 'Took', cell: (job) => (job.finishedAt ? seconds(job.createdAt, job.finishedAt) : '') },

@@ -24,7 +24,10 @@ export function HlsPlayer({ src, label }: { src: string; label: string }) {
         if (stopped) return;
         const hls = new Hls();
         destroy = () => hls.destroy();
-        hls.on(Hls.Events.ERROR, (_, data) => data.fatal && setError(new Error(`The video could not be played: ${data.details}`)));
+        hls.on(
+          Hls.Events.ERROR,
+          (_, data) => data.fatal && setError(new Error(`The video could not be played: ${data.details}`)),
+        );
         hls.on(Hls.Events.MANIFEST_PARSED, () => void element.play().catch(() => {}));
         hls.loadSource(src);
         hls.attachMedia(element);

@@ -10,8 +10,20 @@ import { KINDS, saveSetting, type AllSettings, type Kind, type SettingRecord } f
 const TEMPLATES: Record<Kind, object> = {
   thumbnail: { name: 'every-2s', default: true, interval: 2, count: 3, startTime: 0 },
   webhook: { name: 'hooks', default: true, url: 'https://example.com/transcoder/webhook' },
-  upload: { name: 'receiver', default: true, url: 'https://example.com/transcoder/upload', headers: { 'x-secret': 'change-me' } },
-  watermark: { name: 'logo', default: false, url: 'https://example.com/logo.png', location: 'TOP_RIGHT', paddingX: 10, paddingY: 10 },
+  upload: {
+    name: 'receiver',
+    default: true,
+    url: 'https://example.com/transcoder/upload',
+    headers: { 'x-secret': 'change-me' },
+  },
+  watermark: {
+    name: 'logo',
+    default: false,
+    url: 'https://example.com/logo.png',
+    location: 'TOP_RIGHT',
+    paddingX: 10,
+    paddingY: 10,
+  },
   preset: {
     name: 'hls',
     default: true,
@@ -36,7 +48,9 @@ export function SettingsSection({ all, onSaved }: { all: AllSettings; onSaved: (
       {KINDS.map((kind) => {
         const rows: Row[] = [
           ...all.settings[kind].map((record) => ({ owner: undefined, record })),
-          ...Object.entries(all.userSettings).flatMap(([userId, book]) => book[kind].map((record) => ({ owner: userId, record }))),
+          ...Object.entries(all.userSettings).flatMap(([userId, book]) =>
+            book[kind].map((record) => ({ owner: userId, record })),
+          ),
         ];
         return (
           <DataTable
@@ -48,7 +62,10 @@ export function SettingsSection({ all, onSaved }: { all: AllSettings; onSaved: (
             columns={[
               { title: 'Name', cell: (row) => row.record.name },
               { title: 'Default', cell: (row) => (row.record.default ? 'yes' : '') },
-              { title: 'Owner', cell: (row) => (row.owner ? <a href={href('users', row.owner)}>{row.owner}</a> : 'project') },
+              {
+                title: 'Owner',
+                cell: (row) => (row.owner ? <a href={href('users', row.owner)}>{row.owner}</a> : 'project'),
+              },
               { title: 'Fields', cell: (row) => <code class="fields">{fieldsOf(row.record)}</code> },
             ]}
           />
@@ -101,7 +118,9 @@ function SaveForm({ onSaved }: { onSaved: () => void }) {
         )}
       </Field>
       <Field label="Record (JSON)" hint="A name that exists is replaced; default: true makes it the kind's default.">
-        {(id) => <textarea id={id} rows={10} spellcheck={false} value={text} onInput={(e) => setText(e.currentTarget.value)} />}
+        {(id) => (
+          <textarea id={id} rows={10} spellcheck={false} value={text} onInput={(e) => setText(e.currentTarget.value)} />
+        )}
       </Field>
       <button type="submit" disabled={action.busy}>
         Save setting

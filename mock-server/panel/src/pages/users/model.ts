@@ -44,14 +44,21 @@ export const getUser = (userId: string) => service<UserRecord>(`/auth/users/${en
 
 /** Registers a user as the app would (`POST /auth/users`): with e-mail confirmation on, an e-mail goes to the outbox. */
 export const createUser = (fields: Profile & { password: string }) =>
-  service<UserRecord>('/auth/users', jsonBody('POST', Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== ''))));
+  service<UserRecord>(
+    '/auth/users',
+    jsonBody('POST', Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== ''))),
+  );
 
-export const updateUser = (userId: string, profile: Profile) => service<UserRecord>(`/auth/users/${encodeURIComponent(userId)}`, jsonBody('PUT', profile));
+export const updateUser = (userId: string, profile: Profile) =>
+  service<UserRecord>(`/auth/users/${encodeURIComponent(userId)}`, jsonBody('PUT', profile));
 
-export const deleteUser = (userId: string) => service<unknown>(`/auth/users/${encodeURIComponent(userId)}`, { method: 'DELETE' });
+export const deleteUser = (userId: string) =>
+  service<unknown>(`/auth/users/${encodeURIComponent(userId)}`, { method: 'DELETE' });
 
-export const activateUser = (userId: string) => admin<UserRecord>(`/__admin/users/${encodeURIComponent(userId)}/activate`, { method: 'POST' });
+export const activateUser = (userId: string) =>
+  admin<UserRecord>(`/__admin/users/${encodeURIComponent(userId)}/activate`, { method: 'POST' });
 
-export const signOutUser = (userId: string) => admin<{ expiredRefreshTokens: number }>(`/__admin/users/${encodeURIComponent(userId)}/sign-out`, { method: 'POST' });
+export const signOutUser = (userId: string) =>
+  admin<{ expiredRefreshTokens: number }>(`/__admin/users/${encodeURIComponent(userId)}/sign-out`, { method: 'POST' });
 
 export const outbox = () => admin<{ messages: Mail[] }>('/__admin/outbox').then(({ messages }) => messages);

@@ -6,7 +6,17 @@ import { PROFILE_FIELDS, type Profile } from './model.js';
  * The profile fields of a user as a form (create and edit); `withPassword` adds the password a new user needs.
  * `onSubmit` gets the fields as typed.
  */
-export function ProfileForm({ initial, withPassword, submitLabel, onSubmit }: { initial: Profile; withPassword?: boolean; submitLabel: string; onSubmit: (fields: Profile & { password: string }) => void }) {
+export function ProfileForm({
+  initial,
+  withPassword,
+  submitLabel,
+  onSubmit,
+}: {
+  initial: Profile;
+  withPassword?: boolean;
+  submitLabel: string;
+  onSubmit: (fields: Profile & { password: string }) => void;
+}) {
   const [fields, setFields] = useState({ ...initial, password: '' });
   const submit = (event: Event) => {
     event.preventDefault();
@@ -31,7 +41,16 @@ export function ProfileForm({ initial, withPassword, submitLabel, onSubmit }: { 
       ))}
       {withPassword && (
         <Field label="Password">
-          {(id) => <input id={id} type="password" required autoComplete="new-password" value={fields.password} onInput={(e) => setFields({ ...fields, password: e.currentTarget.value })} />}
+          {(id) => (
+            <input
+              id={id}
+              type="password"
+              required
+              autoComplete="new-password"
+              value={fields.password}
+              onInput={(e) => setFields({ ...fields, password: e.currentTarget.value })}
+            />
+          )}
         </Field>
       )}
       <button type="submit">{submitLabel}</button>
@@ -42,4 +61,5 @@ export function ProfileForm({ initial, withPassword, submitLabel, onSubmit }: { 
 export const EMPTY_PROFILE: Profile = { username: '', firstName: '', lastName: '', email: '', phoneNumber: '' };
 
 /** The profile fields of a record, for the edit form. */
-export const profileOf = (record: Profile): Profile => Object.fromEntries(PROFILE_FIELDS.map(([name]) => [name, record[name]])) as Profile;
+export const profileOf = (record: Profile): Profile =>
+  Object.fromEntries(PROFILE_FIELDS.map(([name]) => [name, record[name]])) as Profile;

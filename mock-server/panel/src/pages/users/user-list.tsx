@@ -41,7 +41,15 @@ export function UserList() {
       <div class="toolbar">
         <form class="toolbar" role="search" onSubmit={submitSearch}>
           <Field label="Search users">
-            {(id) => <input id={id} type="search" placeholder="name, username or e-mail" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />}
+            {(id) => (
+              <input
+                id={id}
+                type="search"
+                placeholder="name, username or e-mail"
+                value={search}
+                onInput={(e) => setSearch(e.currentTarget.value)}
+              />
+            )}
           </Field>
           <button type="submit">Search</button>
         </form>
@@ -66,7 +74,12 @@ export function UserList() {
               { title: 'User id', cell: (user) => <code>{user.userId}</code> },
             ]}
           />
-          <Pager label="Users pages" page={page} hasNext={(page + 1) * PAGE_SIZE < (count ?? 0)} onPage={(next) => setQuery({ q: word, page: next || undefined })} />
+          <Pager
+            label="Users pages"
+            page={page}
+            hasNext={(page + 1) * PAGE_SIZE < (count ?? 0)}
+            onPage={(next) => setQuery({ q: word, page: next || undefined })}
+          />
         </>
       )}
       <h2>Outbox</h2>

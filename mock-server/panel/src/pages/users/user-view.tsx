@@ -43,11 +43,17 @@ export function UserView({ userId }: { userId: string }) {
           <h2>{record.username}</h2>
           <div class="toolbar">
             {!record.active && (
-              <button type="button" onClick={() => act(async () => `${(await activateUser(userId)).username} is active.`)}>
+              <button
+                type="button"
+                onClick={() => act(async () => `${(await activateUser(userId)).username} is active.`)}
+              >
                 Activate
               </button>
             )}
-            <button type="button" onClick={() => act(async () => signedOut((await signOutUser(userId)).expiredRefreshTokens))}>
+            <button
+              type="button"
+              onClick={() => act(async () => signedOut((await signOutUser(userId)).expiredRefreshTokens))}
+            >
               Sign out everywhere
             </button>
             <button type="button" class="danger" onClick={() => setDeleting(true)}>
@@ -66,15 +72,27 @@ export function UserView({ userId }: { userId: string }) {
                 key={JSON.stringify(profileOf(record))}
                 initial={profileOf(record)}
                 submitLabel="Save"
-                onSubmit={({ password: _unused, ...profile }) => act(async () => `${(await updateUser(userId, profile)).username} saved.`)}
+                onSubmit={({ password: _unused, ...profile }) =>
+                  act(async () => `${(await updateUser(userId, profile)).username} saved.`)
+                }
               />
             </section>
           </div>
-          {mails.data && <Outbox messages={mails.data.filter((mail) => record.email && mail.to === record.email)} caption={`E-mails to ${record.email || 'this user'}`} />}
+          {mails.data && (
+            <Outbox
+              messages={mails.data.filter((mail) => record.email && mail.to === record.email)}
+              caption={`E-mails to ${record.email || 'this user'}`}
+            />
+          )}
         </>
       )}
       {deleting && record && (
-        <ConfirmDialog title={`Delete ${record.username}?`} confirmLabel="Delete the user" onConfirm={remove} onCancel={() => setDeleting(false)}>
+        <ConfirmDialog
+          title={`Delete ${record.username}?`}
+          confirmLabel="Delete the user"
+          onConfirm={remove}
+          onCancel={() => setDeleting(false)}
+        >
           <p>The user, their sessions and their scores go; the rows and files they wrote stay.</p>
         </ConfirmDialog>
       )}

@@ -5,7 +5,8 @@ import { isPlainObject } from '../../shared/http.js';
 /** Principal (`*` for everyone, or a user id) -> permissions. */
 export type Acl = Record<string, { read?: boolean; write?: boolean }>;
 
-const aclError = () => badRequest(ErrorCode.INCORRECT_TYPE, 'ACL must map "*" or user ids to objects with boolean "read" and "write"');
+const aclError = () =>
+  badRequest(ErrorCode.INCORRECT_TYPE, 'ACL must map "*" or user ids to objects with boolean "read" and "write"');
 
 /** Validates an ACL value: an object of principals to `{read?: boolean, write?: boolean}`; 400 code 111 otherwise. */
 export function parseAcl(value: unknown): Acl {
@@ -25,7 +26,9 @@ export function parseAcl(value: unknown): Acl {
 
 function allows(acl: Acl | undefined, principal: Principal, permission: 'read' | 'write'): boolean {
   if (!acl || principal.isMaster) return true;
-  return acl['*']?.[permission] === true || (principal.userId !== undefined && acl[principal.userId]?.[permission] === true);
+  return (
+    acl['*']?.[permission] === true || (principal.userId !== undefined && acl[principal.userId]?.[permission] === true)
+  );
 }
 
 /** A row without an ACL is public; the master token reads everything. */

@@ -14,7 +14,8 @@ type Operation = () => unknown;
 const TABLE_PATH = /^(?:\/object-storage)?\/classes\/([^/]+)\/?$/;
 const ROW_PATH = /^(?:\/object-storage)?\/classes\/([^/]+)\/([^/]+)$/;
 
-const invalid = (index: number, message: string) => badRequest(ErrorCode.INVALID_JSON, `requests[${index}]: ${message}`);
+const invalid = (index: number, message: string) =>
+  badRequest(ErrorCode.INVALID_JSON, `requests[${index}]: ${message}`);
 
 /** Turns one batch item into the single operation it names; 400 for an item that names none. */
 function route(project: Project, principal: Principal, item: unknown, index: number): Operation {
@@ -30,7 +31,10 @@ function route(project: Project, principal: Principal, item: unknown, index: num
   if (method === 'POST' && table) return () => createRow(project, principal, table[1]!, fields);
   if (method === 'PUT' && row) return () => updateRow(project, principal, row[1]!, row[2]!, fields);
   if (method === 'DELETE' && row) return () => deleteRow(project, principal, row[1]!, row[2]!);
-  throw invalid(index, `cannot route ${method} ${path}: a batch holds POST /classes/<table>, PUT and DELETE /classes/<table>/<id>`);
+  throw invalid(
+    index,
+    `cannot route ${method} ${path}: a batch holds POST /classes/<table>, PUT and DELETE /classes/<table>/<id>`,
+  );
 }
 
 /**
@@ -43,7 +47,8 @@ function route(project: Project, principal: Principal, item: unknown, index: num
  */
 export function runBatch(project: Project, principal: Principal, requests: unknown): BatchResult[] {
   if (!Array.isArray(requests)) throw badRequest(ErrorCode.INVALID_JSON, 'a batch is {"requests": [...]}');
-  if (requests.length > BATCH_LIMIT) throw badRequest(ErrorCode.INVALID_JSON, `a batch holds at most ${BATCH_LIMIT} requests, not ${requests.length}`);
+  if (requests.length > BATCH_LIMIT)
+    throw badRequest(ErrorCode.INVALID_JSON, `a batch holds at most ${BATCH_LIMIT} requests, not ${requests.length}`);
   const operations = requests.map((item, index) => route(project, principal, item, index));
   return operations.map((operation) => {
     try {

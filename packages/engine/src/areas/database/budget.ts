@@ -36,7 +36,11 @@ export const COST = {
 } as const;
 
 const tooCostly = (limit: number) =>
-  new ApiError(400, ErrorCode.QUERY_TOO_COSTLY, `the query would cost more than maxQueryCost (${limit} units): narrow the where, or use fewer sub-queries, clauses, included rows or a smaller limit`);
+  new ApiError(
+    400,
+    ErrorCode.QUERY_TOO_COSTLY,
+    `the query would cost more than maxQueryCost (${limit} units): narrow the where, or use fewer sub-queries, clauses, included rows or a smaller limit`,
+  );
 
 /**
  * The work one query request may still do. Every part of the query charges what it is about to do (rows visited,

@@ -27,7 +27,8 @@ function mentionsRegex(where: unknown): boolean {
  */
 export async function loadEvaluatorsFor(where: Record<string, unknown>): Promise<void> {
   const loads: Promise<void>[] = [];
-  if (!general && Object.keys(where).length > 0) loads.push(import('./general-predicate.js').then((module) => void (general = module.compileGeneral)));
+  if (!general && Object.keys(where).length > 0)
+    loads.push(import('./general-predicate.js').then((module) => void (general = module.compileGeneral)));
   if (!re2 && mentionsRegex(where)) loads.push(import('re2js').then((module) => void (re2 = module.RE2JS)));
   await Promise.all(loads);
 }

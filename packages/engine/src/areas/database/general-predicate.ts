@@ -12,7 +12,8 @@ import type { ValueSet } from './value-set.js';
 type Operator = typeof $regex;
 
 /** The value at a clause's path, as mingo's own operators see it (through arrays of objects). */
-const valueOf = (row: Parameters<typeof resolve>[0], selector: string): unknown => resolve(row, selector, { unwrapArray: true });
+const valueOf = (row: Parameters<typeof resolve>[0], selector: string): unknown =>
+  resolve(row, selector, { unwrapArray: true });
 
 /** mingo's `$in`, over a `ValueSet` built once per query instead of a list hashed again for every row. */
 function isIn(value: unknown, set: ValueSet): boolean {
@@ -49,7 +50,9 @@ const $safeRegex: Operator = (selector, value) => {
 
 // Only the operators the API offers, for single clauses (predicate.ts combines $and, $or and $nor itself): anything
 // else never reaches mingo (the resolver refuses it with 102).
-const context = Context.init({ query: { $eq, $ne, $lt, $lte, $gt, $gte, $in, $nin, $exists, $all, [SAFE_REGEX]: $safeRegex } });
+const context = Context.init({
+  query: { $eq, $ne, $lt, $lte, $gt, $gte, $in, $nin, $exists, $all, [SAFE_REGEX]: $safeRegex },
+});
 
 /** A row predicate for one resolved clause, through mingo (loaded on demand: see evaluators.ts). */
 export function compileGeneral(criteria: Clause): (row: Row) => boolean {

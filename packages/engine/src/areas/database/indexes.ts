@@ -59,7 +59,11 @@ function firstPosition(from: number, to: number, before: (position: number) => b
 /** The position of the entry (value, seq): rows of equal value sort by their creation sequence. */
 function position(indexes: TableIndexes, index: ColumnIndex, value: Scalar, seq: number): number {
   const { values, rows } = index;
-  return firstPosition(0, values.length, (i) => values[i]! < value || (values[i] === value && indexes.sequence.get(rows[i]!)! < seq));
+  return firstPosition(
+    0,
+    values.length,
+    (i) => values[i]! < value || (values[i] === value && indexes.sequence.get(rows[i]!)! < seq),
+  );
 }
 
 /** The first position of [from, to) whose value is greater than `value`. */
@@ -82,7 +86,9 @@ function build(table: Table, column: string, type: string): ColumnIndex {
   }
   // Positions, not [value, row] pairs: a third faster at 1,000,000 rows. The rows were read in creation order, so
   // ordering equal values by position keeps that order.
-  const order = Array.from(values, (_, i) => i).sort((a, b) => (values[a]! < values[b]! ? -1 : values[a]! > values[b]! ? 1 : a - b));
+  const order = Array.from(values, (_, i) => i).sort((a, b) =>
+    values[a]! < values[b]! ? -1 : values[a]! > values[b]! ? 1 : a - b,
+  );
   return { type, values: order.map((i) => values[i]!), rows: order.map((i) => rows[i]!) };
 }
 

@@ -10,7 +10,8 @@ const RESERVED_TABLES = new Set(['query']);
 
 /** A table name (Parse rule `^[A-Za-z][A-Za-z0-9_]*$`, not `query`); 400 code 103 otherwise. */
 export function checkTableName(name: string): string {
-  if (!NAME.test(name) || RESERVED_TABLES.has(name)) throw badRequest(ErrorCode.INVALID_CLASS_NAME, `"${name}" is not a valid table name`);
+  if (!NAME.test(name) || RESERVED_TABLES.has(name))
+    throw badRequest(ErrorCode.INVALID_CLASS_NAME, `"${name}" is not a valid table name`);
   return name;
 }
 
@@ -31,7 +32,11 @@ const MAX_PATH_STEPS = 32;
  */
 export function checkPath(path: string): string {
   const [head = '', ...rest] = path.split('.');
-  if (rest.length >= MAX_PATH_STEPS) throw badRequest(ErrorCode.INVALID_KEY_NAME, `a column path has at most ${MAX_PATH_STEPS} steps, not ${rest.length + 1}`);
+  if (rest.length >= MAX_PATH_STEPS)
+    throw badRequest(
+      ErrorCode.INVALID_KEY_NAME,
+      `a column path has at most ${MAX_PATH_STEPS} steps, not ${rest.length + 1}`,
+    );
   const headOk = NAME.test(head) || (SYSTEM_COLUMNS as readonly string[]).includes(head);
   if (!headOk || head === 'ACL' || rest.some((step) => step === '' || step.startsWith('$'))) {
     throw badRequest(ErrorCode.INVALID_KEY_NAME, `"${path}" is not a valid column name`);
@@ -41,5 +46,6 @@ export function checkPath(path: string): string {
 
 /** A key inside a JSON object value: not empty, no leading `$`, no `.` (they would be unreachable by queries). */
 export function checkNestedKey(key: string): void {
-  if (key === '' || key.startsWith('$') || key.includes('.')) throw badRequest(ErrorCode.INVALID_KEY_NAME, `"${key}" is not a valid key of a JSON object`);
+  if (key === '' || key.startsWith('$') || key.includes('.'))
+    throw badRequest(ErrorCode.INVALID_KEY_NAME, `"${key}" is not a valid key of a JSON object`);
 }

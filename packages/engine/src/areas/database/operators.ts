@@ -40,12 +40,18 @@ export function parseChange(raw: unknown): Change {
       const pointers = objectsOf(raw, op).map(parsePointer);
       const target = pointers[0]?.className;
       if (!target || pointers.some((p) => p.className !== target)) {
-        throw badRequest(ErrorCode.INCORRECT_TYPE, `${op} takes a non-empty "objects" array of pointers into one table`);
+        throw badRequest(
+          ErrorCode.INCORRECT_TYPE,
+          `${op} takes a non-empty "objects" array of pointers into one table`,
+        );
       }
       return { op, pointers };
     }
     default:
-      return { op: op as 'Add' | 'AddUnique' | 'Remove', objects: objectsOf(raw, op).map((item) => normalizeValue(item, 1)) };
+      return {
+        op: op as 'Add' | 'AddUnique' | 'Remove',
+        objects: objectsOf(raw, op).map((item) => normalizeValue(item, 1)),
+      };
   }
 }
 

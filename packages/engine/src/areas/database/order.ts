@@ -29,7 +29,8 @@ function sortable(value: unknown, kind: number): unknown {
 export function compareValues(a: unknown, b: unknown): number {
   if (a === b) return 0;
   // The common case first: two numbers (or two strings) of a typed column.
-  if (typeof a === typeof b && (typeof a === 'number' || typeof a === 'string')) return (a as number) < (b as number) ? -1 : 1;
+  if (typeof a === typeof b && (typeof a === 'number' || typeof a === 'string'))
+    return (a as number) < (b as number) ? -1 : 1;
   const [ka, kb] = [rank(a), rank(b)];
   if (ka !== kb) return ka - kb;
   const [sa, sb] = [sortable(a, ka), sortable(b, kb)] as [number, number];

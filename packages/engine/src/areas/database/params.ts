@@ -22,7 +22,10 @@ function queryInt(c: AppContext, name: string, bounds: { min: number; max: numbe
 function list(c: AppContext, name: string): string[] | undefined {
   const raw = c.req.query(name);
   if (raw === undefined) return undefined;
-  return raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }
 
 const pathList = (c: AppContext, name: string) => list(c, name)?.map(checkPath);
@@ -30,9 +33,14 @@ const pathList = (c: AppContext, name: string) => list(c, name)?.map(checkPath);
 /** The URL parameters of a query (spec 4.5): order, limit, skip, keys, include, count, sample. */
 export function queryOptions(c: AppContext): QueryOptions {
   const count = c.req.query('count');
-  if (count !== undefined && !['1', '0', 'true', 'false'].includes(count)) throw badRequest(ErrorCode.INVALID_QUERY, 'query parameter "count" must be 1 or 0');
+  if (count !== undefined && !['1', '0', 'true', 'false'].includes(count))
+    throw badRequest(ErrorCode.INVALID_QUERY, 'query parameter "count" must be 1 or 0');
   const options: QueryOptions = {
-    order: (list(c, 'order') ?? []).map((key) => (key.startsWith('-') ? { path: checkPath(key.slice(1)), descending: true } : { path: checkPath(key), descending: false })),
+    order: (list(c, 'order') ?? []).map((key) =>
+      key.startsWith('-')
+        ? { path: checkPath(key.slice(1)), descending: true }
+        : { path: checkPath(key), descending: false },
+    ),
     limit: queryInt(c, 'limit', { min: 0, max: LIMIT_MAX, fallback: LIMIT_DEFAULT }),
     skip: queryInt(c, 'skip', { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 }),
     include: pathList(c, 'include') ?? [],

@@ -64,7 +64,9 @@ export function planIndexes(table: Table, clauses: Clause[]): Map<string, IndexP
   for (const [column, { span, points }] of bounds) {
     const index = columnIndex(table, column)!;
     const whole: Span = span ?? [0, index.values.length];
-    const spans = (points ? points.map((value) => narrow(index, whole, '$eq', value)) : [whole]).filter(([from, to]) => from < to);
+    const spans = (points ? points.map((value) => narrow(index, whole, '$eq', value)) : [whole]).filter(
+      ([from, to]) => from < to,
+    );
     plans.set(column, { column, index, spans, size: spans.reduce((sum, [from, to]) => sum + to - from, 0) });
   }
   return plans;

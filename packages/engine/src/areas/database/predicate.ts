@@ -67,7 +67,10 @@ function compileClause(table: Table | undefined, clause: Clause, budget: QueryBu
   const combine = LOGICAL.get(key);
   if (combine) {
     const branches = (value as Clause[][]).map((branch) => compilePredicate(table, branch, budget));
-    return { test: combine(branches.map((branch) => branch.test)), cost: branches.reduce((sum, branch) => sum + branch.cost, 0) };
+    return {
+      test: combine(branches.map((branch) => branch.test)),
+      cost: branches.reduce((sum, branch) => sum + branch.cost, 0),
+    };
   }
   const simple = simpleTest(table, key, value);
   budget.charge(simple ? COST.compileClause : COST.compileGeneralClause);

@@ -79,13 +79,21 @@ function inCreationOrder(ctx: WhereContext, table: Table, plan: IndexPlan): Row[
  * them before it starts, so a query past its budget is refused before any of that work; one that may stop early
  * (`visit` answers false once a page is full) pays row by row.
  */
-function scan(ctx: WhereContext, prepared: Prepared | undefined, visit: (row: Row) => boolean | void, { stopsEarly = false, wanted = Infinity } = {}): void {
+function scan(
+  ctx: WhereContext,
+  prepared: Prepared | undefined,
+  visit: (row: Row) => boolean | void,
+  { stopsEarly = false, wanted = Infinity } = {},
+): void {
   if (!prepared) return;
   const { table, test, perRow } = prepared;
   const { budget } = ctx.run;
   const principal = ctx.principal;
   const best = narrowest(prepared.plans);
-  const scanVisits = stopsEarly && best ? Math.min(table.rows.size, (wanted * table.rows.size) / Math.max(best.size, 1)) : table.rows.size;
+  const scanVisits =
+    stopsEarly && best
+      ? Math.min(table.rows.size, (wanted * table.rows.size) / Math.max(best.size, 1))
+      : table.rows.size;
   const useIndex = best !== undefined && best.size * 2 < scanVisits;
   const rows = useIndex ? inCreationOrder(ctx, table, best) : table.rows.values();
   // Two loops, not one with a test of `stopsEarly` per row: the single loop ran 2.5 times slower.
@@ -122,7 +130,12 @@ function walkIndex(plan: IndexPlan, descending: boolean, visit: (position: numbe
  * it visits rows in order, tests the where on each, and stops once `wanted` rows are found and the last one's value
  * is complete (later keys and ties are then sorted as usual among those rows). Undefined when it does not serve.
  */
-function orderedPage(ctx: WhereContext, prepared: Prepared | undefined, options: QueryOptions, compare: (a: Row, b: Row) => number): Row[] | undefined {
+function orderedPage(
+  ctx: WhereContext,
+  prepared: Prepared | undefined,
+  options: QueryOptions,
+  compare: (a: Row, b: Row) => number,
+): Row[] | undefined {
   const [key] = options.order;
   const wanted = options.skip + options.limit;
   if (!prepared || options.count || options.sample !== undefined || wanted > HEAP_LIMIT) return undefined;
@@ -184,7 +197,12 @@ function sampleOf(rows: Row[], size: number): Row[] {
 }
 
 /** The rows a query returns, before shaping: sampled, or ordered and paged. Counts every match on the way. */
-function selectRows(ctx: WhereContext, table: Table | undefined, where: unknown, options: QueryOptions): { rows: Row[]; count: number } {
+function selectRows(
+  ctx: WhereContext,
+  table: Table | undefined,
+  where: unknown,
+  options: QueryOptions,
+): { rows: Row[]; count: number } {
   let count = 0;
   const wanted = options.skip + options.limit;
   const compare = options.order.length > 0 ? paidComparator(ctx.run.budget, options.order) : undefined;
@@ -232,7 +250,13 @@ function selectRows(ctx: WhereContext, table: Table | undefined, where: unknown,
  * queryRows(project, principal, 'Score', { score: { $gt: 10 } }, { order: [{ path: 'score', descending: true }], limit: 10, skip: 0, include: [], count: true });
  * // { results: [{ _id: '…', score: 42, … }, …], count: 57 }
  */
-export function queryRows(project: Project, principal: Principal, tableName: string, where: unknown, options: QueryOptions): QueryResult {
+export function queryRows(
+  project: Project,
+  principal: Principal,
+  tableName: string,
+  where: unknown,
+  options: QueryOptions,
+): QueryResult {
   const run: QueryRun = { budget: new QueryBudget(project.config.maxQueryCost), subQueries: new Map() };
   const ctx: WhereContext = { project, principal, tableName, depth: 0, run };
   const table = findTable(project, tableName);
@@ -243,7 +267,13 @@ export function queryRows(project: Project, principal: Principal, tableName: str
   const shaping = (options.include.length + (options.keys?.length ?? 0)) * COST.clause;
   const results = rows.map((row) => {
     run.budget.charge(outputCost(row) + shaping);
-    const doc = includePointers(project, principal, showRelations(table, row, { keep: keys, budget: run.budget }), includes, run.budget);
+    const doc = includePointers(
+      project,
+      principal,
+      showRelations(table, row, { keep: keys, budget: run.budget }),
+      includes,
+      run.budget,
+    );
     return keys ? projectKeys(doc, keys) : doc;
   });
   return options.count ? { results, count } : { results };

@@ -16,7 +16,11 @@ const POINTER_BYTES = 64;
  * @example
  * showRelations(table, row); // { _id: 'p1', tags: [{ __type: 'Pointer', className: 'Tag', _id: 't1' }], … }
  */
-export function showRelations(table: Table | undefined, row: Row, { keep, budget }: { keep?: PathTree; budget?: QueryBudget } = {}): Row {
+export function showRelations(
+  table: Table | undefined,
+  row: Row,
+  { keep, budget }: { keep?: PathTree; budget?: QueryBudget } = {},
+): Row {
   const byColumn = table?.relations.get(row._id);
   if (!byColumn) return row;
   let shown: Row | undefined;

@@ -33,16 +33,22 @@ for (const path of ['/object-storage/classes/:table', '/object-storage/classes/:
   });
 }
 
-databaseRoutes.get('/object-storage/classes/:table/:id', (c) => c.json(getRow(c.env.project, c.get('principal'), c.req.param('table'), c.req.param('id'))));
+databaseRoutes.get('/object-storage/classes/:table/:id', (c) =>
+  c.json(getRow(c.env.project, c.get('principal'), c.req.param('table'), c.req.param('id'))),
+);
 
 databaseRoutes.put('/object-storage/classes/:table/:id', async (c) => {
   const body = await readJsonObject(c);
   return c.json(updateRow(c.env.project, c.get('principal'), c.req.param('table'), c.req.param('id'), body));
 });
 
-databaseRoutes.delete('/object-storage/classes/:table/:id', (c) => c.json(deleteRow(c.env.project, c.get('principal'), c.req.param('table'), c.req.param('id'))));
+databaseRoutes.delete('/object-storage/classes/:table/:id', (c) =>
+  c.json(deleteRow(c.env.project, c.get('principal'), c.req.param('table'), c.req.param('id'))),
+);
 
-databaseRoutes.delete('/object-storage/classes/:table', (c) => c.json(deleteAllRows(c.env.project, c.get('principal'), c.req.param('table'))));
+databaseRoutes.delete('/object-storage/classes/:table', (c) =>
+  c.json(deleteAllRows(c.env.project, c.get('principal'), c.req.param('table'))),
+);
 
 databaseRoutes.post('/object-storage/batch', async (c) => {
   const body = await readJsonObject(c);

@@ -27,11 +27,15 @@ function sameColumn(a: Column, b: Column): boolean {
  * names, values, operators, the ACL, and that each value fits its column's type (fixed by its first value; 111).
  * Returns the changes and the columns the body introduces.
  */
-function planChanges(table: Table, body: Record<string, unknown>): { changes: [string, Change][]; newColumns: [string, Column][] } {
+function planChanges(
+  table: Table,
+  body: Record<string, unknown>,
+): { changes: [string, Change][]; newColumns: [string, Column][] } {
   const changes: [string, Change][] = [];
   const newColumns: [string, Column][] = [];
   for (const [name, raw] of Object.entries(body)) {
-    if ((SYSTEM_COLUMNS as readonly string[]).includes(name)) throw badRequest(ErrorCode.INVALID_KEY_NAME, `"${name}" is set by the server and cannot be written`);
+    if ((SYSTEM_COLUMNS as readonly string[]).includes(name))
+      throw badRequest(ErrorCode.INVALID_KEY_NAME, `"${name}" is set by the server and cannot be written`);
     if (name === 'ACL') {
       const change = parseChange(raw);
       if (change.op === 'Set') changes.push([name, { op: 'Set', value: parseAcl(raw) }]);
@@ -44,7 +48,10 @@ function planChanges(table: Table, body: Record<string, unknown>): { changes: [s
     const column = columnOfChange(change);
     const existing = table.columns.get(name);
     if (column && existing && !sameColumn(column, existing)) {
-      throw badRequest(ErrorCode.INCORRECT_TYPE, `column "${name}" holds ${describeColumn(existing)}, not ${describeColumn(column)}`);
+      throw badRequest(
+        ErrorCode.INCORRECT_TYPE,
+        `column "${name}" holds ${describeColumn(existing)}, not ${describeColumn(column)}`,
+      );
     }
     if (column && !existing) newColumns.push([name, column]);
     changes.push([name, change]);
@@ -59,13 +66,20 @@ function planChanges(table: Table, body: Record<string, unknown>): { changes: [s
 function commit(config: Config, table: Table, row: Row, plan: ReturnType<typeof planChanges>): void {
   const columns = table.columns.size + plan.newColumns.length;
   if (columns > config.maxTableColumns) {
-    throw badRequest(ErrorCode.TOO_MANY_COLUMNS, `a table may have at most ${config.maxTableColumns} columns (maxTableColumns); this write would make ${columns}`);
+    throw badRequest(
+      ErrorCode.TOO_MANY_COLUMNS,
+      `a table may have at most ${config.maxTableColumns} columns (maxTableColumns); this write would make ${columns}`,
+    );
   }
   const candidate: Row = { ...row };
   for (const [name, change] of plan.changes) applyChange(candidate, new Map(), name, change);
   const size = jsonBytes(candidate);
   if (size > config.maxRowBytes) {
-    throw new ApiError(413, ErrorCode.ROW_TOO_LARGE, `a row may be at most ${config.maxRowBytes} bytes as JSON (maxRowBytes); this write would make it ${size}`);
+    throw new ApiError(
+      413,
+      ErrorCode.ROW_TOO_LARGE,
+      `a row may be at most ${config.maxRowBytes} bytes as JSON (maxRowBytes); this write would make it ${size}`,
+    );
   }
   for (const [name, column] of plan.newColumns) table.columns.set(name, column);
   changeIndexedRow(table, row, () => {
@@ -87,7 +101,12 @@ function existingRow(project: Project, tableName: string, id: string): { table: 
  * @example
  * createRow(project, principal, 'Score', { player: 'ann', score: 10 }); // { createdAt: '2024-…Z', _id: 'a1B2c3D4e5' }
  */
-export function createRow(project: Project, principal: Principal, tableName: string, body: Record<string, unknown>): { createdAt: string; _id: string } {
+export function createRow(
+  project: Project,
+  principal: Principal,
+  tableName: string,
+  body: Record<string, unknown>,
+): { createdAt: string; _id: string } {
   const tables = project.state(databaseState).tables;
   const table = tables.get(checkTableName(tableName)) ?? newTable();
   const plan = planChanges(table, body);
@@ -103,7 +122,13 @@ export function createRow(project: Project, principal: Principal, tableName: str
 }
 
 /** Changes the given columns of a row (spec 4.2 #2); the caller needs write access. */
-export function updateRow(project: Project, principal: Principal, tableName: string, id: string, body: Record<string, unknown>): { updatedAt: string } {
+export function updateRow(
+  project: Project,
+  principal: Principal,
+  tableName: string,
+  id: string,
+  body: Record<string, unknown>,
+): { updatedAt: string } {
   const { table, row } = existingRow(project, tableName, id);
   if (!canWrite(row, principal)) throw forbidden(`the ACL of row "${id}" does not let you change it`);
   const plan = planChanges(table, body);
@@ -120,7 +145,12 @@ export function getRow(project: Project, principal: Principal, tableName: string
 }
 
 /** Deletes a row and its relations (spec 4.2 #4); the caller needs write access. */
-export function deleteRow(project: Project, principal: Principal, tableName: string, id: string): Record<string, never> {
+export function deleteRow(
+  project: Project,
+  principal: Principal,
+  tableName: string,
+  id: string,
+): Record<string, never> {
   const { table, row } = existingRow(project, tableName, id);
   if (!canWrite(row, principal)) throw forbidden(`the ACL of row "${id}" does not let you delete it`);
   table.rows.delete(id);

@@ -31,7 +31,13 @@ type Doc = Record<string, unknown>;
  * `{__type: "Object", className}`. A pointer to a missing row, or to one the caller may not read, stays a pointer.
  * Each included row is paid from the query's budget like a row returned: one row can point to thousands.
  */
-export function includePointers(project: Project, principal: Principal, doc: Doc, tree: PathTree, budget: QueryBudget): Doc {
+export function includePointers(
+  project: Project,
+  principal: Principal,
+  doc: Doc,
+  tree: PathTree,
+  budget: QueryBudget,
+): Doc {
   if (tree.size === 0) return doc;
   const tables = project.state(databaseState).tables;
   const expand = (value: unknown, subtree: PathTree): unknown => {
@@ -41,7 +47,11 @@ export function includePointers(project: Project, principal: Principal, doc: Doc
     const row = tables.get(className)?.rows.get(value['_id'] as string);
     if (!row || !canRead(row, principal)) return value;
     budget.charge(outputCost(row));
-    return { __type: 'Object', className, ...includePointers(project, principal, showRelations(tables.get(className), row, { budget }), subtree, budget) };
+    return {
+      __type: 'Object',
+      className,
+      ...includePointers(project, principal, showRelations(tables.get(className), row, { budget }), subtree, budget),
+    };
   };
   const copy = { ...doc };
   for (const [key, subtree] of tree) if (Object.hasOwn(copy, key)) copy[key] = expand(copy[key], subtree);

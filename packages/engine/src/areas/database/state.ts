@@ -38,7 +38,10 @@ const tableToJson = (table: Table): TableJson => ({
   columns: Object.fromEntries(table.columns),
   rows: [...table.rows.values()],
   relations: Object.fromEntries(
-    [...table.relations].map(([owner, byColumn]) => [owner, Object.fromEntries([...byColumn].map(([column, ids]) => [column, [...ids]]))]),
+    [...table.relations].map(([owner, byColumn]) => [
+      owner,
+      Object.fromEntries([...byColumn].map(([column, ids]) => [column, [...ids]])),
+    ]),
   ),
 });
 
@@ -46,7 +49,10 @@ const tableFromJson = (json: TableJson): Table => ({
   columns: new Map(Object.entries(json.columns)),
   rows: new Map(json.rows.map((row) => [row._id, row])),
   relations: new Map(
-    Object.entries(json.relations).map(([owner, byColumn]) => [owner, new Map(Object.entries(byColumn).map(([column, ids]) => [column, new Set(ids)]))]),
+    Object.entries(json.relations).map(([owner, byColumn]) => [
+      owner,
+      new Map(Object.entries(byColumn).map(([column, ids]) => [column, new Set(ids)])),
+    ]),
   ),
 });
 
@@ -55,6 +61,8 @@ export const databaseState: StateSlice<DatabaseState> = {
   init: () => ({ tables: new Map() }),
   toJSON: (state) => Object.fromEntries([...state.tables].map(([name, table]) => [name, tableToJson(table)])),
   fromJSON: (json) => ({
-    tables: new Map(Object.entries(json as Record<string, TableJson>).map(([name, table]) => [name, tableFromJson(table)])),
+    tables: new Map(
+      Object.entries(json as Record<string, TableJson>).map(([name, table]) => [name, tableFromJson(table)]),
+    ),
   }),
 };

@@ -22,6 +22,10 @@ export function describeTables(project: Project): TableSummary[] {
     .map(([name, table]) => ({
       name,
       rowCount: table.rows.size,
-      columns: [...table.columns].map(([column, { type, targetClass }]) => ({ name: column, type, ...(targetClass !== undefined && { targetClass }) })),
+      columns: [...table.columns].map(([column, { type, targetClass }]) => ({
+        name: column,
+        type,
+        ...(targetClass !== undefined && { targetClass }),
+      })),
     }));
 }

@@ -50,6 +50,7 @@ const isComposite = (value: unknown): value is object => typeof value === 'objec
  */
 function keyOf(value: object): string {
   const { __type, className, _id } = value as Record<string, unknown>;
-  const isPointer = __type === 'Pointer' && typeof className === 'string' && typeof _id === 'string' && Object.keys(value).length === 3;
+  const isPointer =
+    __type === 'Pointer' && typeof className === 'string' && typeof _id === 'string' && Object.keys(value).length === 3;
   return isPointer ? `P${className}/${_id}` : canonicalJson(value);
 }

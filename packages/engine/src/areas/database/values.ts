@@ -29,19 +29,30 @@ export function normalizeIso(text: unknown): string | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
-export const isTyped = (value: unknown, type: string): value is Record<string, unknown> => isPlainObject(value) && value['__type'] === type;
+export const isTyped = (value: unknown, type: string): value is Record<string, unknown> =>
+  isPlainObject(value) && value['__type'] === type;
 
 /** `{__type: "Date", iso}` with a valid timestamp, in canonical form; 400 code 111 otherwise. */
 export function parseDate(value: Record<string, unknown>): DateValue {
   const iso = normalizeIso(value['iso']);
-  if (!iso || Object.keys(value).length !== 2) throw badRequest(ErrorCode.INCORRECT_TYPE, 'a Date is {"__type": "Date", "iso": "YYYY-MM-DDTHH:MM:SS.MMMZ"}');
+  if (!iso || Object.keys(value).length !== 2)
+    throw badRequest(ErrorCode.INCORRECT_TYPE, 'a Date is {"__type": "Date", "iso": "YYYY-MM-DDTHH:MM:SS.MMMZ"}');
   return { __type: 'Date', iso };
 }
 
 /** `{__type: "Pointer", className, _id}` with a valid table name and a non-empty id; 400 code 106 otherwise. */
 export function parsePointer(value: unknown): Pointer {
-  if (!isTyped(value, 'Pointer') || Object.keys(value).length !== 3 || typeof value['className'] !== 'string' || typeof value['_id'] !== 'string' || value['_id'] === '') {
-    throw badRequest(ErrorCode.INVALID_POINTER, 'a pointer is {"__type": "Pointer", "className": "<table>", "_id": "<row id>"}');
+  if (
+    !isTyped(value, 'Pointer') ||
+    Object.keys(value).length !== 3 ||
+    typeof value['className'] !== 'string' ||
+    typeof value['_id'] !== 'string' ||
+    value['_id'] === ''
+  ) {
+    throw badRequest(
+      ErrorCode.INVALID_POINTER,
+      'a pointer is {"__type": "Pointer", "className": "<table>", "_id": "<row id>"}',
+    );
   }
   return { __type: 'Pointer', className: checkTableName(value['className']), _id: value['_id'] };
 }
@@ -51,13 +62,17 @@ export function parsePointer(value: unknown): Pointer {
  * checked, any other `__type` refused. Throws a 400 for anything the database cannot store.
  */
 export function normalizeValue(value: unknown, depth = 0): unknown {
-  if (depth > MAX_DEPTH) throw badRequest(ErrorCode.INCORRECT_TYPE, `values may be nested at most ${MAX_DEPTH} levels deep`);
+  if (depth > MAX_DEPTH)
+    throw badRequest(ErrorCode.INCORRECT_TYPE, `values may be nested at most ${MAX_DEPTH} levels deep`);
   if (Array.isArray(value)) return value.map((item) => normalizeValue(item, depth + 1));
   if (!isPlainObject(value)) return value;
   if ('__type' in value) {
     if (value['__type'] === 'Date') return parseDate(value);
     if (value['__type'] === 'Pointer') return parsePointer(value);
-    throw badRequest(ErrorCode.INCORRECT_TYPE, `unsupported __type ${JSON.stringify(value['__type'])}: only Date and Pointer values can be written`);
+    throw badRequest(
+      ErrorCode.INCORRECT_TYPE,
+      `unsupported __type ${JSON.stringify(value['__type'])}: only Date and Pointer values can be written`,
+    );
   }
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
@@ -79,13 +94,15 @@ export function columnOf(value: unknown): Column | undefined {
   return { type: 'Object' };
 }
 
-export const describeColumn = (column: Column): string => (column.targetClass ? `${column.type}<${column.targetClass}>` : column.type);
+export const describeColumn = (column: Column): string =>
+  column.targetClass ? `${column.type}<${column.targetClass}>` : column.type;
 
 /**
  * The value of a client-named key of a row or JSON object: its own property only, so that `constructor`,
  * `toString` and the other names of `Object.prototype` read as missing instead of as the prototype's functions.
  */
-export const ownValue = (record: Record<string, unknown>, key: string): unknown => (Object.hasOwn(record, key) ? record[key] : undefined);
+export const ownValue = (record: Record<string, unknown>, key: string): unknown =>
+  Object.hasOwn(record, key) ? record[key] : undefined;
 
 /**
  * A fast reader of one client-named column, for loops over many rows: the own-property check of `ownValue` only

@@ -49,7 +49,10 @@ function valueSet(ctx: WhereContext, values: unknown[]): ValueSet {
 
 function operandList(ctx: WhereContext, op: string, path: string, value: unknown): ValueSet {
   if (!Array.isArray(value)) throw invalid(`${op} takes an array`);
-  return valueSet(ctx, value.map((item) => operand(path, item)));
+  return valueSet(
+    ctx,
+    value.map((item) => operand(path, item)),
+  );
 }
 
 /**
@@ -68,7 +71,8 @@ function memoized(ctx: WhereContext, kind: string, definition: unknown, evaluate
 
 /** A sub-query `{className, where}`: its table and where, checked. */
 function subQuery(op: string, spec: unknown): { className: string; where: unknown } {
-  if (!isPlainObject(spec) || typeof spec['className'] !== 'string') throw invalid(`${op} takes {"className": "<table>", "where": {...}}`);
+  if (!isPlainObject(spec) || typeof spec['className'] !== 'string')
+    throw invalid(`${op} takes {"className": "<table>", "where": {...}}`);
   return { className: checkTableName(spec['className']), where: spec['where'] ?? {} };
 }
 
@@ -77,21 +81,29 @@ const rowsOf = (ctx: WhereContext, { className, where }: { className: string; wh
 
 /** `$select`/`$dontSelect`: the values of `key` in the rows of a sub-query `{query: {className, where}, key}`. */
 function selectedValues(ctx: WhereContext, op: string, spec: unknown): ValueSet {
-  if (!isPlainObject(spec) || typeof spec['key'] !== 'string') throw invalid(`${op} takes {"query": {"className": "<table>", "where": {...}}, "key": "<column>"}`);
+  if (!isPlainObject(spec) || typeof spec['key'] !== 'string')
+    throw invalid(`${op} takes {"query": {"className": "<table>", "where": {...}}, "key": "<column>"}`);
   const key = checkPath(spec['key']);
   const query = subQuery(op, spec['query']);
-  return memoized(ctx, 'select', { query, key }, () => rowsOf(ctx, query).map((row) => valueAt(row, key)).filter((value) => value !== undefined));
+  return memoized(ctx, 'select', { query, key }, () =>
+    rowsOf(ctx, query)
+      .map((row) => valueAt(row, key))
+      .filter((value) => value !== undefined),
+  );
 }
 
 /** `$inQuery`/`$notInQuery`: pointers to the rows of a sub-query `{className, where}`. */
 function pointersTo(ctx: WhereContext, op: string, spec: unknown): ValueSet {
   const query = subQuery(op, spec);
-  return memoized(ctx, 'pointers', query, () => rowsOf(ctx, query).map((row) => ({ __type: 'Pointer', className: query.className, _id: row._id })));
+  return memoized(ctx, 'pointers', query, () =>
+    rowsOf(ctx, query).map((row) => ({ __type: 'Pointer', className: query.className, _id: row._id })),
+  );
 }
 
 function regexClause(ctx: WhereContext, path: string, pattern: unknown, options: unknown): Clause {
   if (typeof pattern !== 'string') throw invalid('$regex takes a string pattern');
-  if (options !== undefined && (typeof options !== 'string' || !/^[ims]*$/.test(options))) throw invalid('$options takes the flags i, m and s');
+  if (options !== undefined && (typeof options !== 'string' || !/^[ims]*$/.test(options)))
+    throw invalid('$options takes the flags i, m and s');
   return { [path]: { [SAFE_REGEX]: new RegexOperand(pattern, (options as string | undefined) ?? '', ctx.run.budget) } };
 }
 
@@ -128,7 +140,8 @@ function fieldClauses(ctx: WhereContext, path: string, condition: unknown): Clau
 
 /** `$relatedTo: {object: <pointer>, key: <relation column>}`: the rows of this table related to that row. */
 function relatedToClause(ctx: WhereContext, spec: unknown): Clause {
-  if (!isPlainObject(spec) || typeof spec['key'] !== 'string') throw invalid('$relatedTo takes {"object": <pointer>, "key": "<relation column>"}');
+  if (!isPlainObject(spec) || typeof spec['key'] !== 'string')
+    throw invalid('$relatedTo takes {"object": <pointer>, "key": "<relation column>"}');
   const owner = parsePointer(spec['object']);
   const table = ctx.project.state(databaseState).tables.get(owner.className);
   const row = table?.rows.get(owner._id);
@@ -151,7 +164,8 @@ export function resolveWhere(ctx: WhereContext, where: unknown): Clause[] {
   const clauses: Clause[] = [];
   for (const [key, condition] of Object.entries(where)) {
     if (LOGICAL_OPS.has(key)) {
-      if (!Array.isArray(condition) || condition.length === 0) throw invalid(`${key} takes a non-empty array of queries`);
+      if (!Array.isArray(condition) || condition.length === 0)
+        throw invalid(`${key} takes a non-empty array of queries`);
       clauses.push({ [key]: condition.map((sub) => resolveWhere({ ...ctx, depth: ctx.depth + 1 }, sub)) });
     } else if (key === '$relatedTo') {
       clauses.push(relatedToClause(ctx, condition));

@@ -33,4 +33,5 @@ export const isImage = (contentType: string) => /^image\//i.test(contentType);
  * Types a browser renders as a document that may run scripts (HTML, XHTML, SVG, any XML): served as attachments,
  * so opening one never runs it on the API's origin. Inside a page (`<img src>`) Content-Disposition is ignored.
  */
-export const isActiveContent = (contentType: string) => /^(text\/html|text\/xml|application\/xml|[^/\s]+\/[^;\s]+\+xml)\s*(;|$)/i.test(contentType);
+export const isActiveContent = (contentType: string) =>
+  /^(text\/html|text\/xml|application\/xml|[^/\s]+\/[^;\s]+\+xml)\s*(;|$)/i.test(contentType);

@@ -13,7 +13,12 @@ export const MAX_DELETE_FILES = 1000;
  * Deletes files and folders of one parent folder, or nothing: a user may delete only what is theirs (403), a
  * non-empty folder needs its `forced` flag (417), and at most 1000 files go at once (417).
  */
-export function deleteEntries(project: Project, caller: Caller, paths: readonly FilePath[], forced: readonly boolean[]): Promise<void> {
+export function deleteEntries(
+  project: Project,
+  caller: Caller,
+  paths: readonly FilePath[],
+  forced: readonly boolean[],
+): Promise<void> {
   const { bucket } = project.config;
   return mutate(project, async (state, release) => {
     const { parent, items } = select(state.root, bucket, paths, forced);
@@ -21,7 +26,11 @@ export function deleteEntries(project: Project, caller: Caller, paths: readonly 
     for (const { path, node, forced: force } of items) {
       checkOwnership(bucket, caller, path, node);
       if (node.kind === 'folder' && node.children.size > 0 && !force) {
-        throw new ApiError(417, ErrorCode.FOLDER_NOT_EMPTY, `${publicUrl(bucket, path)} is not empty; set its forced flag to delete it with its contents`);
+        throw new ApiError(
+          417,
+          ErrorCode.FOLDER_NOT_EMPTY,
+          `${publicUrl(bucket, path)} is not empty; set its forced flag to delete it with its contents`,
+        );
       }
       files += [...filesIn(node)].length;
     }

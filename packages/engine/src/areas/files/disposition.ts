@@ -30,7 +30,10 @@ export function downloadName(name: string | undefined, filename: string | undefi
   const asked = name ?? filename;
   if (asked === undefined) return undefined;
   if (asked === '' || /[/\\\u0000-\u001f\u007f]/.test(asked) || asked.length > 255) {
-    throw badRequest(ErrorCode.VALIDATION_FAILED, 'the download name must be 1 to 255 characters without slashes or control characters');
+    throw badRequest(
+      ErrorCode.VALIDATION_FAILED,
+      'the download name must be 1 to 255 characters without slashes or control characters',
+    );
   }
   return asked;
 }

@@ -30,17 +30,27 @@ function resolve(root: FilesState['root'], bucket: string, path: FilePath, maxSi
   return { path: imagePath, file: image, resize: { width, height } };
 }
 
-function resized(project: Project, state: FilesState, file: FileNode, width: number, height: number): Promise<ResizedImage | undefined> {
+function resized(
+  project: Project,
+  state: FilesState,
+  file: FileNode,
+  width: number,
+  height: number,
+): Promise<ResizedImage | undefined> {
   const resizer = project.capabilities.images;
   if (!resizer) return Promise.resolve(undefined);
   const limits = { bytes: project.config.resizeCacheBytes, entries: project.config.resizeCacheEntries };
-  return state.resized.produce(`${file.blobKey}/${width}x${height}`, async () => {
-    const stored = await state.blobs.get(file.blobKey);
-    if (!stored) return undefined;
-    const image = await resizer.resize(await readAll(stored), width, height);
-    if (!image) throw badRequest(ErrorCode.NOT_AN_IMAGE, 'the file cannot be read as an image');
-    return image;
-  }, limits);
+  return state.resized.produce(
+    `${file.blobKey}/${width}x${height}`,
+    async () => {
+      const stored = await state.blobs.get(file.blobKey);
+      if (!stored) return undefined;
+      const image = await resizer.resize(await readAll(stored), width, height);
+      if (!image) throw badRequest(ErrorCode.NOT_AN_IMAGE, 'the file cannot be read as an image');
+      return image;
+    },
+    limits,
+  );
 }
 
 /** Attachment when a download name is asked for or the type could run scripts, else inline under the file's name. */
@@ -55,16 +65,37 @@ function disposition(contentType: string, name: string, downloadAs: string | und
  *
  * @param downloadAs the `?name=`/`?filename=` name: served as an attachment under that name
  */
-export async function download(project: Project, path: FilePath, headers: Headers, downloadAs?: string): Promise<Response> {
+export async function download(
+  project: Project,
+  path: FilePath,
+  headers: Headers,
+  downloadAs?: string,
+): Promise<Response> {
   const state = project.state(filesState);
-  const { file, path: filePath, resize } = resolve(state.root, project.config.bucket, path, project.config.maxResizeSide);
-  if (resize && !isImage(file.contentType)) throw badRequest(ErrorCode.NOT_AN_IMAGE, `${publicUrl(project.config.bucket, filePath)} is not an image`);
+  const {
+    file,
+    path: filePath,
+    resize,
+  } = resolve(state.root, project.config.bucket, path, project.config.maxResizeSide);
+  if (resize && !isImage(file.contentType))
+    throw badRequest(ErrorCode.NOT_AN_IMAGE, `${publicUrl(project.config.bucket, filePath)} is not an image`);
   const name = nameOf(filePath);
-  const base = { etag: `"${file.md5}"`, lastModified: file.modified, contentType: file.contentType, contentDisposition: disposition(file.contentType, name, downloadAs) };
+  const base = {
+    etag: `"${file.md5}"`,
+    lastModified: file.modified,
+    contentType: file.contentType,
+    contentDisposition: disposition(file.contentType, name, downloadAs),
+  };
   const image = resize && (await resized(project, state, file, resize.width, resize.height));
   if (image) {
     const { bytes, contentType } = image;
-    return serveBytes(headers, { ...base, bytes: [bytes], contentType, contentDisposition: disposition(contentType, name, downloadAs), etag: `"${file.md5}-${resize.width}x${resize.height}"` });
+    return serveBytes(headers, {
+      ...base,
+      bytes: [bytes],
+      contentType,
+      contentDisposition: disposition(contentType, name, downloadAs),
+      etag: `"${file.md5}-${resize.width}x${resize.height}"`,
+    });
   }
   const bytes = await state.blobs.get(file.blobKey);
   // Deleted or replaced between the lookup and the read.

@@ -30,7 +30,13 @@ export function flagList(body: Record<string, unknown>, key: string, length: num
 }
 
 /** A whole JSON number within bounds, or `fallback` when absent. */
-export function intField(body: Record<string, unknown>, key: string, min: number, max: number, fallback: number): number {
+export function intField(
+  body: Record<string, unknown>,
+  key: string,
+  min: number,
+  max: number,
+  fallback: number,
+): number {
   const value = body[key];
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
@@ -40,7 +46,11 @@ export function intField(body: Record<string, unknown>, key: string, min: number
 }
 
 /** One of the allowed strings, or the first when absent. */
-export function choiceField<T extends string>(body: Record<string, unknown>, key: string, allowed: readonly [T, ...T[]]): T {
+export function choiceField<T extends string>(
+  body: Record<string, unknown>,
+  key: string,
+  allowed: readonly [T, ...T[]],
+): T {
   const value = body[key] ?? allowed[0];
   if (!allowed.includes(value as T)) throw invalid(`"${key}" must be one of ${allowed.join(', ')}`);
   return value as T;

@@ -44,20 +44,30 @@ function record(bucket: string, path: FilePath, node: TreeNode): FileRecord {
 }
 
 /** One page of a folder's children sorted by name (code point order), `pageNumber` counting from 0. */
-export function listFolder(project: Project, path: FilePath, pageNumber: number, pageSize: number, sortingType: SortingType): FileRecord[] {
+export function listFolder(
+  project: Project,
+  path: FilePath,
+  pageNumber: number,
+  pageSize: number,
+  sortingType: SortingType,
+): FileRecord[] {
   const { bucket } = project.config;
   const folder = existing(project.state(filesState).root, path, bucket);
-  if (folder.kind !== 'folder') throw badRequest(ErrorCode.NOT_A_FOLDER, `${publicUrl(bucket, path)} is a file; fileInfo describes files`);
+  if (folder.kind !== 'folder')
+    throw badRequest(ErrorCode.NOT_A_FOLDER, `${publicUrl(bucket, path)} is a file; fileInfo describes files`);
   const names = [...folder.children.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   if (sortingType === 'DESC') names.reverse();
-  return names.slice(pageNumber * pageSize, pageNumber * pageSize + pageSize).map((name) => record(bucket, [...path, name], folder.children.get(name)!));
+  return names
+    .slice(pageNumber * pageSize, pageNumber * pageSize + pageSize)
+    .map((name) => record(bucket, [...path, name], folder.children.get(name)!));
 }
 
 /** Everything known about one file. */
 export function fileInfo(project: Project, path: FilePath): FileInfo {
   const { bucket } = project.config;
   const node = existing(project.state(filesState).root, path, bucket);
-  if (node.kind !== 'file') throw badRequest(ErrorCode.NOT_A_FILE, `${publicUrl(bucket, path)} is a folder; directoryInfo lists folders`);
+  if (node.kind !== 'file')
+    throw badRequest(ErrorCode.NOT_A_FILE, `${publicUrl(bucket, path)} is a folder; directoryInfo lists folders`);
   return {
     ...record(bucket, path, node),
     creationDate: node.created,

@@ -46,14 +46,21 @@ export interface MultipartLimits {
 
 /** The boundary of a `multipart/form-data` Content-Type (400 for any other type). */
 export function boundaryOf(contentType: string | undefined): string {
-  const match = /^multipart\/form-data\s*;(?:.*;)?\s*boundary=(?:"([^"]{1,70})"|([^\s;]{1,70}))/i.exec(contentType ?? '');
-  if (!match) throw badRequest(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'the upload must be multipart/form-data with a boundary');
+  const match = /^multipart\/form-data\s*;(?:.*;)?\s*boundary=(?:"([^"]{1,70})"|([^\s;]{1,70}))/i.exec(
+    contentType ?? '',
+  );
+  if (!match)
+    throw badRequest(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'the upload must be multipart/form-data with a boundary');
   return (match[1] ?? match[2])!;
 }
 
 function indexOf(haystack: Uint8Array, needle: Uint8Array, from = 0): number {
   const first = needle[0]!;
-  for (let i = haystack.indexOf(first, from); i !== -1 && i <= haystack.length - needle.length; i = haystack.indexOf(first, i + 1)) {
+  for (
+    let i = haystack.indexOf(first, from);
+    i !== -1 && i <= haystack.length - needle.length;
+    i = haystack.indexOf(first, i + 1)
+  ) {
     let j = 1;
     while (j < needle.length && haystack[i + j] === needle[j]) j++;
     if (j === needle.length) return i;
@@ -70,7 +77,6 @@ function partialMatchStart(haystack: Uint8Array, needle: Uint8Array): number {
   }
   return haystack.length;
 }
-
 
 /** Reads a body stream chunk by chunk, counting bytes against the limit (413 past it). */
 class BodyReader {
@@ -157,7 +163,12 @@ function safeDecode(text: string): string {
  * text field longer than `limits.fieldBytes` is refused (400) as it streams in too. When it throws, the sinks opened
  * so far are the caller's to clean up.
  */
-export async function readMultipart<F>(body: ReadableStream<Uint8Array> | null, boundary: string, limits: MultipartLimits, openFile: OpenFile<F>): Promise<FormPart<F>[]> {
+export async function readMultipart<F>(
+  body: ReadableStream<Uint8Array> | null,
+  boundary: string,
+  limits: MultipartLimits,
+  openFile: OpenFile<F>,
+): Promise<FormPart<F>[]> {
   if (!body) throw malformed('the body is empty');
   const reader = new BodyReader(body, limits.bytes);
   // Every boundary after the first follows a CRLF; prefixing one lets the first match the same delimiter.
@@ -170,7 +181,8 @@ export async function readMultipart<F>(body: ReadableStream<Uint8Array> | null, 
     const after = reader.consume(2);
     if (after[0] === DASHES[0] && after[1] === DASHES[1]) return parts; // the closing delimiter; the epilogue is ignored
     if (after[0] !== CRLF[0] || after[1] !== CRLF[1]) throw malformed('a boundary is not followed by a line break');
-    if (parts.length === limits.parts) throw new ApiError(413, ErrorCode.TOO_MANY_PARTS, `the upload has more than ${limits.parts} parts`);
+    if (parts.length === limits.parts)
+      throw new ApiError(413, ErrorCode.TOO_MANY_PARTS, `the upload has more than ${limits.parts} parts`);
     const headers = parseHeaders(await readHeaderBlock(reader));
     const sink = await openFile(headers);
     if (sink) {
@@ -182,7 +194,11 @@ export async function readMultipart<F>(body: ReadableStream<Uint8Array> | null, 
     let size = 0;
     await skipTo(reader, delimiter, (chunk) => {
       size += chunk.length;
-      if (size > limits.fieldBytes) throw badRequest(ErrorCode.VALIDATION_FAILED, `the form field "${headers.name}" is longer than ${limits.fieldBytes} bytes`);
+      if (size > limits.fieldBytes)
+        throw badRequest(
+          ErrorCode.VALIDATION_FAILED,
+          `the form field "${headers.name}" is longer than ${limits.fieldBytes} bytes`,
+        );
       chunks.push(chunk);
     });
     parts.push({ ...headers, data: concatBytes(chunks) });
@@ -203,7 +219,11 @@ async function readHeaderBlock(reader: BodyReader): Promise<string> {
 }
 
 /** Passes the bytes before the next `delimiter` to `onData` as they arrive, and consumes the delimiter. */
-async function skipTo(reader: BodyReader, delimiter: Uint8Array, onData: (chunk: Uint8Array) => void | Promise<void>): Promise<void> {
+async function skipTo(
+  reader: BodyReader,
+  delimiter: Uint8Array,
+  onData: (chunk: Uint8Array) => void | Promise<void>,
+): Promise<void> {
   for (;;) {
     const at = indexOf(reader.buffer, delimiter);
     if (at !== -1) {

@@ -14,7 +14,10 @@ export function checkOwnership(bucket: string, caller: Caller, path: FilePath, n
   if (caller === null) return;
   for (const inner of nodesIn(node)) {
     if (inner.ownerId !== null && inner.ownerId !== caller) {
-      const what = inner === node ? `${publicUrl(bucket, path)} belongs` : `${publicUrl(bucket, path)} holds a file or folder that belongs`;
+      const what =
+        inner === node
+          ? `${publicUrl(bucket, path)} belongs`
+          : `${publicUrl(bucket, path)} holds a file or folder that belongs`;
       throw forbidden(`${what} to another user`);
     }
   }

@@ -60,13 +60,16 @@ export function parsePath(bucket: string, input: unknown, field: string): FilePa
   if (typeof input !== 'string') throw invalid(field, 'must be a string');
   if (input.length > MAX_PATH_INPUT) throw invalid(field, `is longer than ${MAX_PATH_INPUT} characters`);
   const path = input.replace(/^https?:\/\/[^/]*/i, '');
-  const names = path.split('/').filter((segment) => segment !== '').map((segment) => {
-    try {
-      return decodeURIComponent(segment);
-    } catch {
-      throw invalid(field, `has a malformed percent-escape in "${segment}"`);
-    }
-  });
+  const names = path
+    .split('/')
+    .filter((segment) => segment !== '')
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        throw invalid(field, `has a malformed percent-escape in "${segment}"`);
+      }
+    });
   if (path.startsWith('/') && names[0] === bucket) names.shift();
   for (const name of names) checkName(name, field);
   return checkPathLength(names, field);
@@ -114,4 +117,5 @@ export function firstRepeated(paths: readonly FilePath[]): FilePath | undefined 
 }
 export const samePath = (a: FilePath, b: FilePath) => a.length === b.length && a.every((name, i) => name === b[i]);
 /** True when `inner` is `outer` or lies inside it. */
-export const isWithin = (inner: FilePath, outer: FilePath) => inner.length >= outer.length && outer.every((name, i) => name === inner[i]);
+export const isWithin = (inner: FilePath, outer: FilePath) =>
+  inner.length >= outer.length && outer.every((name, i) => name === inner[i]);

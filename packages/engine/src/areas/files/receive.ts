@@ -65,7 +65,12 @@ function blobSink(blobs: BlobStore, blobKey: string, writer: BlobWriter, hashing
  * hashed on the way, and is committed only once the whole upload is accepted (see `upload`). An upload refused at
  * any point leaves nothing behind. Returns the saved path of each file.
  */
-export async function receiveUpload(project: Project, body: ReadableStream<Uint8Array> | null, contentType: string | undefined, caller: Caller): Promise<string[]> {
+export async function receiveUpload(
+  project: Project,
+  body: ReadableStream<Uint8Array> | null,
+  contentType: string | undefined,
+  caller: Caller,
+): Promise<string[]> {
   const { config, capabilities } = project;
   const { blobs } = project.state(filesState);
   // The portable hashers load with the first upload where the platform has none of its own (browsers).

@@ -21,13 +21,17 @@ export interface RenameItem {
  */
 export function renameFiles(project: Project, caller: Caller, items: readonly RenameItem[]): Promise<string[]> {
   const { bucket } = project.config;
-  const targets = items.map(({ path, newName }) => checkPathLength([...parentOf(path), newName], 'pathToRename with newFileName'));
+  const targets = items.map(({ path, newName }) =>
+    checkPathLength([...parentOf(path), newName], 'pathToRename with newFileName'),
+  );
   const repeated = firstRepeated(items.map((i) => i.path)) ?? firstRepeated(targets);
-  if (repeated) throw badRequest(ErrorCode.VALIDATION_FAILED, `${publicUrl(bucket, repeated)} appears twice in the request`);
+  if (repeated)
+    throw badRequest(ErrorCode.VALIDATION_FAILED, `${publicUrl(bucket, repeated)} appears twice in the request`);
   return mutate(project, async (state) => {
     const files = items.map(({ path, newName }, i) => {
       const node = existing(state.root, path, bucket);
-      if (node.kind !== 'file') throw badRequest(ErrorCode.NOT_A_FILE, `${publicUrl(bucket, path)} is a folder; only files can be renamed`);
+      if (node.kind !== 'file')
+        throw badRequest(ErrorCode.NOT_A_FILE, `${publicUrl(bucket, path)} is a folder; only files can be renamed`);
       checkOwnership(bucket, caller, path, node);
       if (newName !== nameOf(path) && find(state.root, targets[i]!)) {
         throw new ApiError(417, ErrorCode.FILE_EXISTS, `${publicUrl(bucket, targets[i]!)} already exists`);

@@ -25,7 +25,11 @@ export class ResizeCache {
    * The copy kept under `key`, else the one `make` makes, kept for next time. Copies are made one at a time: however
    * many are asked for at once, memory holds one source image, and a request for a copy being made gets that copy.
    */
-  produce(key: string, make: () => Promise<ResizedImage | undefined>, limits: CacheLimits): Promise<ResizedImage | undefined> {
+  produce(
+    key: string,
+    make: () => Promise<ResizedImage | undefined>,
+    limits: CacheLimits,
+  ): Promise<ResizedImage | undefined> {
     const kept = this.get(key);
     if (kept) return Promise.resolve(kept);
     const run = this.#making.then(async () => {

@@ -48,7 +48,13 @@ filesRoutes.post('/files/directoryInfo', storage, storageId, masterOnly, async (
   const path = pathOf(c, body['url'], 'url');
   const pageNumber = intField(body, 'pageNumber', 0, Number.MAX_SAFE_INTEGER, 0);
   const pageSize = intField(body, 'pageSize', 1, MAX_PAGE_SIZE, MAX_PAGE_SIZE);
-  const files = listFolder(c.env.project, path, pageNumber, pageSize, choiceField(body, 'sortingType', ['ASC', 'DESC']));
+  const files = listFolder(
+    c.env.project,
+    path,
+    pageNumber,
+    pageSize,
+    choiceField(body, 'sortingType', ['ASC', 'DESC']),
+  );
   return c.json({ files });
 });
 
@@ -61,7 +67,12 @@ async function deleteFiles(c: AppContext) {
   const body = await readJsonObject(c);
   const urls = stringList(body, 'urls');
   if (urls.length > MAX_DELETE_FILES) throw tooMany(MAX_DELETE_FILES, 'files');
-  await deleteEntries(c.env.project, ownerOf(c), urls.map((url) => pathOf(c, url, 'urls')), flagList(body, 'forced', urls.length, 'urls'));
+  await deleteEntries(
+    c.env.project,
+    ownerOf(c),
+    urls.map((url) => pathOf(c, url, 'urls')),
+    flagList(body, 'forced', urls.length, 'urls'),
+  );
   return c.json({});
 }
 
@@ -76,7 +87,13 @@ function transferRoute(mode: TransferMode) {
     const sources = stringList(body, 'sourceUrls');
     const forces = flagList(body, 'forces', sources.length, 'sourceUrls');
     const destination = pathOf(c, body['destinationUrl'], 'destinationUrl');
-    const newPaths = await transfer(c.env.project, mode, sources.map((url) => pathOf(c, url, 'sourceUrls')), forces, destination);
+    const newPaths = await transfer(
+      c.env.project,
+      mode,
+      sources.map((url) => pathOf(c, url, 'sourceUrls')),
+      forces,
+      destination,
+    );
     return c.json({ newPaths });
   });
 }
@@ -90,8 +107,12 @@ filesRoutes.post('/files/rename', storage, storageId, bearer, async (c) => {
   }
   if (items.length > MAX_RENAME_FILES) throw tooMany(MAX_RENAME_FILES, 'files');
   const renames = items.map((item) => {
-    if (typeof item['newFileName'] !== 'string') throw badRequest(ErrorCode.INVALID_PATH, '"newFileName" must be a string');
-    return { path: pathOf(c, item['pathToRename'], 'pathToRename'), newName: checkName(item['newFileName'], 'newFileName') };
+    if (typeof item['newFileName'] !== 'string')
+      throw badRequest(ErrorCode.INVALID_PATH, '"newFileName" must be a string');
+    return {
+      path: pathOf(c, item['pathToRename'], 'pathToRename'),
+      newName: checkName(item['newFileName'], 'newFileName'),
+    };
   });
   return c.json({ newPaths: await renameFiles(c.env.project, ownerOf(c), renames) });
 });

@@ -12,15 +12,25 @@ export interface Selection {
  * Resolves the paths of a delete, copy or move: 400 for the root or a path named twice, 404 for a missing one,
  * 417 when they do not share one parent folder.
  */
-export function select(root: FolderNode, bucket: string, paths: readonly FilePath[], flags: readonly boolean[]): Selection {
-  if (paths.some((path) => path.length === 0)) throw badRequest(ErrorCode.INVALID_PATH, 'the root folder cannot be deleted, copied or moved');
+export function select(
+  root: FolderNode,
+  bucket: string,
+  paths: readonly FilePath[],
+  flags: readonly boolean[],
+): Selection {
+  if (paths.some((path) => path.length === 0))
+    throw badRequest(ErrorCode.INVALID_PATH, 'the root folder cannot be deleted, copied or moved');
   const repeated = firstRepeated(paths);
   if (repeated) throw badRequest(ErrorCode.VALIDATION_FAILED, `${publicUrl(bucket, repeated)} is named twice`);
   const items = paths.map((path, i) => ({ path, node: existing(root, path, bucket), forced: flags[i]! }));
   const parent = parentOf(paths[0]!);
   const stray = paths.find((path) => !samePath(parentOf(path), parent));
   if (stray) {
-    throw new ApiError(417, ErrorCode.NOT_SAME_PARENT, `${publicUrl(bucket, stray)} is not in the same folder as ${publicUrl(bucket, paths[0]!)}`);
+    throw new ApiError(
+      417,
+      ErrorCode.NOT_SAME_PARENT,
+      `${publicUrl(bucket, stray)} is not in the same folder as ${publicUrl(bucket, paths[0]!)}`,
+    );
   }
   return { parent, items };
 }

@@ -40,9 +40,23 @@ interface FilesJson {
 function toEntries(folder: FolderNode, prefix: string, out: EntryJson[]): EntryJson[] {
   for (const [name, node] of folder.children) {
     const path = prefix + name;
-    const base = { path, kind: node.kind, guid: node.guid, ownerId: node.ownerId, creationDate: node.created, lastModificationDate: node.modified };
+    const base = {
+      path,
+      kind: node.kind,
+      guid: node.guid,
+      ownerId: node.ownerId,
+      creationDate: node.created,
+      lastModificationDate: node.modified,
+    };
     if (node.kind === 'file') {
-      out.push({ ...base, size: node.size, md5Hash: node.md5, crcHash: node.crc, contentType: node.contentType, blobKey: node.blobKey });
+      out.push({
+        ...base,
+        size: node.size,
+        md5Hash: node.md5,
+        crcHash: node.crc,
+        contentType: node.contentType,
+        blobKey: node.blobKey,
+      });
     } else {
       out.push(base);
       toEntries(node, `${path}/`, out);
@@ -57,14 +71,28 @@ const BLOB_KEY = /^[A-Za-z0-9]{1,64}$/;
 
 function toNode(entry: EntryJson): TreeNode {
   const { path, kind, guid, ownerId, creationDate, lastModificationDate } = entry;
-  if (typeof guid !== 'string' || !(ownerId === null || typeof ownerId === 'string') || !isTime(creationDate) || !isTime(lastModificationDate)) {
-    throw new Error(`entry "${path}" needs a guid, an ownerId (a string or null), a creationDate and a lastModificationDate`);
+  if (
+    typeof guid !== 'string' ||
+    !(ownerId === null || typeof ownerId === 'string') ||
+    !isTime(creationDate) ||
+    !isTime(lastModificationDate)
+  ) {
+    throw new Error(
+      `entry "${path}" needs a guid, an ownerId (a string or null), a creationDate and a lastModificationDate`,
+    );
   }
   const base = { guid, ownerId, created: creationDate, modified: lastModificationDate };
   if (kind === 'folder') return { kind: 'folder', ...base, children: new Map() };
-  if (kind !== 'file') throw new Error(`entry "${path}" has the kind ${JSON.stringify(kind)}; "folder" or "file" expected`);
+  if (kind !== 'file')
+    throw new Error(`entry "${path}" has the kind ${JSON.stringify(kind)}; "folder" or "file" expected`);
   const { size, md5Hash, crcHash, contentType, blobKey } = entry;
-  if (!(Number.isInteger(size) && size! >= 0) || typeof md5Hash !== 'string' || typeof crcHash !== 'string' || typeof contentType !== 'string' || !(typeof blobKey === 'string' && BLOB_KEY.test(blobKey))) {
+  if (
+    !(Number.isInteger(size) && size! >= 0) ||
+    typeof md5Hash !== 'string' ||
+    typeof crcHash !== 'string' ||
+    typeof contentType !== 'string' ||
+    !(typeof blobKey === 'string' && BLOB_KEY.test(blobKey))
+  ) {
     throw new Error(`file entry "${path}" lacks size, md5Hash, crcHash, contentType or blobKey (letters and digits)`);
   }
   return { kind: 'file', ...base, size: size!, md5: md5Hash, crc: crcHash, contentType, blobKey } satisfies FileNode;

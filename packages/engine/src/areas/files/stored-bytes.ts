@@ -1,7 +1,8 @@
 import type { StoredBytes } from '../../shared/capabilities.js';
 
 /** The number of bytes of stored content. */
-export const sizeOf = (bytes: StoredBytes) => (Array.isArray(bytes) ? bytes.reduce((n: number, chunk: Uint8Array) => n + chunk.length, 0) : (bytes as Blob).size);
+export const sizeOf = (bytes: StoredBytes) =>
+  Array.isArray(bytes) ? bytes.reduce((n: number, chunk: Uint8Array) => n + chunk.length, 0) : (bytes as Blob).size;
 
 /**
  * Bytes `start` to `end` (exclusive) as a response body, without reading or copying the content: a slice of the

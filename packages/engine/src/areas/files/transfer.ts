@@ -4,7 +4,17 @@ import type { Project } from '../../shared/project.js';
 import { type FilePath, checkPathLength, isWithin, nameOf, publicUrl, samePath, savedPath } from './paths.js';
 import { select, tooMany } from './selection.js';
 import { mutate } from './state.js';
-import { type FolderNode, type TreeNode, checkFolderPath, descendantCount, ensureFolder, find, longestPathIn, removeChild, setChild } from './tree.js';
+import {
+  type FolderNode,
+  type TreeNode,
+  checkFolderPath,
+  descendantCount,
+  ensureFolder,
+  find,
+  longestPathIn,
+  removeChild,
+  setChild,
+} from './tree.js';
 
 /** Spec 8: the named elements plus all their children. */
 const MAX_TRANSFER_ENTRIES = 100;
@@ -14,7 +24,11 @@ export type TransferMode = 'copy' | 'move';
 /** 417 when `incoming` cannot be merged onto `present` (a file and a folder of the same name, at any depth). */
 function checkMerge(bucket: string, path: FilePath, present: TreeNode, incoming: TreeNode): void {
   if (present.kind !== incoming.kind) {
-    throw new ApiError(417, ErrorCode.FILE_EXISTS, `${publicUrl(bucket, path)} exists as a ${present.kind}; a ${incoming.kind} cannot replace it`);
+    throw new ApiError(
+      417,
+      ErrorCode.FILE_EXISTS,
+      `${publicUrl(bucket, path)} exists as a ${present.kind}; a ${incoming.kind} cannot replace it`,
+    );
   }
   if (present.kind === 'folder' && incoming.kind === 'folder') {
     for (const [name, child] of incoming.children) {
@@ -52,23 +66,34 @@ function graft(folder: FolderNode, name: string, node: TreeNode, now: number, re
  * An entry whose name exists at the destination needs its `forces` flag (417); folders are then merged and files
  * replaced. At most 100 entries, children included (417). Returns the new saved path of each entry.
  */
-export function transfer(project: Project, mode: TransferMode, sources: readonly FilePath[], forces: readonly boolean[], destination: FilePath): Promise<string[]> {
+export function transfer(
+  project: Project,
+  mode: TransferMode,
+  sources: readonly FilePath[],
+  forces: readonly boolean[],
+  destination: FilePath,
+): Promise<string[]> {
   const { bucket } = project.config;
   if (sources.length > MAX_TRANSFER_ENTRIES) throw tooMany(MAX_TRANSFER_ENTRIES, 'elements');
   return mutate(project, async (state, release) => {
     const { parent, items } = select(state.root, bucket, sources, forces);
-    if (samePath(destination, parent)) throw badRequest(ErrorCode.INVALID_PATH, `the sources are already in ${publicUrl(bucket, destination)}`);
+    if (samePath(destination, parent))
+      throw badRequest(ErrorCode.INVALID_PATH, `the sources are already in ${publicUrl(bucket, destination)}`);
     const inside = items.find(({ path }) => isWithin(destination, path));
-    if (inside) throw badRequest(ErrorCode.INVALID_PATH, `${publicUrl(bucket, inside.path)} cannot be put inside itself`);
-    if (items.reduce((n, { node }) => n + 1 + descendantCount(node), 0) > MAX_TRANSFER_ENTRIES) throw tooMany(MAX_TRANSFER_ENTRIES, 'elements');
-    for (const { path, node } of items) checkPathLength([...destination, ...longestPathIn(nameOf(path), node)], 'destinationUrl with the sources');
+    if (inside)
+      throw badRequest(ErrorCode.INVALID_PATH, `${publicUrl(bucket, inside.path)} cannot be put inside itself`);
+    if (items.reduce((n, { node }) => n + 1 + descendantCount(node), 0) > MAX_TRANSFER_ENTRIES)
+      throw tooMany(MAX_TRANSFER_ENTRIES, 'elements');
+    for (const { path, node } of items)
+      checkPathLength([...destination, ...longestPathIn(nameOf(path), node)], 'destinationUrl with the sources');
     checkFolderPath(state.root, destination, bucket);
     const target = find(state.root, destination) as FolderNode | undefined;
     for (const { path, node, forced } of items) {
       const clash = target?.children.get(nameOf(path));
       if (!clash) continue;
       const url = publicUrl(bucket, [...destination, nameOf(path)]);
-      if (!forced) throw new ApiError(417, ErrorCode.FILE_EXISTS, `${url} already exists; set its forces flag to ${mode} over it`);
+      if (!forced)
+        throw new ApiError(417, ErrorCode.FILE_EXISTS, `${url} already exists; set its forces flag to ${mode} over it`);
       checkMerge(bucket, [...destination, nameOf(path)], clash, node);
     }
 

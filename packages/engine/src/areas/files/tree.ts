@@ -64,7 +64,12 @@ function fileInTheWay(bucket: string, path: FilePath): ApiError {
 }
 
 /** The folder at `path`, creating missing folders (call `checkFolderPath` first). Returns whether the last one was created. */
-export function ensureFolder(root: FolderNode, path: FilePath, ownerId: string | null, now: number): { folder: FolderNode; created: boolean } {
+export function ensureFolder(
+  root: FolderNode,
+  path: FilePath,
+  ownerId: string | null,
+  now: number,
+): { folder: FolderNode; created: boolean } {
   let folder = root;
   let created = false;
   for (const name of path) {

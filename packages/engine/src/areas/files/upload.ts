@@ -25,7 +25,11 @@ export function uploadItems(bucket: string, parts: readonly FormPart<ReceivedFil
   const byIndex = new Map<number, Map<string, FormPart<ReceivedFile>>>();
   for (const part of parts) {
     const match = FIELD.exec(part.name);
-    if (!match) throw badRequest(ErrorCode.VALIDATION_FAILED, `unknown field "${part.name}"; expected fileItems[i].fileToUpload, .path or .replacing`);
+    if (!match)
+      throw badRequest(
+        ErrorCode.VALIDATION_FAILED,
+        `unknown field "${part.name}"; expected fileItems[i].fileToUpload, .path or .replacing`,
+      );
     const fields = byIndex.get(Number(match[1])) ?? new Map<string, FormPart<ReceivedFile>>();
     if (fields.has(match[2]!)) throw badRequest(ErrorCode.VALIDATION_FAILED, `field "${part.name}" is repeated`);
     byIndex.set(Number(match[1]), fields.set(match[2]!, part));
@@ -37,13 +41,18 @@ export function uploadItems(bucket: string, parts: readonly FormPart<ReceivedFil
 function item(bucket: string, index: number, fields: Map<string, FormPart<ReceivedFile>>): UploadItem {
   const field = (name: string) => `fileItems[${index}].${name}`;
   const file = fields.get('fileToUpload');
-  if (file?.file === undefined || file.filename === undefined) throw badRequest(ErrorCode.VALIDATION_FAILED, `${field('fileToUpload')} is required and must be a file with a file name`);
+  if (file?.file === undefined || file.filename === undefined)
+    throw badRequest(
+      ErrorCode.VALIDATION_FAILED,
+      `${field('fileToUpload')} is required and must be a file with a file name`,
+    );
   const text = (name: string) => {
     const part = fields.get(name);
     return part?.data && new TextDecoder().decode(part.data);
   };
   const replacing = text('replacing')?.trim().toLowerCase() ?? 'false';
-  if (replacing !== 'true' && replacing !== 'false') throw badRequest(ErrorCode.VALIDATION_FAILED, `${field('replacing')} must be true or false`);
+  if (replacing !== 'true' && replacing !== 'false')
+    throw badRequest(ErrorCode.VALIDATION_FAILED, `${field('replacing')} must be true or false`);
   const upload: UploadItem = {
     folder: parsePath(bucket, text('path') ?? '', field('path')),
     name: checkName(file.filename, `${field('fileToUpload')} file name`),
@@ -72,8 +81,14 @@ export function upload(project: Project, items: readonly UploadItem[], caller: C
     for (const [i, target] of targets.entries()) {
       checkFolderPath(state.root, items[i]!.folder, bucket);
       const existing = find(state.root, target);
-      if (existing?.kind === 'folder') throw new ApiError(417, ErrorCode.FILE_EXISTS, `${publicUrl(bucket, target)} is a folder`);
-      if (existing && !items[i]!.replacing) throw new ApiError(417, ErrorCode.FILE_EXISTS, `${publicUrl(bucket, target)} already exists and replacing is false`);
+      if (existing?.kind === 'folder')
+        throw new ApiError(417, ErrorCode.FILE_EXISTS, `${publicUrl(bucket, target)} is a folder`);
+      if (existing && !items[i]!.replacing)
+        throw new ApiError(
+          417,
+          ErrorCode.FILE_EXISTS,
+          `${publicUrl(bucket, target)} already exists and replacing is false`,
+        );
       if (existing) checkOwnership(bucket, caller, target, existing);
     }
     const typeFor = await contentTypes();
@@ -90,19 +105,24 @@ export function upload(project: Project, items: readonly UploadItem[], caller: C
       const { folder } = ensureFolder(state.root, i.folder, caller, now);
       const old = folder.children.get(i.name) as FileNode | undefined;
       if (old) replaced.push(old.blobKey);
-      setChild(folder, i.name, {
-        kind: 'file',
-        guid: old?.guid ?? newId(24),
-        // The owner stays: nobody takes over a shared (ownerless) file by replacing it.
-        ownerId: old ? old.ownerId : caller,
-        created: old?.created ?? now,
-        modified: now,
-        size: i.file.size,
-        md5: i.file.md5,
-        crc: i.file.crc,
-        contentType: typeFor(i.name, i.declaredType),
-        blobKey: i.file.blobKey,
-      }, now);
+      setChild(
+        folder,
+        i.name,
+        {
+          kind: 'file',
+          guid: old?.guid ?? newId(24),
+          // The owner stays: nobody takes over a shared (ownerless) file by replacing it.
+          ownerId: old ? old.ownerId : caller,
+          created: old?.created ?? now,
+          modified: now,
+          size: i.file.size,
+          md5: i.file.md5,
+          crc: i.file.crc,
+          contentType: typeFor(i.name, i.declaredType),
+          blobKey: i.file.blobKey,
+        },
+        now,
+      );
     }
     release(replaced);
     return targets.map(savedPath);
@@ -110,7 +130,11 @@ export function upload(project: Project, items: readonly UploadItem[], caller: C
 }
 
 /** Creates a folder and its missing parents; `created` is false when it already existed (417 when a file is in the way). */
-export function createDirectory(project: Project, path: FilePath, ownerId: string | null): Promise<{ path: string; created: boolean }> {
+export function createDirectory(
+  project: Project,
+  path: FilePath,
+  ownerId: string | null,
+): Promise<{ path: string; created: boolean }> {
   return mutate(project, async (state) => {
     checkFolderPath(state.root, path, project.config.bucket);
     const { created } = ensureFolder(state.root, path, ownerId, project.clock.now());

@@ -16,18 +16,29 @@ import { leaderboardOf, leaderboards } from './state.js';
  */
 export function setScores(project: Project, leaderboardId: string, body: Record<string, unknown>): void {
   const { userId, scores } = body;
-  if (typeof userId !== 'string') throw badRequest(ErrorCode.VALIDATION_FAILED, '"userId" is required and must be a string');
-  if (!Array.isArray(scores) || scores.length < 1 || scores.length > 3 || !scores.every((score) => typeof score === 'number' && Number.isFinite(score))) {
+  if (typeof userId !== 'string')
+    throw badRequest(ErrorCode.VALIDATION_FAILED, '"userId" is required and must be a string');
+  if (
+    !Array.isArray(scores) ||
+    scores.length < 1 ||
+    scores.length > 3 ||
+    !scores.every((score) => typeof score === 'number' && Number.isFinite(score))
+  ) {
     throw badRequest(ErrorCode.VALIDATION_FAILED, '"scores" is required: an array of 1 to 3 finite numbers');
   }
   const board = leaderboardOf(project, leaderboardId);
   const fields = board.definition.fields.length;
   if (scores.slice(fields).some((score) => score !== 0)) {
-    throw badRequest(ErrorCode.VALIDATION_FAILED, `leaderboard "${leaderboardId}" ranks ${fields} field(s): the scores past them must be 0`);
+    throw badRequest(
+      ErrorCode.VALIDATION_FAILED,
+      `leaderboard "${leaderboardId}" ranks ${fields} field(s): the scores past them must be 0`,
+    );
   }
   if (!project.directory.has(userId)) throw new ApiError(417, ErrorCode.USER_NOT_FOUND, `no user "${userId}"`);
   const state = leaderboards(project);
-  board.record(new Standing(userId, [0, 1, 2].map((i) => (scores[i] as number | undefined) ?? 0) as Scores, state.sequence++));
+  board.record(
+    new Standing(userId, [0, 1, 2].map((i) => (scores[i] as number | undefined) ?? 0) as Scores, state.sequence++),
+  );
 }
 
 /** Empties one leaderboard (`PUT /game/leaderboards/{id}/reset`, the client's `reset`; also the admin API's reset); 417 for an unknown one. */
@@ -50,7 +61,12 @@ export function resetAllLeaderboards(project: Project): void {
 export function removeLeaderboard(project: Project, leaderboardId: string): void {
   leaderboardOf(project, leaderboardId);
   const { config } = project;
-  project.reconfigure(resolveConfig({ ...config, leaderboards: config.leaderboards.filter((definition) => definition.id !== leaderboardId) }));
+  project.reconfigure(
+    resolveConfig({
+      ...config,
+      leaderboards: config.leaderboards.filter((definition) => definition.id !== leaderboardId),
+    }),
+  );
 }
 
 /** Takes a deleted user's scores off every leaderboard. */

@@ -11,26 +11,38 @@ const incorrect = (code: ErrorCodeValue, message: string) => new ApiError(417, c
 /** The shape of spec 4.8 #1; 400 when `eventName` or a `fieldName` is null or missing (spec 7). */
 function parseBody(body: Record<string, unknown>): { eventName: string; fieldsAndValues: Record<string, unknown>[] } {
   const { eventName, fieldsAndValues } = body;
-  if (typeof eventName !== 'string') throw badRequest(ErrorCode.VALIDATION_FAILED, '"eventName" is required and must be a string');
-  if (!Array.isArray(fieldsAndValues)) throw badRequest(ErrorCode.VALIDATION_FAILED, '"fieldsAndValues" is required and must be an array');
+  if (typeof eventName !== 'string')
+    throw badRequest(ErrorCode.VALIDATION_FAILED, '"eventName" is required and must be a string');
+  if (!Array.isArray(fieldsAndValues))
+    throw badRequest(ErrorCode.VALIDATION_FAILED, '"fieldsAndValues" is required and must be an array');
   fieldsAndValues.forEach((item, i) => {
     if (!isPlainObject(item) || typeof item['fieldName'] !== 'string') {
-      throw badRequest(ErrorCode.VALIDATION_FAILED, `"fieldsAndValues[${i}].fieldName" is required and must be a string`);
+      throw badRequest(
+        ErrorCode.VALIDATION_FAILED,
+        `"fieldsAndValues[${i}].fieldName" is required and must be a string`,
+      );
     }
   });
   return { eventName, fieldsAndValues };
 }
 
 /** The event's values by field name, checked against its definition in the config (417 for anything that does not fit). */
-function eventValues(definitions: EventDefinition[], eventName: string, fieldsAndValues: Record<string, unknown>[]): Map<string, number> {
+function eventValues(
+  definitions: EventDefinition[],
+  eventName: string,
+  fieldsAndValues: Record<string, unknown>[],
+): Map<string, number> {
   const definition = definitions.find((event) => event.name === eventName);
   if (!definition) throw incorrect(ErrorCode.UNKNOWN_EVENT, `no event "${eventName}"`);
-  if (fieldsAndValues.length === 0) throw incorrect(ErrorCode.INVALID_EVENT_VALUE, 'an event carries at least one field value');
+  if (fieldsAndValues.length === 0)
+    throw incorrect(ErrorCode.INVALID_EVENT_VALUE, 'an event carries at least one field value');
   const values = new Map<string, number>();
   for (const { fieldName, value } of fieldsAndValues as { fieldName: string; value: unknown }[]) {
-    if (!definition.fields.includes(fieldName)) throw incorrect(ErrorCode.UNKNOWN_FIELD, `event "${eventName}" has no field "${fieldName}"`);
+    if (!definition.fields.includes(fieldName))
+      throw incorrect(ErrorCode.UNKNOWN_FIELD, `event "${eventName}" has no field "${fieldName}"`);
     if (values.has(fieldName)) throw incorrect(ErrorCode.INVALID_EVENT_VALUE, `field "${fieldName}" is given twice`);
-    if (typeof value !== 'number' || !Number.isFinite(value)) throw incorrect(ErrorCode.INVALID_EVENT_VALUE, `the value of "${fieldName}" must be a number`);
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      throw incorrect(ErrorCode.INVALID_EVENT_VALUE, `the value of "${fieldName}" must be a number`);
     values.set(fieldName, value);
   }
   return values;
@@ -56,11 +68,17 @@ function applyEvent(project: Project, { userId, eventName, values }: CheckedEven
   const state = leaderboards(project);
   const changes: [Leaderboard, Scores][] = [];
   for (const board of state.boards.values()) {
-    const boardValues = board.definition.fields.map(({ event, field }) => (event === eventName ? values.get(field) : undefined));
+    const boardValues = board.definition.fields.map(({ event, field }) =>
+      event === eventName ? values.get(field) : undefined,
+    );
     if (boardValues.every((value) => value === undefined)) continue;
     const scores = board.aggregate(userId, boardValues);
     if (!scores) continue;
-    if (!scores.every(Number.isFinite)) throw incorrect(ErrorCode.INVALID_EVENT_VALUE, `the scores of leaderboard "${board.definition.id}" would overflow`);
+    if (!scores.every(Number.isFinite))
+      throw incorrect(
+        ErrorCode.INVALID_EVENT_VALUE,
+        `the scores of leaderboard "${board.definition.id}" would overflow`,
+      );
     changes.push([board, scores]);
   }
   if (changes.length === 0) return;
@@ -87,7 +105,8 @@ function atItem<T>(index: number, step: () => T): T {
   try {
     return step();
   } catch (error) {
-    if (error instanceof ApiError) throw new ApiError(error.status, error.code, `eventBunchDataList[${index}]: ${error.message}`);
+    if (error instanceof ApiError)
+      throw new ApiError(error.status, error.code, `eventBunchDataList[${index}]: ${error.message}`);
     throw error;
   }
 }
@@ -103,12 +122,15 @@ function atItem<T>(index: number, step: () => T): T {
  */
 export function submitEvents(project: Project, body: Record<string, unknown>): void {
   const { eventBunchDataList: items } = body;
-  if (!Array.isArray(items)) throw badRequest(ErrorCode.VALIDATION_FAILED, '"eventBunchDataList" is required and must be an array');
+  if (!Array.isArray(items))
+    throw badRequest(ErrorCode.VALIDATION_FAILED, '"eventBunchDataList" is required and must be an array');
   const events = items.map((item, index) =>
     atItem(index, () => {
-      if (!isPlainObject(item)) throw badRequest(ErrorCode.VALIDATION_FAILED, 'an item must be an object {userId, eventName, fieldsAndValues}');
+      if (!isPlainObject(item))
+        throw badRequest(ErrorCode.VALIDATION_FAILED, 'an item must be an object {userId, eventName, fieldsAndValues}');
       const { userId, ...event } = item;
-      if (typeof userId !== 'string') throw badRequest(ErrorCode.VALIDATION_FAILED, '"userId" is required and must be a string');
+      if (typeof userId !== 'string')
+        throw badRequest(ErrorCode.VALIDATION_FAILED, '"userId" is required and must be a string');
       if (!project.directory.has(userId)) throw incorrect(ErrorCode.USER_NOT_FOUND, `no user "${userId}"`);
       return checkEvent(project, userId, event);
     }),

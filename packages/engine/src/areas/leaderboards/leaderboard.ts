@@ -147,7 +147,8 @@ export class Leaderboard {
    * when the order changed, empty when the fields changed (the old scores measure something else).
    */
   redefined(definition: LeaderboardDefinition): Leaderboard {
-    if (JSON.stringify(definition.fields) !== JSON.stringify(this.definition.fields)) return new Leaderboard(definition);
+    if (JSON.stringify(definition.fields) !== JSON.stringify(this.definition.fields))
+      return new Leaderboard(definition);
     if (definition.order !== this.definition.order) return new Leaderboard(definition, this.#standings.values());
     this.definition = definition;
     return this;

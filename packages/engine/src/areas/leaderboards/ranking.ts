@@ -173,7 +173,11 @@ export class RankedSet<T> {
       right = { items: node.items.splice(half) };
       bound = right.items[0]!;
     } else {
-      right = { children: node.children.splice(half), sizes: node.sizes.splice(half), bounds: node.bounds.splice(half) };
+      right = {
+        children: node.children.splice(half),
+        sizes: node.sizes.splice(half),
+        bounds: node.bounds.splice(half),
+      };
       // bounds[i] precedes children[i + 1]: the bound before the right half's first child moves up.
       bound = node.bounds.pop()!;
     }

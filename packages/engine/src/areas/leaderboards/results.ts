@@ -93,7 +93,11 @@ export interface UserScore extends RankResult {
  * @example
  * usersScores(project, 'high-score', { userIdList: [annId, bobId] }); // { leaderboardInfoList: [{ userId: annId, rank: 1, scores: [120, 0, 0] }, …] }
  */
-export function usersScores(project: Project, leaderboardId: string, body: Record<string, unknown>): { leaderboardInfoList: UserScore[] } {
+export function usersScores(
+  project: Project,
+  leaderboardId: string,
+  body: Record<string, unknown>,
+): { leaderboardInfoList: UserScore[] } {
   const { userIdList: userIds } = body;
   if (!Array.isArray(userIds) || !userIds.every((id) => typeof id === 'string')) {
     throw badRequest(ErrorCode.VALIDATION_FAILED, '"userIdList" is required and must be an array of strings');

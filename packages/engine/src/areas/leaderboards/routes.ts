@@ -19,18 +19,29 @@ function player(c: AppContext): string {
   const { userId, isMaster } = c.get('principal');
   const named = c.req.query('userId');
   if (isMaster) {
-    if (named === undefined) throw new ApiError(417, ErrorCode.OPERATION_FORBIDDEN, 'the master token has no player: name one with ?userId= or use a user token');
+    if (named === undefined)
+      throw new ApiError(
+        417,
+        ErrorCode.OPERATION_FORBIDDEN,
+        'the master token has no player: name one with ?userId= or use a user token',
+      );
     if (!c.env.project.directory.has(named)) throw new ApiError(417, ErrorCode.USER_NOT_FOUND, `no user "${named}"`);
     return named;
   }
-  if (named !== undefined && named !== userId) throw new ApiError(417, ErrorCode.OPERATION_FORBIDDEN, 'a user token acts only for its own user: drop ?userId=');
+  if (named !== undefined && named !== userId)
+    throw new ApiError(417, ErrorCode.OPERATION_FORBIDDEN, 'a user token acts only for its own user: drop ?userId=');
   return userId!;
 }
 
 export const leaderboardsRoutes = createRoutes();
 
 // Spec 7 answers 417 for a disabled service and for a wrong game id.
-leaderboardsRoutes.use('/game/*', serviceEnabled('leaderboards', 417), projectHeader('x-service-game-id', 'gameId', 417), bearer);
+leaderboardsRoutes.use(
+  '/game/*',
+  serviceEnabled('leaderboards', 417),
+  projectHeader('x-service-game-id', 'gameId', 417),
+  bearer,
+);
 
 const OK = { message: 'OK' } as const;
 const topCount = (c: AppContext) => intParam(c, 'count', { min: 1, max: 100, fallback: 10 });
@@ -66,10 +77,14 @@ leaderboardsRoutes.get('/game/leaderboards/around-me/:id', (c) => {
 });
 
 // Beyond the spec: the leaderboards the player has a score on.
-leaderboardsRoutes.get('/game/leaderboards/myLeaderboards', (c) => c.json(playerLeaderboards(c.env.project, player(c))));
+leaderboardsRoutes.get('/game/leaderboards/myLeaderboards', (c) =>
+  c.json(playerLeaderboards(c.env.project, player(c))),
+);
 
 // Beyond the spec: the rank and scores of listed players.
-leaderboardsRoutes.post('/game/leaderboards/usersScore/:id', async (c) => c.json(usersScores(c.env.project, c.req.param('id'), await readJsonObject(c))));
+leaderboardsRoutes.post('/game/leaderboards/usersScore/:id', async (c) =>
+  c.json(usersScores(c.env.project, c.req.param('id'), await readJsonObject(c))),
+);
 
 // Beyond the spec: empties every leaderboard.
 leaderboardsRoutes.put('/game/leaderboards/reset', master(), (c) => {
@@ -100,7 +115,8 @@ leaderboardsRoutes.delete('/game/leaderboards/:id', master(), (c) => {
 // Admin API (not part of the service contract): empties one leaderboard; 404 for an unknown one.
 leaderboardsRoutes.put('/__admin/leaderboards/:id/reset', adminKey, (c) => {
   const id = c.req.param('id');
-  if (!leaderboards(c.env.project).boards.has(id)) throw notFound(ErrorCode.UNKNOWN_LEADERBOARD, `no leaderboard "${id}"`);
+  if (!leaderboards(c.env.project).boards.has(id))
+    throw notFound(ErrorCode.UNKNOWN_LEADERBOARD, `no leaderboard "${id}"`);
   resetLeaderboard(c.env.project, id);
   return c.json({});
 });

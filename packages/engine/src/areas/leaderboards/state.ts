@@ -42,11 +42,19 @@ function isStanding(value: unknown): value is StandingJson {
 
 function fromJSON(json: unknown): LeaderboardsState {
   const { sequence, boards } = json as LeaderboardsJson;
-  if (!Number.isSafeInteger(sequence) || !Array.isArray(boards)) throw new Error('leaderboards: "sequence" and "boards" are required');
+  if (!Number.isSafeInteger(sequence) || !Array.isArray(boards))
+    throw new Error('leaderboards: "sequence" and "boards" are required');
   const state: LeaderboardsState = { boards: new Map(), sequence, matched: undefined };
   for (const { definition, standings } of boards) {
-    if (!Array.isArray(standings) || !standings.every(isStanding)) throw new Error(`leaderboards: malformed standings of "${definition?.id}"`);
-    state.boards.set(definition.id, new Leaderboard(definition, standings.map((s) => new Standing(s.userId, s.scores, s.reached))));
+    if (!Array.isArray(standings) || !standings.every(isStanding))
+      throw new Error(`leaderboards: malformed standings of "${definition?.id}"`);
+    state.boards.set(
+      definition.id,
+      new Leaderboard(
+        definition,
+        standings.map((s) => new Standing(s.userId, s.scores, s.reached)),
+      ),
+    );
   }
   return state;
 }
@@ -56,7 +64,10 @@ export const leaderboardsState: StateSlice<LeaderboardsState> = {
   init: () => ({ boards: new Map(), sequence: 1, matched: undefined }),
   toJSON: (state, project): LeaderboardsJson => ({
     sequence: state.sequence,
-    boards: [...match(state, project.config).boards.values()].map((board) => ({ definition: board.definition, standings: board.slice(0).map((standing) => standing.toJSON()) })),
+    boards: [...match(state, project.config).boards.values()].map((board) => ({
+      definition: board.definition,
+      standings: board.slice(0).map((standing) => standing.toJSON()),
+    })),
   }),
   fromJSON,
 };

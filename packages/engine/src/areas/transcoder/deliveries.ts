@@ -61,10 +61,14 @@ function contentType(name: string): string {
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }
 
@@ -115,7 +119,11 @@ export class Deliveries {
     };
     const url = this.upload['url'] as string;
     const call = this.#list({ kind: 'upload', url, file: file.name, fields, delivered: false, tries: [] });
-    const { delivered, attempts } = await this.#send(call, () => ({ method: 'POST', headers: this.upload['headers'] as Record<string, string> | undefined, body: body() }), signal);
+    const { delivered, attempts } = await this.#send(
+      call,
+      () => ({ method: 'POST', headers: this.upload['headers'] as Record<string, string> | undefined, body: body() }),
+      signal,
+    );
     deliveries.retries += attempts - 1;
     if (delivered) deliveries.delivered++;
     else deliveries.failed++;
@@ -131,7 +139,14 @@ export class Deliveries {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ queueId, requestId, status, job, payload, retry: String(retry) }),
     });
-    const call = this.#list({ kind: 'webhook', url: this.webhook['url'] as string, status, job, delivered: false, tries: [] });
+    const call = this.#list({
+      kind: 'webhook',
+      url: this.webhook['url'] as string,
+      status,
+      job,
+      delivered: false,
+      tries: [],
+    });
     const { delivered, attempts } = await this.#send(call, init);
     this.record.notifications.push({ status, job, attempts, delivered });
   }
@@ -142,7 +157,11 @@ export class Deliveries {
     return call;
   }
 
-  async #send(call: DeliveryCall, init: (retry: number) => RequestInit, signal?: AbortSignal): Promise<{ delivered: boolean; attempts: number }> {
+  async #send(
+    call: DeliveryCall,
+    init: (retry: number) => RequestInit,
+    signal?: AbortSignal,
+  ): Promise<{ delivered: boolean; attempts: number }> {
     const { url } = call;
     let attempts = 0;
     while (attempts < this.policy.deliveryAttempts) {

@@ -16,7 +16,10 @@ const DECIMAL = /^\d{1,9}(?:\.\d{1,6})?$/;
 
 function number(min: number, max: number, { integer = false } = {}): ValueRule {
   const pattern = integer ? /^\d{1,9}$/ : DECIMAL;
-  return { test: (v) => pattern.test(v) && Number(v) >= min && Number(v) <= max, hint: `${integer ? 'an integer' : 'a number'} from ${min} to ${max}` };
+  return {
+    test: (v) => pattern.test(v) && Number(v) >= min && Number(v) <= max,
+    hint: `${integer ? 'an integer' : 'a number'} from ${min} to ${max}`,
+  };
 }
 
 const integer = (min: number, max: number) => number(min, max, { integer: true });
@@ -46,19 +49,51 @@ const frameRate: ValueRule = {
 };
 
 /** Container tags a video may carry: descriptive text only (`encoder` and the like are the muxer's). */
-const METADATA_KEYS = ['title', 'comment', 'description', 'copyright', 'artist', 'author', 'album', 'genre', 'date', 'year', 'language'];
-const metadata = matching(new RegExp(`^(?:${METADATA_KEYS.join('|')})=[^\\r\\n]{0,500}$`), `"<tag>=<text>" with a tag among ${METADATA_KEYS.join(', ')}`);
+const METADATA_KEYS = [
+  'title',
+  'comment',
+  'description',
+  'copyright',
+  'artist',
+  'author',
+  'album',
+  'genre',
+  'date',
+  'year',
+  'language',
+];
+const metadata = matching(
+  new RegExp(`^(?:${METADATA_KEYS.join('|')})=[^\\r\\n]{0,500}$`),
+  `"<tag>=<text>" with a tag among ${METADATA_KEYS.join(', ')}`,
+);
 
 /** Encoder tuning keys of `-x264-params` / `-x265-params`, each with numeric values only. */
 const ENCODER_PARAMS: Record<Encoder, Record<string, ValueRule>> = {
   x264: {
-    'aq-mode': integer(0, 3), 'aq-strength': number(0, 3), bframes: integer(0, 16), 'b-adapt': integer(0, 2), keyint: integer(1, 600),
-    'min-keyint': integer(1, 600), merange: integer(4, 64), qcomp: number(0, 1), 'rc-lookahead': integer(0, 250), ref: integer(1, 16),
-    subme: integer(0, 11), trellis: integer(0, 2),
+    'aq-mode': integer(0, 3),
+    'aq-strength': number(0, 3),
+    bframes: integer(0, 16),
+    'b-adapt': integer(0, 2),
+    keyint: integer(1, 600),
+    'min-keyint': integer(1, 600),
+    merange: integer(4, 64),
+    qcomp: number(0, 1),
+    'rc-lookahead': integer(0, 250),
+    ref: integer(1, 16),
+    subme: integer(0, 11),
+    trellis: integer(0, 2),
   },
   x265: {
-    'aq-mode': integer(0, 4), 'aq-strength': number(0, 3), bframes: integer(0, 16), 'b-adapt': integer(0, 2), keyint: integer(1, 600),
-    'min-keyint': integer(1, 600), 'rc-lookahead': integer(0, 250), ref: integer(1, 16), subme: integer(0, 7), ctu: oneOf(['16', '32', '64']),
+    'aq-mode': integer(0, 4),
+    'aq-strength': number(0, 3),
+    bframes: integer(0, 16),
+    'b-adapt': integer(0, 2),
+    keyint: integer(1, 600),
+    'min-keyint': integer(1, 600),
+    'rc-lookahead': integer(0, 250),
+    ref: integer(1, 16),
+    subme: integer(0, 7),
+    ctu: oneOf(['16', '32', '64']),
     'psy-rd': number(0, 5),
   },
 };
@@ -80,7 +115,17 @@ const TUNES: Record<Encoder, readonly string[]> = {
   x265: ['psnr', 'ssim', 'grain', 'zerolatency', 'fastdecode', 'animation'],
 };
 
-const PIXEL_FORMATS = ['yuv420p', 'yuv422p', 'yuv444p', 'yuv420p10le', 'yuv422p10le', 'yuv444p10le', 'yuv420p12le', 'yuv422p12le', 'yuv444p12le'];
+const PIXEL_FORMATS = [
+  'yuv420p',
+  'yuv422p',
+  'yuv444p',
+  'yuv420p10le',
+  'yuv422p10le',
+  'yuv444p10le',
+  'yuv420p12le',
+  'yuv422p12le',
+  'yuv444p12le',
+];
 
 /** Every option a preset may set (names without the leading `-`), with its values, per video encoder. */
 function allowList(encoder: Encoder): Record<string, ValueRule> {
@@ -110,7 +155,8 @@ function allowList(encoder: Encoder): Record<string, ValueRule> {
 /** The options every preset may use, for the message that lists them. */
 const ALLOWED_NAMES = [...new Set([...Object.keys(allowList('x264')), ...Object.keys(allowList('x265'))])].join(', ');
 
-const refuse = (key: string, message: string) => badRequest(ErrorCode.OPTION_NOT_ALLOWED, `"rawParameters.${key}" ${message}`);
+const refuse = (key: string, message: string) =>
+  badRequest(ErrorCode.OPTION_NOT_ALLOWED, `"rawParameters.${key}" ${message}`);
 
 /**
  * Checks a preset's `rawParameters` against the allow-list and answers them as ffmpeg options, `[name, value]`
@@ -121,13 +167,18 @@ const refuse = (key: string, message: string) => badRequest(ErrorCode.OPTION_NOT
  * ffmpegOptions({ '-an': '/tmp/out.mp4' }, 'x264');      // throws: "rawParameters.-an" is not an allowed ffmpeg option ...
  */
 export function ffmpegOptions(raw: unknown, encoder: Encoder): [string, string][] {
-  if (!isPlainObject(raw)) throw badRequest(ErrorCode.OPTION_NOT_ALLOWED, '"rawParameters" must be an object of option names to string values');
+  if (!isPlainObject(raw))
+    throw badRequest(
+      ErrorCode.OPTION_NOT_ALLOWED,
+      '"rawParameters" must be an object of option names to string values',
+    );
   const rules = allowList(encoder);
   return Object.entries(raw).map(([key, value]) => {
     const name = key.startsWith('-') ? key.slice(1) : key;
     if (!Object.hasOwn(rules, name)) {
       const other = encoder === 'x264' ? 'x265' : 'x264';
-      if (name === `${other}-params`) throw refuse(key, `applies to ${other} only; this preset encodes with ${encoder}`);
+      if (name === `${other}-params`)
+        throw refuse(key, `applies to ${other} only; this preset encodes with ${encoder}`);
       throw refuse(key, `is not an allowed ffmpeg option (allowed: ${ALLOWED_NAMES})`);
     }
     const rule = rules[name]!;

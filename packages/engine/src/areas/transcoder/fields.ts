@@ -5,14 +5,23 @@ import { isPlainObject } from '../../shared/http.js';
 
 export type Check<T = unknown> = (value: unknown, field: string) => T;
 
-export const invalid = (field: string, message: string) => badRequest(ErrorCode.VALIDATION_FAILED, `"${field}" ${message}`);
+export const invalid = (field: string, message: string) =>
+  badRequest(ErrorCode.VALIDATION_FAILED, `"${field}" ${message}`);
 
 export const boolean: Check<boolean> = (value, field) => {
   if (typeof value !== 'boolean') throw invalid(field, 'must be true or false');
   return value;
 };
 
-export function string({ pattern, maxLength = 2000, hint }: { pattern?: RegExp; maxLength?: number; hint?: string } = {}): Check<string> {
+export function string({
+  pattern,
+  maxLength = 2000,
+  hint,
+}: {
+  pattern?: RegExp;
+  maxLength?: number;
+  hint?: string;
+} = {}): Check<string> {
   return (value, field) => {
     if (typeof value !== 'string' || value === '') throw invalid(field, 'must be a non-empty string');
     if (value.length > maxLength) throw invalid(field, `must be at most ${maxLength} characters`);
@@ -51,7 +60,8 @@ export const httpUrl: Check<string> = (value, field) => {
 
 export function arrayOf<T>(item: Check<T>, { min, max }: { min: number; max: number }): Check<T[]> {
   return (value, field) => {
-    if (!Array.isArray(value) || value.length < min || value.length > max) throw invalid(field, `must be an array of ${min} to ${max} items`);
+    if (!Array.isArray(value) || value.length < min || value.length > max)
+      throw invalid(field, `must be an array of ${min} to ${max} items`);
     return value.map((v, i) => item(v, `${field}[${i}]`));
   };
 }

@@ -49,15 +49,29 @@ const reference: Check<string | boolean> = (value, field) => {
   throw invalid(field, 'must be the name of a stored setting, or true for the default one');
 };
 
-const convertRequest = object({ url: httpUrl, preset: reference, upload: reference, webhook: reference, thumbnail: reference, watermark: reference }, ['url', 'upload']);
+const convertRequest = object(
+  {
+    url: httpUrl,
+    preset: reference,
+    upload: reference,
+    webhook: reference,
+    thumbnail: reference,
+    watermark: reference,
+  },
+  ['url', 'upload'],
+);
 
 /** A reference resolved among the caller's settings, then (for users) the project's; 400 (700) when none fits. */
 function resolve(state: TranscoderState, owner: SettingsOwner, kind: Kind, ref: unknown): SettingRecord | undefined {
   if (ref === undefined || ref === false) return undefined;
-  const find = (records: Map<string, SettingRecord>) => (ref === true ? [...records.values()].find((r) => r.default) : records.get(ref as string));
-  const record = booksFor(state, owner).map((book) => find(book[kind])).find(Boolean);
+  const find = (records: Map<string, SettingRecord>) =>
+    ref === true ? [...records.values()].find((r) => r.default) : records.get(ref as string);
+  const record = booksFor(state, owner)
+    .map((book) => find(book[kind]))
+    .find(Boolean);
   if (!record) {
-    const missing = ref === true ? `there is no default ${kind} setting` : `there is no ${kind} setting named "${String(ref)}"`;
+    const missing =
+      ref === true ? `there is no default ${kind} setting` : `there is no ${kind} setting named "${String(ref)}"`;
     throw new ApiError(400, ErrorCode.UNKNOWN_SETTING, `"${kind}": ${missing}`);
   }
   // Checked again: a record may have come in through a state import. Validation also copies it, so later changes
@@ -83,7 +97,8 @@ function forgetOldJobs(jobs: Map<string, JobRecord>, keep: number): void {
  */
 export function submitConvert(project: Project, owner: SettingsOwner, body: unknown): JobRecord {
   const capability = project.capabilities.transcoder;
-  if (capability && 'unavailable' in capability) throw new ApiError(503, ErrorCode.TRANSCODER_UNAVAILABLE, capability.unavailable);
+  if (capability && 'unavailable' in capability)
+    throw new ApiError(503, ErrorCode.TRANSCODER_UNAVAILABLE, capability.unavailable);
   const request = convertRequest(body, '');
   const state = project.state(transcoderState);
   const upload = resolve(state, owner, 'upload', request['upload']);
@@ -95,11 +110,16 @@ export function submitConvert(project: Project, owner: SettingsOwner, body: unkn
   };
   if (!upload) throw invalid('upload', 'is required: results are delivered there');
   if (!spec.preset && !spec.thumbnail) throw invalid('preset', 'or "thumbnail" is required: there is nothing to do');
-  if (spec.watermark && !spec.preset) throw invalid('watermark', 'needs "preset": a watermark is drawn on converted video');
+  if (spec.watermark && !spec.preset)
+    throw invalid('watermark', 'needs "preset": a watermark is drawn on converted video');
   const queueOwner = owner ?? MASTER_OWNER;
   const maxWaiting = project.config.transcoderMaxQueuedJobsPerUser;
   if (owner !== undefined && state.queue.waiting(queueOwner) >= maxWaiting) {
-    throw new ApiError(400, ErrorCode.TOO_MANY_JOBS, `you have ${maxWaiting} jobs waiting to start (transcoderMaxQueuedJobsPerUser); send more once they have started`);
+    throw new ApiError(
+      400,
+      ErrorCode.TOO_MANY_JOBS,
+      `you have ${maxWaiting} jobs waiting to start (transcoderMaxQueuedJobsPerUser); send more once they have started`,
+    );
   }
   const record: JobRecord = {
     queueId: newId(16),
@@ -119,6 +139,11 @@ export function submitConvert(project: Project, owner: SettingsOwner, body: unkn
   state.jobs.set(record.queueId, record);
   const runner = capability?.runner ?? simulatedRunner;
   // A request replayed from the journal at start-up only rebuilds the record: its job ran (or was cut short) before.
-  if (!project.restoring) state.queue.push(queueOwner, () => runJob(project, runner, state.policy, { ...spec, upload, record }).finally(() => project.backgroundChange(transcoderState)));
+  if (!project.restoring)
+    state.queue.push(queueOwner, () =>
+      runJob(project, runner, state.policy, { ...spec, upload, record }).finally(() =>
+        project.backgroundChange(transcoderState),
+      ),
+    );
   return record;
 }

@@ -13,7 +13,10 @@ export interface OutboundLimits {
 
 /** The outbound time limits of a project's config. */
 export function outboundLimits(config: Config): OutboundLimits {
-  return { firstByteTimeoutMs: config.transcoderFirstByteTimeoutMs, transferTimeoutMs: config.transcoderTransferTimeoutMs };
+  return {
+    firstByteTimeoutMs: config.transcoderFirstByteTimeoutMs,
+    transferTimeoutMs: config.transcoderTransferTimeoutMs,
+  };
 }
 
 /** Why an outbound exchange failed, in detail: for the server's own records (the admin job view), not for callers. */
@@ -35,8 +38,18 @@ class Exchange {
   ) {
     if (outer?.aborted) this.#controller.abort(outer.reason);
     outer?.addEventListener('abort', () => this.#controller.abort(outer.reason), { once: true });
-    this.#timers.push(setTimeout(() => this.abort(`${url} sent no answer within ${limits.firstByteTimeoutMs} ms`), limits.firstByteTimeoutMs));
-    this.#timers.push(setTimeout(() => this.abort(`${url} did not finish within ${limits.transferTimeoutMs} ms`), limits.transferTimeoutMs));
+    this.#timers.push(
+      setTimeout(
+        () => this.abort(`${url} sent no answer within ${limits.firstByteTimeoutMs} ms`),
+        limits.firstByteTimeoutMs,
+      ),
+    );
+    this.#timers.push(
+      setTimeout(
+        () => this.abort(`${url} did not finish within ${limits.transferTimeoutMs} ms`),
+        limits.transferTimeoutMs,
+      ),
+    );
   }
 
   get signal(): AbortSignal {
@@ -70,7 +83,13 @@ class Exchange {
  * Sends one request under the limits; answers the status. The answer's body is not read. Throws `OutboundFailure`
  * when the address cannot be reached or a limit runs out, or the outer signal's reason when it aborts.
  */
-export async function send(fetch: typeof globalThis.fetch, url: string, init: RequestInit, limits: OutboundLimits, outer?: AbortSignal): Promise<number> {
+export async function send(
+  fetch: typeof globalThis.fetch,
+  url: string,
+  init: RequestInit,
+  limits: OutboundLimits,
+  outer?: AbortSignal,
+): Promise<number> {
   const exchange = new Exchange(url, limits, outer);
   try {
     const response = await fetch(url, { ...init, signal: exchange.signal });
@@ -88,7 +107,13 @@ export async function send(fetch: typeof globalThis.fetch, url: string, init: Re
  * arrive (whatever `Content-Length` says). Any failure (unreachable, not 2xx, too slow, too long) rejects with
  * `OutboundFailure`, at once or while the body is read; an outer abort rejects with the outer reason.
  */
-export async function download(fetch: typeof globalThis.fetch, url: string, maxBytes: number, limits: OutboundLimits, outer?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+export async function download(
+  fetch: typeof globalThis.fetch,
+  url: string,
+  maxBytes: number,
+  limits: OutboundLimits,
+  outer?: AbortSignal,
+): Promise<ReadableStream<Uint8Array>> {
   const exchange = new Exchange(url, limits, outer);
   let response: Response;
   try {
@@ -100,7 +125,8 @@ export async function download(fetch: typeof globalThis.fetch, url: string, maxB
   exchange.answered();
   const declared = Number(response.headers.get('content-length') ?? 0);
   if (!response.ok || !response.body) exchange.abort(`${url} answered ${response.status}`);
-  else if (declared > maxBytes) exchange.abort(`${url} announced ${declared} bytes, more than the limit of ${maxBytes}`);
+  else if (declared > maxBytes)
+    exchange.abort(`${url} announced ${declared} bytes, more than the limit of ${maxBytes}`);
   if (exchange.failure) {
     await response.body?.cancel().catch(() => undefined);
     throw exchange.failure;

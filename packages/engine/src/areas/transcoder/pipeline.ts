@@ -3,7 +3,14 @@ import { Deliveries, type JobKind, type Status, type Upload } from './deliveries
 import type { JobRecord } from './jobs.js';
 import { masterPlaylist, playlistAddress } from './playlist.js';
 import { download, outboundLimits, type OutboundLimits } from './outbound.js';
-import { UnreadableSource, type ConvertPlan, type OpenedSource, type Rendition, type TranscodeRunner, type WatermarkLocation } from './runner.js';
+import {
+  UnreadableSource,
+  type ConvertPlan,
+  type OpenedSource,
+  type Rendition,
+  type TranscodeRunner,
+  type WatermarkLocation,
+} from './runner.js';
 import type { SettingRecord } from './kinds.js';
 import type { TranscoderPolicy } from './state.js';
 import { hms, thumbnailMoments } from './thumbnails.js';
@@ -52,11 +59,21 @@ interface Run {
  * unreachable, refused, answered 403, was too slow or too long, or sent something else, so that jobs cannot probe
  * which addresses answer (a port scan). What happened goes to the admin job view only.
  */
-function unusable(what: string, content: string, maxBytes: number, { firstByteTimeoutMs, transferTimeoutMs }: OutboundLimits): string {
+function unusable(
+  what: string,
+  content: string,
+  maxBytes: number,
+  { firstByteTimeoutMs, transferTimeoutMs }: OutboundLimits,
+): string {
   return `the ${what} could not be used: its address must answer 2xx within ${firstByteTimeoutMs} ms and send ${content} of at most ${maxBytes} bytes within ${transferTimeoutMs} ms`;
 }
 
-async function openSource(project: Project, runner: TranscodeRunner, record: JobRecord, signal: AbortSignal): Promise<OpenedSource> {
+async function openSource(
+  project: Project,
+  runner: TranscodeRunner,
+  record: JobRecord,
+  signal: AbortSignal,
+): Promise<OpenedSource> {
   const limits = outboundLimits(project.config);
   const maxBytes = project.config.transcoderMaxSourceBytes;
   try {
@@ -64,7 +81,8 @@ async function openSource(project: Project, runner: TranscodeRunner, record: Job
     return await runner.open(source, signal, (run) => record.log.push({ ...run, endedAt: project.clock.iso() }));
   } catch (error) {
     if (signal.aborted) throw error;
-    const detail = error instanceof UnreadableSource ? `not a readable video: ${error.message}` : (error as Error).message;
+    const detail =
+      error instanceof UnreadableSource ? `not a readable video: ${error.message}` : (error as Error).message;
     throw new Rejection(unusable('source', 'a readable video', maxBytes, limits), detail);
   }
 }
@@ -76,10 +94,17 @@ function undelivered(failed: number): string {
 /** Makes and delivers the thumbnails (category 1): COMPLETE, or THUMBNAIL_REJECTED without stopping the job. */
 async function thumbnails({ spec, source, deliveries, signal }: Run): Promise<Notification> {
   const { videoId } = spec.record;
-  const rejected = (reason: string): Notification => ({ status: 'THUMBNAIL_REJECTED', job: 'thumbnail', payload: { videoId, reason } });
+  const rejected = (reason: string): Notification => ({
+    status: 'THUMBNAIL_REJECTED',
+    job: 'thumbnail',
+    payload: { videoId, reason },
+  });
   const times = thumbnailMoments(spec.thumbnail!, source.durationSeconds);
   const late = times.filter((t) => t >= source.durationSeconds);
-  if (late.length > 0) return rejected(`moments past the end of the video (${source.durationSeconds.toFixed(2)} s): ${late.map(hms).join(', ')}`);
+  if (late.length > 0)
+    return rejected(
+      `moments past the end of the video (${source.durationSeconds.toFixed(2)} s): ${late.map(hms).join(', ')}`,
+    );
   let files;
   try {
     files = await source.thumbnails(times);
@@ -87,7 +112,10 @@ async function thumbnails({ spec, source, deliveries, signal }: Run): Promise<No
     if (signal.aborted) throw error;
     return rejected(`thumbnails failed: ${(error as Error).message}`);
   }
-  const failed = await deliveries.files([files.map((file) => ({ fields: { thumbnail: true }, file: { ...file, name: `thumbnail-${file.name}` } }))], signal);
+  const failed = await deliveries.files(
+    [files.map((file) => ({ fields: { thumbnail: true }, file: { ...file, name: `thumbnail-${file.name}` } }))],
+    signal,
+  );
   if (failed > 0) return rejected(undelivered(failed));
   return { status: 'COMPLETE', job: 'thumbnail', payload: { videoId, count: files.length } };
 }
@@ -99,12 +127,19 @@ async function watermarkOf({ project, spec, signal }: Run): Promise<ConvertPlan[
   const maxBytes = project.config.transcoderMaxWatermarkBytes;
   let image: Blob;
   try {
-    image = await new Response(await download(project.capabilities.fetch, w['url'] as string, maxBytes, limits, signal)).blob();
+    image = await new Response(
+      await download(project.capabilities.fetch, w['url'] as string, maxBytes, limits, signal),
+    ).blob();
   } catch (error) {
     if (signal.aborted) throw error;
     throw new Rejection(unusable('watermark image', 'an image', maxBytes, limits), (error as Error).message);
   }
-  return { image, location: w['location'] as WatermarkLocation, paddingX: (w['paddingX'] as number | undefined) ?? 0, paddingY: (w['paddingY'] as number | undefined) ?? 0 };
+  return {
+    image,
+    location: w['location'] as WatermarkLocation,
+    paddingX: (w['paddingX'] as number | undefined) ?? 0,
+    paddingY: (w['paddingY'] as number | undefined) ?? 0,
+  };
 }
 
 /** What ffmpeg (or the simulation) is asked to do for a preset. */
@@ -121,7 +156,11 @@ function convertPlan(preset: SettingRecord): ConvertPlan {
     profile: preset['profile'] as string | undefined,
     rawParameters: (preset['rawParameters'] as Record<string, string> | undefined) ?? {},
   };
-  if (preset['vod'] === true) plan.hls = { segmentSeconds: SEGMENT_SECONDS, key: preset['encrypt'] === true ? crypto.getRandomValues(new Uint8Array(16)) : undefined };
+  if (preset['vod'] === true)
+    plan.hls = {
+      segmentSeconds: SEGMENT_SECONDS,
+      key: preset['encrypt'] === true ? crypto.getRandomValues(new Uint8Array(16)) : undefined,
+    };
   return plan;
 }
 
@@ -129,23 +168,50 @@ function convertPlan(preset: SettingRecord): ConvertPlan {
  * The files of a conversion as deliveries, in batches sent one after the other: converted files (category 2); or
  * the qualities' segments and keys, their playlists, the master playlist and the downloadable files (3, 3, 4, 5).
  */
-function conversionUploads(videoId: string, preset: SettingRecord, renditions: Rendition[], bandwidths: number[]): Upload[][] {
+function conversionUploads(
+  videoId: string,
+  preset: SettingRecord,
+  renditions: Rendition[],
+  bandwidths: number[],
+): Upload[][] {
   if (preset['vod'] !== true) {
-    return [renditions.map((r, i) => ({ fields: { vod: false }, file: { ...r.file, name: `output-${i + 1}-${r.width}x${r.height}.mp4` } }))];
+    return [
+      renditions.map((r, i) => ({
+        fields: { vod: false },
+        file: { ...r.file, name: `output-${i + 1}-${r.width}x${r.height}.mp4` },
+      })),
+    ];
   }
   const chunks = renditions.flatMap((r) =>
-    (r.hls ?? []).map((file): Upload => ({ fields: { vod: true, resolution: String(r.height), path: `${videoId}/${r.height}/${file.name}` }, file })),
+    (r.hls ?? []).map(
+      (file): Upload => ({
+        fields: { vod: true, resolution: String(r.height), path: `${videoId}/${r.height}/${file.name}` },
+        file,
+      }),
+    ),
   );
   const isPlaylist = (u: Upload) => u.file.name === 'playlist.m3u8';
   const base = preset['vodPlaylistBaseUrl'] as string | undefined;
   const master = masterPlaylist(
-    renditions.map((r, i) => ({ ...r, bandwidth: bandwidths[i]!, address: playlistAddress(`${videoId}/${r.height}/playlist.m3u8`, videoId, base) })),
+    renditions.map((r, i) => ({
+      ...r,
+      bandwidth: bandwidths[i]!,
+      address: playlistAddress(`${videoId}/${r.height}/playlist.m3u8`, videoId, base),
+    })),
   );
   return [
     chunks.filter((u) => !isPlaylist(u)),
     chunks.filter(isPlaylist),
-    [{ fields: { vod: true, playlist: true, path: `${videoId}/playlist.m3u8` }, file: { name: 'playlist.m3u8', data: new Blob([master]) } }],
-    renditions.map((r) => ({ fields: { vod: true, downloadable: true }, file: { ...r.file, name: `${r.height}p.mp4` } })),
+    [
+      {
+        fields: { vod: true, playlist: true, path: `${videoId}/playlist.m3u8` },
+        file: { name: 'playlist.m3u8', data: new Blob([master]) },
+      },
+    ],
+    renditions.map((r) => ({
+      fields: { vod: true, downloadable: true },
+      file: { ...r.file, name: `${r.height}p.mp4` },
+    })),
   ];
 }
 
@@ -157,10 +223,14 @@ async function convert(run: Run): Promise<Notification> {
   const plan = convertPlan(preset);
   const bandwidths = plan.outputs.map((o) => o.videoBitrate + o.audioBitrate);
   // Bitrates are capped (-maxrate), so this bounds the disk a job takes: MP4s, and HLS cut from them for VOD.
-  const expectedBytes = Math.ceil((bandwidths.reduce((a, b) => a + b, 0) / 8) * source.durationSeconds * (plan.hls ? 2 : 1));
+  const expectedBytes = Math.ceil(
+    (bandwidths.reduce((a, b) => a + b, 0) / 8) * source.durationSeconds * (plan.hls ? 2 : 1),
+  );
   const maxBytes = run.project.config.transcoderMaxOutputBytes;
   if (expectedBytes > maxBytes) {
-    throw new Rejection(`the outputs of this ${source.durationSeconds.toFixed(1)} s video would take about ${expectedBytes} bytes, more than the limit of ${maxBytes} (lower the bitrates or the number of outputs)`);
+    throw new Rejection(
+      `the outputs of this ${source.durationSeconds.toFixed(1)} s video would take about ${expectedBytes} bytes, more than the limit of ${maxBytes} (lower the bitrates or the number of outputs)`,
+    );
   }
   plan.watermark = await watermarkOf(run);
   const renditions = await source.convert(plan);
@@ -177,11 +247,24 @@ async function convert(run: Run): Promise<Notification> {
  * Never throws: whatever goes wrong ends the job REJECTED with a reason, and the runner's files are removed before
  * the last notification goes out.
  */
-export async function runJob(project: Project, runner: TranscodeRunner, policy: TranscoderPolicy, spec: JobSpec): Promise<void> {
+export async function runJob(
+  project: Project,
+  runner: TranscodeRunner,
+  policy: TranscoderPolicy,
+  spec: JobSpec,
+): Promise<void> {
   const { record } = spec;
   record.state = 'running';
   record.startedAt = project.clock.iso();
-  const deliveries = new Deliveries(project.capabilities.fetch, policy, outboundLimits(project.config), record, spec.upload, spec.webhook, () => project.clock.iso());
+  const deliveries = new Deliveries(
+    project.capabilities.fetch,
+    policy,
+    outboundLimits(project.config),
+    record,
+    spec.upload,
+    spec.webhook,
+    () => project.clock.iso(),
+  );
   const signal = AbortSignal.timeout(policy.timeLimitMs);
   const job: JobKind = spec.preset ? 'convert' : 'thumbnail';
   let last: Notification;
@@ -196,7 +279,9 @@ export async function runJob(project: Project, runner: TranscodeRunner, policy: 
       last = await convert(run);
     }
   } catch (error) {
-    const reason = signal.aborted ? `the job took longer than its time limit of ${policy.timeLimitMs} ms` : (error as Error).message;
+    const reason = signal.aborted
+      ? `the job took longer than its time limit of ${policy.timeLimitMs} ms`
+      : (error as Error).message;
     if (error instanceof Rejection && error.detail) record.detail = error.detail;
     last = { status: 'REJECTED', job, payload: { videoId: record.videoId, reason } };
   } finally {

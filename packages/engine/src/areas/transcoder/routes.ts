@@ -16,7 +16,12 @@ for (const kind of KINDS) {
     const body = await readJsonObject(c);
     // The checks of every kind's fields load with the first saved setting, as jobs load with the first conversion.
     const { validateSetting } = await import('./settings.js');
-    const { record, created } = saveSetting(c.env.project, settingsOwner(c.get('principal')), kind, validateSetting(kind, body));
+    const { record, created } = saveSetting(
+      c.env.project,
+      settingsOwner(c.get('principal')),
+      kind,
+      validateSetting(kind, body),
+    );
     return c.json(record, created ? 201 : 200);
   });
 }
@@ -24,7 +29,11 @@ for (const kind of KINDS) {
 transcoderRoutes.post('/video/convert', async (c) => {
   // Jobs and their pipeline load with the first conversion: browser apps that mock the service rarely convert.
   const { submitConvert } = await import('./jobs.js');
-  const { requestId, videoId } = submitConvert(c.env.project, settingsOwner(c.get('principal')), await readJsonObject(c));
+  const { requestId, videoId } = submitConvert(
+    c.env.project,
+    settingsOwner(c.get('principal')),
+    await readJsonObject(c),
+  );
   return c.json({ requestId, videoId }, 202);
 });
 

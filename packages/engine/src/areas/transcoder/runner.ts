@@ -19,7 +19,13 @@ export interface OutputPlan {
   width?: number;
 }
 
-export type WatermarkLocation = 'TOP_LEFT' | 'TOP_CENTER' | 'TOP_RIGHT' | 'BOTTOM_LEFT' | 'BOTTOM_CENTER' | 'BOTTOM_RIGHT';
+export type WatermarkLocation =
+  | 'TOP_LEFT'
+  | 'TOP_CENTER'
+  | 'TOP_RIGHT'
+  | 'BOTTOM_LEFT'
+  | 'BOTTOM_CENTER'
+  | 'BOTTOM_RIGHT';
 
 /** Everything a conversion needs, settings already resolved and fetched. */
 export interface ConvertPlan {
@@ -76,7 +82,11 @@ export interface ConverterRun {
  * receives each command run for the job, when the runner runs commands.
  */
 export interface TranscodeRunner {
-  open(source: ReadableStream<Uint8Array>, signal: AbortSignal, log?: (run: ConverterRun) => void): Promise<OpenedSource>;
+  open(
+    source: ReadableStream<Uint8Array>,
+    signal: AbortSignal,
+    log?: (run: ConverterRun) => void,
+  ): Promise<OpenedSource>;
 }
 
 /**

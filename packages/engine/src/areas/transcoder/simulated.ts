@@ -1,7 +1,14 @@
 // The transcoder of platforms without ffmpeg (the browser, inside msw): it decodes nothing, but sends the same
 // sequence of deliveries and notifications as the real one, with tiny generated files, so front-end code sees the
 // real protocol.
-import { UnreadableSource, type ConvertPlan, type OpenedSource, type ProducedFile, type Rendition, type TranscodeRunner } from './runner.js';
+import {
+  UnreadableSource,
+  type ConvertPlan,
+  type OpenedSource,
+  type ProducedFile,
+  type Rendition,
+  type TranscodeRunner,
+} from './runner.js';
 
 /** Every simulated source is taken to be a 10-second 1280x720 video. */
 const DURATION = 10;
@@ -28,7 +35,10 @@ function hlsFiles(height: number, { segmentSeconds, key }: NonNullable<ConvertPl
     '#EXT-X-MEDIA-SEQUENCE:0',
     '#EXT-X-PLAYLIST-TYPE:VOD',
     ...(key ? ['#EXT-X-KEY:METHOD=AES-128,URI="enc.key"'] : []),
-    ...segments.flatMap((name, i) => [`#EXTINF:${Math.min(segmentSeconds, DURATION - i * segmentSeconds).toFixed(6)},`, name]),
+    ...segments.flatMap((name, i) => [
+      `#EXTINF:${Math.min(segmentSeconds, DURATION - i * segmentSeconds).toFixed(6)},`,
+      name,
+    ]),
     '#EXT-X-ENDLIST',
   ];
   return [

@@ -17,7 +17,13 @@ export interface TranscoderPolicy {
   retryDelayMs: number;
 }
 
-export const DEFAULT_POLICY: TranscoderPolicy = { concurrency: 2, concurrencyPerUser: 1, timeLimitMs: 30 * 60_000, deliveryAttempts: 5, retryDelayMs: 1000 };
+export const DEFAULT_POLICY: TranscoderPolicy = {
+  concurrency: 2,
+  concurrencyPerUser: 1,
+  timeLimitMs: 30 * 60_000,
+  deliveryAttempts: 5,
+  retryDelayMs: 1000,
+};
 
 /** Settings records of one owner: per kind, by name. */
 export type SettingsBook = Record<Kind, Map<string, SettingRecord>>;
@@ -50,7 +56,10 @@ const bookJson = (book: SettingsBook): BookJson => Object.fromEntries(KINDS.map(
 
 /** Every stored settings record as JSON: the project's (`settings`) and each user's own (`userSettings`, by user id). */
 export function settingsJson(s: TranscoderState): Pick<TranscoderJson, 'settings' | 'userSettings'> {
-  return { settings: bookJson(s.settings), userSettings: Object.fromEntries([...s.userSettings].map(([userId, book]) => [userId, bookJson(book)])) };
+  return {
+    settings: bookJson(s.settings),
+    userSettings: Object.fromEntries([...s.userSettings].map(([userId, book]) => [userId, bookJson(book)])),
+  };
 }
 
 function create({ settings, userSettings, jobs, policy }: TranscoderJson): TranscoderState {
@@ -76,7 +85,12 @@ export const transcoderState: StateSlice<TranscoderState> = {
     // Parts left out of an imported state start empty.
     const { settings = {}, userSettings = {}, jobs = [], policy } = json as Partial<TranscoderJson>;
     // Jobs of a state saved before the admin view listed settings, calls and the converter's log have none.
-    const complete = jobs.map((job) => ({ ...job, settings: job.settings ?? {}, calls: job.calls ?? [], log: job.log ?? [] }));
+    const complete = jobs.map((job) => ({
+      ...job,
+      settings: job.settings ?? {},
+      calls: job.calls ?? [],
+      log: job.log ?? [],
+    }));
     return create({ settings, userSettings, jobs: complete, policy: { ...DEFAULT_POLICY, ...policy } });
   },
   restarted(state, project) {

@@ -24,13 +24,22 @@ export function booksFor(state: TranscoderState, owner: SettingsOwner): Settings
  * past `transcoderMaxSettingsPerKind` answers 400 (704). `default: true` makes it the kind's one default of that
  * owner, taking the mark from the previous one.
  */
-export function saveSetting(project: Project, owner: SettingsOwner, kind: Kind, record: SettingRecord): { record: SettingRecord; created: boolean } {
+export function saveSetting(
+  project: Project,
+  owner: SettingsOwner,
+  kind: Kind,
+  record: SettingRecord,
+): { record: SettingRecord; created: boolean } {
   const state = project.state(transcoderState);
   const existing = owner === undefined ? state.settings : state.userSettings.get(owner);
   const created = !existing?.[kind].has(record.name);
   const max = project.config.transcoderMaxSettingsPerKind;
   if (created && (existing?.[kind].size ?? 0) >= max) {
-    throw new ApiError(400, ErrorCode.TOO_MANY_SETTINGS, `"name": there are ${max} ${kind} settings already (transcoderMaxSettingsPerKind); save under one of their names to replace it`);
+    throw new ApiError(
+      400,
+      ErrorCode.TOO_MANY_SETTINGS,
+      `"name": there are ${max} ${kind} settings already (transcoderMaxSettingsPerKind); save under one of their names to replace it`,
+    );
   }
   const book = existing ?? settingsBook();
   if (owner !== undefined) state.userSettings.set(owner, book);

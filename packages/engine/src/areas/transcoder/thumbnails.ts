@@ -22,7 +22,8 @@ export function thumbnailMoments(setting: SettingRecord, duration: number, rando
   const count = (setting['count'] as number | undefined) ?? 1;
   let times: number[];
   if (shots) times = shots.map(seconds);
-  else if (setting['random'] === true) times = Array.from({ length: count }, (_, i) => (duration * (i + random())) / count);
+  else if (setting['random'] === true)
+    times = Array.from({ length: count }, (_, i) => (duration * (i + random())) / count);
   else {
     const interval = setting['interval'] as number;
     const start = (setting['startTime'] as number | undefined) ?? 0;

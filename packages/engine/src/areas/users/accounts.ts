@@ -9,7 +9,8 @@ import { checkFieldsSize, readProfileUpdate, readRegistration } from './validati
 
 /** 409 (code 202) when `username` is registered. */
 export function assertUsernameFree(state: UsersState, username: string): void {
-  if (state.byUsername.has(username)) throw new ApiError(409, ErrorCode.USERNAME_TAKEN, `username "${username}" is already taken`);
+  if (state.byUsername.has(username))
+    throw new ApiError(409, ErrorCode.USERNAME_TAKEN, `username "${username}" is already taken`);
 }
 
 /**
@@ -50,7 +51,8 @@ export async function register(project: Project, body: Record<string, unknown>, 
 
 /** The caller's own user (`/auth/users/me`): a master token belongs to no user (404); a token whose user is gone is incorrect (401). */
 export function currentUser(project: Project, caller: Principal): StoredUser {
-  if (caller.isMaster) throw notFound(ErrorCode.USER_NOT_FOUND, 'a master token belongs to no user: use /auth/users/{userId}');
+  if (caller.isMaster)
+    throw notFound(ErrorCode.USER_NOT_FOUND, 'a master token belongs to no user: use /auth/users/{userId}');
   const user = project.state(usersState).users.get(caller.userId ?? '');
   if (!user) throw unauthorized('the user of this access token no longer exists');
   return user;
@@ -61,7 +63,8 @@ export function currentUser(project: Project, caller: Principal): StoredUser {
  * A user token asking for anyone else gets 403 whether or not that user exists, so it learns nothing.
  */
 function readable(project: Project, caller: Principal, user: StoredUser | undefined): StoredUser {
-  if (!caller.isMaster && user?.userId !== currentUser(project, caller).userId) throw forbidden('a user token may only read its own user');
+  if (!caller.isMaster && user?.userId !== currentUser(project, caller).userId)
+    throw forbidden('a user token may only read its own user');
   if (!user) throw notFound(ErrorCode.USER_NOT_FOUND, 'no such user');
   return user;
 }

@@ -11,7 +11,16 @@ import { readProfile, rejectUnknownKeys, requiredString } from './validation.js'
 export type GuestCredentials = UserRecord & { id: string; password: string };
 
 /** The fields of a guest registration completion (beyond the spec: the published Node client's `completeGuestRegistration`). */
-const COMPLETION_FIELDS = ['userId', 'newUsername', 'lastPassword', 'newPassword', 'firstName', 'lastName', 'email', 'phoneNumber'] as const;
+const COMPLETION_FIELDS = [
+  'userId',
+  'newUsername',
+  'lastPassword',
+  'newPassword',
+  'firstName',
+  'lastName',
+  'email',
+  'phoneNumber',
+] as const;
 
 /** A username no one has: `guest-` and 16 random letters and digits. */
 function freeGuestName(project: Project): string {
@@ -32,7 +41,11 @@ function freeGuestName(project: Project): string {
  */
 export async function registerGuest(project: Project, body: Record<string, unknown>): Promise<GuestCredentials> {
   const field = Object.keys(body)[0];
-  if (field !== undefined) throw badRequest(ErrorCode.VALIDATION_FAILED, `"${field}" cannot be set: a guest registration takes no fields, the server chooses them`);
+  if (field !== undefined)
+    throw badRequest(
+      ErrorCode.VALIDATION_FAILED,
+      `"${field}" cannot be set: a guest registration takes no fields, the server chooses them`,
+    );
   const password = newSecret(12);
   const passwordHash = await hashPassword(password);
   const state = project.state(usersState);
@@ -59,7 +72,8 @@ export async function registerGuest(project: Project, body: Record<string, unkno
 function guestOf(project: Project, userId: string): StoredUser {
   const user = project.state(usersState).users.get(userId);
   if (!user) throw notFound(ErrorCode.USER_NOT_FOUND, `no user "${userId}"`);
-  if (!user.guest) throw new ApiError(409, ErrorCode.NOT_A_GUEST, `user "${userId}" is not a guest: its registration is complete`);
+  if (!user.guest)
+    throw new ApiError(409, ErrorCode.NOT_A_GUEST, `user "${userId}" is not a guest: its registration is complete`);
   return user;
 }
 

@@ -22,7 +22,10 @@ export const MAX_IDS = 100;
 
 function pageOf(project: Project, matches: StoredUser[], { page, pageSize }: Paging): UserList {
   const start = page * pageSize;
-  return { userCount: matches.length, users: matches.slice(start, start + pageSize).map((u) => userRecord(project, u)) };
+  return {
+    userCount: matches.length,
+    users: matches.slice(start, start + pageSize).map((u) => userRecord(project, u)),
+  };
 }
 
 /** Every user, in registration order (spec 4.1 #12). */
@@ -54,7 +57,8 @@ export function usersByIds(project: Project, body: Record<string, unknown>): Use
   if (!Array.isArray(userIds) || !userIds.every((id) => typeof id === 'string')) {
     throw badRequest(ErrorCode.VALIDATION_FAILED, '"userIds" must be an array of strings');
   }
-  if (userIds.length > MAX_IDS) throw badRequest(ErrorCode.VALIDATION_FAILED, `"userIds" may hold at most ${MAX_IDS} ids`);
+  if (userIds.length > MAX_IDS)
+    throw badRequest(ErrorCode.VALIDATION_FAILED, `"userIds" may hold at most ${MAX_IDS} ids`);
   const { users } = project.state(usersState);
   const found = [...new Set(userIds)].flatMap((id) => users.get(id) ?? []);
   return { userCount: found.length, users: found.map((u) => userRecord(project, u)) };

@@ -64,7 +64,9 @@ usersRoutes.post('/auth/guest-users/complete-registration-master', authIdOr404, 
 );
 
 // The link of the confirmation e-mail: opened in a browser, so it carries no headers.
-usersRoutes.get(`${CONFIRMATION_PATH}/:token`, (c) => recordOf(c, confirmRegistration(c.env.project, c.req.param('token'))));
+usersRoutes.get(`${CONFIRMATION_PATH}/:token`, (c) =>
+  recordOf(c, confirmRegistration(c.env.project, c.req.param('token'))),
+);
 
 // One path, three operations told apart by the key and the refresh flag (spec 4.1 #2-#4).
 usersRoutes.post('/auth/login', authIdOr417, async (c) => {
@@ -72,11 +74,13 @@ usersRoutes.post('/auth/login', authIdOr417, async (c) => {
   if (keyLevel(c) === 'master') return c.json(await masterLogin(project));
   const fields = await formFields(c);
   if (c.req.header('x-service-authentication-refresh') === '1') {
-    if (!fields['refresh_token']) throw new ApiError(401, ErrorCode.INVALID_REFRESH_TOKEN, 'form field "refresh_token" is required');
+    if (!fields['refresh_token'])
+      throw new ApiError(401, ErrorCode.INVALID_REFRESH_TOKEN, 'form field "refresh_token" is required');
     return c.json(await renew(project, fields['refresh_token']));
   }
   const { username, password } = fields;
-  if (!username || !password) throw new ApiError(401, ErrorCode.INVALID_CREDENTIALS, 'form fields "username" and "password" are required');
+  if (!username || !password)
+    throw new ApiError(401, ErrorCode.INVALID_CREDENTIALS, 'form fields "username" and "password" are required');
   return c.json(await login(project, username, password));
 });
 
@@ -89,7 +93,9 @@ usersRoutes.delete('/auth/logout', authIdOr417, (c) => {
 });
 
 // Static paths before /auth/users/:userId, which would otherwise take "me" and "search" for ids.
-usersRoutes.get('/auth/users/me', authIdOr404, bearer, (c) => recordOf(c, currentUser(c.env.project, c.get('principal'))));
+usersRoutes.get('/auth/users/me', authIdOr404, bearer, (c) =>
+  recordOf(c, currentUser(c.env.project, c.get('principal'))),
+);
 
 usersRoutes.put('/auth/users/me', authIdOr404, bearer, async (c) => {
   const user = currentUser(c.env.project, c.get('principal'));
@@ -107,13 +113,17 @@ usersRoutes.get('/auth/users', authIdOr417, master(), (c) => c.json(listUsers(c.
 // Beyond the spec (the published Node client's Users.count); a master operation like listing.
 usersRoutes.get('/auth/users/get-number-of-user', authIdOr417, master(), (c) => c.json(countUsers(c.env.project)));
 
-usersRoutes.post('/auth/users/by-user-ids', authIdOr417, master(), async (c) => c.json(usersByIds(c.env.project, await readJsonObject(c))));
+usersRoutes.post('/auth/users/by-user-ids', authIdOr417, master(), async (c) =>
+  c.json(usersByIds(c.env.project, await readJsonObject(c))),
+);
 
 usersRoutes.get('/auth/users/by-username/:username', authIdOr404, bearer, (c) =>
   recordOf(c, userByUsername(c.env.project, c.get('principal'), c.req.param('username'))),
 );
 
-usersRoutes.get('/auth/users/:userId', authIdOr404, bearer, (c) => recordOf(c, userById(c.env.project, c.get('principal'), c.req.param('userId'))));
+usersRoutes.get('/auth/users/:userId', authIdOr404, bearer, (c) =>
+  recordOf(c, userById(c.env.project, c.get('principal'), c.req.param('userId'))),
+);
 
 usersRoutes.put('/auth/users/:userId', authIdOr404, master(), async (c) => {
   const user = userById(c.env.project, c.get('principal'), c.req.param('userId'));
@@ -127,6 +137,10 @@ usersRoutes.delete('/auth/users/:userId', authIdOr404, master(), (c) => {
 });
 
 // Admin API (not part of the service contract; the panel's user actions the service's API has no operation for).
-usersRoutes.post('/__admin/users/:userId/activate', adminKey, (c) => recordOf(c, activateUser(c.env.project, c.req.param('userId'))));
+usersRoutes.post('/__admin/users/:userId/activate', adminKey, (c) =>
+  recordOf(c, activateUser(c.env.project, c.req.param('userId'))),
+);
 
-usersRoutes.post('/__admin/users/:userId/sign-out', adminKey, (c) => c.json(signOutEverywhere(c.env.project, c.req.param('userId'))));
+usersRoutes.post('/__admin/users/:userId/sign-out', adminKey, (c) =>
+  c.json(signOutEverywhere(c.env.project, c.req.param('userId'))),
+);

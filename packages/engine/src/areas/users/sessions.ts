@@ -17,7 +17,14 @@ export interface TokenResponse {
 
 async function clientTokens(project: Project, userId: string, refreshToken: string): Promise<TokenResponse> {
   const access = await project.tokens.issue('client', project.config.accessTokenTtlSeconds, userId);
-  return { access_token: access.token, token_type: 'bearer', refresh_token: refreshToken, expires_in: access.expiresIn, scope: 'client', jti: access.jti };
+  return {
+    access_token: access.token,
+    token_type: 'bearer',
+    refresh_token: refreshToken,
+    expires_in: access.expiresIn,
+    scope: 'client',
+    jti: access.jti,
+  };
 }
 
 /** User login (spec 4.1 #2): an access token and a new refresh token that lives `refreshTokenTtlSeconds`. */
@@ -28,12 +35,16 @@ export async function login(project: Project, username: string, password: string
     throw new ApiError(401, ErrorCode.INVALID_CREDENTIALS, 'username or password is incorrect');
   }
   // After the password check, so that the answer tells nothing about a user to someone without the password.
-  if (!user.active) throw new ApiError(401, ErrorCode.USER_INACTIVE, 'this user has not confirmed the registration e-mail yet');
+  if (!user.active)
+    throw new ApiError(401, ErrorCode.USER_INACTIVE, 'this user has not confirmed the registration e-mail yet');
   const now = project.clock.now();
   // Expired tokens are dropped here, by a request that succeeds: a failed renewal must change nothing.
   for (const [token, { expiresAt }] of state.refreshTokens) if (expiresAt <= now) state.refreshTokens.delete(token);
   const refreshToken = newSecret();
-  state.refreshTokens.set(refreshToken, { userId: user.userId, expiresAt: now + project.config.refreshTokenTtlSeconds * 1000 });
+  state.refreshTokens.set(refreshToken, {
+    userId: user.userId,
+    expiresAt: now + project.config.refreshTokenTtlSeconds * 1000,
+  });
   return clientTokens(project, user.userId, refreshToken);
 }
 
@@ -50,7 +61,13 @@ export async function renew(project: Project, refreshToken: string): Promise<Tok
 /** Master login (spec 4.1 #4): a master access token, no refresh token. */
 export async function masterLogin(project: Project): Promise<TokenResponse> {
   const access = await project.tokens.issue('master', project.config.accessTokenTtlSeconds);
-  return { access_token: access.token, token_type: 'bearer', expires_in: access.expiresIn, scope: 'master', jti: access.jti };
+  return {
+    access_token: access.token,
+    token_type: 'bearer',
+    expires_in: access.expiresIn,
+    scope: 'master',
+    jti: access.jti,
+  };
 }
 
 /**

@@ -41,7 +41,11 @@ interface UsersJson {
 export const usersState: StateSlice<UsersState> = {
   key: 'users',
   init: () => ({ users: new Map(), byUsername: new Map(), refreshTokens: new Map(), confirmations: new Map() }),
-  toJSON: (s): UsersJson => ({ users: [...s.users.values()], refreshTokens: [...s.refreshTokens], confirmations: [...s.confirmations] }),
+  toJSON: (s): UsersJson => ({
+    users: [...s.users.values()],
+    refreshTokens: [...s.refreshTokens],
+    confirmations: [...s.confirmations],
+  }),
   fromJSON: (json) => {
     const { users, refreshTokens, confirmations = [] } = json as UsersJson;
     return {

@@ -19,7 +19,8 @@ const LIMITED_FIELDS: ReadonlySet<string> = new Set(['username', 'firstName', 'l
 const SERVER_FIELDS: ReadonlySet<string> = new Set(['instanceId', 'userId', 'guest', 'active']);
 // The WHATWG rule for <input type=email> (what browsers and JSON Schema's `format: email` accept),
 // with at least one dot in the domain: `ann@localhost` is almost always a typo in a sign-up form.
-const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
+const EMAIL =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
 
 const invalid = (message: string) => badRequest(ErrorCode.VALIDATION_FAILED, message);
 
@@ -37,11 +38,13 @@ export function readProfile(body: Record<string, unknown>): Profile {
     if (value === undefined) continue;
     if (typeof value !== 'string') throw invalid(`"${field}" must be a string`);
     // Characters, not UTF-16 units: an emoji counts once, as in JSON Schema's maxLength.
-    if (LIMITED_FIELDS.has(field) && [...value].length > NAME_LIMIT) throw invalid(`"${field}" must be at most ${NAME_LIMIT} characters`);
+    if (LIMITED_FIELDS.has(field) && [...value].length > NAME_LIMIT)
+      throw invalid(`"${field}" must be at most ${NAME_LIMIT} characters`);
     profile[field] = value;
   }
   if (profile.username === '') throw invalid('"username" must not be empty');
-  if (profile.email && !EMAIL.test(profile.email)) throw badRequest(ErrorCode.INVALID_EMAIL, `"${profile.email}" is not a valid e-mail address`);
+  if (profile.email && !EMAIL.test(profile.email))
+    throw badRequest(ErrorCode.INVALID_EMAIL, `"${profile.email}" is not a valid e-mail address`);
   return profile;
 }
 
@@ -57,7 +60,8 @@ export function readProfileUpdate(body: Record<string, unknown>): Profile {
  */
 export function checkFieldsSize(fields: object, limit: number): void {
   const size = jsonBytes(fields);
-  if (size > limit) throw invalid(`a user's fields may take at most ${limit} bytes as JSON (maxUserFieldsBytes); these take ${size}`);
+  if (size > limit)
+    throw invalid(`a user's fields may take at most ${limit} bytes as JSON (maxUserFieldsBytes); these take ${size}`);
 }
 
 /** A required non-empty string field of `body` (400 otherwise). */
