@@ -197,7 +197,7 @@ export {
 } from './areas/transcoder/runner.js';
 export { ffmpegOptions } from './areas/transcoder/ffmpeg-options.js';
 export { MAX_FRAME } from './areas/transcoder/units.js';
-export { ErrorCode, type ErrorCodeValue } from './shared/errors.js';
+export { ErrorCode, StorageError, type ErrorCodeValue } from './shared/errors.js';
 export type {
   BodyView,
   Caller,

@@ -1,4 +1,4 @@
-import { resolveConfig, type Config } from '../config.js';
+import { projectSettings, resolveConfig, type Config } from '../config.js';
 import type { Capabilities } from './capabilities.js';
 import { Clock } from './clock.js';
 import { TokenIssuer } from './tokens.js';
@@ -21,10 +21,13 @@ export interface StateSlice<S> {
   restarted?(state: S, project: Project): void;
 }
 
-/** The form of `GET /__admin/state`. */
+/** The form of `GET /__admin/state`: the whole project but its identity (ids and keys). */
 export interface StateJson {
+  /** The project's settings (`projectSettings`): events, leaderboards, every key changed at run time. */
+  config?: Partial<Config>;
   clockOffsetMs?: number;
   outbox?: Mail[];
+  /** Each area's state by its slice's key. */
   areas?: Record<string, unknown>;
 }
 
@@ -138,10 +141,16 @@ export class Project {
       const state = this.state(slice);
       areas[slice.key] = slice.toJSON ? slice.toJSON(state, this) : state;
     }
-    return { clockOffsetMs: this.clock.offsetMs, outbox: this.outbox, areas };
+    return { config: projectSettings(this.config), clockOffsetMs: this.clock.offsetMs, outbox: this.outbox, areas };
   }
 
-  importState(json: StateJson): void {
+  /**
+   * Makes the state `json` (an export): its settings first (`settings: false` keeps the config as it is), since areas
+   * read their state against them (the standings of a leaderboard defined at run time), then every slice.
+   */
+  importState(json: StateJson, { settings = true } = {}): void {
+    if (settings && json.config !== undefined)
+      this.reconfigure(resolveConfig({ ...this.config, ...projectSettings(json.config) }));
     this.#clear();
     this.clock.advance((json.clockOffsetMs ?? 0) / 1000);
     this.outbox.push(...(json.outbox ?? []));

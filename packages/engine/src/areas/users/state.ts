@@ -1,4 +1,5 @@
 import type { StateSlice } from '../../shared/project.js';
+import { tokenDigest } from './token-digest.js';
 
 export interface StoredUser {
   userId: string;
@@ -27,6 +28,7 @@ export interface UsersState {
   users: Map<string, StoredUser>;
   /** username -> userId */
   byUsername: Map<string, string>;
+  /** The digest of each refresh token (`tokenDigest`) -> its session: the tokens themselves are never kept. */
   refreshTokens: Map<string, RefreshToken>;
   /** confirmation token of an e-mail link -> userId */
   confirmations: Map<string, string>;
@@ -34,7 +36,10 @@ export interface UsersState {
 
 interface UsersJson {
   users: StoredUser[];
-  refreshTokens: [string, RefreshToken][];
+  /** By their digests. */
+  refreshTokenDigests?: [string, RefreshToken][];
+  /** The tokens themselves, as exports before state format 2 kept them: digested on import. */
+  refreshTokens?: [string, RefreshToken][];
   confirmations?: [string, string][];
 }
 
@@ -43,15 +48,18 @@ export const usersState: StateSlice<UsersState> = {
   init: () => ({ users: new Map(), byUsername: new Map(), refreshTokens: new Map(), confirmations: new Map() }),
   toJSON: (s): UsersJson => ({
     users: [...s.users.values()],
-    refreshTokens: [...s.refreshTokens],
+    refreshTokenDigests: [...s.refreshTokens],
     confirmations: [...s.confirmations],
   }),
   fromJSON: (json) => {
-    const { users, refreshTokens, confirmations = [] } = json as UsersJson;
+    const { users, refreshTokenDigests = [], refreshTokens = [], confirmations = [] } = json as UsersJson;
     return {
       users: new Map(users.map((u) => [u.userId, u])),
       byUsername: new Map(users.map((u) => [u.username, u.userId])),
-      refreshTokens: new Map(refreshTokens),
+      refreshTokens: new Map([
+        ...refreshTokenDigests,
+        ...refreshTokens.map(([token, session]): [string, RefreshToken] => [tokenDigest(token), session]),
+      ]),
       confirmations: new Map(confirmations),
     };
   },
