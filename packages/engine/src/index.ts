@@ -207,7 +207,7 @@ export type {
   InspectedArea,
 } from './inspector/exchange.js';
 export type { ExchangeListener } from './inspector/recorder.js';
-export type { Mail, StateJson } from './shared/project.js';
+export type { Mail, StateJson, StateSummary } from './shared/project.js';
 export { StateRestoreError, type RestoreSummary } from './shared/restore.js';
 export type { JobRecord } from './areas/transcoder/jobs.js';
 export type { FileInfo, FileRecord } from './areas/files/listing.js';

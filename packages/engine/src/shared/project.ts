@@ -17,6 +17,8 @@ export interface StateSlice<S> {
    * that capability is present, the journal neither keeps nor rebuilds it.
    */
   persistsItself?: boolean;
+  /** What the slice holds, counted by kind (`{ users: 3, sessions: 2 }`): what an import says it restored. */
+  count?(state: S): Record<string, number>;
   /** Called once after the state was restored from a previous run, to settle what was under way when it stopped. */
   restarted?(state: S, project: Project): void;
 }
@@ -29,6 +31,16 @@ export interface StateJson {
   outbox?: Mail[];
   /** Each area's state by its slice's key. */
   areas?: Record<string, unknown>;
+}
+
+/** What a project holds, counted: the answer of an import (`PUT /__admin/state`), which the panel shows. */
+export interface StateSummary {
+  /** How many settings the project has (`projectSettings`), changed or not. */
+  settings: number;
+  clockOffsetSeconds: number;
+  outbox: number;
+  /** Each area's counts (`StateSlice.count`), by its slice's key; `{}` for an area that counts nothing. */
+  areas: Record<string, Record<string, number>>;
 }
 
 /** An e-mail the service would have sent; collected for `GET /__admin/outbox`. */
@@ -142,6 +154,18 @@ export class Project {
       areas[slice.key] = slice.toJSON ? slice.toJSON(state, this) : state;
     }
     return { config: projectSettings(this.config), clockOffsetMs: this.clock.offsetMs, outbox: this.outbox, areas };
+  }
+
+  /** What the project holds now, counted. */
+  summary(): StateSummary {
+    const areas: Record<string, Record<string, number>> = {};
+    for (const slice of this.slices) areas[slice.key] = slice.count?.(this.state(slice)) ?? {};
+    return {
+      settings: Object.keys(projectSettings(this.config)).length,
+      clockOffsetSeconds: this.clock.offsetMs / 1000,
+      outbox: this.outbox.length,
+      areas,
+    };
   }
 
   /**

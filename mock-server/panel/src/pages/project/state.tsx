@@ -1,9 +1,19 @@
+import type { StateSummary } from '@basekit/engine';
 import { useState } from 'preact/hooks';
 import { admin, adminResponse, project, reloadConfig } from '../../api.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { Field } from '../../components/field.js';
 import { Status } from '../../components/status.js';
 import { useAction } from '../../use-action.js';
+
+/** What an import restored, in words: `users 3, sessions 2; database: tables 2, rows 12; …`. */
+export function restoredText({ settings, clockOffsetSeconds, outbox, areas }: StateSummary): string {
+  const parts = Object.entries(areas).map(([area, counts]) => {
+    const counted = Object.entries(counts).map(([what, n]) => `${what} ${n}`);
+    return `${area}: ${counted.join(', ') || 'restored'}`;
+  });
+  return [...parts, `settings ${settings}`, `e-mails ${outbox}`, `clock ${clockOffsetSeconds} s ahead`].join('; ');
+}
 
 /** Reset, export (a JSON download) and import (a file) of the project's whole state, through the admin API. */
 export function StateActions() {
@@ -28,13 +38,13 @@ export function StateActions() {
     event.preventDefault();
     if (!file) return;
     void action.run(async () => {
-      await admin('/__admin/state', {
+      const { restored } = await admin<{ restored: StateSummary }>('/__admin/state', {
         method: 'PUT',
         headers: { 'Content-Type': 'application/json' },
         body: await file.text(),
       });
       await reloadConfig();
-      return `State imported from ${file.name}.`;
+      return `State imported from ${file.name}. Restored: ${restoredText(restored)}.`;
     });
   };
 

@@ -158,6 +158,20 @@ export const filesState: StateSlice<FilesState> = {
   },
   toJSON,
   fromJSON,
+  count: (state) => {
+    const counts = { files: 0, folders: 0 };
+    const visit = (folder: FolderNode): void => {
+      for (const node of folder.children.values()) {
+        if (node.kind === 'file') counts.files++;
+        else {
+          counts.folders++;
+          visit(node);
+        }
+      }
+    };
+    visit(state.root);
+    return counts;
+  },
 };
 
 /**

@@ -51,6 +51,7 @@ export const usersState: StateSlice<UsersState> = {
     refreshTokenDigests: [...s.refreshTokens],
     confirmations: [...s.confirmations],
   }),
+  count: (s) => ({ users: s.users.size, sessions: s.refreshTokens.size, confirmations: s.confirmations.size }),
   fromJSON: (json) => {
     const { users, refreshTokenDigests = [], refreshTokens = [], confirmations = [] } = json as UsersJson;
     return {
