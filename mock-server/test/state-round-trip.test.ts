@@ -40,7 +40,7 @@ interface Filled {
   refreshToken: string;
   access: string;
   rowId: string;
-  bytes: Uint8Array;
+  bytes: Uint8Array<ArrayBuffer>;
 }
 
 /**
