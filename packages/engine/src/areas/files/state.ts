@@ -157,7 +157,19 @@ export const filesState: StateSlice<FilesState> = {
     return state;
   },
   toJSON,
-  fromJSON,
+  fromJSON(json, project) {
+    const state = fromJSON(json, project);
+    // An imported tree (`PUT /__admin/state`, `--import`) is kept at once, as every change of the tree is.
+    const { persistence } = project.capabilities;
+    if (persistence) {
+      const saved = toJSON(state);
+      void persistence.save('files', saved).then(
+        () => void (state.saved = saved.entries),
+        () => undefined,
+      );
+    }
+    return state;
+  },
   count: (state) => {
     const counts = { files: 0, folders: 0 };
     const visit = (folder: FolderNode): void => {
