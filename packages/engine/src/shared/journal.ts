@@ -3,7 +3,6 @@ import type { Journal } from './capabilities.js';
 import { concatBytes } from './bytes.js';
 import { StorageError, errorResponse } from './errors.js';
 import { declaredLength, withBodyRead } from './http.js';
-import { entropy } from './ids.js';
 import type { Project, StateJson, StateSlice } from './project.js';
 import {
   keptCredentials,
@@ -15,7 +14,7 @@ import {
   type SecretInputs,
 } from './record-secrets.js';
 import { StateRestoreError, importInitialState, type RestoreSummary } from './restore.js';
-import { secretWork } from './secret-outcome.js';
+import { Witness, replaying, witnessing } from './witness.js';
 
 export type { SecretInputs } from './record-secrets.js';
 
@@ -103,68 +102,6 @@ const succeeded = (response: Response) => response.status >= 200 && response.sta
 /** A write the journal could not make, as the client is answered (507). */
 const storageFailure = (error: unknown): StorageError =>
   error instanceof StorageError ? error : new StorageError(false, (error as Error).message);
-
-/**
- * What one recorded request reads from outside its own input: the random bytes it draws and the results of its work
- * on secrets, each only when `mine` says the draw or work is the request's own.
- */
-class Witness {
-  readonly drawn: Uint8Array[] = [];
-  readonly outcomes: unknown[] = [];
-
-  constructor(readonly mine: () => boolean) {}
-
-  /** Notes a random draw. */
-  drew(bytes: Uint8Array): void {
-    if (this.mine()) this.drawn.push(bytes);
-  }
-
-  /** Takes the place of work on a secret that starts now, and returns how to note its result. */
-  working(): ((result: unknown) => void) | undefined {
-    if (!this.mine()) return undefined;
-    const at = this.outcomes.push(undefined) - 1;
-    return (result) => {
-      this.outcomes[at] = result;
-    };
-  }
-}
-
-/**
- * The recorded requests under way, of every project's journal: each is handed every random draw and work on a
- * secret, and keeps its own. One wrapper of `entropy.draw` and `secretWork.run` serves them all, so that journals of
- * several projects recording at once never put back another's wrapper when they finish.
- */
-const witnesses = new Set<Witness>();
-let unwitnessed: { draw: typeof entropy.draw; run: typeof secretWork.run } | undefined;
-
-/** Hands `witness` every random draw and work on a secret until the function it returns is called. */
-function witness(one: Witness): () => void {
-  if (witnesses.size === 0) {
-    const { draw } = entropy;
-    const { run } = secretWork;
-    unwitnessed = { draw, run };
-    entropy.draw = (length) => {
-      const bytes = draw(length);
-      for (const w of witnesses) w.drew(bytes);
-      return bytes;
-    };
-    secretWork.run = (work) => {
-      const notes = [...witnesses].map((w) => w.working());
-      return run(work).then((result) => {
-        for (const note of notes) note?.(result);
-        return result;
-      });
-    };
-  }
-  witnesses.add(one);
-  return () => {
-    witnesses.delete(one);
-    if (witnesses.size === 0) {
-      entropy.draw = unwitnessed!.draw;
-      secretWork.run = unwitnessed!.run;
-    }
-  };
-}
 
 /** Stops the start, naming the format, when the journal holds a snapshot or record of a format this engine cannot replay. */
 function checkFormats(location: string, snapshot: unknown, records: readonly unknown[]): void {
@@ -331,7 +268,7 @@ export class DurableState {
       const context = this.#context;
       const mine = {};
       const seen = new Witness(() => !context || context.getStore() === mine);
-      const stopWitnessing = witness(seen);
+      const stopWitnessing = witnessing(seen);
       project.clock.pin(timeMs);
       let response: Response;
       let credentials: Credential[];
@@ -489,23 +426,11 @@ export class DurableState {
       this.project.importSlice(record.key, record.json);
       return true;
     }
-    const random = record.random ? fromBase64(record.random) : new Uint8Array(0);
-    let used = 0;
-    const { draw, drawSecret } = entropy;
-    const { run } = secretWork;
-    // Each draw takes the bytes the request drew the first time, in order; past them (an engine that draws more
-    // than the one that recorded), fresh ones. Secrets handed out are drawn afresh (the state keeps what was worked
-    // out from them, given back as outcomes), but in records of format 1, which drew them with the rest.
-    entropy.draw = (length) => {
-      const bytes = used + length <= random.length ? random.slice(used, used + length) : draw(length);
-      used += length;
-      return bytes;
-    };
-    if (record.v === undefined || record.v === 1) entropy.drawSecret = entropy.draw;
-    const outcomes = record.outcomes ?? [];
-    let next = 0;
-    secretWork.run = <T>(work: () => Promise<T>) =>
-      next < outcomes.length ? Promise.resolve(outcomes[next++] as T) : work();
+    const stopReplaying = replaying(
+      record.random ? fromBase64(record.random) : new Uint8Array(0),
+      record.outcomes ?? [],
+      record.v === undefined || record.v === 1,
+    );
     this.project.clock.pin(record.timeMs);
     const { serverUrl } = this.project;
     this.project.serverUrl = record.serverUrl;
@@ -519,9 +444,7 @@ export class DurableState {
     } finally {
       this.project.serverUrl = serverUrl;
       this.project.clock.unpin();
-      entropy.draw = draw;
-      entropy.drawSecret = drawSecret;
-      secretWork.run = run;
+      stopReplaying();
     }
   }
 }
