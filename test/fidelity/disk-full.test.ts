@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, open, rm, stat, truncate } from 'node:fs/promises';
+import { mkdtemp, open, readdir, rm, stat, truncate } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,6 +108,7 @@ describe('a full disk under --data-dir', () => {
       const dataDir = join(mountPoint, 'data');
       server = await startServerProcess(['--data-dir', dataDir]);
       const token = await masterToken(server.url);
+      expect((await upload(server.url, token, 'original.bin')).status).toBe(200);
       await fillLeaving(200 * 1024);
 
       const statuses = new Map<number, number>();
@@ -130,7 +131,19 @@ describe('a full disk under --data-dir', () => {
       const refused = await upload(server.url, token, 'big.bin');
       expect(refused.status).toBe(507);
       expect(await refused.json()).toMatchObject({ code: 30 });
-      expect(await listed(server.url, token)).toEqual([]);
+      const copy = await fetch(`${server.url}/files/copy`, {
+        method: 'POST',
+        headers: {
+          'X-Service-Storage-Id': storageId,
+          Authorization: `Bearer ${token}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ sourceUrls: ['full/original.bin'], forces: [false], destinationUrl: 'copies' }),
+      });
+      expect(copy.status).toBe(507);
+      expect(await listed(server.url, token)).toEqual([`/${storageId}/full/original.bin`]);
+      // Nothing the refused changes wrote is left behind: the bytes of the one file, and nothing else.
+      expect(await readdir(join(dataDir, 'blobs'))).toHaveLength(1);
 
       // Killed and started again on the full disk (the master token of before still holds: a log-in is a change).
       await server.kill('SIGKILL');
@@ -142,13 +155,19 @@ describe('a full disk under --data-dir', () => {
       const more = await createRow(server.url, token, -1);
       expect(more.status).toBe(201);
       expect((await upload(server.url, token, 'big.bin')).status).toBe(200);
-      expect(await listed(server.url, token)).toEqual([`/${storageId}/full/big.bin`]);
+      expect(await listed(server.url, token)).toEqual([
+        `/${storageId}/full/big.bin`,
+        `/${storageId}/full/original.bin`,
+      ]);
 
       await server.kill('SIGKILL');
       server = await startServerProcess(['--data-dir', dataDir]);
       const last = ((await more.json()) as { _id: string })._id;
       expect((await readRow(server.url, token, last)).status).toBe(200);
-      expect(await listed(server.url, token)).toEqual([`/${storageId}/full/big.bin`]);
+      expect(await listed(server.url, token)).toEqual([
+        `/${storageId}/full/big.bin`,
+        `/${storageId}/full/original.bin`,
+      ]);
     },
     120_000,
   );
