@@ -126,6 +126,14 @@ describe('the data folder', () => {
         body: JSON.stringify({ advanceSeconds: 1 }),
       }),
     );
+    // A project of its own has its folder too (its record holds its keys: its config).
+    await ok(
+      fetch(`${server.url}/__admin/projects`, {
+        method: 'POST',
+        headers: { 'X-Service-Authentication-Key': masterKey, ...json },
+        body: '{}',
+      }),
+    );
     const signature = (token: string) => token.slice(token.lastIndexOf('.') + 1);
     const secrets = {
       password,
@@ -146,6 +154,7 @@ describe('the data folder', () => {
     await expectNoneKept(secrets);
 
     const { files, folders } = await walk(dir);
+    expect([...files.keys()].some((path) => path.includes('/projects/'))).toBe(true);
     expect(new Set(folders.slice(1))).toEqual(new Set([0o700]));
     expect(new Set([...files.values()].map((f) => f.mode))).toEqual(new Set([0o600]));
 
