@@ -114,7 +114,7 @@ export function deleteUser(project: Project, userId: string): void {
   if (!user) throw notFound(ErrorCode.USER_NOT_FOUND, `no user "${userId}"`);
   state.users.delete(userId);
   state.byUsername.delete(user.username);
-  for (const [token, entry] of state.refreshTokens) if (entry.userId === userId) state.refreshTokens.delete(token);
-  for (const [token, owner] of state.confirmations) if (owner === userId) state.confirmations.delete(token);
+  state.refreshTokens.deleteOfUser(userId);
+  state.confirmations.deleteOfUser(userId);
   project.userDeleted(userId);
 }

@@ -1,4 +1,6 @@
 import type { StateSlice } from '../../shared/project.js';
+import { OwnedSecrets } from './owned-secrets.js';
+import { type RefreshToken, RefreshTokens } from './refresh-tokens.js';
 
 export interface StoredUser {
   userId: string;
@@ -16,20 +18,16 @@ export interface StoredUser {
   createdAt: number;
 }
 
-export interface RefreshToken {
-  userId: string;
-  /** Epoch milliseconds of the server clock. */
-  expiresAt: number;
-}
+export type { RefreshToken };
 
 export interface UsersState {
   /** userId -> user, in registration order (the order of listings and searches). */
   users: Map<string, StoredUser>;
   /** username -> userId */
   byUsername: Map<string, string>;
-  refreshTokens: Map<string, RefreshToken>;
-  /** confirmation token of an e-mail link -> userId */
-  confirmations: Map<string, string>;
+  refreshTokens: RefreshTokens;
+  /** The confirmation token of each e-mail link, and its user. */
+  confirmations: OwnedSecrets<{ userId: string }>;
 }
 
 interface UsersJson {
@@ -40,19 +38,30 @@ interface UsersJson {
 
 export const usersState: StateSlice<UsersState> = {
   key: 'users',
-  init: () => ({ users: new Map(), byUsername: new Map(), refreshTokens: new Map(), confirmations: new Map() }),
+  init: () => ({
+    users: new Map(),
+    byUsername: new Map(),
+    refreshTokens: new RefreshTokens(),
+    confirmations: new OwnedSecrets(),
+  }),
   toJSON: (s): UsersJson => ({
     users: [...s.users.values()],
     refreshTokens: [...s.refreshTokens],
-    confirmations: [...s.confirmations],
+    confirmations: Array.from(s.confirmations, ([token, { userId }]) => [token, userId]),
   }),
   fromJSON: (json) => {
     const { users, refreshTokens, confirmations = [] } = json as UsersJson;
     return {
       users: new Map(users.map((u) => [u.userId, u])),
       byUsername: new Map(users.map((u) => [u.username, u.userId])),
-      refreshTokens: new Map(refreshTokens),
-      confirmations: new Map(confirmations),
+      refreshTokens: new RefreshTokens(refreshTokens),
+      confirmations: confirmationsOf(confirmations),
     };
   },
 };
+
+function confirmationsOf(entries: [string, string][]): OwnedSecrets<{ userId: string }> {
+  const confirmations = new OwnedSecrets<{ userId: string }>();
+  for (const [token, userId] of entries) confirmations.add(token, { userId });
+  return confirmations;
+}
