@@ -4,6 +4,7 @@ import type { Capabilities, Config } from '@basekit/engine';
 import { nodeFiles } from './files/index.js';
 import { jsonResponse } from './json-response.js';
 import { DiskJournal } from './journal/disk-journal.js';
+import { byteSearch, requestBody } from './request-body.js';
 import { DiskProjectStore } from './journal/project-store.js';
 import { nodeTranscoder } from './transcoder/index.js';
 
@@ -17,6 +18,8 @@ export async function nodeCapabilities({
 } = {}): Promise<Partial<Capabilities>> {
   return {
     jsonResponse,
+    requestBody,
+    byteSearch,
     transcoder: await nodeTranscoder(),
     ...(await nodeFiles({ dataDir })),
     ...(dataDir && {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { copyFile, open, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { WriteBehind } from './write-behind.js';
 
 const TEMP_PREFIX = '.tmp-';
 
@@ -28,7 +29,7 @@ const tempBeside = (path: string) => join(dirname(path), `${TEMP_PREFIX}${random
 
 /** A file being written beside its target and renamed over it by `commit`. */
 export interface AtomicFile {
-  /** Appends `data`. */
+  /** Appends `data`; resolves once it may be followed (it is written behind: see `WriteBehind`). */
   write(data: Uint8Array | string): Promise<void>;
   /** After the last write: flushes the file to disk and closes it (so many files in waiting hold no descriptors). */
   end(): Promise<void>;
@@ -46,16 +47,19 @@ export interface AtomicFile {
 export async function openAtomic(path: string): Promise<AtomicFile> {
   const temp = tempBeside(path);
   const handle = await open(temp, 'wx');
+  const file = new WriteBehind(handle);
   let ended = false;
   let committed = false;
   const abort = async () => {
     if (committed) return;
+    await file.flush().catch(() => undefined); // no write under way on a closed handle
     await handle.close().catch(() => undefined); // closing twice is harmless
     await rm(temp, { force: true });
   };
   const end = async () => {
     if (ended) return;
     try {
+      await file.flush();
       await handle.sync();
       await handle.close();
     } catch (error) {
@@ -65,8 +69,7 @@ export async function openAtomic(path: string): Promise<AtomicFile> {
     ended = true;
   };
   return {
-    // writeFile on a handle writes everything from the current position on, however many writes that takes.
-    write: (data) => handle.writeFile(data),
+    write: (data) => file.write(typeof data === 'string' ? Buffer.from(data) : data),
     end,
     async commit() {
       await end();

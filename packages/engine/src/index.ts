@@ -171,6 +171,7 @@ export type {
   JsonResponseInit,
   BlobStore,
   BlobWriter,
+  ByteSearch,
   Hasher,
   Hashing,
   Journal,

@@ -1,4 +1,5 @@
 import type { BlobStore, BlobWriter, Hashing } from '../../shared/capabilities.js';
+import type { BodyChunks } from '../../shared/http.js';
 import { newId } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
 import { type FileSink, type OpenFile, boundaryOf, readMultipart } from './multipart.js';
@@ -31,7 +32,7 @@ async function carryOver(from: BlobStore, to: BlobStore, key: string): Promise<v
   await from.delete(key);
 }
 
-/** Writes a file's chunks to a new blob, hashing each while the store takes it. */
+/** Writes a file's chunks to a new blob, hashing each while the store writes the ones before (it writes behind). */
 function blobSink(blobs: BlobStore, blobKey: string, writer: BlobWriter, hashing: Hashing): FileSink<ReceivedFile> {
   const md5 = hashing.md5();
   const crc = hashing.crc32();
@@ -67,7 +68,7 @@ function blobSink(blobs: BlobStore, blobKey: string, writer: BlobWriter, hashing
  */
 export async function receiveUpload(
   project: Project,
-  body: ReadableStream<Uint8Array> | null,
+  body: BodyChunks | null,
   contentType: string | undefined,
   caller: Caller,
 ): Promise<string[]> {
@@ -87,7 +88,7 @@ export async function receiveUpload(
   };
   try {
     const limits = { bytes: config.maxUploadBytes, parts: config.maxUploadParts, fieldBytes: MAX_PATH_INPUT };
-    const parts = await readMultipart(body, boundaryOf(contentType), limits, openFile);
+    const parts = await readMultipart(body, boundaryOf(contentType), limits, openFile, capabilities.byteSearch);
     return await upload(project, uploadItems(config.bucket, parts), caller);
   } catch (error) {
     // A committed writer ignores this: its content is either listed or deleted by `upload`.
