@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 
 /** A bench server (or worker) running in a process of its own, and what it printed when ready. */
 export interface BenchProcess<I> {
+  pid: number;
   info: I;
   /** User + system CPU seconds the process has used so far. */
   cpuSeconds(): number;
@@ -53,6 +54,7 @@ export async function startProcess<I>(name: string, args: string[] = []): Promis
   );
   const info = await readyLine<I>(child.stdout!, child, name);
   return {
+    pid: child.pid!,
     info,
     cpuSeconds: () => cpuSecondsOf(child.pid!),
     ask: <R>(message: unknown) =>

@@ -21,7 +21,7 @@ export async function nodeCapabilities({
     requestBody,
     byteSearch,
     transcoder: await nodeTranscoder(),
-    ...(await nodeFiles({ dataDir })),
+    ...(await nodeFiles({ dataDir, fsync })),
     ...(dataDir && {
       journal: new DiskJournal(join(dataDir, 'journal'), fsync),
       projects: new DiskProjectStore(dataDir, fsync),

@@ -41,10 +41,11 @@ export interface AtomicFile {
 
 /**
  * Starts writing a file so that readers see the old content or the whole new one, never a part: the bytes go to a
- * temporary file in the same folder, and `commit` flushes it to disk and renames it over the target. A crash before
- * that leaves only the temporary file, which `removeLeftovers` clears at the next start.
+ * temporary file in the same folder, and `commit` flushes it to disk (unless `sync` is false: then it is in the OS,
+ * which a crash of the process does not lose, a power loss may) and renames it over the target. A crash before that
+ * leaves only the temporary file, which `removeLeftovers` clears at the next start.
  */
-export async function openAtomic(path: string): Promise<AtomicFile> {
+export async function openAtomic(path: string, { sync = true } = {}): Promise<AtomicFile> {
   const temp = tempBeside(path);
   const handle = await open(temp, 'wx');
   const file = new WriteBehind(handle);
@@ -60,7 +61,7 @@ export async function openAtomic(path: string): Promise<AtomicFile> {
     if (ended) return;
     try {
       await file.flush();
-      await handle.sync();
+      if (sync) await handle.sync();
       await handle.close();
     } catch (error) {
       await abort();
