@@ -186,6 +186,7 @@ export type { ProjectRegistry } from './projects/registry.js';
 export type { ServerProjects } from './projects/server-projects.js';
 export {
   UnreadableSource,
+  type Conversion,
   type ConvertPlan,
   type ConverterRun,
   type OutputPlan,
