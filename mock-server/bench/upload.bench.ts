@@ -1,8 +1,9 @@
 // Uploads (issue 28): one 1 GiB file uploaded to the reference server with --data-dir (its default `fsync: "never"`,
 // and `"always"`), against a plain Node server that pipes the same multipart body to a file with stream.pipeline
 // (with and without an fsync before it answers), each in a process of its own, from the same client process, in
-// rounds that take turns. Each reference-server upload parses the body, hashes the file (MD5, CRC-32) and writes it
-// to a temporary file renamed into place. Also the server's peak resident memory during its uploads.
+// rounds that take turns. The client hashes what it sends (MD5), as an uploader that checks the stored file does, and
+// the bench checks it against the server's. Each reference-server upload parses the body, hashes the file (MD5,
+// CRC-32) and writes it to a temporary file renamed into place. Also the server's peak resident memory.
 // Targets: at least 0.8× the pipeline server of the same durability; memory at most +64 MiB.
 // Run: `npm run bench -w @basekit/mock-server -- upload` (about 1.5 minutes on a quiet machine; 8 GiB of disk writes).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -60,7 +61,9 @@ try {
       await writeFile(`/proc/${server.pid}/clear_refs`, '5'); // the peak starts again from the resident size now
       const before = (await memory(server.pid)).rss;
       const cpuAtStart = server.cpuSeconds();
-      const { seconds: took } = await client.ask<{ seconds: number }>({ ...server.info, size: SIZE });
+      const { seconds: took, md5 } = await client.ask<{ seconds: number; md5: string }>({ ...server.info, size: SIZE });
+      if (name.startsWith('basekit') && (await server.ask<string>('md5')) !== md5)
+        throw new Error(`${name}: the stored file's MD5 is not that of the file sent`);
       seconds.get(name)!.push(took);
       cpu.get(name)!.push(server.cpuSeconds() - cpuAtStart);
       growth.get(name)!.push((await memory(server.pid)).peak - before);

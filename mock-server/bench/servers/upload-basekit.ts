@@ -10,6 +10,14 @@ const login = await fetch(`${server.url}/auth/login`, {
   headers: { 'X-Service-Authentication-Id': authenticationId, 'X-Service-Authentication-Key': masterKey },
 });
 const { access_token: token } = (await login.json()) as { access_token: string };
-console.log(
-  `ready ${JSON.stringify({ url: `${server.url}/files`, headers: { 'X-Service-Storage-Id': storageId, Authorization: `Bearer ${token}` } })}`,
-);
+const headers = { 'X-Service-Storage-Id': storageId, Authorization: `Bearer ${token}` };
+// Asked for the file's MD5 (after an upload): what the server computed while the file came in.
+process.on('message', async () => {
+  const info = await fetch(`${server.url}/files/fileInfo`, {
+    method: 'POST',
+    headers: { ...headers, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ url: 'big.bin' }),
+  });
+  process.send!(((await info.json()) as { md5Hash: string }).md5Hash);
+});
+console.log(`ready ${JSON.stringify({ url: `${server.url}/files`, headers })}`);

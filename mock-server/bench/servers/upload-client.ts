@@ -1,7 +1,8 @@
 // The one client of the upload benchmark, in a process of its own: asked `{ url, headers, size }`, it sends one
-// multipart upload of a `size`-byte file (1 MiB at a time, as fast as the server takes it) over node:http and answers
-// the seconds until the whole answer arrived.
-import { randomBytes } from 'node:crypto';
+// multipart upload of a `size`-byte file (1 MiB at a time, as fast as the server takes it) over node:http, hashing what
+// it sends as an uploader that checks the stored file does (MD5, the file info's `md5Hash`), and answers the seconds
+// until the whole answer arrived and the MD5 of the file sent.
+import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 
 const MiB = 1024 * 1024;
@@ -14,8 +15,9 @@ const head = Buffer.from(
 );
 const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
 
-function upload(url: string, headers: Record<string, string>, size: number): Promise<{ seconds: number }> {
+function upload(url: string, headers: Record<string, string>, size: number): Promise<{ seconds: number; md5: string }> {
   const started = performance.now();
+  const md5 = createHash('md5');
   return new Promise((resolve, reject) => {
     const req = request(url, {
       method: 'POST',
@@ -30,7 +32,7 @@ function upload(url: string, headers: Record<string, string>, size: number): Pro
       res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
       res.on('end', () => {
         if (res.statusCode !== 200) reject(new Error(`${url} answered ${res.statusCode}: ${text}`));
-        else resolve({ seconds: (performance.now() - started) / 1000 });
+        else resolve({ seconds: (performance.now() - started) / 1000, md5: md5.digest('hex') });
       });
     });
     req.on('error', reject);
@@ -39,6 +41,7 @@ function upload(url: string, headers: Record<string, string>, size: number): Pro
       if (sent === 0) req.write(head);
       while (sent < size) {
         sent += MiB;
+        md5.update(piece);
         if (!req.write(piece)) return void req.once('drain', send);
       }
       req.end(tail);
