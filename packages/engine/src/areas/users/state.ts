@@ -1,4 +1,5 @@
 import type { StateSlice } from '../../shared/project.js';
+import { RankedSet } from '../../shared/ranked-set.js';
 import { OwnedSecrets } from './owned-secrets.js';
 import { type RefreshToken, RefreshTokens } from './refresh-tokens.js';
 
@@ -20,11 +21,34 @@ export interface StoredUser {
 
 export type { RefreshToken };
 
+/** The users in registration order, by position: a page of a listing costs O(log n + page size), never a copy of all. */
+export class RegistrationOrder {
+  readonly #seq = new WeakMap<StoredUser, number>();
+  #next = 0;
+  readonly #set = new RankedSet<StoredUser>((a, b) => this.#seq.get(a)! - this.#seq.get(b)!);
+
+  add(user: StoredUser): void {
+    this.#seq.set(user, this.#next++);
+    this.#set.insert(user);
+  }
+
+  remove(user: StoredUser): void {
+    this.#set.remove(user);
+  }
+
+  /** The users at positions `start` to `end - 1`. */
+  slice(start: number, end: number): StoredUser[] {
+    return this.#set.slice(start, end);
+  }
+}
+
 export interface UsersState {
   /** userId -> user, in registration order (the order of listings and searches). */
   users: Map<string, StoredUser>;
   /** username -> userId */
   byUsername: Map<string, string>;
+  /** The users by position in registration order (listings). */
+  order: RegistrationOrder;
   refreshTokens: RefreshTokens;
   /** The confirmation token of each e-mail link, and its user. */
   confirmations: OwnedSecrets<{ userId: string }>;
@@ -41,6 +65,7 @@ export const usersState: StateSlice<UsersState> = {
   init: () => ({
     users: new Map(),
     byUsername: new Map(),
+    order: new RegistrationOrder(),
     refreshTokens: new RefreshTokens(),
     confirmations: new OwnedSecrets(),
   }),
@@ -51,9 +76,12 @@ export const usersState: StateSlice<UsersState> = {
   }),
   fromJSON: (json) => {
     const { users, refreshTokens, confirmations = [] } = json as UsersJson;
+    const order = new RegistrationOrder();
+    for (const user of users) order.add(user);
     return {
       users: new Map(users.map((u) => [u.userId, u])),
       byUsername: new Map(users.map((u) => [u.username, u.userId])),
+      order,
       refreshTokens: new RefreshTokens(refreshTokens),
       confirmations: confirmationsOf(confirmations),
     };
@@ -64,4 +92,18 @@ function confirmationsOf(entries: [string, string][]): OwnedSecrets<{ userId: st
   const confirmations = new OwnedSecrets<{ userId: string }>();
   for (const [token, userId] of entries) confirmations.add(token, { userId });
   return confirmations;
+}
+
+/** Keeps a new user in every index of the state. */
+export function addUser(state: UsersState, user: StoredUser): void {
+  state.users.set(user.userId, user);
+  state.byUsername.set(user.username, user.userId);
+  state.order.add(user);
+}
+
+/** Removes a user from every index of the state. */
+export function removeUser(state: UsersState, user: StoredUser): void {
+  state.users.delete(user.userId);
+  state.byUsername.delete(user.username);
+  state.order.remove(user);
 }
