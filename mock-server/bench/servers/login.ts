@@ -25,9 +25,15 @@ console.log(
     headers: {
       'X-Service-Authentication-Id': authenticationId,
       'X-Service-Authentication-Key': clientKey,
-      'Content-Type': 'application/x-www-form-urlencoded',
+      'Content-Type': 'multipart/form-data; boundary=basekit-bench-form',
     },
-    body: 'username=login-0&password=login-0-pw',
+    // The form the spec shows (multipart), as the SDK and the published clients send it.
+    body: Object.entries({ username: 'login-0', password: 'login-0-pw' })
+      .map(
+        ([name, value]) => `--basekit-bench-form\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      )
+      .concat('--basekit-bench-form--\r\n')
+      .join(''),
     tokens: refreshTokens.size,
   })}`,
 );
