@@ -1,7 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 
 /** Bytes that may wait for the disk before `write` makes its caller wait too. */
-const HIGH_WATER = 8 * 1024 * 1024;
+const HIGH_WATER = 4 * 1024 * 1024;
 
 /** What is left of `chunks` once their first `written` bytes are on disk. */
 function after(chunks: Uint8Array[], written: number): Uint8Array[] {
@@ -12,9 +12,9 @@ function after(chunks: Uint8Array[], written: number): Uint8Array[] {
 }
 
 /**
- * Writes a file behind its caller: `write` queues the chunk and resolves at once while less than 8 MiB wait, so that
+ * Writes a file behind its caller: `write` queues the chunk and resolves at once while less than 4 MiB wait, so that
  * reading, parsing and hashing the next chunks go on while the disk takes the last ones; whatever waits goes to the
- * file in one `writev` each time the disk is free. At most 8 MiB wait and 8 MiB more are being written. A failed
+ * file in one `writev` each time the disk is free. At most 4 MiB wait and 4 MiB more are being written. A failed
  * write rejects the next `write` and `flush`.
  *
  * @example

@@ -172,6 +172,7 @@ export type {
   BlobStore,
   BlobWriter,
   ByteSearch,
+  ContentDigests,
   Hasher,
   Hashing,
   Journal,

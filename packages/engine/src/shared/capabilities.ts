@@ -120,6 +120,26 @@ export interface Hasher {
 export interface Hashing {
   md5(): Hasher;
   crc32(): Hasher;
+  /**
+   * Both digests of one content, computed away from the caller's thread (Node: a worker thread), so that hashing a
+   * large upload runs beside reading, parsing and writing it. Absent: `md5` and `crc32` on the caller's thread.
+   */
+  digests?(): ContentDigests;
+}
+
+/**
+ * The MD5 and CRC-32 of a content that arrives in pieces, computed elsewhere.
+ *
+ * @example
+ * const digests = hashing.digests();
+ * await digests.update(chunk); // resolves at once unless too much waits to be hashed
+ * const { md5, crc } = await digests.end();
+ */
+export interface ContentDigests {
+  /** Takes a copy of `chunk`; resolves once more may be given (a bounded amount waits to be hashed). */
+  update(chunk: Uint8Array): Promise<void>;
+  /** After the last chunk: the digests, as `md5()` and `crc32()` give them; the same again when called again. */
+  end(): Promise<{ md5: string; crc: string }>;
 }
 
 /**
