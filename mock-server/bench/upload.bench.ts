@@ -1,8 +1,8 @@
 // Uploads (issue 28): one 1 GiB file uploaded to the reference server with --data-dir (its default `fsync: "never"`,
 // and `"always"`), against a plain Node server that pipes the same multipart body to a file with stream.pipeline
 // (with and without an fsync before it answers), each in a process of its own, from the same client process, in
-// rounds that take turns. The client hashes what it sends (MD5), as an uploader that checks the stored file does, and
-// the bench checks it against the server's. Each reference-server upload parses the body, hashes the file (MD5,
+// rounds that take turns. The client is fetch (as the SDK sends on Node) streaming the body, and hashes what it sends
+// (MD5), as an uploader that checks the stored file does; the bench checks it against the server's. Each reference-server upload parses the body, hashes the file (MD5,
 // CRC-32) and writes it to a temporary file renamed into place. Also the server's peak resident memory.
 // Targets: at least 0.8× the pipeline server of the same durability; memory at most +64 MiB.
 // Run: `npm run bench -w @basekit/mock-server -- upload` (about 1.5 minutes on a quiet machine; 8 GiB of disk writes).
