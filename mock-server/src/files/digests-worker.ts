@@ -1,5 +1,7 @@
 // The MD5 and CRC-32 of uploads, computed in a worker thread beside the thread that reads, parses and writes them.
+import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
+import { crc32 } from 'node:zlib';
 import type { ContentDigests } from '@basekit/engine';
 
 /**
@@ -85,37 +87,48 @@ function theWorker(): Worker {
   return started;
 }
 
+/** MD5 and CRC-32 of bytes at hand, on this thread. */
+function digestsOf(bytes: Uint8Array): { md5: string; crc: string } {
+  return { md5: createHash('md5').update(bytes).digest('hex'), crc: crc32(bytes).toString(16).padStart(8, '0') };
+}
+
 /**
  * The `digests` of Node's hashing capability: the bytes are copied into 1 MiB batches handed to a worker thread,
- * where MD5 and CRC-32 run; `update` waits only once 4 batches wait to be hashed.
+ * where MD5 and CRC-32 run; `update` waits only once 4 batches wait to be hashed. A content smaller than a batch
+ * never reaches the worker: it is hashed here at its end, in one piece (a small file costs no message).
  */
 export function workerDigests(): ContentDigests {
   const id = nextId++;
-  const target = theWorker();
   let batch = newBatch();
   let filled = 0;
   let waiting = 0;
   let failure: unknown;
   let room: (() => void) | undefined;
   let ended: Promise<{ md5: string; crc: string }> | undefined;
-  const result = new Promise<{ md5: string; crc: string }>((resolve, reject) => {
-    pending.set(id, {
-      taken: () => {
-        waiting--;
-        room?.();
-        room = undefined;
-      },
-      digests: resolve,
-      failed: (error) => {
-        failure = error;
-        room?.();
-        reject(error);
-      },
+  /** The worker and its answer, from the first full batch on. */
+  let sent: { target: Worker; result: Promise<{ md5: string; crc: string }> } | undefined;
+  const start = () => {
+    const result = new Promise<{ md5: string; crc: string }>((resolve, reject) => {
+      pending.set(id, {
+        taken: () => {
+          waiting--;
+          room?.();
+          room = undefined;
+        },
+        digests: resolve,
+        failed: (error) => {
+          failure = error;
+          room?.();
+          reject(error);
+        },
+      });
     });
-  });
-  result.catch(() => undefined); // told through `update` and `end`
+    result.catch(() => undefined); // told through `update` and `end`
+    return { target: theWorker(), result };
+  };
   const send = (end: boolean) => {
-    target.postMessage({ id, bytes: batch.subarray(0, filled), end }, [batch.buffer]);
+    sent ??= start();
+    sent.target.postMessage({ id, bytes: batch.subarray(0, filled), end }, [batch.buffer]);
     if (filled > 0) waiting++;
     batch = end ? new Uint8Array(0) : newBatch();
     filled = 0;
@@ -135,8 +148,14 @@ export function workerDigests(): ContentDigests {
     },
     end() {
       if (!ended) {
-        send(true);
-        ended = result;
+        if (sent) send(true);
+        else {
+          const here = digestsOf(batch.subarray(0, filled));
+          if (spare.length < MAX_WAITING) spare.push(batch.buffer);
+          batch = new Uint8Array(0);
+          ended = Promise.resolve(here);
+        }
+        ended ??= sent!.result;
       }
       return ended;
     },
