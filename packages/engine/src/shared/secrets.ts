@@ -45,10 +45,6 @@ export class SecretMap<V> implements Iterable<[string, V]> {
     return bucket && bucket[this.#indexIn(bucket, secret)]?.[1];
   }
 
-  has(secret: string): boolean {
-    return this.get(secret) !== undefined;
-  }
-
   set(secret: string, value: V): this {
     const selector = secret.slice(0, SELECTOR_LENGTH);
     const bucket = this.#buckets.get(selector);

@@ -163,9 +163,8 @@ function safeDecode(text: string): string {
 
 /**
  * Parses a `multipart/form-data` body as it streams in, finding boundaries with `search` (the platform's own where it
- * has one). The parts `openFile` gives a sink for go to it chunk by chunk
- * as they arrive (the next chunk is read once the sink has taken the last); the others are text fields, kept in
- * memory. A body larger than `limits.bytes`, or with more than `limits.parts` parts, is refused (413) as soon as it
+ * has one). The parts `openFile` gives a sink for go to it chunk by chunk as they arrive (the next chunk is read once
+ * the sink has taken the last); the others are text fields, kept in memory. A body larger than `limits.bytes`, or with more than `limits.parts` parts, is refused (413) as soon as it
  * passes the limit, with or without a Content-Length: a flood of tiny parts costs no more than the parts allowed. A
  * text field longer than `limits.fieldBytes` is refused (400) as it streams in too. When it throws, the sinks opened
  * so far are the caller's to clean up.

@@ -19,8 +19,6 @@ export interface StoredUser {
   createdAt: number;
 }
 
-export type { RefreshToken };
-
 /** The users in registration order, by position: a page of a listing costs O(log n + page size), never a copy of all. */
 export class RegistrationOrder {
   readonly #seq = new WeakMap<StoredUser, number>();
