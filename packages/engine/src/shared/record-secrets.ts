@@ -1,5 +1,6 @@
-import type { TokenIssuer } from './tokens.js';
 import type { Project } from './project.js';
+import { sameSecret } from './secrets.js';
+import type { TokenIssuer } from './tokens.js';
 
 // How the journal keeps a request without the secrets it carried, and puts back what replaying it needs.
 
@@ -54,8 +55,9 @@ export function keptHeaders(request: Request, project: Project): KeptHeaders {
   const kept: KeptHeaders = { headers: [], credentials: [] };
   for (const [name, value] of request.headers) {
     if (NOT_KEPT.has(name)) continue;
-    if (value === masterKey) kept.credentials.push([name, 'masterKey']);
-    else if (value === clientKey) kept.credentials.push([name, 'clientKey']);
+    // Compared in constant time, as every comparison with a key (a wrong key may be an attacker's guess).
+    if (sameSecret(value, masterKey)) kept.credentials.push([name, 'masterKey']);
+    else if (sameSecret(value, clientKey)) kept.credentials.push([name, 'clientKey']);
     else if (name === 'authorization') {
       const match = BEARER.exec(value);
       if (match)
