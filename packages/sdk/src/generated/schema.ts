@@ -2437,15 +2437,15 @@ export interface components {
              * @description The page, from 0.
              * @default 0
              */
-            pageNumber: number;
+            pageNumber?: number;
             /** @default 50 */
-            pageSize: number;
+            pageSize?: number;
             /**
              * @description By name.
              * @default ASC
              * @enum {string}
              */
-            sortingType: "ASC" | "DESC";
+            sortingType?: "ASC" | "DESC";
         };
         FileListResult: {
             files: components["schemas"]["FileRecord"][];
@@ -3082,131 +3082,131 @@ export interface components {
              * @description New users stay inactive until they open the link of their confirmation e-mail.
              * @default false
              */
-            emailConfirmation: boolean;
+            emailConfirmation?: boolean;
             /** @default 7199 */
-            accessTokenTtlSeconds: number;
+            accessTokenTtlSeconds?: number;
             /** @default 2592000 */
-            refreshTokenTtlSeconds: number;
+            refreshTokenTtlSeconds?: number;
             /**
              * @description Largest accepted upload request body.
              * @default 104857600
              */
-            maxUploadBytes: number;
+            maxUploadBytes?: number;
             /**
              * @description Most parts (form fields) in one upload request; more answer 413 (code 611) while the body is read.
              * @default 1000
              */
-            maxUploadParts: number;
+            maxUploadParts?: number;
             /**
              * @description Largest width or height of a resized download (/r/<w>x<h>); larger answer 400 (code 612). Images are never enlarged.
              * @default 4096
              */
-            maxResizeSide: number;
+            maxResizeSide?: number;
             /**
              * @description Bytes of resized images kept in memory; the least recently used go first.
              * @default 67108864
              */
-            resizeCacheBytes: number;
+            resizeCacheBytes?: number;
             /**
              * @description Resized images kept in memory; the least recently used go first.
              * @default 1000
              */
-            resizeCacheEntries: number;
+            resizeCacheEntries?: number;
             /**
              * @description Largest JSON (or form) request body of every area; larger ones answer 413 (code 5).
              * @default 1048576
              */
-            maxJsonBodyBytes: number;
+            maxJsonBodyBytes?: number;
             /**
              * @description Work one database query may do, in cost units (docs/reliability.md); costlier queries answer 400 (code 150).
              * @default 1500000
              */
-            maxQueryCost: number;
+            maxQueryCost?: number;
             /**
              * @description Largest database row, as JSON; a write that would make a row larger answers 413 (code 151).
              * @default 131072
              */
-            maxRowBytes: number;
+            maxRowBytes?: number;
             /**
              * @description Largest size of what one user stores besides the password (profile, avatar, extra fields) as JSON; more answers 400 (code 142).
              * @default 16384
              */
-            maxUserFieldsBytes: number;
+            maxUserFieldsBytes?: number;
             /**
              * @description Most columns one database table may have; a write that would add more answers 400 (code 152).
              * @default 1000
              */
-            maxTableColumns: number;
+            maxTableColumns?: number;
             /**
              * @description Largest video a convert job downloads; the transfer stops as soon as more arrive and the job is REJECTED.
              * @default 2147483648
              */
-            transcoderMaxSourceBytes: number;
+            transcoderMaxSourceBytes?: number;
             /**
              * @description Largest watermark image a convert job downloads; the transfer stops as soon as more arrive and the job is REJECTED.
              * @default 10485760
              */
-            transcoderMaxWatermarkBytes: number;
+            transcoderMaxWatermarkBytes?: number;
             /**
              * @description Most bytes the outputs of one convert job may take on disk, estimated from the preset's bitrates and the source's duration (twice for VOD: MP4s and HLS); a job over it is REJECTED before encoding.
              * @default 21474836480
              */
-            transcoderMaxOutputBytes: number;
+            transcoderMaxOutputBytes?: number;
             /**
              * @description Longest wait for an answer to start to any request of the transcoder (source, watermark, webhook, upload delivery): connecting, sending the request and its body, until the answer's headers.
              * @default 30000
              */
-            transcoderFirstByteTimeoutMs: number;
+            transcoderFirstByteTimeoutMs?: number;
             /**
              * @description Longest time one request of the transcoder may take in all, the answer's body included.
              * @default 600000
              */
-            transcoderTransferTimeoutMs: number;
+            transcoderTransferTimeoutMs?: number;
             /**
              * @description Convert jobs one user may have waiting to start; more answer 400 (code 703). The master token is not limited.
              * @default 20
              */
-            transcoderMaxQueuedJobsPerUser: number;
+            transcoderMaxQueuedJobsPerUser?: number;
             /**
              * @description Settings records one user (or the master token) may keep per kind; a new name past it answers 400 (code 704).
              * @default 100
              */
-            transcoderMaxSettingsPerKind: number;
+            transcoderMaxSettingsPerKind?: number;
             /**
              * @description Finished convert jobs kept for GET /__admin/jobs; the oldest go first.
              * @default 1000
              */
-            transcoderJobHistory: number;
+            transcoderJobHistory?: number;
             /**
              * @description Answered requests the request inspector keeps (GET /__admin/requests, the panel's Requests page), in memory only, the oldest going first; 0 switches recording off.
              * @default 500
              */
-            inspectorLimit: number;
+            inspectorLimit?: number;
             /**
              * @description Largest request or response body the request inspector shows (JSON, forms, text already in memory); larger ones are shown by their size only.
              * @default 65536
              */
-            inspectorBodyBytes: number;
+            inspectorBodyBytes?: number;
             /** @description Folder where files and state are kept across restarts; memory only when absent. */
             dataDir?: string;
             /**
              * @description With dataDir: changes kept in the journal before they are folded into a new snapshot (also done at a clean shutdown); fewer make a start after a crash quicker, more make writing cheaper.
              * @default 10000
              */
-            journalCompactAfter: number;
+            journalCompactAfter?: number;
             /**
              * @description With dataDir, read at start-up: "never" writes each change to the journal before it is answered (it survives a crash or SIGKILL of the server, not a power loss); "always" also flushes it to the disk (survives a power loss, each write costs a disk flush).
              * @default never
              * @enum {unknown}
              */
-            fsync: "never" | "always";
+            fsync?: "never" | "always";
             /** @description The address clients reach the server at (http(s)://host[:port][/prefix]), for links the server sends (confirmation e-mails). Absent: the address the server listens on; never a client's Host header. */
             publicUrl?: string;
             /**
              * @description The word in the service's header names (X-<word>-Authentication-Id, ...): the spec's neutral "Service" by default; a deployment may name its headers with its product's word. Several words may be accepted at once.
              * @default Service
              */
-            headerWord: components["schemas"]["ConfigHeaderWord"] | components["schemas"]["ConfigHeaderWord"][];
+            headerWord?: components["schemas"]["ConfigHeaderWord"] | components["schemas"]["ConfigHeaderWord"][];
             events?: {
                 name: string;
                 fields: string[];
@@ -3221,12 +3221,12 @@ export interface components {
                  * @default best
                  * @enum {unknown}
                  */
-                aggregation: "best" | "sum" | "last";
+                aggregation?: "best" | "sum" | "last";
                 /**
                  * @default desc
                  * @enum {unknown}
                  */
-                order: "desc" | "asc";
+                order?: "desc" | "asc";
             }[];
             /** @description More projects served beside this one (the default project), each a config of its own with every key of this file but projects, maxProjects, dataDir and fsync (server-wide). Requests find their project by the ids they carry; the ids must differ between projects. */
             projects?: components["schemas"]["ConfigFile"][];
@@ -3234,7 +3234,7 @@ export interface components {
              * @description Most projects one server holds, the default project included (POST /__admin/projects answers 400 past it).
              * @default 1000
              */
-            maxProjects: number;
+            maxProjects?: number;
             services?: {
                 users?: boolean;
                 database?: boolean;
