@@ -1909,13 +1909,17 @@ export interface components {
          *     export is meant to be imported back, not read field by field).
          */
         AdminStateAreas: {
-            users?: Record<string, never>;
-            database?: Record<string, never>;
-            files?: Record<string, never>;
-            transcoder?: Record<string, never>;
-            leaderboards?: Record<string, never>;
+            users?: components["schemas"]["AdminAreaState"];
+            database?: components["schemas"]["AdminAreaState"];
+            files?: components["schemas"]["AdminAreaState"];
+            transcoder?: components["schemas"]["AdminAreaState"];
+            leaderboards?: components["schemas"]["AdminAreaState"];
         } & {
-            [key: string]: Record<string, never>;
+            [key: string]: components["schemas"]["AdminAreaState"];
+        };
+        /** @description One area's state in the server's own form. */
+        AdminAreaState: {
+            [key: string]: unknown;
         };
         /** @description The project's whole state. */
         AdminState: {
