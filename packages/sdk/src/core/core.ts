@@ -88,9 +88,11 @@ export function createHttpClient(baseUrl: string, headers: Record<string, string
  * @example
  * const tables = await dataOf(http.GET('/__admin/database/tables'));
  */
-export async function dataOf<T>(pending: Promise<{ data?: T; response: Response }>): Promise<T> {
+export async function dataOf<Answer extends { data?: unknown; response: Response }>(
+  pending: Promise<Answer>,
+): Promise<Exclude<Answer['data'], undefined>> {
   try {
-    return (await pending).data as T;
+    return (await pending).data as Exclude<Answer['data'], undefined>;
   } catch (error) {
     throw transportError('request', error);
   }
