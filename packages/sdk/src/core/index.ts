@@ -8,6 +8,7 @@
  */
 export { createCore, type Core, type HttpClient } from './core.js';
 export * from './errors.js';
+export type { NetworkFailureReason } from './network-failure.js';
 export type { CallOptions, ClientOptions } from './options.js';
 export { SessionManager, type SessionChange, type SessionListener, type TokenResponse } from './session.js';
 export {
