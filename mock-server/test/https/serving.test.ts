@@ -45,7 +45,7 @@ const png = (width: number, height: number) =>
 
 async function uploadForm(name: string, bytes: Buffer): Promise<FormData> {
   const form = new FormData();
-  form.append('fileItems[0].fileToUpload', new Blob([bytes]), name);
+  form.append('fileItems[0].fileToUpload', new Blob([new Uint8Array(bytes)]), name);
   form.append('fileItems[0].path', '/pictures');
   form.append('fileItems[0].replacing', 'true');
   return form;
