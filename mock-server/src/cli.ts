@@ -14,7 +14,8 @@ import {
 import { banner } from './banner.js';
 import { SavedStateError } from './files/disk.js';
 import { startServer } from './server.js';
-import { TlsSetupError, type ServedCertificate } from './tls/certificate.js';
+import type { ServedCertificate } from './tls/certificate.js';
+import { TlsSetupError } from './tls/setup-error.js';
 
 const USAGE =
   'usage: basekit-server [--config FILE] [--port N] [--host H] [--data-dir DIR] [--import FILE] [--https-port N [--tls-cert FILE --tls-key FILE]]\n  --port defaults to the PORT environment variable, else 3000; 0 picks a free port. --host defaults to 127.0.0.1.\n  --import starts from a GET /__admin/state export (also what POST /__admin/reset returns to); a data folder that already holds a state keeps it.\n  --https-port serves everything over HTTPS too (0 picks a free port), with a certificate of a local CA kept in the data folder or your user folder,\n  or the PEM files --tls-cert and --tls-key.';
@@ -155,13 +156,8 @@ async function main(): Promise<void> {
       ...projectNotes(server.engine),
       ...transcoderNotes(server.engine.project.capabilities),
     ];
-    // Tools read the first line for the HTTP address: the HTTPS one comes second.
-    const https =
-      server.httpsUrl && server.certificate ? { url: server.httpsUrl, certificate: server.certificate } : undefined;
-    process.stdout.write(
-      `listening on ${server.url}\n${https ? `listening on ${https.url}\n` : ''}${banner(server.url, server.engine.project.config, notes, https)}\n`,
-    );
-    // A clean stop folds the journal into a snapshot, so the next start is quick.
+    // A clean stop folds the journal into a snapshot, so the next start is quick. Listened for before the banner is
+    // printed: a tool that stops the server as soon as it reads the banner must not find the default action of the signal.
     const stop = () =>
       void server.close().then(
         () => process.exit(0),
@@ -172,6 +168,12 @@ async function main(): Promise<void> {
       );
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    // Tools read the first line for the HTTP address: the HTTPS one comes second.
+    const https =
+      server.httpsUrl && server.certificate ? { url: server.httpsUrl, certificate: server.certificate } : undefined;
+    process.stdout.write(
+      `listening on ${server.url}\n${https ? `listening on ${https.url}\n` : ''}${banner(server.url, server.engine.project.config, notes, https)}\n`,
+    );
   } catch (error) {
     if (error instanceof ConfigError || error instanceof TlsSetupError) fail(error.message);
     if (error instanceof SavedStateError || error instanceof StateRestoreError) fail(`cannot start: ${error.message}`);

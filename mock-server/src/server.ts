@@ -14,9 +14,8 @@ import { nodeCapabilities } from './capabilities.js';
 import { writeJsonAnswer } from './json-response.js';
 import { BUILT_PANEL_DIR, panelFiles } from './panel.js';
 import { urlHost } from './tls/addresses.js';
-import { tlsSetup, type ServedCertificate } from './tls/certificate.js';
-import { startHttps } from './tls/https.js';
-import { fetchTrustingOwnCa } from './tls/own-fetch.js';
+import type { ServedCertificate } from './tls/certificate.js';
+import type { FetchCallback } from './tls/https.js';
 import { userDataFolder } from './tls/user-folder.js';
 
 export interface StartOptions {
@@ -74,24 +73,23 @@ export async function startServer({
   // dataDir, httpsPort, tlsCert and tlsKey given here override the config's.
   const given = Object.fromEntries(Object.entries(serverKeys).filter(([, value]) => value !== undefined));
   const resolved = resolveConfig(developmentConfig({ ...config, ...given }));
-  const tls =
+  // Loaded only for HTTPS: a server without it starts as it did before.
+  const https =
     resolved.httpsPort === undefined
       ? undefined
-      : await tlsSetup({
+      : await (await import('./tls/https.js')).prepareHttps({
+          port: resolved.httpsPort,
           host,
           folder: tlsDir ?? join(resolved.dataDir ?? userDataFolder(), 'tls'),
           certFile: resolved.tlsCert,
           keyFile: resolved.tlsKey,
         });
-  let httpsPort: string | undefined;
   const engine = createEngine({
     config: resolved,
     capabilities: {
       ...(await nodeCapabilities({ dataDir: resolved.dataDir, fsync: resolved.fsync })),
       // The transcoder fetching from this server's own HTTPS address trusts its CA, as the app that gave the URL does.
-      ...(tls?.ownCa && {
-        fetch: fetchTrustingOwnCa(tls.ownCa, (url) => url.protocol === 'https:' && url.port === httpsPort),
-      }),
+      ...(https?.fetch && { fetch: https.fetch }),
     },
     initialState,
   });
@@ -99,7 +97,7 @@ export async function startServer({
   // Keep the global Request/Response: fetch clients in the same process (tests) must keep working.
   const panel = panelFiles(panelDir, () => engine.project.config.headerWord[0]!);
   // The engine's JSON answers are written as they are (see JsonResponse); anything else goes through the adaptor.
-  const fetch: Parameters<typeof createAdaptorServer>[0]['fetch'] = (request, { outgoing }) =>
+  const fetch: FetchCallback = (request, { outgoing }) =>
     panel(request) ?? engine.fetch(request).then((response) => writeJsonAnswer(response, outgoing));
   const server = createAdaptorServer({ fetch, overrideGlobalObjects: false });
   await new Promise<void>((resolve, reject) => {
@@ -108,19 +106,18 @@ export async function startServer({
   });
   const address = server.address() as AddressInfo;
   const url = `http://${urlHost(address.address)}:${address.port}`;
-  const https = tls && (await startHttps(fetch, tls, resolved.httpsPort!, host));
-  httpsPort = https && new URL(https.url).port;
+  const secure = await https?.start(fetch);
   // Links the server sends (confirmation e-mails) point here unless the config has a publicUrl, never at a Host header.
   engine.projects.registry.serverUrl = url;
   return {
     url,
-    httpsUrl: https?.url,
-    certificate: tls?.certificate,
+    httpsUrl: secure?.url,
+    certificate: https?.certificate,
     engine,
     restored,
     close: async () => {
       await Promise.all([
-        https?.close(),
+        secure?.close(),
         new Promise<void>((resolve) => {
           server.close(() => resolve());
           if ('closeAllConnections' in server) server.closeAllConnections();

@@ -3,6 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { createSecureContext as secureContext } from 'node:tls';
 import { isWildcard, machineAddresses, machineNames } from './addresses.js';
 import { localCertificate, names } from './local-ca.js';
+import { TlsSetupError } from './setup-error.js';
+
+export { TlsSetupError };
 
 /** What the HTTPS side serves, as the banner and the tools that read it need to know. */
 export interface ServedCertificate {
@@ -22,11 +25,6 @@ export interface TlsSetup {
   certificate: ServedCertificate;
   /** The local CA's certificate (PEM); undefined for a given certificate, whose CA the server does not hold. */
   ownCa: string | undefined;
-}
-
-/** A given certificate or key that cannot be served; the message says which file and why. */
-export class TlsSetupError extends Error {
-  override name = 'TlsSetupError';
 }
 
 /**

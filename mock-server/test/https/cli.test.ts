@@ -72,7 +72,7 @@ describe('basekit-server --https-port', () => {
   it("with --host 0.0.0.0 lists the machine's addresses for both protocols, and the certificate names them", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'basekit-lan-'));
     const run = await runCli(['--port', '0', '--https-port', '0', '--host', '0.0.0.0', '--data-dir', dataDir]);
-    expect(run.code).toBe(0);
+    expect(run).toMatchObject({ code: 0, signal: null, stderr: '' });
     const [http, https] = lines(run.stdout);
     const httpPort = /:(\d+)$/.exec(http!)![1];
     const httpsPort = /:(\d+)$/.exec(https!)![1];

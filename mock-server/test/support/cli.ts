@@ -6,6 +6,8 @@ const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 /** How a run of `basekit-server` ended. */
 export interface Run {
   code: number | null;
+  /** The signal that ended it, when one did. */
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
@@ -39,6 +41,6 @@ export function runCli(
         );
       }
     });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
 }
