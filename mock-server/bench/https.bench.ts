@@ -110,7 +110,7 @@ async function compare(title: string, targets: Target[], ca: string, { rounds = 
       }
     if (samples) for (const target of targets) latency.push(await run(target, true));
   } finally {
-    child.disconnect();
+    if (child.connected) child.disconnect();
   }
   console.log(
     `${title} (${rounds} rounds of ${seconds} s in turn, 10 requests at once on Node's own clients, load from another process):`,
@@ -179,7 +179,7 @@ async function helloOver(
 
 async function http1OnTheHttp2Server(): Promise<void> {
   const folder = await mkdtemp(join(tmpdir(), 'basekit-bench-tls-'));
-  const { key, cert } = await tlsSetup({ host: '127.0.0.1', folder });
+  const { key, cert, ownCa } = await tlsSetup({ host: '127.0.0.1', folder });
   const servers = [await helloOver(createHttpsServer, key, cert), await helloOver(createSecureServer, key, cert)];
   try {
     await compare(
@@ -188,7 +188,7 @@ async function http1OnTheHttp2Server(): Promise<void> {
         { name: 'node:https server', protocol: 'https', url: servers[0]!.url },
         { name: 'node:http2 server, allowHTTP1 (what runs)', protocol: 'https', url: servers[1]!.url },
       ],
-      '',
+      ownCa!,
       { rounds: 7 },
     );
   } finally {

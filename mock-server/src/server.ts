@@ -106,7 +106,12 @@ export async function startServer({
   });
   const address = server.address() as AddressInfo;
   const url = `http://${urlHost(address.address)}:${address.port}`;
-  const secure = await https?.start(fetch);
+  const secure = await https?.start(fetch).catch(async (error: unknown) => {
+    // The HTTP side listens already: a start that fails leaves nothing running.
+    await new Promise((resolve) => server.close(resolve));
+    await engine.close();
+    throw error;
+  });
   // Links the server sends (confirmation e-mails) point here unless the config has a publicUrl, never at a Host header.
   engine.projects.registry.serverUrl = url;
   return {

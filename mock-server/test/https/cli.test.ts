@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { createServer, type AddressInfo } from 'node:net';
+import { startServer } from '../../src/server.js';
 import { machineAddresses, urlHost } from '../../src/tls/addresses.js';
 import { names } from '../../src/tls/local-ca.js';
 import { runCli } from '../support/cli.js';
@@ -17,6 +19,16 @@ import { runCli } from '../support/cli.js';
  */
 
 const curl = promisify(execFile);
+
+/** A TCP listener on 127.0.0.1 (`port` 0: a free one). */
+async function listening(port = 0): Promise<{ port: number; close(): Promise<void> }> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 const lines = (stdout: string) => stdout.trim().split('\n');
 /** The path on the banner's `certificate` line. */
 const certificatePath = (stdout: string) => /^ {2}certificate +(\S+)/m.exec(stdout)?.[1];
@@ -87,6 +99,24 @@ describe('basekit-server --https-port', () => {
       expect(names(server, address)).toBe(true);
     }
     if (addresses.length > 0) expect(run.stdout).toMatch(/^ {2}other machines +http:\/\//m);
+  });
+
+  it('says in one line that the HTTPS port is busy, and leaves nothing listening', async () => {
+    const busy = await listening();
+    const run = await runCli(['--port', '0', '--https-port', String(busy.port)]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `basekit-server: port ${busy.port} is in use on 127.0.0.1: stop what uses it, or choose another with --https-port (0 picks a free one)\n`,
+    );
+    // In-process too: the HTTP side, already listening when HTTPS failed, is closed again.
+    const free = await listening();
+    await free.close();
+    await expect(
+      startServer({ port: free.port, httpsPort: busy.port, tlsDir: join(tmpdir(), 'basekit-busy-tls') }),
+    ).rejects.toThrow(/EADDRINUSE/);
+    const again = await listening(free.port);
+    await again.close();
+    await busy.close();
   });
 
   it('refuses a certificate without its key, and a port out of range, in one line', async () => {
