@@ -80,33 +80,40 @@ interface Target {
   headers?: Record<string, string>;
 }
 
-/** Loads each target in turn for `rounds` rounds (the order turning), then one-at-a-time latency; prints each. */
+interface Figures {
+  rps: number;
+  /** The server's CPU time (this process: the load comes from another) per answered request, microseconds. */
+  cpu: number;
+  median?: number;
+  p99?: number;
+}
+
+/**
+ * Loads each target in turn for `rounds` rounds (the order turning), then one-at-a-time latency; prints each. The
+ * server's CPU time per request does not depend on how fast the client is, nor on what else the machine runs.
+ */
 async function compare(title: string, targets: Target[], ca: string, { rounds = 5, seconds = 1, samples = 0 } = {}) {
   const child = fork(new URL('./tls-load.mjs', import.meta.url));
   const run = (target: Target, withSamples: boolean) =>
-    new Promise<{ rps: number; median?: number; p99?: number }>((resolve, reject) => {
+    new Promise<Figures>((resolve, reject) => {
+      const cpuAtStart = process.cpuUsage();
       child.once('exit', reject);
-      child.once('message', (figures: { rps: number; median?: number; p99?: number }) => {
+      child.once('message', (figures: { rps: number; requests: number; median?: number; p99?: number }) => {
         child.off('exit', reject);
-        resolve(figures);
+        const { user, system } = process.cpuUsage(cpuAtStart);
+        resolve({ ...figures, cpu: (user + system) / figures.requests });
       });
-      child.send({
-        ...target,
-        headers: target.headers ?? {},
-        ca,
-        connections: 10,
-        seconds,
-        samples: withSamples ? samples : 0,
-      });
+      const load = { headers: target.headers ?? {}, ca, connections: 10, seconds, samples: withSamples ? samples : 0 };
+      child.send({ ...target, ...load });
     });
-  const rps: number[][] = targets.map(() => []);
-  const latency: { median?: number; p99?: number }[] = [];
+  const figures: Figures[][] = targets.map(() => []);
+  const latency: Figures[] = [];
   try {
     for (const target of targets) await run(target, false); // warm-up
     for (let round = 0; round < rounds; round++)
       for (let i = 0; i < targets.length; i++) {
         const which = (round + i) % targets.length;
-        rps[which]!.push((await run(targets[which]!, false)).rps);
+        figures[which]!.push(await run(targets[which]!, false));
       }
     if (samples) for (const target of targets) latency.push(await run(target, true));
   } finally {
@@ -115,11 +122,12 @@ async function compare(title: string, targets: Target[], ca: string, { rounds = 
   console.log(
     `${title} (${rounds} rounds of ${seconds} s in turn, 10 requests at once on Node's own clients, load from another process):`,
   );
-  const base = median(rps[0]!);
+  const of = (i: number, key: 'rps' | 'cpu') => figures[i]!.map((f) => f[key]);
   targets.forEach((target, i) => {
     const one = latency[i];
     console.log(
-      `  ${target.name.padEnd(44)} median ${String(median(rps[i]!)).padStart(6)} req/s (${Math.round((100 * median(rps[i]!)) / base)} %) [${show(rps[i]!)}]` +
+      `  ${target.name.padEnd(44)} server CPU median ${median(of(i, 'cpu')).toFixed(0).padStart(4)} µs/request (${Math.round((100 * median(of(i, 'cpu'))) / median(of(0, 'cpu')))} %) [${show(of(i, 'cpu'))}]; ` +
+        `${median(of(i, 'rps'))} req/s [${show(of(i, 'rps'))}]` +
         (one?.median ? `; one at a time: median ${Math.round(one.median)} µs, p99 ${Math.round(one.p99!)} µs` : ''),
     );
   });

@@ -1,8 +1,8 @@
 // The load generator of https.bench.ts, in a process of its own (child_process.fork) so that the server's process
 // CPU time counts the server alone. Plain JavaScript: forked processes do not inherit tsx.
 // Each message { protocol: 'http' | 'https' | 'h2', url, headers, connections, seconds, samples, ca } is answered with
-// { rps, median, p99 }: requests per second with `connections` requests at once for `seconds`, then the median and p99
-// in microseconds of `samples` requests one at a time. Every protocol on Node's own client, so that the figures
+// { rps, requests, median, p99 }: requests per second (and their count) with `connections` requests at once for
+// `seconds`, then the median and p99 in microseconds of `samples` requests one at a time. Every protocol on Node's own client, so that the figures
 // compare the protocols and not the clients: HTTP/1.1 on `connections` kept-alive sockets (over TLS offering no ALPN,
 // as most HTTP/1.1 clients), HTTP/2 as that many streams at once on one session, as a browser sends them.
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
@@ -67,7 +67,7 @@ async function load(target, lanes, { seconds, count }) {
 
 process.on('message', async (target) => {
   const { times, elapsed } = await load(target, target.connections, { seconds: target.seconds });
-  const figures = { rps: Math.round(times.length / elapsed) };
+  const figures = { rps: Math.round(times.length / elapsed), requests: times.length };
   if (target.samples) {
     const one = (await load(target, 1, { count: target.samples })).times;
     Object.assign(figures, { median: one[one.length >> 1], p99: one[Math.floor(one.length * 0.99)] });

@@ -1,6 +1,9 @@
 /**
  * Why a request got no answer, as far as the platform says: Node's fetch (undici) names the cause in the error's
  * `cause` chain; a browser tells a script nothing (`unknown`), only its console says.
+ *
+ * @example
+ * catch (e) { if (e instanceof NetworkError && e.reason === 'refused') console.log('is the server running?') }
  */
 export type NetworkFailureReason =
   | 'certificate'
