@@ -13,6 +13,7 @@ import {
 import { nodeCapabilities } from './capabilities.js';
 import { writeJsonAnswer } from './json-response.js';
 import { BUILT_PANEL_DIR, panelFiles } from './panel.js';
+import { keepRequestBody } from './request-body.js';
 import { urlHost } from './tls/addresses.js';
 import type { ServedCertificate } from './tls/certificate.js';
 import type { FetchCallback } from './tls/https.js';
@@ -97,8 +98,10 @@ export async function startServer({
   // Keep the global Request/Response: fetch clients in the same process (tests) must keep working.
   const panel = panelFiles(panelDir, () => engine.project.config.headerWord[0]!);
   // The engine's JSON answers are written as they are (see JsonResponse); anything else goes through the adaptor.
-  const fetch: FetchCallback = (request, { outgoing }) =>
-    panel(request) ?? engine.fetch(request).then((response) => writeJsonAnswer(response, outgoing));
+  const fetch: FetchCallback = (request, { incoming, outgoing }) => {
+    keepRequestBody(request, incoming);
+    return panel(request) ?? engine.fetch(request).then((response) => writeJsonAnswer(response, outgoing));
+  };
   const server = createAdaptorServer({ fetch, overrideGlobalObjects: false });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
