@@ -24,8 +24,9 @@ export default defineConfig({
             'packages/*/test/**/*.test.ts',
             'examples/*/test/**/*.test.ts',
           ],
-          // An example's tests on one shared server need its global set-up: their own project below.
-          exclude: [...configDefaults.exclude, 'examples/*/test/server/**'],
+          // An example's tests on one shared server need its global set-up, and so do the container tests: their
+          // own projects below.
+          exclude: [...configDefaults.exclude, 'examples/*/test/server/**', 'test/container/**'],
         },
       },
       {
@@ -65,6 +66,17 @@ export default defineConfig({
           include: ['packages/sdk/test/**/*.test.ts'],
           exclude: ['packages/sdk/test/types.test.ts'],
           globalSetup: ['mock-server/test/support/shared-server.setup.ts'],
+        },
+      },
+      {
+        // The repository's Dockerfile built and run by a container engine (issue 25). The global set-up starts the
+        // build when the run starts; the files run after every other project's, so that the build runs beside them.
+        extends: true,
+        test: {
+          name: 'container',
+          include: ['test/container/**/*.test.ts'],
+          globalSetup: ['test/container/image.setup.ts'],
+          sequence: { groupOrder: 1 },
         },
       },
     ],
