@@ -81,8 +81,12 @@ export const buildFiles = (dir: string) => ({
   outcome: join(dir, 'outcome.json'),
 });
 
-/** The image built for this run: its id and how long the build took. Waits for the build to end; throws if it failed. */
-export async function builtImage(): Promise<{ id: string; buildSeconds: number }> {
+/**
+ * The image built for this run: its id, how long the build took and how long this call waited for its end. Throws if
+ * the build failed.
+ */
+export async function builtImage(): Promise<{ id: string; buildSeconds: number; waitedSeconds: number }> {
+  const started = performance.now();
   const build = inject('containerImage');
   if ('unavailable' in build) throw new Error(`no container engine: ${build.unavailable}`);
   const files = buildFiles(build.dir);
@@ -96,7 +100,8 @@ export async function builtImage(): Promise<{ id: string; buildSeconds: number }
     const log = readFileSync(files.log, 'utf8').split('\n').slice(-40).join('\n');
     throw new Error(`docker build of ${WORKSPACE} ended with ${code}; the end of its output:\n${log}`);
   }
-  return { id: readFileSync(files.imageId, 'utf8').trim(), buildSeconds: seconds };
+  const waitedSeconds = (performance.now() - started) / 1000;
+  return { id: readFileSync(files.imageId, 'utf8').trim(), buildSeconds: seconds, waitedSeconds };
 }
 
 /**
