@@ -194,6 +194,8 @@ describe('installed into fresh projects', () => {
       expect(outcome.stdout + outcome.stderr).toBe('');
       expect(outcome.code).toBe(0);
     },
+    // A whole tsc run of the consumer: about 30 s on a busy 2-core machine.
+    120_000,
   );
 
   it('a Vite build of a page on the SDK and @basekit/msw holds no Node built-ins', async () => {
@@ -274,6 +276,7 @@ describe('the container image, without a container engine (test/container/image.
     expect([...image.entrypoint, ...image.cmd]).toEqual(['basekit-server', '--host', '0.0.0.0', '--data-dir', '/data']);
   });
 
+  // Two server starts and the CI example's whole test step: about 30 s on a busy 2-core machine.
   it("its command serves from the packed install, passes its health check, runs the CI example's tests and keeps its state in the volume", async () => {
     const command = imageCommand(readDockerfile(), server, await mkdtemp(join(base, 'volume-')));
     const first = await command.start();
@@ -326,5 +329,5 @@ describe('the container image, without a container engine (test/container/image.
     } finally {
       expect(await second.stop()).toBe(0);
     }
-  });
+  }, 120_000);
 });
