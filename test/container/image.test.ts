@@ -9,6 +9,8 @@ import { BUILD_TIMEOUT_S, builtImage, describeWithEngine, docker } from './engin
 
 const devKeys = { 'X-Service-Authentication-Id': 'dev-auth-id', 'X-Service-Authentication-Key': 'dev-client-key' };
 const STOP_GRACE_S = 5;
+/** A test starts a container or two, each healthy after 5–10 s on a busy machine. */
+const TEST_TIMEOUT_MS = 120_000;
 
 describeWithEngine('the container image', () => {
   let image: Awaited<ReturnType<typeof builtImage>>;
@@ -43,7 +45,7 @@ describeWithEngine('the container image', () => {
     containers.push(id);
     const health = () => docker('inspect', '--format', '{{.State.Health.Status}}', id);
     for (let waited = 0; (await health()) !== 'healthy'; waited += 200) {
-      if (waited > 60_000) throw new Error(`not healthy after a minute: ${await docker('logs', id)}`);
+      if (waited > 60_000) throw new Error(`not healthy after a minute of polls: ${await docker('logs', id)}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     figures['healthy after'] ??= `${((performance.now() - started) / 1000).toFixed(1)} s`;
@@ -58,54 +60,62 @@ describeWithEngine('the container image', () => {
     return Number(await docker('inspect', '--format', '{{.State.ExitCode}}', id));
   }
 
-  it('turns healthy as a user without root, with ffmpeg, and serves its published port', async () => {
-    const volume = newVolume();
-    const { id, url } = await start(volume);
-    const { user } = readDockerfile();
-    expect(await docker('exec', id, 'id', '-un')).toBe(user);
-    expect(await docker('exec', id, 'ffmpeg', '-version')).toMatch(/^ffmpeg version/);
-    const mounts = JSON.parse(await docker('inspect', '--format', '{{json .Mounts}}', id)) as {
-      Destination: string;
-      Name: string;
-    }[];
-    expect(mounts).toContainEqual(expect.objectContaining({ Destination: '/data', Name: volume }));
+  it(
+    'turns healthy as a user without root, with ffmpeg, and serves its published port',
+    async () => {
+      const volume = newVolume();
+      const { id, url } = await start(volume);
+      const { user } = readDockerfile();
+      expect(await docker('exec', id, 'id', '-un')).toBe(user);
+      expect(await docker('exec', id, 'ffmpeg', '-version')).toMatch(/^ffmpeg version/);
+      const mounts = JSON.parse(await docker('inspect', '--format', '{{json .Mounts}}', id)) as {
+        Destination: string;
+        Name: string;
+      }[];
+      expect(mounts).toContainEqual(expect.objectContaining({ Destination: '/data', Name: volume }));
 
-    const panel = await fetch(`${url}/__admin/panel/`);
-    expect(panel.status).toBe(200);
-    const project = await createTestProject({ url, adminKey: 'dev-master-key' });
-    const { authenticationId, clientKey } = project.clientOptions;
-    const registered = await fetch(`${url}/auth/users`, {
-      method: 'POST',
-      headers: {
-        'X-Service-Authentication-Id': authenticationId,
-        'X-Service-Authentication-Key': clientKey,
-        'Content-Type': 'application/json',
-      },
-      body: JSON.stringify({ username: 'ann', password: 'pw-ann' }),
-    });
-    expect(registered.status).toBe(200);
-    expect(await stop(id)).toBe(0);
-  });
+      const panel = await fetch(`${url}/__admin/panel/`);
+      expect(panel.status).toBe(200);
+      const project = await createTestProject({ url, adminKey: 'dev-master-key' });
+      const { authenticationId, clientKey } = project.clientOptions;
+      const registered = await fetch(`${url}/auth/users`, {
+        method: 'POST',
+        headers: {
+          'X-Service-Authentication-Id': authenticationId,
+          'X-Service-Authentication-Key': clientKey,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ username: 'ann', password: 'pw-ann' }),
+      });
+      expect(registered.status).toBe(200);
+      expect(await stop(id)).toBe(0);
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it('keeps its users in the data volume for the next container, and `docker stop` ends it cleanly', async () => {
-    const volume = newVolume();
-    const first = await start(volume);
-    const registered = await fetch(`${first.url}/auth/users`, {
-      method: 'POST',
-      headers: { ...devKeys, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: 'bob', password: 'pw-bob' }),
-    });
-    expect(registered.status).toBe(200);
-    // SIGTERM: the server writes its snapshot and exits 0 well within the grace period (137 would be SIGKILL).
-    expect(await stop(first.id)).toBe(0);
+  it(
+    'keeps its users in the data volume for the next container, and `docker stop` ends it cleanly',
+    async () => {
+      const volume = newVolume();
+      const first = await start(volume);
+      const registered = await fetch(`${first.url}/auth/users`, {
+        method: 'POST',
+        headers: { ...devKeys, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username: 'bob', password: 'pw-bob' }),
+      });
+      expect(registered.status).toBe(200);
+      // SIGTERM: the server writes its snapshot and exits 0 well within the grace period (137 would be SIGKILL).
+      expect(await stop(first.id)).toBe(0);
 
-    const second = await start(volume);
-    const login = await fetch(`${second.url}/auth/login`, {
-      method: 'POST',
-      headers: devKeys,
-      body: new URLSearchParams({ username: 'bob', password: 'pw-bob' }),
-    });
-    expect(login.status).toBe(200);
-    expect(await stop(second.id)).toBe(0);
-  });
+      const second = await start(volume);
+      const login = await fetch(`${second.url}/auth/login`, {
+        method: 'POST',
+        headers: devKeys,
+        body: new URLSearchParams({ username: 'bob', password: 'pw-bob' }),
+      });
+      expect(login.status).toBe(200);
+      expect(await stop(second.id)).toBe(0);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });
