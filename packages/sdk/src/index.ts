@@ -7,7 +7,7 @@
  * await client.auth.login('ann', 's3cret');
  * await client.db.table('Note').create({ title: 'Hello' });
  */
-export { createClient, type Client } from './client.js';
+export { createClient, type Client, type ClientOf } from './client.js';
 export * from './core/index.js';
 export * from './auth/index.js';
 export * from './db/index.js';

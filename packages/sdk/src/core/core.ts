@@ -2,6 +2,7 @@ import createFetchClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from '../generated/schema.js';
 import { AbortError, BasekitError, NetworkError, ServiceError } from './errors.js';
 import { renameServiceHeaders } from './header-word.js';
+import type { KnownOptions } from './area-ids.js';
 import type { ClientOptions } from './options.js';
 import { SessionManager, type TokenResponse } from './session.js';
 import { formData } from './form.js';
@@ -10,9 +11,9 @@ import { memoryTokenStore } from './token-store.js';
 /** The typed openapi-fetch client of the whole contract. */
 export type HttpClient = Client<paths>;
 
-/** What every area client is built on: the options, the session and the transport. */
-export interface Core {
-  readonly options: ClientOptions & { storageUrl: string; transcoderUrl: string };
+/** What every area client is built on: the options (of type `O`, with every URL), the session and the transport. */
+export interface Core<O extends ClientOptions = ClientOptions> {
+  readonly options: O & { storageUrl: string; transcoderUrl: string };
   readonly session: SessionManager;
   /** fetch with the SDK's error mapping: `NetworkError`, `AbortError`, `ServiceError`. */
   send(operation: string, request: Request): Promise<Response>;
@@ -88,7 +89,7 @@ function sessionMiddleware(core: Core, send: (request: Request) => Promise<Respo
  * const core = createCore({ baseUrl: 'http://localhost:3000', authenticationId: 'dev-auth-id', clientKey: 'dev-client-key' });
  * const auth = createAuth(core);
  */
-export function createCore(options: ClientOptions): Core {
+export function createCore<O extends ClientOptions>(options: O & KnownOptions<O>): Core<NoInfer<O>> {
   const resolved = {
     ...options,
     storageUrl: options.storageUrl ?? options.baseUrl,
@@ -98,7 +99,7 @@ export function createCore(options: ClientOptions): Core {
   const rawFetch = (request: Request) => (options.fetch ?? globalThis.fetch)(request);
   const { headerWord } = options;
 
-  const core: Core = {
+  const core: Core<O> = {
     options: resolved,
     session: new SessionManager(options.tokenStore ?? memoryTokenStore(), (refreshToken) => renew(core, refreshToken)),
     async send(operation, request) {

@@ -167,6 +167,23 @@ export class SessionExpiredError extends BasekitError {
 }
 
 /**
+ * The client was created without an option the area needs (`objectStorageId`, `storageId`, `gameId`): the area's
+ * calls reject with it before anything is sent. `option` names it.
+ *
+ * @example
+ * catch (e) { if (e instanceof MissingOptionError) console.error(`set ${e.option} in createClient`) }
+ */
+export class MissingOptionError extends BasekitError {
+  override name = 'MissingOptionError';
+  constructor(
+    readonly option: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
  * True when `body` has the service's error shape `{"code", "error"}`.
  *
  * @example

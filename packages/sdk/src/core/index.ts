@@ -6,6 +6,7 @@
  * import { createLeaderboards } from '@basekit/sdk/leaderboards';
  * const boards = createLeaderboards(createCore({ baseUrl, authenticationId, clientKey, gameId }));
  */
+export type { AreaId, AreaOf, FilesOf, KnownOptions, MissingOption } from './area-ids.js';
 export { createCore, type Core, type HttpClient } from './core.js';
 export * from './errors.js';
 export type { CallOptions, ClientOptions } from './options.js';

@@ -1,5 +1,6 @@
+import { areaHttp, missingOption, type FilesOf } from '../core/area-ids.js';
 import type { Core } from '../core/core.js';
-import type { CallOptions } from '../core/options.js';
+import type { CallOptions, ClientOptions } from '../core/options.js';
 import type { components } from '../generated/schema.js';
 import { downloadUrl, type DownloadOptions } from './download-url.js';
 import { progressFetch, type UploadProgress } from './progress-fetch.js';
@@ -30,20 +31,31 @@ const flags = (count: number, force: boolean | boolean[] = false) =>
 const list = (paths: string | string[]) => (Array.isArray(paths) ? paths : [paths]);
 
 /** The file storage (spec 4.6). */
-export type Files = ReturnType<typeof createFiles>;
+export type Files = ReturnType<typeof filesOn>;
 
 /**
  * Creates the file storage client on a core; it sends `X-Service-Storage-Id` and the session's token to
- * `storageUrl`. Listing, info, copy and move need the master token.
+ * `storageUrl`. Listing, info, copy and move need the master token. On a core without `storageId` it does not
+ * compile, but for the downloads when a `bucket` is given (`FilesOf`); its other calls reject with
+ * `MissingOptionError`.
  *
  * @example
  * const files = createFiles(createCore({ baseUrl, authenticationId, clientKey, storageId }));
  * const [url] = await files.upload([{ file: input.files[0], path: 'photos' }]);
  * img.src = files.downloadUrl(url, { resize: { width: 200, height: 200 } });
  */
-export function createFiles(core: Core) {
-  const { storageUrl, storageId, bucket = storageId ?? '' } = core.options;
-  const http = core.http(storageUrl, storageId ? { 'X-Service-Storage-Id': storageId } : {});
+export function createFiles<O extends ClientOptions>(core: Core<O>): FilesOf<O, Files> {
+  return filesOn(core) as FilesOf<O, Files>;
+}
+
+function filesOn(core: Core) {
+  const { storageUrl, storageId, bucket = storageId } = core.options;
+  const http = areaHttp(core, storageUrl, 'storageId');
+  // Downloads are public: they need the bucket's name, which is the storage id unless given apart.
+  const bucketName = () => {
+    if (bucket === undefined) throw missingOption('storageId');
+    return bucket;
+  };
 
   const transfer = (
     operation: '/files/copy' | '/files/move',
@@ -176,7 +188,8 @@ export function createFiles(core: Core) {
      * @example
      * files.downloadUrl('photos/cat.jpg', { resize: { width: 64, height: 64 }, filename: 'avatar.jpg' });
      */
-    downloadUrl: (path: string, options?: DownloadOptions): string => downloadUrl(storageUrl, bucket, path, options),
+    downloadUrl: (path: string, options?: DownloadOptions): string =>
+      downloadUrl(storageUrl, bucketName(), path, options),
 
     /**
      * Downloads a stored file (its public address, see `downloadUrl`), resized when asked.
@@ -185,7 +198,7 @@ export function createFiles(core: Core) {
      * const thumbnail = await files.download('photos/cat.jpg', { resize: { width: 64, height: 64 } });
      */
     async download(path: string, { signal, ...options }: DownloadOptions & CallOptions = {}): Promise<Blob> {
-      const request = new Request(downloadUrl(storageUrl, bucket, path, options), { signal: signal ?? null });
+      const request = new Request(downloadUrl(storageUrl, bucketName(), path, options), { signal: signal ?? null });
       return (await core.send('GET /{bucket}/{path}', request)).blob();
     },
   };

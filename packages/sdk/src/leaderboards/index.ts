@@ -1,5 +1,6 @@
+import { areaHttp, type AreaOf } from '../core/area-ids.js';
 import type { Core } from '../core/core.js';
-import type { CallOptions } from '../core/options.js';
+import type { CallOptions, ClientOptions } from '../core/options.js';
 import type { components } from '../generated/schema.js';
 
 /** A player's rank (from 1) and scores (spec 2.7). */
@@ -31,19 +32,23 @@ export interface PlayerOptions extends CallOptions {
 }
 
 /** Game events and leaderboards (spec 4.8). */
-export type Leaderboards = ReturnType<typeof createLeaderboards>;
+export type Leaderboards = ReturnType<typeof leaderboardsOn>;
 
 /**
- * Creates the leaderboards client on a core; it sends `X-Service-Game-Id` and the session's (user) token.
+ * Creates the leaderboards client on a core; it sends `X-Service-Game-Id` and the session's (user) token. On a core
+ * without `gameId` it does not compile (`MissingOption<'gameId'>`), and its calls reject with `MissingOptionError`.
  *
  * @example
  * const boards = createLeaderboards(createCore({ baseUrl, authenticationId, clientKey, gameId }));
  * await boards.sendEvent('match_end', { score: 120, kills: 3 });
  * const { rank } = await boards.rank('high-score');
  */
-export function createLeaderboards(core: Core) {
-  const { baseUrl, gameId } = core.options;
-  const http = core.http(baseUrl, gameId ? { 'X-Service-Game-Id': gameId } : {});
+export function createLeaderboards<O extends ClientOptions>(core: Core<O>): AreaOf<O, 'gameId', Leaderboards> {
+  return leaderboardsOn(core) as AreaOf<O, 'gameId', Leaderboards>;
+}
+
+function leaderboardsOn(core: Core) {
+  const http = areaHttp(core, core.options.baseUrl, 'gameId');
 
   /**
    * One page of the ranking: `count` players from position `page × count`, page 0 first (beyond the spec: the
