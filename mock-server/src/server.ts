@@ -13,6 +13,12 @@ import { nodeCapabilities } from './capabilities.js';
 import { writeJsonAnswer } from './json-response.js';
 import { BUILT_PANEL_DIR, panelFiles } from './panel.js';
 
+/**
+ * What `startServer` takes: the project's config, where to listen, and where to keep the state.
+ *
+ * @example
+ * const server = await startServer({ port: 0, config: { emailConfirmation: true }, dataDir: '.basekit-data' });
+ */
 export interface StartOptions {
   /** Config keys (see `config.schema.json`) over the built-in development config (see `developmentConfig`). */
   config?: Partial<ConfigInput>;
@@ -27,6 +33,14 @@ export interface StartOptions {
   panelDir?: string;
 }
 
+/**
+ * A reference server running in this process.
+ *
+ * @example
+ * const server: RunningServer = await startServer({ port: 0 });
+ * const client = createClient({ baseUrl: server.url, ...keys });
+ * afterAll(() => server.close());
+ */
 export interface RunningServer {
   /** `http://HOST:PORT`, the one origin of every area. */
   url: string;

@@ -1,9 +1,23 @@
-// `@basekit/mock-server/testing`: a fresh project on a running reference server, for one test file, worker or
-// suite. Browser-safe on purpose (fetch only, no Node import, never the server itself), so Playwright fixtures,
-// browser tests and Node tests can all use it.
+/**
+ * `@basekit/mock-server/testing`: a fresh project on a running reference server, for one test file, worker or suite.
+ * Browser-safe on purpose (fetch only, no Node import, never the server itself), so Playwright fixtures, browser
+ * tests and Node tests can all use it.
+ *
+ * @example
+ * import { createTestProject } from '@basekit/mock-server/testing';
+ * const project = await createTestProject({ url: 'http://127.0.0.1:3000', adminKey: 'dev-master-key' });
+ *
+ * @module @basekit/mock-server/testing
+ */
 import type { Config, ConfigInput } from '@basekit/engine';
 
-/** What {@link createTestProject} needs. */
+/**
+ * What {@link createTestProject} needs.
+ *
+ * @example
+ * const options: TestProjectOptions = { url: server.url, adminKey: 'dev-master-key', config: { emailConfirmation: true } };
+ * const project = await createTestProject(options);
+ */
 export interface TestProjectOptions {
   /** The server's address, `http://HOST:PORT`. */
   url: string;
@@ -15,7 +29,12 @@ export interface TestProjectOptions {
   headerWord?: string;
 }
 
-/** What a client needs to talk to a project: the options of the SDK's `createClient`, as they are. */
+/**
+ * What a client needs to talk to a project: the options of the SDK's `createClient`, as they are.
+ *
+ * @example
+ * const client = createClient(project.clientOptions satisfies TestClientOptions);
+ */
 export interface TestClientOptions {
   baseUrl: string;
   authenticationId: string;
@@ -27,7 +46,15 @@ export interface TestClientOptions {
   headerWord: string;
 }
 
-/** A project of its own on a running server. */
+/**
+ * A project of its own on a running server.
+ *
+ * @example
+ * const project: TestProject = await createTestProject({ url, adminKey });
+ * beforeEach(() => project.reset());
+ * await project.admin('/__admin/clock', { method: 'POST', body: JSON.stringify({ advanceSeconds: 3600 }) });
+ * afterAll(() => project.delete());
+ */
 export interface TestProject {
   /** The project's id: its authentication id. */
   id: string;

@@ -8,22 +8,46 @@ const applySeed = async (...args: Parameters<typeof import('./seed.js').applySee
 
 export type { Mail };
 
-/** A transcoder job as the admin API lists it (`GET /__admin/jobs`). */
+/**
+ * A transcoder job as the admin API lists it (`GET /__admin/jobs`).
+ *
+ * @example
+ * const jobs: TranscoderJob[] = await backend.jobs();
+ * expect(jobs.map((job) => job.state)).toEqual(['complete']);
+ */
 export type TranscoderJob = JobRecord;
 
-/** The whole state as the admin API exports it (`GET /__admin/state`): one entry per area under `areas`. */
+/**
+ * The whole state as the admin API exports it (`GET /__admin/state`): one entry per area under `areas`.
+ *
+ * @example
+ * const { outbox, areas } = await backend.state();
+ * expect(Object.keys(areas)).toContain('database');
+ */
 export interface StateExport {
   clockOffsetMs: number;
   outbox: Mail[];
   areas: Record<string, unknown>;
 }
 
-/** A row as the database stores it. */
+/**
+ * A row as the database stores it.
+ *
+ * @example
+ * const [note]: StoredRow[] = await backend.rows('Note');
+ * expect(note).toMatchObject({ title: 'Hello' });
+ */
 export type StoredRow = Record<string, unknown> & { _id: string; createdAt: string; updatedAt: string };
 
 /**
  * Test controls of one backend (the engine inside msw, or a running reference server), all through the service's
  * own HTTP API and its admin API.
+ *
+ * @example
+ * const backend: Backend = createHandlers({ baseUrl }); // or connectServer({ url, masterKey })
+ * await backend.seed({ users: [{ username: 'ann', password: 'pw' }] });
+ * expect(await backend.rows('Note')).toEqual([]);
+ * await backend.reset();
  */
 export interface Backend {
   /** Settles when the initial seed is in; rejects with the seed's error. Every other call waits for it. */
@@ -33,7 +57,12 @@ export interface Backend {
   /** Adds users, folders, files, rows and scores; all or nothing. `reset()` drops them again. */
   seed(fixture: Seed): Promise<void>;
   /** The server clock: `advance` moves it forward (tokens expire, timestamps move) and returns the new time. */
-  clock: { advance(seconds: number): Promise<Date>; now(): Promise<Date> };
+  clock: {
+    /** Moves the clock `seconds` forward; resolves with the new time. */
+    advance(seconds: number): Promise<Date>;
+    /** The server's time now. */
+    now(): Promise<Date>;
+  };
   /** The e-mails the service would have sent. */
   outbox(): Promise<Mail[]>;
   /** The transcoder's jobs, in submission order. */

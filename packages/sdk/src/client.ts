@@ -7,7 +7,12 @@ import { createFiles, type Files } from './files/index.js';
 import { createLeaderboards, type Leaderboards } from './leaderboards/index.js';
 import { createTranscoder, type Transcoder } from './transcoder/index.js';
 
-/** One client of the service with an area each; they share the session. */
+/**
+ * One client of the service with an area each; they share the session.
+ *
+ * @example
+ * let client: Client = createClient({ baseUrl, authenticationId, clientKey, objectStorageId, storageId, gameId });
+ */
 export interface Client {
   /** The shared core: options, session and transport. */
   core: Core;

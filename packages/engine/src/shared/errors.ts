@@ -4,6 +4,11 @@ import type { AppContext } from './env.js';
 /**
  * The one error shape of the service, `{"code": number, "error": string}`, and the catalogue of codes.
  * Database codes follow Parse; the other areas have their own ranges (see docs/errors.md).
+ *
+ * @example
+ * const answer = await engine.fetch(request);
+ * const { code } = await answer.json();
+ * if (code === ErrorCode.ROUTE_NOT_FOUND) console.log('no such operation');
  */
 export const ErrorCode = {
   // general
@@ -76,6 +81,12 @@ export const ErrorCode = {
   UNKNOWN_LEADERBOARD: 803,
 } as const;
 
+/**
+ * One code of the catalogue: the `code` of an error answer.
+ *
+ * @example
+ * const code: ErrorCodeValue = ErrorCode.ROUTE_NOT_FOUND; // 2
+ */
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /** An error the engine answers with; thrown anywhere inside a route and turned into a response. */

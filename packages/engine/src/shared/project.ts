@@ -21,14 +21,26 @@ export interface StateSlice<S> {
   restarted?(state: S, project: Project): void;
 }
 
-/** The form of `GET /__admin/state`. */
+/**
+ * The form of `GET /__admin/state`.
+ *
+ * @example
+ * const state: StateJson = await (await engine.fetch(new Request('http://local/__admin/state', { headers: masterKeyHeaders }))).json();
+ * const copy = createEngine({ initialState: state });
+ */
 export interface StateJson {
   clockOffsetMs?: number;
   outbox?: Mail[];
   areas?: Record<string, unknown>;
 }
 
-/** An e-mail the service would have sent; collected for `GET /__admin/outbox`. */
+/**
+ * An e-mail the service would have sent; collected for `GET /__admin/outbox`.
+ *
+ * @example
+ * const [mail]: Mail[] = await backend.outbox();
+ * const confirm = new URL(mail!.link!);
+ */
 export interface Mail {
   to: string;
   subject: string;

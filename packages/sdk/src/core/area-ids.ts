@@ -4,7 +4,13 @@ import type { Core, HttpClient } from './core.js';
 import { MissingOptionError } from './errors.js';
 import type { ClientOptions } from './options.js';
 
-/** The options that name the project's database, file storage and game: each of those areas sends its own. */
+/**
+ * The options that name the project's database, file storage and game: each of those areas sends its own.
+ *
+ * @example
+ * const needed: AreaId[] = ['objectStorageId', 'storageId', 'gameId'];
+ * const missing = needed.filter((option) => !options[option]);
+ */
 export type AreaId = 'objectStorageId' | 'storageId' | 'gameId';
 
 /** Each id's area and header. */

@@ -8,10 +8,22 @@ import { SessionManager, type TokenResponse } from './session.js';
 import { formData } from './form.js';
 import { memoryTokenStore } from './token-store.js';
 
-/** The typed openapi-fetch client of the whole contract. */
+/**
+ * The typed openapi-fetch client of the whole contract.
+ *
+ * @example
+ * const http: HttpClient = client.core.http(client.core.options.baseUrl);
+ * const { data } = await http.GET('/auth/users/me');
+ */
 export type HttpClient = Client<paths>;
 
-/** What every area client is built on: the options (of type `O`, with every URL), the session and the transport. */
+/**
+ * What every area client is built on: the options (of type `O`, with every URL), the session and the transport.
+ *
+ * @example
+ * const core: Core = createCore({ baseUrl, authenticationId, clientKey });
+ * const session = await core.session.current();
+ */
 export interface Core<O extends ClientOptions = ClientOptions> {
   readonly options: O & { storageUrl: string; transcoderUrl: string };
   readonly session: SessionManager;

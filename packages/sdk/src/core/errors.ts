@@ -1,4 +1,9 @@
-/** The body of every error the service answers. */
+/**
+ * The body of every error the service answers.
+ *
+ * @example
+ * const body: ErrorBody = await response.json(); // { code: 101, error: 'no such user' }
+ */
 export interface ErrorBody {
   code: number;
   error: string;
@@ -14,7 +19,12 @@ export class BasekitError extends Error {
   override name = 'BasekitError';
 }
 
-/** Where a failed call went: the operation (`POST /auth/login`) and the request sent. */
+/**
+ * Where a failed call went: the operation (`POST /auth/login`) and the request sent.
+ *
+ * @example
+ * catch (e) { if (e instanceof ServiceError) console.log(e.request.method, e.request.url) }
+ */
 export interface RequestInfo {
   operation: string;
   method: string;

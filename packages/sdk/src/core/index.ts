@@ -5,6 +5,8 @@
  * import { createCore } from '@basekit/sdk/core';
  * import { createLeaderboards } from '@basekit/sdk/leaderboards';
  * const boards = createLeaderboards(createCore({ baseUrl, authenticationId, clientKey, gameId }));
+ *
+ * @module @basekit/sdk/core
  */
 export type { AreaId, AreaOf, FilesOf, KnownOptions, MissingOption } from './area-ids.js';
 export { createCore, type Core, type HttpClient } from './core.js';

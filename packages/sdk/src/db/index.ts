@@ -1,3 +1,13 @@
+/**
+ * `@basekit/sdk/db`: the object database (tables, rows, queries, batches), for an app that imports it alone.
+ *
+ * @example
+ * import { createCore } from '@basekit/sdk/core';
+ * import { createDb } from '@basekit/sdk/db';
+ * const db = createDb(createCore({ baseUrl, authenticationId, clientKey, objectStorageId }));
+ *
+ * @module @basekit/sdk/db
+ */
 import { areaHttp, type AreaOf } from '../core/area-ids.js';
 import type { Core } from '../core/core.js';
 import type { ClientOptions } from '../core/options.js';
@@ -12,7 +22,13 @@ export { Table } from './table.js';
 export type * from './types.js';
 export { pointer } from './values.js';
 
-/** The object database (spec 4.2 to 4.5). */
+/**
+ * The object database (spec 4.2 to 4.5).
+ *
+ * @example
+ * const db: Db = client.db;
+ * await db.table('Note').create({ title: 'Hello' });
+ */
 export interface Db {
   /** A table; give its row type to have columns and values checked. */
   table<T extends object = Data>(name: string): Table<T>;

@@ -1,3 +1,14 @@
+/**
+ * `@basekit/sdk/files`: the file storage (uploads with progress, folders, downloads), for an app that imports it
+ * alone.
+ *
+ * @example
+ * import { createCore } from '@basekit/sdk/core';
+ * import { createFiles } from '@basekit/sdk/files';
+ * const files = createFiles(createCore({ baseUrl, authenticationId, clientKey, storageId }));
+ *
+ * @module @basekit/sdk/files
+ */
 import { areaHttp, missingOption, type FilesOf } from '../core/area-ids.js';
 import type { Core } from '../core/core.js';
 import type { CallOptions, ClientOptions } from '../core/options.js';
@@ -10,18 +21,39 @@ export { downloadUrl, type DownloadOptions } from './download-url.js';
 export type { UploadProgress } from './progress-fetch.js';
 export type { UploadItem, UploadSource } from './upload.js';
 
-/** A file or folder of a listing (spec 2.6). */
+/**
+ * A file or folder of a listing (spec 2.6).
+ *
+ * @example
+ * for (const record of await admin.files.list('photos')) console.log(record.url);
+ */
 export type FileRecord = components['schemas']['FileRecord'];
-/** A file's details (spec 2.6). */
+/**
+ * A file's details (spec 2.6).
+ *
+ * @example
+ * const info: FileInfo = await admin.files.info('photos/cat.png');
+ * console.log(info.fileSizeInBytes, info.md5Hash);
+ */
 export type FileInfo = components['schemas']['FileInfo'];
 
-/** Paging of a folder listing: `page` counts from 0, at most 50 records a page. */
+/**
+ * Paging of a folder listing: `page` counts from 0, at most 50 records a page.
+ *
+ * @example
+ * const second = await admin.files.list('photos', { page: 1, pageSize: 20 });
+ */
 export interface ListOptions extends CallOptions {
   page?: number;
   pageSize?: number;
 }
 
-/** `force` for delete, copy and move: one flag for every path, or one per path. */
+/**
+ * `force` for delete, copy and move: one flag for every path, or one per path.
+ *
+ * @example
+ * await admin.files.delete(['photos/a.png', 'photos/old'], { force: [false, true] });
+ */
 export interface ForceOptions extends CallOptions {
   force?: boolean | boolean[];
 }
@@ -30,7 +62,13 @@ const flags = (count: number, force: boolean | boolean[] = false) =>
   Array.isArray(force) ? force : Array<boolean>(count).fill(force);
 const list = (paths: string | string[]) => (Array.isArray(paths) ? paths : [paths]);
 
-/** The file storage (spec 4.6). */
+/**
+ * The file storage (spec 4.6).
+ *
+ * @example
+ * const files: Files = client.files;
+ * const [saved] = await files.upload([{ file, path: 'photos' }]);
+ */
 export type Files = ReturnType<typeof filesOn>;
 
 /**

@@ -1,4 +1,11 @@
-/** Bytes of the request body sent so far, and the body's size when known. */
+/**
+ * Bytes of the request body sent so far, and the body's size when known.
+ *
+ * @example
+ * await client.files.upload(items, {
+ *   onProgress: ({ loaded, total }: UploadProgress) => (bar.value = total ? loaded / total : 0),
+ * });
+ */
 export interface UploadProgress {
   loaded: number;
   total?: number;
