@@ -16,6 +16,7 @@ export default {
     'packages/sdk/src/files/index.ts',
     'packages/sdk/src/transcoder/index.ts',
     'packages/sdk/src/leaderboards/index.ts',
+    'packages/sdk/src/admin/index.ts',
     'packages/msw/src/index.ts',
     'mock-server/src/index.ts',
     'mock-server/src/testing.ts',

@@ -9,8 +9,9 @@
  * @module @basekit/sdk/core
  */
 export type { AreaId, AreaOf, FilesOf, KnownOptions, MissingOption } from './area-ids.js';
-export { createCore, type Core, type HttpClient } from './core.js';
+export { createCore, createHttpClient, dataOf, type Core, type HttpClient, type TransportOptions } from './core.js';
 export * from './errors.js';
+export type { NetworkFailureReason } from './network-failure.js';
 export type { CallOptions, ClientOptions } from './options.js';
 export { SessionManager, type SessionChange, type SessionListener, type TokenResponse } from './session.js';
 export {

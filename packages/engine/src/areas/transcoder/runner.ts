@@ -47,8 +47,8 @@ export type WatermarkLocation =
  * Everything a conversion needs, settings already resolved and fetched.
  *
  * @example
- * const plan: ConvertPlan = { outputs: [p360], speed: 'veryfast', videoEncoder: 'x264', audioEncoder: 'aac', rawParameters: {}, hls: { segmentSeconds: 4 } };
- * const renditions = await source.convert(plan);
+ * const plan: ConvertPlan = { outputs: [p360], speed: 'veryfast', videoEncoder: 'x264', audioEncoder: 'aac', rawParameters: {}, hls: { segmentSeconds: 4 }, thumbnails: [0, 5] };
+ * const { renditions, thumbnails } = await source.convert(plan);
  */
 export interface ConvertPlan {
   outputs: OutputPlan[];
@@ -61,13 +61,28 @@ export interface ConvertPlan {
   watermark?: { image: Blob; location: WatermarkLocation; paddingX: number; paddingY: number };
   /** Present for VOD: HLS per quality with segments of this length, AES-128 encrypted when a key is given. */
   hls?: { segmentSeconds: number; key?: Uint8Array<ArrayBuffer> };
+  /** Moments of thumbnails to take in the same decode (seconds, ascending, each before the end; never watermarked). */
+  thumbnails?: number[];
+}
+
+/**
+ * What a conversion made: each quality, and the thumbnails its plan asked for (one per moment).
+ *
+ * @example
+ * const { renditions, thumbnails }: Conversion = await source.convert({ ...plan, thumbnails: [0, 5] });
+ * console.log(renditions.map((r) => r.height), thumbnails.map((t) => t.name));
+ */
+export interface Conversion {
+  renditions: Rendition[];
+  thumbnails: ProducedFile[];
 }
 
 /**
  * One quality of a conversion.
  *
  * @example
- * for (const { width, height, file, hls }: Rendition of await source.convert(plan)) console.log(`${width}x${height}`, file.name, hls?.length);
+ * const { renditions } = await source.convert(plan);
+ * for (const { width, height, file, hls }: Rendition of renditions) console.log(`${width}x${height}`, file.name, hls?.length);
  */
 export interface Rendition {
   width: number;
@@ -85,7 +100,7 @@ export interface Rendition {
  * const source: OpenedSource = await runner.open(stream, signal);
  * try {
  *   const [cover] = await source.thumbnails([1]);
- *   const renditions = await source.convert(plan);
+ *   const { renditions } = await source.convert(plan);
  * } finally {
  *   await source.close();
  * }
@@ -96,8 +111,8 @@ export interface OpenedSource {
   height: number;
   /** One image per moment (seconds from the start, ascending, each before the end). */
   thumbnails(times: number[]): Promise<ProducedFile[]>;
-  /** Every output of the plan from one decode of the source. */
-  convert(plan: ConvertPlan): Promise<Rendition[]>;
+  /** Every output of the plan, its thumbnails included, from one decode of the source. */
+  convert(plan: ConvertPlan): Promise<Conversion>;
   /** Removes whatever the runner kept of the source (temporary files). */
   close(): Promise<void>;
 }
