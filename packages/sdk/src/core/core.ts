@@ -75,7 +75,13 @@ const errorMiddleware: Middleware = {
   onError: ({ request, schemaPath, error }) => transportError(`${request.method} ${schemaPath}`, error, request.url),
 };
 
-/** What a client of the contract sends its requests with: see `ClientOptions`. */
+/**
+ * What a client of the contract sends its requests with: see `ClientOptions`.
+ *
+ * @example
+ * const transport: TransportOptions = { fetch: myFetch, headerWord: 'Backtory' };
+ * const http = createHttpClient(baseUrl, headers, transport);
+ */
 export type TransportOptions = Pick<ClientOptions, 'fetch' | 'headerWord'>;
 
 /** The fetch of the options; `globalThis.fetch` read at call time, since msw (or a test) may replace it later. */
