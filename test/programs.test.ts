@@ -62,7 +62,7 @@ describe('the first step of npm test', () => {
       `  - Chromium (or Google Chrome), for the browser tests: CHROME_PATH=${join(nowhere, 'chrome')} is not an executable file`,
       expect.stringMatching(/^ {2}- ffmpeg, for the transcoder tests: ffmpeg was not found on PATH/),
       expect.stringMatching(/^ {2}- ffprobe, for the transcoder tests: ffprobe was not found on PATH/),
-      '  - curl, for the download tests: curl was not found on PATH',
+      '  - curl, for the download and HTTPS tests: curl was not found on PATH',
     ]);
     expect(lines).toEqual(
       expect.arrayContaining([

@@ -129,7 +129,7 @@ export const FFPROBE: Program = {
 
 export const CURL: Program = {
   name: 'curl',
-  neededBy: 'the download tests',
+  neededBy: 'the download and HTTPS tests',
   variable: 'PATH',
   locate: (env) => {
     const path = onPath('curl', env);
