@@ -17,7 +17,15 @@ function typedoc(source: string): Promise<{ code: number; output: string }> {
   const args = [
     join(root, 'node_modules/typedoc/bin/typedoc'),
     ...['--plugin', join(root, 'scripts/typedoc-examples.mjs'), '--entryPoints', 'index.ts'],
-    ...['--name', 'fixture', '--emit', 'none', '--treatWarningsAsErrors', '--validation.notDocumented'],
+    ...[
+      '--name',
+      'fixture',
+      '--emit',
+      'none',
+      '--disableSources',
+      '--treatWarningsAsErrors',
+      '--validation.notDocumented',
+    ],
   ];
   return new Promise((resolve) =>
     execFile(process.execPath, args, { cwd: dir }, (error, stdout, stderr) =>
