@@ -1,4 +1,5 @@
 import { adminKey } from '../admin/guard.js';
+import { changesMemoryOnly, reads } from '../shared/durability.js';
 import type { AppContext } from '../shared/env.js';
 import { ApiError, ErrorCode, badRequest } from '../shared/errors.js';
 import { intParam } from '../shared/http.js';
@@ -60,18 +61,18 @@ export const inspectorRoutes = createRoutes();
 inspectorRoutes.use(`${INSPECTOR_PATH}/*`, adminKey);
 inspectorRoutes.use(INSPECTOR_PATH, adminKey);
 
-inspectorRoutes.get(INSPECTOR_PATH, (c) => {
+inspectorRoutes.get(INSPECTOR_PATH, reads, (c) => {
   const inspector = recordingInspector(c);
   const page = inspector.list(filterOf(c), intParam(c, 'limit', { min: 1, max: 1000, fallback: 100 }), beforeOf(c));
   return c.json({ ...page, capacity: inspector.capacity });
 });
 
-inspectorRoutes.delete(INSPECTOR_PATH, (c) => {
+inspectorRoutes.delete(INSPECTOR_PATH, changesMemoryOnly, (c) => {
   inspectorOf(c.env.project).clear();
   return c.json({});
 });
 
-inspectorRoutes.get(`${INSPECTOR_PATH}/stream`, (c) => {
+inspectorRoutes.get(`${INSPECTOR_PATH}/stream`, reads, (c) => {
   const events = exchangeEvents(recordingInspector(c), c.req.raw.signal);
   return new Response(events, {
     headers: {
@@ -82,7 +83,7 @@ inspectorRoutes.get(`${INSPECTOR_PATH}/stream`, (c) => {
   });
 });
 
-inspectorRoutes.get(`${INSPECTOR_PATH}/:id`, (c) => {
+inspectorRoutes.get(`${INSPECTOR_PATH}/:id`, reads, (c) => {
   const exchange = recordingInspector(c).get(c.req.param('id'));
   if (!exchange)
     throw new ApiError(

@@ -1,11 +1,12 @@
 import type { Area } from '../area.js';
 import type { Config } from '../config.js';
 import type { Capabilities } from '../shared/capabilities.js';
+import type { Durability } from '../shared/durability.js';
 import { withServiceHeaders } from '../shared/header-word.js';
 import type { DurableState } from '../shared/journal.js';
+import { Moment } from '../shared/moment.js';
 import { Project, type StateJson } from '../shared/project.js';
 import { importInitialState, type RestoreSummary } from '../shared/restore.js';
-import { recordedBodyLimit, requestKind, secretInputs } from '../request-kinds.js';
 
 /**
  * One project the server holds, with how its requests are handled (kept by its own journal, if it has one).
@@ -25,15 +26,21 @@ export interface HostedProject {
   setInitialState(state: StateJson): Promise<void>;
 }
 
-/** The engine's routes, run for one project: `env` carries the project to every route. */
-export type RouteRunner = (request: Request, env: { project: Project }) => Response | Promise<Response>;
+/** The engine's routes, which every project runs. */
+export interface EngineRoutes {
+  /** Runs a request for one project: `env` carries the project and the request's moment to every route. */
+  run(request: Request, env: { project: Project; moment: Moment }): Response | Promise<Response>;
+  /** What the request's route declares about the state it changes. */
+  durability(request: Request): Durability;
+}
 
 /**
  * Creates a project over the areas and serves it through `routes`: each request under the project's own header
- * words; with a `journal` among `capabilities`, every change kept before it is answered.
+ * words, with a moment of its own (the platform's time and random bytes, unless the journal gives another); with a
+ * `journal` among `capabilities`, every change kept before it is answered.
  */
 export function hostProject(
-  routes: RouteRunner,
+  routes: EngineRoutes,
   areas: readonly Area[],
   config: Config,
   capabilities: Capabilities,
@@ -45,9 +52,11 @@ export function hostProject(
     areas.map((a) => a.state),
   );
   for (const area of areas) area.attach?.(project);
-  const env = { project };
-  const handle = (request: Request) =>
-    Promise.resolve(routes(withServiceHeaders(request, project.config.headerWord), env));
+  const live = { project, moment: new Moment(project.clock) };
+  const handle = (request: Request, moment?: Moment) =>
+    Promise.resolve(
+      routes.run(withServiceHeaders(request, project.config.headerWord), moment ? { project, moment } : live),
+    );
   project.initialState = initialState;
   const { journal } = capabilities;
   if (!journal) {
@@ -64,11 +73,7 @@ export function hostProject(
   // The journal loads only where one is kept (the Node server's data folder, msw's IndexedDB), not in every browser app.
   let durable!: DurableState;
   const ready = import('../shared/journal.js').then(({ DurableState }) => {
-    durable = new DurableState(project, journal, handle, {
-      kind: (request) => requestKind(request, project),
-      bodyLimit: (request) => recordedBodyLimit(request, project),
-      secrets: secretInputs,
-    });
+    durable = new DurableState(project, journal, handle, routes.durability);
     return durable.restore();
   });
   ready.catch(() => undefined); // the caller learns of it through `ready`; requests meanwhile get the error too

@@ -17,10 +17,10 @@ function bearerToken(header: string | undefined): string | undefined {
 export async function principalOf(c: AppContext): Promise<Principal | undefined> {
   const token = bearerToken(c.req.header('authorization'));
   if (!token) return undefined;
-  const { tokens } = c.env.project;
-  const claims = tokens.verified(token) ?? (await tokens.verify(token));
+  const { project, moment } = c.env;
+  const claims = project.tokens.verified(token, moment) ?? (await project.tokens.verify(token, moment));
   if (!claims) return undefined;
-  if (claims.userId !== undefined && !c.env.project.directory.has(claims.userId))
+  if (claims.userId !== undefined && !project.directory.has(claims.userId))
     throw unauthorized('the user of this access token no longer exists');
   return { ...claims, isMaster: claims.scope === 'master' };
 }

@@ -231,6 +231,6 @@ export class Project {
 
   #newIssuer(): TokenIssuer {
     const { authenticationId, masterKey } = this.config;
-    return new TokenIssuer(`basekit-access:${authenticationId}:${masterKey}`, authenticationId, this.clock);
+    return new TokenIssuer(`basekit-access:${authenticationId}:${masterKey}`, authenticationId);
   }
 }

@@ -2,6 +2,7 @@ import type { Config } from '../../config.js';
 import type { Principal } from '../../shared/env.js';
 import { ApiError, ErrorCode, badRequest, forbidden, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
+import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
 import { canRead, canWrite, parseAcl } from './acl.js';
 import { applyChange, columnOfChange, parseChange, type Change } from './operators.js';
@@ -99,10 +100,11 @@ function existingRow(project: Project, tableName: string, id: string): { table: 
  * Creates a row (spec 4.2 #1). The table is created by its first row. Operators are allowed and apply to an empty row.
  *
  * @example
- * createRow(project, principal, 'Score', { player: 'ann', score: 10 }); // { createdAt: '2024-…Z', _id: 'a1B2c3D4e5' }
+ * createRow(project, moment, principal, 'Score', { player: 'ann', score: 10 }); // { createdAt: '2024-…Z', _id: 'a1B2c3D4e5' }
  */
 export function createRow(
   project: Project,
+  moment: Moment,
   principal: Principal,
   tableName: string,
   body: Record<string, unknown>,
@@ -110,9 +112,9 @@ export function createRow(
   const tables = project.state(databaseState).tables;
   const table = tables.get(checkTableName(tableName)) ?? newTable();
   const plan = planChanges(table, body);
-  let id = newId();
-  while (table.rows.has(id)) id = newId();
-  const now = project.clock.iso();
+  let id = newId(moment);
+  while (table.rows.has(id)) id = newId(moment);
+  const now = moment.iso();
   const row: Row = { _id: id, createdAt: now, updatedAt: now };
   commit(project.config, table, row, plan);
   tables.set(tableName, table);
@@ -124,6 +126,7 @@ export function createRow(
 /** Changes the given columns of a row (spec 4.2 #2); the caller needs write access. */
 export function updateRow(
   project: Project,
+  moment: Moment,
   principal: Principal,
   tableName: string,
   id: string,
@@ -133,7 +136,7 @@ export function updateRow(
   if (!canWrite(row, principal)) throw forbidden(`the ACL of row "${id}" does not let you change it`);
   const plan = planChanges(table, body);
   commit(project.config, table, row, plan);
-  row.updatedAt = project.clock.iso();
+  row.updatedAt = moment.iso();
   return { updatedAt: row.updatedAt };
 }
 
