@@ -96,32 +96,58 @@ export function changes(options: ChangeOptions = {}): MiddlewareHandler<AppEnv> 
 
 const NOTHING: Durability = reads[DURABILITY];
 
+/** How much a declaration keeps, to pick the most among the routes a request matches. */
+const WEIGHT = { nothing: 0, memory: 1, state: 2 } as const;
+
+/** One route of an app (a method and a path pattern) and what it declares. */
+export interface DeclaredRoute {
+  method: string;
+  path: string;
+  durability: Durability;
+}
+
 /**
- * The durability each route of `app` declares, by request: the first declared route that matches, as the router
- * runs them (no route matches: nothing changes). Throws, naming them, when routes declare none: every route says
- * whether it changes state, so that none is lost at a restart by being taken for a read.
+ * Every route of `app` with its declaration. Throws, naming them, when routes declare none: every route says whether
+ * it changes state, so that none is lost at a restart by being taken for a read.
+ *
+ * @example
+ * declaredRoutes(databaseRoutes); // [{ method: 'GET', path: '/object-storage/classes/:table/:id', durability: … }, …]
+ */
+export function declaredRoutes(app: { routes: readonly RouterRoute[] }): DeclaredRoute[] {
+  const routes = new Map<string, DeclaredRoute | undefined>();
+  for (const { method, path, handler } of app.routes) {
+    if (method === 'ALL') continue; // a middleware of every route (`use`)
+    const route = `${method} ${path}`;
+    // Hono keeps each handler of a route as a route of its own: one of them carries the declaration.
+    if (declared(handler)) routes.set(route, { method, path, durability: handler[DURABILITY] });
+    else if (!routes.has(route)) routes.set(route, undefined);
+  }
+  const undeclared = [...routes].filter(([, route]) => !route).map(([route]) => route);
+  if (undeclared.length > 0)
+    throw new Error(
+      `${undeclared.join(', ')}: every route declares whether it changes state (reads, changes() or changesMemoryOnly of shared/durability.ts)`,
+    );
+  return [...routes.values()] as DeclaredRoute[];
+}
+
+/**
+ * What the routes of `app` declare, by request (see `declaredRoutes`, which throws for a route that declares nothing).
+ * Of the routes a request matches (a route of a fixed path and a catch-all, such as downloads, both match), the one
+ * that keeps the most counts: recording a request that changed nothing costs a record, taking a change for a read
+ * would lose it at the next restart. No route matches: nothing changes.
  */
 export function declaredDurability(
   app: { routes: readonly RouterRoute[] },
   pathOf: (request: Request) => string,
 ): (request: Request) => Durability {
   const router = new TrieRouter<Durability>();
-  const anyDeclared = new Map<string, boolean>();
-  for (const { method, path, handler } of app.routes) {
-    if (method === 'ALL') continue; // a middleware of every route (`use`)
-    const durability = declared(handler) ? handler[DURABILITY] : undefined;
-    if (durability) router.add(method, path, durability);
-    const route = `${method} ${path}`;
-    anyDeclared.set(route, anyDeclared.get(route) === true || durability !== undefined);
-  }
-  const undeclared = [...anyDeclared].filter(([, yes]) => !yes).map(([route]) => route);
-  if (undeclared.length > 0)
-    throw new Error(
-      `${undeclared.join(', ')}: every route declares whether it changes state (reads, changes() or changesMemoryOnly of shared/durability.ts)`,
-    );
+  for (const { method, path, durability } of declaredRoutes(app)) router.add(method, path, durability);
   return (request) => {
     // Hono answers HEAD with the GET route.
     const method = request.method === 'HEAD' ? 'GET' : request.method;
-    return router.match(method, pathOf(request))[0][0]?.[0] ?? NOTHING;
+    let most = NOTHING;
+    for (const [durability] of router.match(method, pathOf(request))[0])
+      if (WEIGHT[durability.changes] > WEIGHT[most.changes]) most = durability;
+    return most;
   };
 }
