@@ -33,6 +33,14 @@ export function sendConfirmation(project: Project, moment: Moment, user: StoredU
   });
 }
 
+/** Whether `path` is a confirmation link `project` sent (and still knows). */
+export function isConfirmationLink(project: Project, path: string): boolean {
+  const prefix = `${CONFIRMATION_PATH}/`;
+  return (
+    path.startsWith(prefix) && project.state(usersState).confirmations.get(path.slice(prefix.length)) !== undefined
+  );
+}
+
 /**
  * Activates the user a confirmation link was sent to. The link stays valid, so opening it again
  * (a mail client's link preview, a second click) answers the same.
