@@ -11,7 +11,6 @@ import { PROJECTS_ADMIN_PATH, projectsAdminRoutes } from './projects/admin-route
 import { hostProject } from './projects/hosted.js';
 import { ServerProjects } from './projects/server-projects.js';
 import { defaultCapabilities, type Capabilities } from './shared/capabilities.js';
-import type { AppEnv } from './shared/env.js';
 import { ApiError, ErrorCode, errorResponse } from './shared/errors.js';
 import { withServiceHeaders } from './shared/header-word.js';
 import { answerJson } from './shared/json-answer.js';
