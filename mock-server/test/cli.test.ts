@@ -32,7 +32,10 @@ function runCli(args: string[], whileUp?: (url: string) => Promise<void>): Promi
         started = true;
         (whileUp ?? (async () => undefined))(url).then(
           () => child.kill('SIGTERM'),
-          (error) => (child.kill('SIGKILL'), reject(error)),
+          (error) => {
+            child.kill('SIGKILL');
+            reject(error);
+          },
         );
       }
     });

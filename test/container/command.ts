@@ -48,7 +48,14 @@ export function imageCommand(image: Image, installDir: string, volumeDir: string
           const listening = /listening on http:\/\/[^:]+:(\d+)/.exec(output);
           if (!listening) return;
           const port = Number(listening[1]);
-          resolve({ url: `http://127.0.0.1:${port}`, port, stop: () => (child.kill('SIGTERM'), exited) });
+          resolve({
+            url: `http://127.0.0.1:${port}`,
+            port,
+            stop: () => {
+              child.kill('SIGTERM');
+              return exited;
+            },
+          });
         };
         child.stdout.on('data', onData);
         child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -117,12 +117,17 @@ describe('automatic indexes', () => {
               );
               if (step.kind === 'create')
                 ids.push(createRow(project, master, 'T', { ...body, ...(step.acl && { ACL: step.acl }) })._id);
-              else if (step.kind === 'deleteAll') void (deleteAllRows(project, master, 'T'), ids.splice(0));
-              else if (ids.length > 0) {
+              else if (step.kind === 'deleteAll') {
+                deleteAllRows(project, master, 'T');
+                ids.splice(0);
+              } else if (ids.length > 0) {
                 const id = ids[step.at % ids.length]!;
                 if (step.kind === 'update')
                   updateRow(project, master, 'T', id, { ...body, ...(step.at % 3 === 0 && { n: { __op: 'Delete' } }) });
-                else void (deleteRow(project, master, 'T', id), ids.splice(ids.indexOf(id), 1));
+                else {
+                  deleteRow(project, master, 'T', id);
+                  ids.splice(ids.indexOf(id), 1);
+                }
               }
               continue;
             }

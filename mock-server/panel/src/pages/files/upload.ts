@@ -15,7 +15,7 @@ export function xhrFetch(onProgress: (progress: Progress) => void): typeof fetch
     new Promise((resolve, reject) => {
       const xhr = new XMLHttpRequest();
       xhr.open(init.method ?? 'GET', String(input));
-      new Headers(init.headers).forEach((value, name) => xhr.setRequestHeader(name, value));
+      for (const [name, value] of new Headers(init.headers)) xhr.setRequestHeader(name, value);
       xhr.responseType = 'arraybuffer';
       xhr.upload.onprogress = ({ loaded, total }) => onProgress({ loaded, total });
       xhr.onload = () =>
