@@ -116,7 +116,7 @@ describe('automatic indexes', () => {
                 ),
               );
               if (step.kind === 'create')
-                ids.push(createRow(project, master, 'T', { ...body, ...(step.acl && { ACL: step.acl }) })._id);
+                ids.push(createRow(project, 'T', { ...body, ...(step.acl && { ACL: step.acl }) })._id);
               else if (step.kind === 'deleteAll') {
                 deleteAllRows(project, master, 'T');
                 ids.splice(0);
@@ -148,7 +148,7 @@ describe('the query budget with indexes', () => {
   it('pays for the rows an index visits: queries a scan could not afford are answered, the rest still refused', async () => {
     await loadEvaluatorsFor({ n: 1 });
     const project = createEngine({ config: developmentConfig({ maxQueryCost: 20_000 }) }).project;
-    for (let i = 0; i < 20_000; i++) createRow(project, master, 'T', { n: i, s: `s${i % 100}` });
+    for (let i = 0; i < 20_000; i++) createRow(project, 'T', { n: i, s: `s${i % 100}` });
     const page = { order: [], limit: 10, skip: 0, include: [], count: true };
     expect(queryRows(project, master, 'T', { n: 1234 }, page)).toMatchObject({ count: 1, results: [{ n: 1234 }] });
     expect(queryRows(project, master, 'T', { n: { $gte: 100, $lt: 150 } }, page).count).toBe(50);

@@ -28,7 +28,7 @@ function route(project: Project, principal: Principal, item: unknown, index: num
   const fields = body ?? {};
   const table = TABLE_PATH.exec(path);
   const row = ROW_PATH.exec(path);
-  if (method === 'POST' && table) return () => createRow(project, principal, table[1]!, fields);
+  if (method === 'POST' && table) return () => createRow(project, table[1]!, fields);
   if (method === 'PUT' && row) return () => updateRow(project, principal, row[1]!, row[2]!, fields);
   if (method === 'DELETE' && row) return () => deleteRow(project, principal, row[1]!, row[2]!);
   throw invalid(
