@@ -26,12 +26,14 @@ export function appUrl(siteUrl: string, project: TestProject): string {
  * });
  */
 export const test = base
+  // biome-ignore lint/correctness/noEmptyPattern: Vitest takes a fixture's dependencies from a destructuring pattern.
   .extend('project', { scope: 'worker' }, async ({}, { onCleanup }) => {
     const { serverUrl, adminKey } = inject('e2e');
     const project = await createTestProject({ url: serverUrl, adminKey, config: GAME });
     onCleanup(() => project.delete());
     return project;
   })
+  // biome-ignore lint/correctness/noEmptyPattern: Vitest takes a fixture's dependencies from a destructuring pattern.
   .extend('browser', { scope: 'worker' }, async ({}, { onCleanup }) => {
     const browser = await chromium.connect(inject('e2e').browserEndpoint);
     onCleanup(() => browser.close());

@@ -12,7 +12,7 @@ import type { ValueSet } from './value-set.js';
 type Operator = typeof $regex;
 
 /** The value at a clause's path, as mingo's own operators see it (through arrays of objects). */
-const valueOf = (row: Parameters<typeof resolve>[0], selector: string): unknown =>
+const selected = (row: Parameters<typeof resolve>[0], selector: string): unknown =>
   resolve(row, selector, { unwrapArray: true });
 
 /** mingo's `$in`, over a `ValueSet` built once per query instead of a list hashed again for every row. */
@@ -21,14 +21,14 @@ function isIn(value: unknown, set: ValueSet): boolean {
   return (Array.isArray(value) ? value : [value]).some((item) => set.has(item));
 }
 
-const $in: Operator = (selector, set) => (row) => isIn(valueOf(row, selector), set as ValueSet);
-const $nin: Operator = (selector, set) => (row) => !isIn(valueOf(row, selector), set as ValueSet);
+const $in: Operator = (selector, set) => (row) => isIn(selected(row, selector), set as ValueSet);
+const $nin: Operator = (selector, set) => (row) => !isIn(selected(row, selector), set as ValueSet);
 
 /** mingo's `$all` over a `ValueSet`: an array holding every value of the set (none when the set is empty). */
 const $all: Operator = (selector, value) => {
   const set = value as ValueSet;
   return (row) => {
-    const stored = valueOf(row, selector);
+    const stored = selected(row, selector);
     if (!Array.isArray(stored) || stored.length === 0 || set.size === 0) return false;
     const found = new Set<number>();
     for (const item of stored) {
@@ -43,7 +43,7 @@ const $all: Operator = (selector, value) => {
 const $safeRegex: Operator = (selector, value) => {
   const re = value as RegexOperand;
   return (row) => {
-    const stored = valueOf(row, selector);
+    const stored = selected(row, selector);
     return (Array.isArray(stored) ? stored : [stored]).some((item) => typeof item === 'string' && re.test(item));
   };
 };

@@ -82,7 +82,7 @@ function inCreationOrder(ctx: WhereContext, table: Table, plan: IndexPlan): Row[
 function scan(
   ctx: WhereContext,
   prepared: Prepared | undefined,
-  visit: (row: Row) => boolean | void,
+  visit: (row: Row) => unknown,
   { stopsEarly = false, wanted = Infinity } = {},
 ): void {
   if (!prepared) return;
