@@ -196,7 +196,7 @@ export {
   type TranscodeRunner,
   type TranscoderCapability,
   type WatermarkLocation,
-} from './areas/transcoder/runner.js';
+} from './shared/transcode-runner.js';
 export { ffmpegOptions } from './areas/transcoder/ffmpeg-options.js';
 export { MAX_FRAME } from './areas/transcoder/units.js';
 export { ErrorCode, type ErrorCodeValue } from './shared/errors.js';

@@ -1,6 +1,6 @@
 import type { JobRecord } from './jobs.js';
 import { send, type OutboundLimits } from './outbound.js';
-import type { ProducedFile } from './runner.js';
+import type { ProducedFile } from '../../shared/transcode-runner.js';
 import type { SettingRecord } from './kinds.js';
 import type { TranscoderPolicy } from './state.js';
 

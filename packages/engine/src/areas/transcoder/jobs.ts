@@ -4,7 +4,7 @@ import type { Project } from '../../shared/project.js';
 import type { DeliveryCall, JobKind, Status } from './deliveries.js';
 import { httpUrl, invalid, object, type Check } from './fields.js';
 import { runJob, type JobSpec } from './pipeline.js';
-import type { ConverterRun } from './runner.js';
+import type { ConverterRun } from '../../shared/transcode-runner.js';
 import type { Kind, SettingRecord } from './kinds.js';
 import { validateSetting } from './settings.js';
 import { simulatedRunner } from './simulated.js';

@@ -12,7 +12,7 @@ import {
   type Rendition,
   type TranscodeRunner,
   type WatermarkLocation,
-} from './runner.js';
+} from '../../shared/transcode-runner.js';
 import type { SettingRecord } from './kinds.js';
 import type { TranscoderPolicy } from './state.js';
 import { hms, thumbnailMoments } from './thumbnails.js';
