@@ -4,8 +4,7 @@ import { $exists } from 'mingo/operators/query/element';
 import type { $regex } from 'mingo/operators/query/evaluation';
 import { Query } from 'mingo/query';
 import { resolve } from 'mingo/util';
-import { SAFE_REGEX, type Clause } from './predicate.js';
-import type { RegexOperand } from './regex.js';
+import { type Clause, SAFE_REGEX, type SafeRegexOperand } from './clause.js';
 import type { Row } from './state.js';
 import type { ValueSet } from './value-set.js';
 
@@ -39,9 +38,9 @@ const $all: Operator = (selector, value) => {
   };
 };
 
-/** `$regex` through the query's `RegexOperand` (re2js, paid for by the query's budget). */
+/** `$regex` through the query's `RegexOperand` (regex.ts: re2js, paid for by the query's budget). */
 const $safeRegex: Operator = (selector, value) => {
-  const re = value as RegexOperand;
+  const re = value as SafeRegexOperand;
   return (row) => {
     const stored = selected(row, selector);
     return (Array.isArray(stored) ? stored : [stored]).some((item) => typeof item === 'string' && re.test(item));

@@ -1,6 +1,6 @@
 import { isPlainObject } from '../../shared/http.js';
 import { columnIndex, indexableType, lowerBound, upperBound, type ColumnIndex, type Scalar } from './indexes.js';
-import type { Clause } from './predicate.js';
+import type { Clause } from './clause.js';
 import type { Table } from './state.js';
 import { ValueSet } from './value-set.js';
 

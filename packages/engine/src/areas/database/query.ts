@@ -8,7 +8,8 @@ import { narrowest, planIndexes, wholeIndexPlan, type IndexPlan } from './planne
 import { compilePredicate } from './predicate.js';
 import { findTable } from './rows.js';
 import { showRelations } from './relations.js';
-import { includePointers, pathTree, projectKeys } from './shape.js';
+import { pathTree } from './path-tree.js';
+import { includePointers, projectKeys } from './shape.js';
 import type { Row, Table } from './state.js';
 import { resolveWhere, type QueryRun, type WhereContext } from './where.js';
 
@@ -180,7 +181,7 @@ function paidComparator(budget: QueryBudget, keys: SortKey[]): (a: Row, b: Row) 
 }
 
 /** Every readable row of `ctx.tableName` that satisfies the where, in creation order (sub-queries use it). */
-export function matchingRows(ctx: WhereContext, where: unknown): Row[] {
+function matchingRows(ctx: WhereContext, where: unknown): Row[] {
   const rows: Row[] = [];
   const table = findTable(ctx.project, ctx.tableName);
   scan(ctx, prepare(ctx, table, where), (row) => void rows.push(row));
@@ -257,7 +258,7 @@ export function queryRows(
   where: unknown,
   options: QueryOptions,
 ): QueryResult {
-  const run: QueryRun = { budget: new QueryBudget(project.config.maxQueryCost), subQueries: new Map() };
+  const run: QueryRun = { budget: new QueryBudget(project.config.maxQueryCost), subQueries: new Map(), matchingRows };
   const ctx: WhereContext = { project, principal, tableName, depth: 0, run };
   const table = findTable(project, tableName);
   const { rows, count } = selectRows(ctx, table, where, options);
