@@ -211,5 +211,5 @@ export type {
 export type { ExchangeListener } from './inspector/recorder.js';
 export type { Mail, StateJson } from './shared/project.js';
 export { StateRestoreError, type RestoreSummary } from './shared/restore.js';
-export type { JobRecord } from './areas/transcoder/jobs.js';
+export type { JobRecord } from './areas/transcoder/job-record.js';
 export type { FileInfo, FileRecord } from './areas/files/listing.js';

@@ -1,13 +1,8 @@
-import type { JobRecord } from './jobs.js';
+import type { DeliveryCall, DeliveryTry, JobKind, JobRecord, Status, UploadFields } from './job-record.js';
 import { send, type OutboundLimits } from './outbound.js';
 import type { ProducedFile } from '../../shared/transcode-runner.js';
 import type { SettingRecord } from './kinds.js';
 import type { TranscoderPolicy } from './state.js';
-
-/** Webhook statuses of spec 6.1. */
-export type Status = 'REJECTED' | 'THUMBNAIL_REJECTED' | 'COMPLETE';
-/** Which part of a request a notification is about. */
-export type JobKind = 'convert' | 'thumbnail';
 
 /** Files of one batch sent at the same time, at most (a job's uploads overlap their round trips). */
 const PARALLEL_UPLOADS = 4;
@@ -17,28 +12,6 @@ const PARALLEL_UPLOADS = 4;
  * segment, so a long video would otherwise keep thousands in the job history.
  */
 export const MAX_LISTED_CALLS = 200;
-
-/** One try of a call: when it started, how long it took, and the answer's status or what went wrong. */
-export interface DeliveryTry {
-  at: string;
-  ms: number;
-  status?: number;
-  error?: string;
-}
-
-/** One upload delivery or webhook notification, as the admin job view lists it. */
-export type DeliveryCall = { url: string; delivered: boolean; tries: DeliveryTry[] } & (
-  | { kind: 'upload'; file: string; fields: UploadFields }
-  | { kind: 'webhook'; status: Status; job: JobKind }
-);
-
-/** The category fields of an upload delivery (spec 6.2), besides requestId, videoId and file. */
-export type UploadFields =
-  | { thumbnail: true }
-  | { vod: false }
-  | { vod: true; resolution: string; path: string }
-  | { vod: true; playlist: true; path: string }
-  | { vod: true; downloadable: true };
 
 /** One file to deliver with its category fields. */
 export interface Upload {

@@ -1,6 +1,6 @@
 import type { Project } from '../../shared/project.js';
-import { Deliveries, type JobKind, type Status, type Upload } from './deliveries.js';
-import type { JobRecord } from './jobs.js';
+import { Deliveries, type Upload } from './deliveries.js';
+import type { JobKind, JobRecord, Status } from './job-record.js';
 import { masterPlaylist, playlistAddress } from './playlist.js';
 import { download, outboundLimits, type OutboundLimits } from './outbound.js';
 import {

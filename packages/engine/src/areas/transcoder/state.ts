@@ -1,5 +1,5 @@
 import type { StateSlice } from '../../shared/project.js';
-import type { JobRecord } from './jobs.js';
+import type { JobRecord } from './job-record.js';
 import { JobQueue } from './queue.js';
 import { KINDS, type Kind, type SettingRecord } from './kinds.js';
 
