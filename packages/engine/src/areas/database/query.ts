@@ -1,4 +1,5 @@
 import type { Principal } from '../../shared/env.js';
+import { unrecordedFraction } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
 import { canRead } from './acl.js';
 import { COST, QueryBudget, outputCost } from './budget.js';
@@ -191,7 +192,7 @@ function matchingRows(ctx: WhereContext, where: unknown): Row[] {
 /** `sample` rows chosen uniformly at random (a partial Fisher-Yates shuffle). */
 function sampleOf(rows: Row[], size: number): Row[] {
   for (let i = 0; i < Math.min(size, rows.length); i++) {
-    const j = i + Math.floor(Math.random() * (rows.length - i));
+    const j = i + Math.floor(unrecordedFraction() * (rows.length - i));
     [rows[i], rows[j]] = [rows[j]!, rows[i]!];
   }
   return rows.slice(0, size);

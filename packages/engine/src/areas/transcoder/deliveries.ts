@@ -1,3 +1,4 @@
+import { stopwatch } from '../../shared/clock.js';
 import type { DeliveryCall, DeliveryTry, JobKind, JobRecord, Status, UploadFields } from './job-record.js';
 import { send, type OutboundLimits } from './outbound.js';
 import type { ProducedFile } from '../../shared/transcode-runner.js';
@@ -140,7 +141,7 @@ export class Deliveries {
     while (attempts < this.policy.deliveryAttempts) {
       if (attempts > 0) await sleep(this.policy.retryDelayMs * 2 ** (attempts - 1), signal);
       attempts++;
-      const started = Date.now();
+      const elapsed = stopwatch();
       const attempt: DeliveryTry = { at: this.now(), ms: 0 };
       call.tries.push(attempt);
       try {
@@ -155,7 +156,7 @@ export class Deliveries {
         if (signal?.aborted) throw signal.reason;
         attempt.error = this.record.lastDeliveryError = (error as Error).message;
       } finally {
-        attempt.ms = Date.now() - started;
+        attempt.ms = elapsed();
       }
     }
     return { delivered: false, attempts };

@@ -1,3 +1,4 @@
+import { unrecordedBytes } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
 import { Deliveries, type Upload } from './deliveries.js';
 import type { JobKind, JobRecord, Status } from './job-record.js';
@@ -171,7 +172,7 @@ function convertPlan(preset: SettingRecord): ConvertPlan {
   if (preset['vod'] === true)
     plan.hls = {
       segmentSeconds: SEGMENT_SECONDS,
-      key: preset['encrypt'] === true ? crypto.getRandomValues(new Uint8Array(16)) : undefined,
+      key: preset['encrypt'] === true ? unrecordedBytes(16) : undefined,
     };
   return plan;
 }
