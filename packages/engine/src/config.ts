@@ -70,6 +70,11 @@ export interface Config {
   journalCompactAfter: number;
   /** With `dataDir`: `always` flushes each journal record to the disk before it is answered (power loss), `never` does not (SIGKILL). */
   fsync: 'never' | 'always';
+  /** Also serve HTTPS on this port (0: a free one), beside HTTP; read at start-up. */
+  httpsPort?: number;
+  /** With `httpsPort`: PEM certificate and key files to serve instead of a certificate of the local CA. */
+  tlsCert?: string;
+  tlsKey?: string;
   /** Where clients reach the server, for links in e-mails; absent: the address it listens on. */
   publicUrl?: string;
   /** The words accepted in header names, `X-<word>-…` (`['Service']` by default). */
@@ -84,7 +89,30 @@ export interface Config {
 }
 
 /** Keys that describe the whole server, not one project: only the server's config (the default project's) has them. */
-export const SERVER_KEYS = ['projects', 'maxProjects', 'dataDir', 'fsync'] as const;
+export const SERVER_KEYS = ['projects', 'maxProjects', 'dataDir', 'fsync', 'httpsPort', 'tlsCert', 'tlsKey'] as const;
+
+/** A project's identity: its ids and keys, which no other project's config or state gives it. */
+export const IDENTITY_KEYS = [
+  'authenticationId',
+  'objectStorageId',
+  'storageId',
+  'gameId',
+  'bucket',
+  'clientKey',
+  'masterKey',
+] as const;
+
+/** Keys of where and how the server runs rather than of what a project is. */
+const DEPLOYMENT_KEYS = new Set<string>([...IDENTITY_KEYS, ...SERVER_KEYS, 'publicUrl', 'journalCompactAfter']);
+
+/**
+ * A project's settings: its config but its identity and where the server runs (its events, leaderboards, e-mail
+ * confirmation, token lifetimes, limits, services, header words). They travel with its state in an export
+ * (`GET /__admin/state`), so that an import anywhere behaves the same.
+ */
+export function projectSettings(config: Partial<Config>): Partial<Config> {
+  return Object.fromEntries(Object.entries(config).filter(([key]) => !DEPLOYMENT_KEYS.has(key))) as Partial<Config>;
+}
 
 /** What a config file may contain: the six keys are required, the rest default. */
 export type ConfigInput = Pick<
