@@ -84,7 +84,10 @@ const query = fc.record({
 function reference(project: Project, principal: Principal, q: QueryInput) {
   const table = findTable(project, 'T');
   const budget = new QueryBudget(Number.MAX_SAFE_INTEGER);
-  const ctx = { project, principal, tableName: 'T', depth: 0, run: { budget, subQueries: new Map() } };
+  const matchingRows = () => {
+    throw new Error('the generated wheres have no sub-query');
+  };
+  const ctx = { project, principal, tableName: 'T', depth: 0, run: { budget, subQueries: new Map(), matchingRows } };
   const { test } = compilePredicate(table, resolveWhere(ctx, q.where), budget);
   const all = [...(table?.rows.values() ?? [])].filter((row) => canRead(row, principal) && test(row));
   const sorted = q.order.length > 0 ? all.sort(rowComparator(q.order)) : all;
