@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { consumerEnv, WORKSPACE } from '../packaging/consumer.js';
 import type { Image } from './dockerfile.js';
 
-export interface Started {
+interface Started {
   url: string;
   port: number;
   /** SIGTERM, as `docker stop` sends; resolves with the exit code. */

@@ -10,7 +10,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 type Json = Record<string, unknown>;
 
-export interface Parameter {
+interface Parameter {
   name: string;
   in: 'path' | 'query' | 'header';
   required: boolean;
@@ -28,7 +28,7 @@ export interface BodyContent {
 }
 
 /** The tag of the admin API's operations. */
-export const ADMIN_TAG = 'admin';
+const ADMIN_TAG = 'admin';
 
 /** One operation of the contract, with every `$ref` of its parameters and bodies resolved. */
 export interface Operation {

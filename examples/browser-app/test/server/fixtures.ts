@@ -12,7 +12,7 @@ const GAME = {
 };
 
 /** The page's address for a project: the server and the project's ids and keys as parameters (see `keysFrom`). */
-export function appUrl(siteUrl: string, project: TestProject): string {
+function appUrl(siteUrl: string, project: TestProject): string {
   const { baseUrl, authenticationId, clientKey, objectStorageId, storageId, gameId } = project.clientOptions;
   return `${siteUrl}?${new URLSearchParams({ server: baseUrl, authenticationId, clientKey, objectStorageId, storageId, gameId })}`;
 }

@@ -4,7 +4,7 @@ import { isPlainObject } from '../../shared/http.js';
 import type { Project } from '../../shared/project.js';
 import { createRow, deleteRow, updateRow } from './rows.js';
 
-export const BATCH_LIMIT = 50;
+const BATCH_LIMIT = 50;
 
 export type BatchResult = { success: unknown } | { error: { code: number; error: string } };
 

@@ -4,7 +4,7 @@ import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
 import type { BodyChunks } from '../../shared/http.js';
 
 /** The headers of one part of a `multipart/form-data` body. */
-export interface PartHeaders {
+interface PartHeaders {
   name: string;
   /** Present for file parts. */
   filename?: string;

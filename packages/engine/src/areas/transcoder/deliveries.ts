@@ -12,7 +12,7 @@ const PARALLEL_UPLOADS = 4;
  * Calls one job record lists with their tries; the counters cover the rest. A VOD job sends one call per HLS
  * segment, so a long video would otherwise keep thousands in the job history.
  */
-export const MAX_LISTED_CALLS = 200;
+const MAX_LISTED_CALLS = 200;
 
 /** One file to deliver with its category fields. */
 export interface Upload {

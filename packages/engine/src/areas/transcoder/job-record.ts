@@ -31,7 +31,7 @@ export type UploadFields =
   | { vod: true; playlist: true; path: string }
   | { vod: true; downloadable: true };
 
-export type JobState = 'queued' | 'running' | 'complete' | 'rejected';
+type JobState = 'queued' | 'running' | 'complete' | 'rejected';
 
 /** A conversion job as the admin API lists it (`GET /__admin/jobs`). */
 export interface JobRecord {

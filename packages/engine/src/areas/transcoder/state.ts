@@ -17,7 +17,7 @@ export interface TranscoderPolicy {
   retryDelayMs: number;
 }
 
-export const DEFAULT_POLICY: TranscoderPolicy = {
+const DEFAULT_POLICY: TranscoderPolicy = {
   concurrency: 2,
   concurrencyPerUser: 1,
   timeLimitMs: 30 * 60_000,

@@ -2,7 +2,7 @@ import { unrecordedFraction } from '../../shared/ids.js';
 import type { SettingRecord } from './kinds.js';
 
 /** `"01:02:03"` -> 3723 seconds. */
-export function seconds(hms: string): number {
+function seconds(hms: string): number {
   const [h = 0, m = 0, s = 0] = hms.split(':').map(Number);
   return h * 3600 + m * 60 + s;
 }
