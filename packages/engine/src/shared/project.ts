@@ -117,7 +117,15 @@ export class Project {
     // The config first: it may be refused (its ids taken by another project meanwhile), and then nothing changes.
     this.reconfigure(this.startConfig);
     this.#clear();
-    if (this.initialState) this.importState(this.initialState);
+    this.importInitialState();
+  }
+
+  /**
+   * Imports the `initialState`, if any, as a copy: areas keep the objects they import, and a reset must find the
+   * initial state as it was given, not as the project's requests left it.
+   */
+  importInitialState(): void {
+    if (this.initialState) this.importState(structuredClone(this.initialState));
   }
 
   reconfigure(config: Config): void {

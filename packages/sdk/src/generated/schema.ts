@@ -3422,11 +3422,11 @@ export interface components {
              */
             fsync: "never" | "always";
             /** @description Also serve every area, the panel and the admin API over HTTPS on this port (0 picks a free one), beside HTTP, from the same state; also --https-port. HTTP/2 for clients that offer it. Read at start-up. */
-            httpsPort: number;
+            httpsPort?: number;
             /** @description With httpsPort: a PEM certificate file (the server's certificate first, then any intermediates) to serve instead of one of the local CA; with tlsKey; also --tls-cert. */
-            tlsCert: string;
+            tlsCert?: string;
             /** @description With tlsCert: the PEM private key file of that certificate; also --tls-key. */
-            tlsKey: string;
+            tlsKey?: string;
             /** @description The address clients reach the server at (http(s)://host[:port][/prefix]), for links the server sends (confirmation e-mails). Absent: the address the server listens on; never a client's Host header. */
             publicUrl?: string;
             /** @description The word in the service's header names (X-<word>-Authentication-Id, ...): the spec's neutral "Service" by default; a deployment may name its headers with its product's word. Several words may be accepted at once. */
