@@ -1,8 +1,8 @@
 // The password check alone (PBKDF2 through WebCrypto, as `login` runs it), in a process of its own: asked
 // `{ seconds }`, it verifies the password `connections` at a time for that long and answers how many it verified.
-import { hashPassword, verifyPassword } from '../../../packages/engine/src/areas/users/password.js';
 import { Clock } from '../../../packages/engine/src/shared/clock.js';
 import { Moment } from '../../../packages/engine/src/shared/moment.js';
+import { hashPassword, verifyPassword } from '../../../packages/engine/src/shared/password.js';
 import { CONNECTIONS } from '../processes.js';
 
 const moment = new Moment(new Clock());

@@ -275,7 +275,7 @@ describe('durability declared by the routes', () => {
     routes.post(
       '/changed',
       changes({ bodyLimit: 'maxUploadBytes' }),
-      (c, next) => next(),
+      (_c, next) => next(),
       (c) => c.json({}),
     );
     expect(declaredRoutes(routes).map(({ method, path, durability }) => [method, path, durability.changes])).toEqual([
@@ -285,7 +285,7 @@ describe('durability declared by the routes', () => {
     routes.put('/forgotten', (c) => c.json({}));
     routes.delete(
       '/forgotten/too',
-      (c, next) => next(),
+      (_c, next) => next(),
       (c) => c.json({}),
     );
     expect(() => declaredRoutes(routes)).toThrow(/^PUT \/forgotten, DELETE \/forgotten\/too: every route declares/);

@@ -2,7 +2,7 @@ import type { AppContext, BodyLimitKey } from './env.js';
 import { ApiError, ErrorCode, badRequest } from './errors.js';
 
 /** Deeper bodies are refused before any area sees them (areas have stricter limits of their own, with their own codes). */
-export const MAX_JSON_DEPTH = 512;
+const MAX_JSON_DEPTH = 512;
 
 /**
  * Refuses `__proto__` keys (copied into an object they can change its prototype) and bodies nested deeper than
@@ -38,7 +38,7 @@ const tooLarge = ({ key, bytes }: { key: BodyLimitKey; bytes: number }) =>
  * length on (in Node, `@hono/node-server` then reads the socket without building a web stream and a full Request,
  * about 10 µs a request).
  */
-export async function readBody(c: AppContext): Promise<Uint8Array<ArrayBuffer>> {
+async function readBody(c: AppContext): Promise<Uint8Array<ArrayBuffer>> {
   const limit = bodyLimitOf(c);
   const declared = declaredLength(c.req.raw);
   if (declared !== undefined && declared > limit.bytes) throw tooLarge(limit);
@@ -123,7 +123,7 @@ async function readStreamed(
 }
 
 /** The request body parsed as JSON (400, code 107 when it is not; 413 past the body limit); `__proto__` keys and very deep nesting are refused. */
-export async function readJson(c: AppContext): Promise<unknown> {
+async function readJson(c: AppContext): Promise<unknown> {
   const text = new TextDecoder().decode(await readBody(c));
   if (text.trim() === '') return undefined;
   let body: unknown;

@@ -22,7 +22,7 @@ let pool = new Uint8Array(0);
 let used = 0;
 
 /** `length` random bytes from the platform, which no journal sees: what every `Moment` draws from. */
-export function unrecordedBytes(length: number): Uint8Array {
+export function unrecordedBytes(length: number): Uint8Array<ArrayBuffer> {
   if (length > POOL_BYTES) return crypto.getRandomValues(new Uint8Array(length));
   if (used + length > pool.length) {
     pool = crypto.getRandomValues(new Uint8Array(POOL_BYTES));
@@ -34,6 +34,15 @@ export function unrecordedBytes(length: number): Uint8Array {
 
 /** The platform's random source, for what no kept state holds and no replay needs (a project's store key). */
 export const unrecorded: RandomSource & SecretSource = { random: unrecordedBytes, secretBytes: unrecordedBytes };
+
+/**
+/**
+ * A random number in [0, 1) (48 bits) from `unrecordedBytes`, for draws that no state keeps and no replay needs: a
+ * sample of rows (read requests), the moments of random thumbnails (a job runs after its request was answered).
+ */
+export function unrecordedFraction(): number {
+  return unrecordedBytes(6).reduce((n, byte) => n * 256 + byte, 0) / 2 ** 48;
+}
 
 /**
  * A random identifier of `length` letters and digits (Parse-style object ids have 10).

@@ -5,7 +5,7 @@ import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
 import { createRow, deleteRow, updateRow } from './rows.js';
 
-export const BATCH_LIMIT = 50;
+const BATCH_LIMIT = 50;
 
 export type BatchResult = { success: unknown } | { error: { code: number; error: string } };
 
@@ -29,7 +29,7 @@ function route(project: Project, moment: Moment, principal: Principal, item: unk
   const fields = body ?? {};
   const table = TABLE_PATH.exec(path);
   const row = ROW_PATH.exec(path);
-  if (method === 'POST' && table) return () => createRow(project, moment, principal, table[1]!, fields);
+  if (method === 'POST' && table) return () => createRow(project, moment, table[1]!, fields);
   if (method === 'PUT' && row) return () => updateRow(project, moment, principal, row[1]!, row[2]!, fields);
   if (method === 'DELETE' && row) return () => deleteRow(project, principal, row[1]!, row[2]!);
   throw invalid(

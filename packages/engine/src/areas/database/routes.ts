@@ -30,7 +30,7 @@ databaseRoutes.post('/object-storage/classes/query/:table', reads, async (c) => 
 for (const path of ['/object-storage/classes/:table', '/object-storage/classes/:table/'] as const) {
   databaseRoutes.post(path, changes(), async (c) => {
     const body = await readJsonObject(c);
-    return c.json(createRow(c.env.project, c.env.moment, c.get('principal'), c.req.param('table'), body), 201);
+    return c.json(createRow(c.env.project, c.env.moment, c.req.param('table'), body), 201);
   });
 }
 

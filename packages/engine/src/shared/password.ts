@@ -1,5 +1,5 @@
-import type { Moment } from '../../shared/moment.js';
-import { sameSecret } from '../../shared/secrets.js';
+import type { Moment } from './moment.js';
+import { sameSecret } from './secrets.js';
 
 // PBKDF2 through WebCrypto so the engine hashes the same way in Node and in browsers.
 // 10,000 iterations: this is a development server, and tests register many users.
