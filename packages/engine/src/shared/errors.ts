@@ -74,6 +74,11 @@ export const ErrorCode = {
   UNKNOWN_FIELD: 801,
   INVALID_EVENT_VALUE: 802,
   UNKNOWN_LEADERBOARD: 803,
+  // reaching the server from a browser, the admin API, the clock (issue 24)
+  HOST_NOT_ALLOWED: 20,
+  BUILT_IN_KEY_REFUSED: 21,
+  MASTER_KEY_TAKEN: 22,
+  CLOCK_OUT_OF_RANGE: 23,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

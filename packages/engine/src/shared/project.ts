@@ -1,6 +1,6 @@
 import { resolveConfig, type Config } from '../config.js';
 import type { Capabilities } from './capabilities.js';
-import { Clock } from './clock.js';
+import { Clock, MAX_CLOCK_OFFSET_SECONDS, isClockOffset } from './clock.js';
 import { TokenIssuer } from './tokens.js';
 import type { UserDirectory } from './directory.js';
 
@@ -142,8 +142,13 @@ export class Project {
   }
 
   importState(json: StateJson): void {
+    const offsetMs = json.clockOffsetMs ?? 0;
+    if (!isClockOffset(offsetMs))
+      throw new Error(
+        `"clockOffsetMs" must be a number of milliseconds from 0 to ${MAX_CLOCK_OFFSET_SECONDS * 1000} (the clock runs at most 100 years ahead of real time)`,
+      );
     this.#clear();
-    this.clock.advance((json.clockOffsetMs ?? 0) / 1000);
+    this.clock.advance(offsetMs / 1000);
     this.outbox.push(...(json.outbox ?? []));
     for (const slice of this.slices) {
       const data = json.areas?.[slice.key];
