@@ -5,6 +5,7 @@ import { nodeFiles } from './files/index.js';
 import { jsonResponse } from './json-response.js';
 import { DiskJournal } from './journal/disk-journal.js';
 import { DiskProjectStore } from './journal/project-store.js';
+import { tokenSecret } from './token-secret.js';
 import { nodeTranscoder } from './transcoder/index.js';
 
 /** The Node implementations of the engine's platform capabilities; with a data folder, every state is kept there. */
@@ -15,10 +16,12 @@ export async function nodeCapabilities({
   dataDir?: string | undefined;
   fsync?: Config['fsync'];
 } = {}): Promise<Partial<Capabilities>> {
+  const files = await nodeFiles({ dataDir });
   return {
     jsonResponse,
     transcoder: await nodeTranscoder(),
-    ...(await nodeFiles({ dataDir })),
+    ...files,
+    tokenSecret: await tokenSecret(dataDir),
     ...(dataDir && {
       journal: new DiskJournal(join(dataDir, 'journal'), fsync),
       projects: new DiskProjectStore(dataDir, fsync),

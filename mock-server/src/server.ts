@@ -58,6 +58,7 @@ export async function startServer({
     config: resolved,
     capabilities: await nodeCapabilities({ dataDir: resolved.dataDir, fsync: resolved.fsync }),
     initialState,
+    network: { host },
   });
   const restored = await engine.ready;
   // Keep the global Request/Response: fetch clients in the same process (tests) must keep working.

@@ -1,6 +1,7 @@
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { getPath } from 'hono/utils/url';
+import { ADMIN_PREFIX, networkGuard } from './admin/network-guard.js';
 import { adminRoutes } from './admin/routes.js';
 import type { Area } from './area.js';
 import { AREAS } from './areas/index.js';
@@ -35,6 +36,12 @@ export interface EngineOptions {
    * journal that already keeps a state, that state is restored instead.
    */
   initialState?: StateJson;
+  /**
+   * Set when the engine is served over a network (the Node server), with the host it listens on: admin calls are then
+   * answered only under host names the server knows, and pages of other sites may not use the built-in master key
+   * (see `networkGuard`). Absent in msw, which nothing but its own page or process can reach.
+   */
+  network?: { host: string };
 }
 
 /** The whole service as one web-standard handler over in-memory state. */
@@ -87,12 +94,17 @@ export function createEngine(options: EngineOptions = {}): Engine {
   app.use('*', answerJson);
   app.use('*', recordExchanges(exchangeListeners, options.onInternalError ?? console.error));
   // Browser apps call the service from their own origin; downloads expose the headers players and savers read.
-  // Only requests with an Origin (browsers) need CORS headers: others skip the middleware's cost.
+  // Only requests with an Origin (browsers) need CORS headers: others skip the middleware's cost. The admin API
+  // answers its own origin only (the panel): no page of another origin may send it a key or read its answers.
   const allowOrigins = cors({
     origin: '*',
     exposeHeaders: ['Content-Disposition', 'Content-Length', 'Content-Range', 'Accept-Ranges', 'ETag', 'Last-Modified'],
   });
-  app.use('*', (c, next) => (c.req.header('origin') === undefined ? next() : allowOrigins(c, next)));
+  app.use('*', (c, next) =>
+    c.req.header('origin') === undefined || c.req.path.startsWith(ADMIN_PREFIX) ? next() : allowOrigins(c, next),
+  );
+  const guard = options.network && networkGuard(options.network.host, () => defaultProject.project.config);
+  if (guard) app.use('*', guard);
   app.route('/', adminRoutes);
   app.route('/', inspectorRoutes);
   for (const area of areas) app.route('/', area.routes);
@@ -112,6 +124,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     createRoutes((request) => servicePath(getPath(request))),
     options,
   );
+  if (guard) adminApp.use('*', guard);
   adminApp.route('/', projectsAdminRoutes(projects));
   const adminEnv = { project: defaultProject.project };
   const route = (request: Request): Promise<Response> => {
@@ -198,6 +211,7 @@ export {
 export { ffmpegOptions } from './areas/transcoder/ffmpeg-options.js';
 export { MAX_FRAME } from './areas/transcoder/units.js';
 export { ErrorCode, type ErrorCodeValue } from './shared/errors.js';
+export { isLoopback } from './shared/hosts.js';
 export type {
   BodyView,
   Caller,

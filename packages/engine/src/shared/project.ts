@@ -178,6 +178,8 @@ export class Project {
 
   #newIssuer(): TokenIssuer {
     const { authenticationId, masterKey } = this.config;
-    return new TokenIssuer(`basekit-access:${authenticationId}:${masterKey}`, authenticationId, this.clock);
+    const { tokenSecret } = this.capabilities;
+    const secret = `basekit-access:${authenticationId}:${masterKey}${tokenSecret ? `:${tokenSecret}` : ''}`;
+    return new TokenIssuer(secret, authenticationId, this.clock);
   }
 }
