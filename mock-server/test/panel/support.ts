@@ -26,8 +26,8 @@ export async function buildPanel(): Promise<string> {
   return outDir;
 }
 
-/** Debian's Chromium through playwright-core (`npx playwright install` cannot download browsers here). */
-export function launchChromium(): Promise<Browser> {
+/** Debian's Chromium through playwright-core (`npx playwright install` cannot download browsers here), with `args` added. */
+export function launchChromium(args: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [
@@ -39,6 +39,7 @@ export function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...args,
     ],
   });
 }
