@@ -1,13 +1,14 @@
 import type { Config } from '@basekit/engine';
 import { PANEL_PATH } from './panel.js';
 
-/** The start-up banner: every key and URL a developer needs to point an app at this server. */
-export function banner(url: string, config: Config, notes: string[] = []): string {
+/** The start-up banner: every key and URL a developer needs to point an app at this server, warnings first. */
+export function banner(url: string, config: Config, notes: string[] = [], warnings: string[] = []): string {
   const on = (s: keyof Config['services']) => (config.services[s] ? '' : ' (disabled)');
   const word = config.headerWord[0];
   const header = (name: string) => `X-${word}-${name}`.padEnd(31);
   return [
     'basekit reference server',
+    ...warnings.map((w) => `  WARNING: ${w}`),
     `  base_url        ${url}   users${on('users')}, database${on('database')}, leaderboards${on('leaderboards')}`,
     `  storage_url     ${url}   bucket "${config.bucket}"${on('storage')}, every state and file ${config.dataDir ? `kept in ${config.dataDir}` : 'in memory'}`,
     `  transcoder_url  ${url}${on('transcoder')}`,

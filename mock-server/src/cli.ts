@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
   ConfigError,
+  DEFAULT_CONFIG,
   StateRestoreError,
+  isLoopback,
   resolveConfig,
   type Capabilities,
   type Config,
@@ -29,6 +31,27 @@ function projectNotes({ projects }: Engine): string[] {
   return more > 0
     ? [`${more} more project${more === 1 ? '' : 's'} beside this one: GET /__admin/projects lists them`]
     : [];
+}
+
+/**
+ * A banner warning when other machines can reach this server (it listens beyond loopback) while a project uses a
+ * built-in key, which everybody knows.
+ */
+function exposureWarnings(url: string, { projects }: Engine): string[] {
+  const host = new URL(url).hostname;
+  if (isLoopback(host)) return [];
+  const configs = projects.registry.list().map(({ project }) => project.config);
+  const keys = [
+    ...(configs.some((c) => c.masterKey === DEFAULT_CONFIG.masterKey) ? ['master key'] : []),
+    ...(configs.some((c) => c.clientKey === DEFAULT_CONFIG.clientKey) ? ['client key'] : []),
+  ];
+  if (keys.length === 0) return [];
+  const reach = keys.includes('master key')
+    ? 'act as master: read and change every user, row and file, reset the project'
+    : 'log in as its users';
+  return [
+    `this server listens on ${host}, beyond this machine, with the built-in ${keys.join(' and ')}, which everybody knows: anyone who can reach it can ${reach}. Give it keys of its own (--config) or listen on 127.0.0.1 (--host).`,
+  ];
 }
 
 function fail(message: string): never {
@@ -135,7 +158,10 @@ async function main(): Promise<void> {
       ...projectNotes(server.engine),
       ...transcoderNotes(server.engine.project.capabilities),
     ];
-    process.stdout.write(`listening on ${server.url}\n${banner(server.url, server.engine.project.config, notes)}\n`);
+    const warnings = exposureWarnings(server.url, server.engine);
+    process.stdout.write(
+      `listening on ${server.url}\n${banner(server.url, server.engine.project.config, notes, warnings)}\n`,
+    );
     // A clean stop folds the journal into a snapshot, so the next start is quick.
     const stop = () =>
       void server.close().then(
