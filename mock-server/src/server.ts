@@ -1,4 +1,5 @@
 import { createAdaptorServer } from '@hono/node-server';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   createEngine,
@@ -10,6 +11,7 @@ import {
   type StateJson,
 } from '@basekit/engine';
 import { nodeCapabilities } from './capabilities.js';
+import { limitConnections, serverOptions } from './connections.js';
 import { writeJsonAnswer } from './json-response.js';
 import { BUILT_PANEL_DIR, panelFiles } from './panel.js';
 
@@ -68,7 +70,9 @@ export async function startServer({
     fetch: (request, { outgoing }) =>
       panel(request) ?? engine.fetch(request).then((response) => writeJsonAnswer(response, outgoing)),
     overrideGlobalObjects: false,
+    serverOptions: serverOptions(resolved),
   });
+  limitConnections(server as Server, () => engine.project.config);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
