@@ -134,6 +134,12 @@ describe('admin calls under a Host name the server does not know (DNS rebinding)
         });
       }
     }
+    // A request target in absolute form names another host than its Host header: both must be known.
+    const absolute = await rawRequest(server.url, {
+      path: `${server.url}/__admin/state`,
+      headers: { ...KEY, Host: 'rebind.example' },
+    });
+    expect(absolute.status).toBe(403);
     expect(await rowCount()).toBe(1);
   });
 
