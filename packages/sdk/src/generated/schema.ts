@@ -1025,6 +1025,9 @@ export interface paths {
          *     a body that does not parse as the declared form answers 400.
          *     **Decision:** renewal does not rotate the refresh token: it stays valid until logout or its lifetime, so
          *     concurrent renewals all succeed.
+         *     **Decision:** the built-in master key (`dev-master-key`) is public, so a master login with it from a page of
+         *     another site (an `Origin` not of the server, this machine, its local network or `allowedHosts`) answers 417
+         *     with code 21, as a wrong key does.
          */
         post: operations["login"];
         delete?: never;
