@@ -4,6 +4,7 @@ import type { Capabilities, Config } from '@basekit/engine';
 import { nodeFiles } from './files/index.js';
 import { jsonResponse } from './json-response.js';
 import { DiskJournal } from './journal/disk-journal.js';
+import { byteSearch, requestBody } from './request-body.js';
 import { DiskProjectStore } from './journal/project-store.js';
 import { tokenSecret } from './token-secret.js';
 import { nodeTranscoder } from './transcoder/index.js';
@@ -16,12 +17,13 @@ export async function nodeCapabilities({
   dataDir?: string | undefined;
   fsync?: Config['fsync'];
 } = {}): Promise<Partial<Capabilities>> {
-  const files = await nodeFiles({ dataDir });
   return {
     jsonResponse,
+    requestBody,
+    byteSearch,
     transcoder: await nodeTranscoder(),
-    ...files,
-    tokenSecret: await tokenSecret(dataDir),
+    ...(await nodeFiles({ dataDir, fsync })),
+    tokenSecret: await tokenSecret(dataDir), // after the files, which make the data folder
     ...(dataDir && {
       journal: new DiskJournal(join(dataDir, 'journal'), fsync),
       projects: new DiskProjectStore(dataDir, fsync),

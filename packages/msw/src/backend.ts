@@ -1,25 +1,27 @@
-import type { Engine, JobRecord, Mail } from '@basekit/engine';
+import type { Engine } from '@basekit/engine';
+import type { AdminClient, AdminClientOptions, Config, Mail, StateExport, TranscoderJob } from '@basekit/sdk/admin';
 import type { Seed } from './seed.js';
-import type { ServiceApi } from './service-api.js';
 
-/** Seeding code is loaded with the first seed, so a page that seeds nothing does not carry it. */
-const applySeed = async (...args: Parameters<typeof import('./seed.js').applySeed>) =>
-  (await import('./seed.js')).applySeed(...args);
-
-export type { Mail };
-
-/** A transcoder job as the admin API lists it (`GET /__admin/jobs`). */
-export type TranscoderJob = JobRecord;
-
-/** The whole state as the admin API exports it (`GET /__admin/state`): one entry per area under `areas`. */
-export interface StateExport {
-  clockOffsetMs: number;
-  outbox: Mail[];
-  areas: Record<string, unknown>;
-}
+export type { Mail, StateExport, TranscoderJob };
 
 /** A row as the database stores it. */
 export type StoredRow = Record<string, unknown> & { _id: string; createdAt: string; updatedAt: string };
+
+/** How a backend's controls reach it: the admin client's options (the engine's own fetch in msw, or a server's). */
+export type BackendAccess = Pick<AdminClientOptions, 'baseUrl' | 'masterKey' | 'headerWord' | 'fetch'>;
+
+/** What a backend starts from. */
+export interface BackendStart {
+  /** Seeded at once; `reset()` returns to the state right after it. */
+  seed?: Seed;
+  /**
+   * The engine in this page, started with the backend (msw): without a seed it starts as a reset leaves it, so nothing
+   * is read at start. With `journaled`, a state its journal restored stays as it is (the seed went in when the
+   * journal was new), and the engine itself keeps what a reset returns to.
+   */
+  engine?: Engine;
+  journaled?: boolean;
+}
 
 /**
  * Test controls of one backend (the engine inside msw, or a running reference server), all through the service's
@@ -44,48 +46,65 @@ export interface Backend {
   rows(table: string): Promise<StoredRow[]>;
 }
 
+/** What `reset()` puts back on a backend that does not keep it itself. */
+interface Baseline {
+  state: StateExport;
+  config: Config;
+}
+
 /**
- * The controls of a backend reached through `api`, seeded with `initial` (if any), whose `reset()` returns to the
- * state right after that seed. With a `persisted` engine (one with a journal), a state it restored is kept as it is
- * (the seed went in when the journal was new) and the engine itself keeps what a reset returns to.
+ * The controls of the backend `access` reaches, on the SDK's admin client. The client and the seeding code load with
+ * their first use, so a page that calls no control carries neither.
  */
-export function createBackend(api: ServiceApi, initial?: Seed, persisted?: Engine): Backend {
+export function createBackend(
+  access: BackendAccess,
+  { seed: initial, engine, journaled = false }: BackendStart = {},
+): Backend {
+  let client: Promise<AdminClient> | undefined;
+  const admin = () =>
+    (client ??= import('@basekit/sdk/admin').then(({ createAdminClient }) => createAdminClient(access)));
   const passwords = new Map<string, string>();
-  const ready = (async () => {
-    const restored = await persisted?.ready;
+  const applySeed = async (fixture: Seed) =>
+    (await import('./seed.js')).applySeed(await admin(), access, fixture, passwords);
+
+  const ready = (async (): Promise<Baseline | undefined> => {
+    const restored = await engine?.ready;
     if (restored && (restored.snapshot || restored.records > 0)) return undefined;
-    if (initial) await applySeed(api, initial, passwords);
-    const state = await api.admin<StateExport>('GET', '/__admin/state');
-    if (persisted) return void (await persisted.setInitialState(state));
-    // Kept as text, so that every reset imports fresh objects.
-    return { state: JSON.stringify(state), config: JSON.stringify(await api.admin('GET', '/__admin/config')) };
+    if (engine && !initial) return undefined;
+    if (initial) await applySeed(initial);
+    const client = await admin();
+    const state = await client.state.export();
+    if (journaled) return void (await engine!.setInitialState(state));
+    return { state, config: await client.config.get() };
   })();
-  const admin = async <T>(method: string, path: string, json?: unknown) => {
+  const settled = async () => {
     await ready;
-    return api.admin<T>(method, path, json);
+    return admin();
   };
-  const advance = async (seconds: number) =>
-    new Date((await admin<{ now: string }>('POST', '/__admin/clock', { advanceSeconds: seconds })).now);
 
   return {
     ready: ready.then(() => undefined),
     async reset() {
       const baseline = await ready;
-      if (!baseline) return void (await api.admin('POST', '/__admin/reset'));
-      await api.admin('PUT', '/__admin/state', JSON.parse(baseline.state));
-      if (JSON.stringify(await api.admin('GET', '/__admin/config')) !== baseline.config)
-        await api.admin('PATCH', '/__admin/config', JSON.parse(baseline.config));
+      const client = await admin();
+      if (!baseline) return client.reset();
+      await client.state.import(baseline.state);
+      if (JSON.stringify(await client.config.get()) !== JSON.stringify(baseline.config))
+        await client.config.update(baseline.config);
     },
     async seed(fixture) {
       await ready;
-      await applySeed(api, fixture, passwords);
+      await applySeed(fixture);
     },
-    clock: { advance, now: () => advance(0) },
-    outbox: async () => (await admin<{ messages: Mail[] }>('GET', '/__admin/outbox')).messages,
-    jobs: async () => (await admin<{ jobs: TranscoderJob[] }>('GET', '/__admin/jobs')).jobs,
-    state: () => admin<StateExport>('GET', '/__admin/state'),
+    clock: {
+      advance: async (seconds) => (await settled()).clock.advance(seconds),
+      now: async () => (await settled()).clock.now(),
+    },
+    outbox: async () => (await settled()).outbox(),
+    jobs: async () => (await settled()).transcoder.jobs(),
+    state: async () => (await settled()).state.export(),
     async rows(table) {
-      const { areas } = await admin<StateExport>('GET', '/__admin/state');
+      const { areas } = await (await settled()).state.export();
       return (areas['database'] as Record<string, { rows: StoredRow[] }>)[table]?.rows ?? [];
     },
   };

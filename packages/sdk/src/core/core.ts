@@ -56,6 +56,48 @@ const errorMiddleware: Middleware = {
   onError: ({ request, schemaPath, error }) => transportError(`${request.method} ${schemaPath}`, error),
 };
 
+/** What a client of the contract sends its requests with: see `ClientOptions`. */
+export type TransportOptions = Pick<ClientOptions, 'fetch' | 'headerWord'>;
+
+/** The fetch of the options; `globalThis.fetch` read at call time, since msw (or a test) may replace it later. */
+const fetchOf =
+  ({ fetch }: TransportOptions) =>
+  (request: Request): Promise<Response> =>
+    (fetch ?? globalThis.fetch)(request);
+
+/**
+ * An openapi-fetch client of the contract at `baseUrl` that sends `headers` (in the options' header word) and fails
+ * with the SDK's errors: a `ServiceError` named after the operation, a `NetworkError`, an `AbortError`. Every area's
+ * client is one (with the session added, `Core.http`), and so is the admin client.
+ *
+ * @example
+ * const http = createHttpClient('http://localhost:3000', { 'X-Service-Authentication-Key': masterKey });
+ * const config = await dataOf(http.GET('/__admin/config'));
+ */
+export function createHttpClient(baseUrl: string, headers: Record<string, string>, options: TransportOptions = {}) {
+  const client: HttpClient = createFetchClient<paths>({ baseUrl, headers, fetch: fetchOf(options) });
+  const { headerWord } = options;
+  if (headerWord) client.use({ onRequest: ({ request }) => renameServiceHeaders(request.headers, headerWord) });
+  client.use(errorMiddleware);
+  return client;
+}
+
+/**
+ * Awaits a call of a `createHttpClient` client and returns its data; its errors are already the SDK's.
+ *
+ * @example
+ * const tables = await dataOf(http.GET('/__admin/database/tables'));
+ */
+export async function dataOf<Answer extends { data?: unknown; response: Response }>(
+  pending: Promise<Answer>,
+): Promise<Exclude<Answer['data'], undefined>> {
+  try {
+    return (await pending).data as Exclude<Answer['data'], undefined>;
+  } catch (error) {
+    throw transportError('request', error);
+  }
+}
+
 /** Adds the session's Authorization to each request, and after a 401 renews once and replays the request. */
 function sessionMiddleware(core: Core, send: (request: Request) => Promise<Response>): Middleware {
   // The body of a sent request is consumed: keep a clone to replay, and the token it went with.
@@ -94,9 +136,7 @@ export function createCore(options: ClientOptions): Core {
     storageUrl: options.storageUrl ?? options.baseUrl,
     transcoderUrl: options.transcoderUrl ?? options.baseUrl,
   };
-  // Resolved at call time: msw (or a test) may replace globalThis.fetch after the client was created.
-  const rawFetch = (request: Request) => (options.fetch ?? globalThis.fetch)(request);
-  const { headerWord } = options;
+  const rawFetch = fetchOf(options);
 
   const core: Core = {
     options: resolved,
@@ -118,21 +158,13 @@ export function createCore(options: ClientOptions): Core {
       return response;
     },
     http(baseUrl, headers = {}, authorize = true) {
-      const client = createFetchClient<paths>({ baseUrl, headers, fetch: rawFetch });
-      // First, so that the session's replay copy carries the renamed headers too.
-      if (headerWord) client.use({ onRequest: ({ request }) => renameServiceHeaders(request.headers, headerWord) });
-      // onResponse runs in reverse order: the session replays a 401 before the error is raised.
-      client.use(errorMiddleware);
+      const client = createHttpClient(baseUrl, headers, options);
+      // Last: onResponse runs in reverse order, so the session replays a 401 before the error is raised, and its
+      // replay copy carries the renamed headers.
       if (authorize) client.use(sessionMiddleware(core, rawFetch));
       return client;
     },
-    async call(pending) {
-      try {
-        return (await pending).data as never;
-      } catch (error) {
-        throw transportError('request', error);
-      }
-    },
+    call: dataOf,
   };
   return core;
 }
