@@ -1,44 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../src/server.js';
-
-const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `basekit-server` with `args`; once it prints `listening on`, calls `whileUp` with the URL and stops it. */
-function runCli(args: string[], whileUp?: (url: string) => Promise<void>): Promise<Run> {
-  const child = spawn(process.execPath, ['--conditions=@basekit/source', '--import', 'tsx', CLI, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    let started = false;
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const url = /^listening on (http:\/\/\S+)$/m.exec(stdout)?.[1];
-      if (url && !started && stdout.includes('admin API')) {
-        started = true;
-        (whileUp ?? (async () => undefined))(url).then(
-          () => child.kill('SIGTERM'),
-          (error) => (child.kill('SIGKILL'), reject(error)),
-        );
-      }
-    });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { runCli } from './support/cli.js';
 
 function configFile(config: unknown): string {
   const file = join(mkdtempSync(join(tmpdir(), 'basekit-cli-')), 'config.json');
@@ -94,7 +60,7 @@ describe('basekit-server', () => {
   it('warns plainly in its banner when it listens beyond this machine with a built-in key, and only then', async () => {
     const exposed = await runCli(['--port', '0', '--host', '0.0.0.0']);
     expect(exposed.stdout).toMatch(
-      /^ {2}WARNING: this server listens on 0\.0\.0\.0, beyond this machine, with the built-in master key and client key, which everybody knows: anyone who can reach it can act as master/m,
+      /^ {2}WARNING: this server listens on every address of this machine, so other machines can reach it, and uses the built-in master key and client key, which everybody knows: anyone who reaches it can act as master/m,
     );
     const own = {
       authenticationId: 'a1',
@@ -113,7 +79,7 @@ describe('basekit-server', () => {
       '0.0.0.0',
     ]);
     expect(clientOnly.stdout).toContain(
-      'WARNING: this server listens on 0.0.0.0, beyond this machine, with the built-in client key',
+      'WARNING: this server listens on every address of this machine, so other machines can reach it, and uses the built-in client key',
     );
     expect(clientOnly.stdout).toContain('can log in as its users');
     const ownKeys = await runCli(['--config', configFile(own), '--port', '0', '--host', '0.0.0.0']);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CompactSign } from 'jose';
 import { ErrorCode } from '@basekit/engine';
 import { startServer } from '../../src/server.js';
+import { machineNames } from '../../src/tls/addresses.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { masterAuth } from '../support/users.js';
 import { rawRequest } from './support.js';
@@ -143,8 +144,9 @@ describe('admin calls under a Host name the server does not know (DNS rebinding)
     expect(await rowCount()).toBe(1);
   });
 
-  it("answers them under localhost, its names, any IP address, the host it listens on and the server's publicUrl", async () => {
+  it("answers them under localhost, any IP address, the machine's names and the server's publicUrl", async () => {
     for (const host of [
+      ...machineNames().map((name) => `${name}:${port}`), // a phone reaches ann-laptop.local
       `localhost:${port}`,
       'app.localhost',
       `127.0.0.1:${port}`,

@@ -70,6 +70,11 @@ export interface Config {
   journalCompactAfter: number;
   /** With `dataDir`: `always` flushes each journal record to the disk before it is answered (power loss), `never` does not (SIGKILL). */
   fsync: 'never' | 'always';
+  /** Also serve HTTPS on this port (0: a free one), beside HTTP; read at start-up. */
+  httpsPort?: number;
+  /** With `httpsPort`: PEM certificate and key files to serve instead of a certificate of the local CA. */
+  tlsCert?: string;
+  tlsKey?: string;
   /** Where clients reach the server, for links in e-mails; absent: the address it listens on. */
   publicUrl?: string;
   /** The words accepted in header names, `X-<word>-…` (`['Service']` by default). */
@@ -101,6 +106,9 @@ export const SERVER_KEYS = [
   'maxProjects',
   'dataDir',
   'fsync',
+  'httpsPort',
+  'tlsCert',
+  'tlsKey',
   'allowedHosts',
   'maxConnections',
   'headersTimeoutMs',

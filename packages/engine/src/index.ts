@@ -37,11 +37,12 @@ export interface EngineOptions {
    */
   initialState?: StateJson;
   /**
-   * Set when the engine is served over a network (the Node server), with the host it listens on: admin calls are then
-   * answered only under host names the server knows, and pages of other sites may not use the built-in master key
-   * (see `networkGuard`). Absent in msw, which nothing but its own page or process can reach.
+   * Set when the engine is served over a network (the Node server), with the names it goes by there (the host it
+   * listens on, the machine's names): admin calls are then answered only under host names the server knows, and pages
+   * of other sites may not use the built-in master key (see `networkGuard`). Absent in msw, which nothing but its own
+   * page or process can reach.
    */
-  network?: { host: string };
+  network?: { names: string[] };
 }
 
 /** The whole service as one web-standard handler over in-memory state. */
@@ -103,7 +104,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   app.use('*', (c, next) =>
     c.req.header('origin') === undefined || c.req.path.startsWith(ADMIN_PREFIX) ? next() : allowOrigins(c, next),
   );
-  const guard = options.network && networkGuard(options.network.host, () => defaultProject.project.config);
+  const guard = options.network && networkGuard(options.network.names, () => defaultProject.project.config);
   if (guard) app.use('*', guard);
   app.route('/', adminRoutes);
   app.route('/', inspectorRoutes);

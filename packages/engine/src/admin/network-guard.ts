@@ -13,18 +13,19 @@ export const ADMIN_PREFIX = '/__admin';
  * send one (a preflight that is never allowed) nor read an answer; two doors stay, which this closes:
  * - DNS rebinding: a page whose own name comes to point at this server is same-origin with it. Admin calls are
  *   answered only under a host name that cannot be rebound (localhost, an IP address) or that the server knows as its
- *   own (the host it listens on, the `publicUrl`'s, `allowedHosts`); 403, code 20, otherwise.
+ *   own (the host it listens on, the machine's names, the `publicUrl`'s, `allowedHosts`); 403, code 20, otherwise.
  * - The built-in master key is public, and the service's API answers every origin (browser apps call it): a request
  *   from a page of another site (its `Origin`) that carries that key is refused (417, code 21; 403 on the admin API).
  *   Pages of this server, this machine and its local network may still use it.
  *
- * @param listenHost the host the server listens on (`--host`)
+ * @param names the names the server goes by on its network: the host it listens on, the machine's names
  * @param serverConfig the server's config now (the default project's), for `publicUrl` and `allowedHosts`
  */
-export function networkGuard(listenHost: string, serverConfig: () => Config) {
+export function networkGuard(names: readonly string[], serverConfig: () => Config) {
+  const given = names.map((name) => hostnameOf(name) ?? name);
   const ownNames = () => {
     const { publicUrl, allowedHosts = [] } = serverConfig();
-    return [hostnameOf(listenHost) ?? listenHost, ...(publicUrl ? [new URL(publicUrl).hostname] : []), ...allowedHosts];
+    return [...given, ...(publicUrl ? [new URL(publicUrl).hostname] : []), ...allowedHosts];
   };
   /** A name the admin API answers under: one DNS cannot point elsewhere, or one the server knows as its own. */
   const answersUnder = (hostname: string | undefined, names: readonly string[]) =>
@@ -45,7 +46,7 @@ export function networkGuard(listenHost: string, serverConfig: () => Config) {
           throw new ApiError(
             403,
             ErrorCode.HOST_NOT_ALLOWED,
-            `the admin API answers only under localhost, an IP address, the host this server listens on, its publicUrl's or a name of allowedHosts, and "${host ?? hostHeader}" is none of them (a page reaching this server through DNS rebinding looks like this; if it is this server's name, add it to allowedHosts)`,
+            `the admin API answers only under localhost, an IP address, the host this server listens on, this machine's names, its publicUrl's or a name of allowedHosts, and "${host ?? hostHeader}" is none of them (a page reaching this server through DNS rebinding looks like this; if it is this server's name, add it to allowedHosts)`,
           );
       }
     }

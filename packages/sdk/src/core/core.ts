@@ -2,6 +2,7 @@ import createFetchClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from '../generated/schema.js';
 import { AbortError, BasekitError, NetworkError, ServiceError } from './errors.js';
 import { renameServiceHeaders } from './header-word.js';
+import { describeNetworkFailure } from './network-failure.js';
 import type { ClientOptions } from './options.js';
 import { SessionManager, type TokenResponse } from './session.js';
 import { formData } from './form.js';
@@ -28,10 +29,15 @@ export interface Core {
 const isAbort = (error: unknown) =>
   error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 
-function transportError(operation: string, error: unknown): BasekitError {
+function transportError(operation: string, error: unknown, url?: string): BasekitError {
   if (error instanceof BasekitError) return error;
-  if (isAbort(error)) return new AbortError(`${operation} was aborted`, { cause: error });
-  return new NetworkError(`${operation} failed: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+  if (isAbort(error))
+    return new AbortError(`${operation} ${(error as Error).name === 'TimeoutError' ? 'timed out' : 'was aborted'}`, {
+      cause: error,
+    });
+  const { reason, text } = describeNetworkFailure(error);
+  const to = url ? ` to ${new URL(url).origin}` : '';
+  return new NetworkError(`${operation}${to} failed: ${text}`, { cause: error, reason });
 }
 
 async function readBody(response: Response): Promise<unknown> {
@@ -53,7 +59,7 @@ const errorMiddleware: Middleware = {
       url: request.url,
     });
   },
-  onError: ({ request, schemaPath, error }) => transportError(`${request.method} ${schemaPath}`, error),
+  onError: ({ request, schemaPath, error }) => transportError(`${request.method} ${schemaPath}`, error, request.url),
 };
 
 /** What a client of the contract sends its requests with: see `ClientOptions`. */
@@ -146,7 +152,7 @@ export function createCore(options: ClientOptions): Core {
       try {
         response = await rawFetch(request);
       } catch (error) {
-        throw transportError(operation, error);
+        throw transportError(operation, error, request.url);
       }
       if (!response.ok && response.status !== 304) {
         throw ServiceError.from(response.status, await readBody(response), {

@@ -8,6 +8,7 @@
  */
 export { createCore, createHttpClient, dataOf, type Core, type HttpClient, type TransportOptions } from './core.js';
 export * from './errors.js';
+export type { NetworkFailureReason } from './network-failure.js';
 export type { CallOptions, ClientOptions } from './options.js';
 export { SessionManager, type SessionChange, type SessionListener, type TokenResponse } from './session.js';
 export {

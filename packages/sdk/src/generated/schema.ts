@@ -3208,6 +3208,12 @@ export interface components {
              * @enum {unknown}
              */
             fsync?: "never" | "always";
+            /** @description Also serve every area, the panel and the admin API over HTTPS on this port (0 picks a free one), beside HTTP, from the same state; also --https-port. HTTP/2 for clients that offer it. Read at start-up. */
+            httpsPort?: number;
+            /** @description With httpsPort: a PEM certificate file (the server's certificate first, then any intermediates) to serve instead of one of the local CA; with tlsKey; also --tls-cert. */
+            tlsCert?: string;
+            /** @description With tlsCert: the PEM private key file of that certificate; also --tls-key. */
+            tlsKey?: string;
             /** @description The address clients reach the server at (http(s)://host[:port][/prefix]), for links the server sends (confirmation e-mails). Absent: the address the server listens on; never a client's Host header. */
             publicUrl?: string;
             /**
@@ -3236,7 +3242,7 @@ export interface components {
                  */
                 order?: "desc" | "asc";
             }[];
-            /** @description More projects served beside this one (the default project), each a config of its own with every key of this file but projects, maxProjects, dataDir and fsync (server-wide). Requests find their project by the ids they carry; the ids must differ between projects. */
+            /** @description More projects served beside this one (the default project), each a config of its own with every key of this file but projects, maxProjects, dataDir, fsync, httpsPort, tlsCert and tlsKey (server-wide). Requests find their project by the ids they carry; the ids must differ between projects. */
             projects?: components["schemas"]["ConfigFile"][];
             /**
              * @description Most projects one server holds, the default project included (POST /__admin/projects answers 400 past it).
@@ -3406,6 +3412,12 @@ export interface components {
              * @enum {unknown}
              */
             fsync: "never" | "always";
+            /** @description Also serve every area, the panel and the admin API over HTTPS on this port (0 picks a free one), beside HTTP, from the same state; also --https-port. HTTP/2 for clients that offer it. Read at start-up. */
+            httpsPort?: number;
+            /** @description With httpsPort: a PEM certificate file (the server's certificate first, then any intermediates) to serve instead of one of the local CA; with tlsKey; also --tls-cert. */
+            tlsCert?: string;
+            /** @description With tlsCert: the PEM private key file of that certificate; also --tls-key. */
+            tlsKey?: string;
             /** @description The address clients reach the server at (http(s)://host[:port][/prefix]), for links the server sends (confirmation e-mails). Absent: the address the server listens on; never a client's Host header. */
             publicUrl?: string;
             /** @description The word in the service's header names (X-<word>-Authentication-Id, ...): the spec's neutral "Service" by default; a deployment may name its headers with its product's word. Several words may be accepted at once. */
@@ -3431,7 +3443,7 @@ export interface components {
                  */
                 order: "desc" | "asc";
             }[];
-            /** @description More projects served beside this one (the default project), each a config of its own with every key of this file but projects, maxProjects, dataDir and fsync (server-wide). Requests find their project by the ids they carry; the ids must differ between projects. */
+            /** @description More projects served beside this one (the default project), each a config of its own with every key of this file but projects, maxProjects, dataDir, fsync, httpsPort, tlsCert and tlsKey (server-wide). Requests find their project by the ids they carry; the ids must differ between projects. */
             projects?: components["schemas"]["ConfigFile"][];
             /**
              * @description Most projects one server holds, the default project included (POST /__admin/projects answers 400 past it).
