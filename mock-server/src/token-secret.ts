@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { FILE_MODE } from './files/atomic.js';
 
 /** 32 random bytes, base64url: what a whole secret looks like (anything else in the file is a write cut short). */
 const SECRET = /^[A-Za-z0-9_-]{43}$/;
@@ -20,7 +21,7 @@ export async function tokenSecret(dataDir: string | undefined): Promise<string> 
     throw error;
   });
   if (kept !== undefined && SECRET.test(kept)) return kept;
-  await writeFile(file, drawn, { mode: 0o600 });
-  await chmod(file, 0o600);
+  await writeFile(file, drawn, { mode: FILE_MODE });
+  await chmod(file, FILE_MODE);
   return drawn;
 }

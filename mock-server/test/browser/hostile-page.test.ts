@@ -179,6 +179,28 @@ describe('admin calls under a Host name the server does not know (DNS rebinding)
     for (const host of ['basekit.evil', 'evilci.example']) expect((await adminUnder(host)).status, host).toBe(403);
   });
 
+  it('replays at start-up the admin calls a name let in that the config no longer holds', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'rebinding-replay-'));
+    try {
+      const first = await startServer({ port: 0, dataDir, config: { allowedHosts: ['basekit'] } });
+      const moved = await rawRequest(`${first.url}/__admin/clock`, {
+        method: 'POST',
+        path: '/__admin/clock',
+        headers: { ...KEY, Host: 'basekit', 'Content-Type': 'application/json' },
+        body: '{"advanceSeconds": 60}',
+      });
+      expect(moved.status).toBe(200);
+      // A second server on the folder of one that never stopped (a crash), its config without the name.
+      const second = await startServer({ port: 0, dataDir });
+      const clock = await fetch(`${second.url}/__admin/clock`, { headers: KEY });
+      expect(((await clock.json()) as { offsetSeconds: number }).offsetSeconds).toBeGreaterThanOrEqual(60);
+      await second.close();
+      await first.close();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('leaves the service API under any name (its clients call it by whatever name reaches it)', async () => {
     const res = await rawRequest(`${server.url}/__health`, { headers: { Host: 'rebind.example' } });
     expect(res.status).toBe(200);

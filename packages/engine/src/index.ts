@@ -214,7 +214,7 @@ export {
 } from './areas/transcoder/runner.js';
 export { ffmpegOptions } from './areas/transcoder/ffmpeg-options.js';
 export { MAX_FRAME } from './areas/transcoder/units.js';
-export { ErrorCode, type ErrorCodeValue } from './shared/errors.js';
+export { ErrorCode, StorageError, type ErrorCodeValue } from './shared/errors.js';
 export { isLoopback } from './shared/hosts.js';
 export type {
   BodyView,
@@ -225,7 +225,7 @@ export type {
   InspectedArea,
 } from './inspector/exchange.js';
 export type { ExchangeListener } from './inspector/recorder.js';
-export type { Mail, StateJson } from './shared/project.js';
+export type { Mail, StateJson, StateSummary } from './shared/project.js';
 export { StateRestoreError, type RestoreSummary } from './shared/restore.js';
 export type { JobRecord } from './areas/transcoder/jobs.js';
 export type { FileInfo, FileRecord } from './areas/files/listing.js';

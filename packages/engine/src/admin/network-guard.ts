@@ -32,6 +32,8 @@ export function networkGuard(names: readonly string[], serverConfig: () => Confi
     hostname !== undefined && (isIpAddress(hostname) || isLoopback(hostname) || isNamed(hostname, names));
 
   return createMiddleware<AppEnv>(async (c, next) => {
+    // A request the journal replays at start-up was let in when it came: config changes since must not refuse it.
+    if (c.env.project.restoring) return next();
     const admin = c.req.path.startsWith(ADMIN_PREFIX);
     const origin = c.req.header('origin');
     const builtInKey = origin !== undefined && carriesBuiltInMasterKey(c.req.raw.headers);
