@@ -24,7 +24,15 @@ function ipv4Of(hostname: string): number[] | undefined {
 /** True for an IP address (URLs write IPv6 ones in brackets); such a name cannot be rebound by DNS. */
 export const isIpAddress = (hostname: string) => hostname.startsWith('[') || ipv4Of(hostname) !== undefined;
 
-/** True for this machine: `localhost` and the names below it (RFC 6761), 127.0.0.0/8 and `::1`. */
+/**
+ * True for this machine: `localhost` and the names below it (RFC 6761), 127.0.0.0/8 and `::1` (a host name as URLs
+ * write it).
+ *
+ * @example
+ * isLoopback(new URL('http://127.0.0.1:3000').hostname); // true
+ * isLoopback('[::1]'); // true
+ * isLoopback('0.0.0.0'); // false: every address of the machine
+ */
 export function isLoopback(hostname: string): boolean {
   if (hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '[::1]') return true;
   return ipv4Of(hostname)?.[0] === 127;
