@@ -12,7 +12,7 @@ import {
   type StateJson,
 } from '@basekit/engine';
 import { nodeCapabilities } from './capabilities.js';
-import { limitConnections, serverOptions } from './connections.js';
+import { ConnectionLimiter } from './connections.js';
 import { writeJsonAnswer } from './json-response.js';
 import { BUILT_PANEL_DIR, panelFiles } from './panel.js';
 import { keepRequestBody } from './request-body.js';
@@ -119,20 +119,24 @@ export async function startServer({
     keepRequestBody(request, incoming);
     return panel(request) ?? engine.fetch(request).then((response) => writeJsonAnswer(response, outgoing));
   };
-  const server = createAdaptorServer({ fetch, overrideGlobalObjects: false, serverOptions: serverOptions(resolved) });
-  limitConnections(server as Server, () => engine.project.config);
+  const server = createAdaptorServer({ fetch, overrideGlobalObjects: false });
+  // One cap for both listeners: their connections take files of the same process.
+  const connections = new ConnectionLimiter(() => engine.project.config);
+  connections.watch(server as Server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
   const address = server.address() as AddressInfo;
   const url = `http://${urlHost(address.address)}:${address.port}`;
-  const secure = await https?.start(fetch).catch(async (error: unknown) => {
-    // The HTTP side listens already: a start that fails leaves nothing running.
-    await new Promise((resolve) => server.close(resolve));
-    await engine.close();
-    throw error;
-  });
+  const secure = await https
+    ?.start(fetch, (secureServer) => connections.watch(secureServer))
+    .catch(async (error: unknown) => {
+      // The HTTP side listens already: a start that fails leaves nothing running.
+      await new Promise((resolve) => server.close(resolve));
+      await engine.close();
+      throw error;
+    });
   // Links the server sends (confirmation e-mails) point here unless the config has a publicUrl, never at a Host header.
   engine.projects.registry.serverUrl = url;
   return {

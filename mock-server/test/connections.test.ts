@@ -2,9 +2,17 @@
 // idle neither starve ordinary requests nor live long. Before: under a 1,024 open-files limit, 1,100 idle sockets made
 // ordinary requests time out, and idle or slow-header sockets lived 60-90 s.
 import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { connect as http2Connect, type Settings } from 'node:http2';
 import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_STREAMS_PER_CONNECTION } from '../src/connections.js';
+import { startServer, type RunningServer } from '../src/server.js';
+import { http2Session, overHttp2, trustingFetch } from './https/support.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
@@ -43,9 +51,12 @@ const openCount = ({ closedAfter, sockets }: Opened) =>
   sockets.length - closedAfter.filter((t) => t !== undefined).length;
 
 /** An ordinary request on a connection of its own, with how long it took. */
-async function ordinary(url: string): Promise<{ status: number; ms: number }> {
+async function ordinary(url: string, fetchWith: typeof fetch = fetch): Promise<{ status: number; ms: number }> {
   const started = performance.now();
-  const res = await fetch(`${url}/__health`, { headers: { Connection: 'close' }, signal: AbortSignal.timeout(20_000) });
+  const res = await fetchWith(`${url}/__health`, {
+    headers: { Connection: 'close' },
+    signal: AbortSignal.timeout(20_000),
+  });
   await res.text();
   return { status: res.status, ms: performance.now() - started };
 }
@@ -109,6 +120,114 @@ describe('a server with a cap of 40 connections, a 1 s header timeout and a 0.5 
       for (const socket of busy.sockets) socket.destroy();
     } finally {
       await capped.close();
+    }
+  });
+});
+
+/** A TLS connection to `url` that offers `alpn` and trusts `ca`, once its handshake is done, with when it closed. */
+async function tlsOpen(url: string, ca: string, alpn: string): Promise<{ socket: TLSSocket; closedAt: () => number }> {
+  const { hostname, port } = new URL(url);
+  let closedAt = 0;
+  const socket = await new Promise<TLSSocket>((resolve, reject) => {
+    const tls = tlsConnect({ host: hostname, port: Number(port), ca, ALPNProtocols: [alpn] }, () => resolve(tls));
+    tls.once('error', reject);
+  });
+  socket.on('error', () => undefined);
+  socket.on('close', () => (closedAt = performance.now()));
+  socket.resume(); // a socket read sees the server's end
+  expect(socket.alpnProtocol).toBe(alpn);
+  return { socket, closedAt: () => closedAt };
+}
+
+describe('the HTTPS listener (HTTP/2, and HTTP/1.1 beside it) under the same limits', () => {
+  // Before: the HTTPS listener of issue 26 had Node's own limits: no cap, TLS handshakes waited 120 s, HTTP/2
+  // connections were never closed, HTTP/1.1 ones over TLS were kept alive for ever.
+  let server: RunningServer;
+  let folder: string;
+  let ca: string;
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'basekit-connections-'));
+    server = await startServer({
+      port: 0,
+      httpsPort: 0,
+      tlsDir: join(folder, 'tls'),
+      config: { maxConnections: 40, headersTimeoutMs: 1000, idleTimeoutMs: 500 },
+    });
+    ca = await readFile(server.certificate!.file, 'utf8');
+  });
+  afterAll(async () => {
+    await server?.close();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('counts both listeners in one cap, and closes sockets that never finish a TLS handshake after 1 s', async () => {
+    const plain = await open(server.url, 30);
+    const secure = await open(server.httpsUrl!, 30);
+    expect((await ordinary(server.httpsUrl!, trustingFetch(ca))).status).toBe(200);
+    await expect.poll(() => openCount(plain) + openCount(secure)).toBeLessThanOrEqual(39);
+    const survivors = secure.sockets.flatMap((_, i) => (secure.closedAfter[i] === undefined ? [i] : []));
+    expect(survivors.length).toBeGreaterThan(0);
+    await expect.poll(() => openCount(secure), { timeout: 5000 }).toBe(0);
+    const lived = survivors.map((i) => secure.closedAfter[i]!);
+    expect(Math.min(...lived)).toBeGreaterThanOrEqual(900);
+    expect(Math.max(...lived)).toBeLessThan(3000);
+    for (const socket of plain.sockets) socket.destroy();
+  });
+
+  it('closes a connection that sends no request within 1 s of its handshake, over HTTP/2 and HTTP/1.1', async () => {
+    for (const alpn of ['h2', 'http/1.1']) {
+      const { closedAt } = await tlsOpen(server.httpsUrl!, ca, alpn);
+      const opened = performance.now();
+      await expect.poll(closedAt, { timeout: 5000 }).toBeGreaterThan(0);
+      expect(closedAt() - opened, alpn).toBeLessThan(3000);
+    }
+  });
+
+  it('closes an HTTP/2 connection 0.5 s after its last answer, with a GOAWAY', async () => {
+    const session = await http2Session(server.httpsUrl!, ca);
+    let goaway = false;
+    let closed = 0;
+    session.on('goaway', () => (goaway = true));
+    session.on('close', () => (closed = performance.now()));
+    expect((await overHttp2(session, '/__health')).status).toBe(200);
+    const answered = performance.now();
+    await expect.poll(() => closed, { timeout: 5000 }).toBeGreaterThan(0);
+    expect(goaway).toBe(true);
+    expect(closed - answered).toBeGreaterThanOrEqual(400);
+    expect(closed - answered).toBeLessThan(2500);
+  });
+
+  it('closes a kept-alive HTTP/1.1 connection over TLS 0.5 s after its last answer', async () => {
+    const { socket, closedAt } = await tlsOpen(server.httpsUrl!, ca, 'http/1.1');
+    let answered = 0;
+    socket.on('data', () => (answered ||= performance.now()));
+    socket.write('GET /__health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    await expect.poll(closedAt, { timeout: 5000 }).toBeGreaterThan(0);
+    expect(answered).toBeGreaterThan(0);
+    expect(closedAt() - answered).toBeGreaterThanOrEqual(400);
+    expect(closedAt() - answered).toBeLessThan(2500);
+  });
+
+  it('keeps an HTTP/2 connection with a request under way, and lets it carry 100 requests at once', async () => {
+    const session = http2Connect(server.httpsUrl!, { ca });
+    try {
+      const settings = await new Promise<Settings>((resolve) => session.once('remoteSettings', resolve));
+      expect(settings.maxConcurrentStreams).toBe(MAX_STREAMS_PER_CONNECTION); // Node's own: 2^32 - 1
+      // A registration whose headers are in and whose body is not, for longer than both timeouts.
+      const stream = session.request({
+        ':method': 'POST',
+        ':path': '/auth/users',
+        'x-service-authentication-id': 'dev-auth-id',
+        'content-type': 'application/json',
+      });
+      stream.write('{"username":"slow",');
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(session.closed).toBe(false);
+      const status = new Promise<number>((resolve) => stream.on('response', (head) => resolve(head[':status']!)));
+      stream.end('"password":"pw"}');
+      expect(await status).toBe(200);
+    } finally {
+      session.close();
     }
   });
 });

@@ -2,14 +2,15 @@
 // HTTP requests: the admin API answers no other origin and no unknown Host name (DNS rebinding), and the built-in
 // master key, which is public, is refused from pages of other sites. The same in a real Chromium:
 // hostile-page.e2e.test.ts.
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CompactSign } from 'jose';
 import { ErrorCode } from '@basekit/engine';
 import { startServer } from '../../src/server.js';
 import { machineNames } from '../../src/tls/addresses.js';
+import { http2Session, overHttp2 } from '../https/support.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { masterAuth } from '../support/users.js';
 import { rawRequest } from './support.js';
@@ -177,6 +178,31 @@ describe('admin calls under a Host name the server does not know (DNS rebinding)
     for (const host of ['basekit:3000', 'ci.example', 'runner-7.ci.example'])
       expect((await adminUnder(host)).status, host).toBe(200);
     for (const host of ['basekit.evil', 'evilci.example']) expect((await adminUnder(host)).status, host).toBe(403);
+  });
+
+  it('checks the :authority of HTTP/2 requests over HTTPS as it does the Host header', async () => {
+    const tlsDir = join(await mkdtemp(join(tmpdir(), 'rebinding-https-')), 'tls');
+    const secure = await startServer({ port: 0, httpsPort: 0, tlsDir });
+    const h2 = await http2Session(secure.httpsUrl!, await readFile(secure.certificate!.file, 'utf8'));
+    try {
+      const { host } = new URL(secure.httpsUrl!);
+      const overH2 = (headers: Record<string, string>) =>
+        overHttp2(h2, '/__admin/config', { headers: { ...KEY, ...headers } });
+      expect((await overH2({ ':authority': host })).status).toBe(200);
+      for (const headers of [
+        { ':authority': 'rebind.example' } as Record<string, string>,
+        { ':authority': `rebind.example:${new URL(secure.httpsUrl!).port}` },
+        { ':authority': host, host: 'rebind.example' }, // both must be known, as for a target in absolute form
+      ]) {
+        const res = await overH2(headers);
+        expect(res.status, JSON.stringify(headers)).toBe(403);
+        expect(JSON.parse(res.body.toString())).toMatchObject({ code: ErrorCode.HOST_NOT_ALLOWED });
+      }
+    } finally {
+      h2.close();
+      await secure.close();
+      await rm(dirname(tlsDir), { recursive: true, force: true });
+    }
   });
 
   it('replays at start-up the admin calls a name let in that the config no longer holds', async () => {
