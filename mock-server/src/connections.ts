@@ -20,7 +20,7 @@ export const MAX_STREAMS_PER_CONNECTION = 100;
  * The cap on connections when the config sets none: half of what the open-files limit leaves (a connection may hold
  * a file open too, an upload or a download), at most 10,000; 1,000 where the limit cannot be read (not Linux).
  */
-export function defaultMaxConnections(): number {
+function defaultMaxConnections(): number {
   const limit = openFilesLimit();
   if (limit === undefined) return 1000;
   return Math.max(16, Math.min(10_000, Math.floor((limit - RESERVED_FILES) / 2)));

@@ -30,7 +30,7 @@ const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"
  * framed (clickjacking). Images, videos and hls.js's requests may reach any http(s) address: a job's delivered files
  * are where its receiver serves them.
  */
-export const PANEL_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+const PANEL_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': [
     "default-src 'self'",
     "script-src 'self'",
