@@ -33,12 +33,19 @@ export function requestKind(request: Request, project: Project): RequestKind {
   return 'record';
 }
 
+/** A table's rows imported at once (`POST /__admin/database/tables/{table}/import`). */
+const TABLE_IMPORT = /^\/__admin\/database\/tables\/[^/]+\/import$/;
+
 /**
- * The largest body the engine takes for a recorded request (the journal reads it first, and no further): an upload or
- * a whole state import `maxUploadBytes`, anything else `maxJsonBodyBytes`, as the routes themselves check.
+ * The largest body the engine takes for a recorded request (the journal reads it first, and no further): an upload,
+ * a whole state import or a table import `maxUploadBytes`, anything else `maxJsonBodyBytes`, as the routes themselves
+ * check.
  */
 export function recordedBodyLimit(request: Request, project: Project): number {
   const path = servicePath(getPath(request));
-  const large = FILES_WRITES.test(path) || (request.method === 'PUT' && path === '/__admin/state');
+  const large =
+    FILES_WRITES.test(path) ||
+    (request.method === 'PUT' && path === '/__admin/state') ||
+    (request.method === 'POST' && TABLE_IMPORT.test(path));
   return large ? project.config.maxUploadBytes : project.config.maxJsonBodyBytes;
 }

@@ -74,6 +74,11 @@ export const ErrorCode = {
   UNKNOWN_FIELD: 801,
   INVALID_EVENT_VALUE: 802,
   UNKNOWN_LEADERBOARD: 803,
+  // database tables (admin API)
+  TABLE_NOT_FOUND: 50,
+  COLUMN_NOT_FOUND: 51,
+  COLUMN_EXISTS: 52,
+  IMPORT_ROW_REFUSED: 53,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
