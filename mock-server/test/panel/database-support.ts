@@ -21,9 +21,9 @@ export async function importRows(panel: PanelTest, table: string, rows: Json[], 
 /** Authors and notes pointing to them, a relation, dates, JSON and arrays: what most tests read. */
 export async function seedNotes(panel: PanelTest): Promise<void> {
   await importRows(panel, 'Author', [
-    { _id: 'ann', name: 'Ann', email: 'ann@example.com', age: 31 },
-    { _id: 'bob', name: 'Bob', email: 'bob@example.com', age: 45 },
-    { _id: 'cy', name: 'Cy', email: 'cy@example.com', age: 27 },
+    { _id: 'ann', name: 'Ann', email: 'ann@example.com', age: 31, favourite: 'first' },
+    { _id: 'bob', name: 'Bob', email: 'bob@example.com', age: 45, favourite: 'second' },
+    { _id: 'cy', name: 'Cy', email: 'cy@example.com', age: 27, favourite: 'third' },
   ]);
   await importRows(
     panel,

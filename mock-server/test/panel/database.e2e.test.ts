@@ -148,8 +148,27 @@ it('refuses to add to a relation a row that does not exist, and saves nothing', 
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect
-    .poll(() => page.getByRole('status').filter({ hasText: 'nobody' }).textContent())
-    .toBe('likes: no Author row has the id nobody. Nothing was saved.');
+    .poll(() => page.getByRole('status').allTextContents())
+    .toContain('likes: no Author row has the id nobody. Nothing was saved.');
   const { body } = await master.get('Note', 'n1');
   expect(body).toMatchObject({ title: 'first', likes: [pointer('Author', 'bob')] });
+});
+
+it('shows a row brought by include as that row, not as the bare pointer', async () => {
+  const { page } = panel;
+  const rowCalls: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/classes/Author/')) rowCalls.push(request.url());
+  });
+  await openPanel(panel, 'database/Note?include=author&where={"_id":"n3"}');
+  const row = page.getByRole('row').filter({ hasText: 'n3' });
+  await expect.poll(() => row.textContent()).toContain('third');
+  expect(await row.textContent()).not.toContain('Author/ann');
+  // Its display column, and the whole row as it came with the answer: no other call.
+  expect(await row.getByRole('link', { name: 'Ann', exact: true }).count()).toBe(1);
+  await row.getByRole('button', { name: 'Show the included Author row ann' }).click();
+  const shown = page.getByRole('dialog', { name: 'Author row ann' });
+  await expect.poll(() => shown.textContent()).toContain('(included)');
+  expect(await shown.textContent()).toContain('ann@example.com');
+  expect(rowCalls).toEqual([]);
 });
