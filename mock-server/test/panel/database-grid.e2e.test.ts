@@ -23,12 +23,19 @@ beforeAll(async () => {
 afterAll(() => panel.close());
 
 const grid = (table = 'Note') => panel.page.getByRole('grid', { name: `Rows of ${table}` });
-const header = (name: string) => grid().getByRole('columnheader').filter({ hasText: new RegExp(`^${name}\\b`) });
+const header = (name: string) =>
+  grid()
+    .getByRole('columnheader')
+    .filter({ hasText: new RegExp(`^${name}\\b`) });
 /** The cell of a row's column: its position among the headers. */
 async function cell(id: string, column: string) {
   const titles = await grid().getByRole('columnheader').allTextContents();
   const at = titles.findIndex((title) => title === column || title.startsWith(`${column} `));
-  return grid().getByRole('row').filter({ has: panel.page.getByRole('link', { name: id, exact: true }) }).getByRole('gridcell').nth(at);
+  return grid()
+    .getByRole('row')
+    .filter({ has: panel.page.getByRole('link', { name: id, exact: true }) })
+    .getByRole('gridcell')
+    .nth(at);
 }
 
 it('sorts by a click on a header, by several columns with Shift, and keeps the order in the URL', async () => {
@@ -40,7 +47,9 @@ it('sorts by a click on a header, by several columns with Shift, and keeps the o
   expect(await header('views').getAttribute('aria-sort')).toBe('ascending');
   await header('views').getByRole('button').click();
   await expect.poll(() => path(panel)).toBe('/__admin/panel/database/Note?order=-views');
-  await header('title').getByRole('button').click({ modifiers: ['Shift'] });
+  await header('title')
+    .getByRole('button')
+    .click({ modifiers: ['Shift'] });
   await expect.poll(() => path(panel)).toBe('/__admin/panel/database/Note?order=-views,title');
   await expectIds(panel, 'Note', ['n4', 'n2', 'n3', 'n1']);
   expect(await header('title').textContent()).toBe('title String ▲2, sorted 2nd ascending');
@@ -87,11 +96,9 @@ it('hides, moves and resizes columns, by mouse or keyboard, and keeps that per t
   expect(await width()).toBe(before + 32);
   // Another table keeps its own layout.
   await openPanel(panel, 'database/Author');
-  await expect.poll(async () => (await grid('Author').getByRole('columnheader').allTextContents()).slice(0, 3)).toEqual([
-    '',
-    '_id',
-    'name String',
-  ]);
+  await expect
+    .poll(async () => (await grid('Author').getByRole('columnheader').allTextContents()).slice(0, 3))
+    .toEqual(['', '_id', 'name String']);
   await openPanel(panel, 'database/Note');
   await page.locator('summary', { hasText: 'Columns' }).click();
   await page.getByRole('button', { name: 'Reset the columns' }).click();
@@ -125,7 +132,10 @@ it('edits a cell in place with its typed editor: a double click or Enter, Escape
 
   // Dates in ISO 8601 UTC; a pointer to a row that does not exist is refused.
   await (await cell('n3', 'due')).dblclick();
-  await page.getByRole('dialog', { name: 'Edit due of row n3' }).getByLabel('due (Date)').fill('2026-02-03T04:05:06.007Z');
+  await page
+    .getByRole('dialog', { name: 'Edit due of row n3' })
+    .getByLabel('due (Date)')
+    .fill('2026-02-03T04:05:06.007Z');
   await page.getByRole('dialog', { name: 'Edit due of row n3' }).getByRole('button', { name: 'Save' }).click();
   await expect.poll(async () => (await cell('n3', 'due')).textContent()).toBe('2026-02-03T04:05:06.007Z');
   expect((await master.get('Note', 'n3')).body.due).toEqual(date('2026-02-03T04:05:06.007Z'));
@@ -133,7 +143,9 @@ it('edits a cell in place with its typed editor: a double click or Enter, Escape
   const author = page.getByRole('dialog', { name: 'Edit author of row n3' });
   await author.getByLabel('author (Pointer): row id').fill('zed');
   await author.getByRole('button', { name: 'Save' }).click();
-  await expect.poll(() => author.getByRole('status').textContent()).toBe('author: no Author row has the id zed. Nothing was saved.');
+  await expect
+    .poll(() => author.getByRole('status').textContent())
+    .toBe('author: no Author row has the id zed. Nothing was saved.');
   await author.getByRole('button', { name: 'Unset' }).click();
   await expect.poll(() => author.count()).toBe(0);
   expect((await master.get('Note', 'n3')).body).not.toHaveProperty('author');
@@ -230,7 +242,8 @@ it('fits a 400 px wide window: the grid scrolls inside the page, nothing overflo
   const { page } = panel;
   await page.setViewportSize({ width: 400, height: 800 });
   try {
-    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = () =>
+      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     for (const where of ['database', 'database/Note', 'database/Note/n1']) {
       await openPanel(panel, where);
       await page.getByRole('heading', { level: 1 }).waitFor();
@@ -240,7 +253,10 @@ it('fits a 400 px wide window: the grid scrolls inside the page, nothing overflo
     await openPanel(panel, 'database/Note');
     for (const summary of ['Filter', 'Columns', 'Query parameters', 'Schema'])
       await page.locator('summary', { hasText: summary }).click();
-    await page.getByRole('form', { name: 'Filter' }).getByRole('button', { name: 'Add a condition', exact: true }).click();
+    await page
+      .getByRole('form', { name: 'Filter' })
+      .getByRole('button', { name: 'Add a condition', exact: true })
+      .click();
     await page.getByRole('button', { name: 'Export…' }).click();
     expect(await overflow()).toBeLessThanOrEqual(0);
   } finally {

@@ -74,7 +74,13 @@ it('exports the current query as CSV, every row as JSON, and imports them back',
   await openPanel(panel, 'database/FromCsv');
   expect(await importFile('notes.csv', csv.text, 'text/csv')).toBe('Imported 3 rows from notes.csv.');
   const fromCsv = (await master.get('FromCsv', 'n2')).body;
-  expect(fromCsv).toMatchObject({ title: 'second', views: 5, done: false, meta: { level: 2 }, createdAt: original.createdAt });
+  expect(fromCsv).toMatchObject({
+    title: 'second',
+    views: 5,
+    done: false,
+    meta: { level: 2 },
+    createdAt: original.createdAt,
+  });
   // A CSV has no column types: a pointer's id stays text unless the table already has the pointer column.
   expect(fromCsv.author).toBe('bob');
 });
@@ -107,7 +113,12 @@ it('shows the schema with its counts; renames and drops a column, deletes a tabl
   const columns = page.getByRole('table', { name: 'Columns of Note' });
   const tags = columns.getByRole('row').filter({ hasText: /^tags/ });
   await expect.poll(() => tags.textContent()).toContain('Array3');
-  expect(await columns.getByRole('row').filter({ hasText: /^author/ }).textContent()).toContain('Pointer<Author>4');
+  expect(
+    await columns
+      .getByRole('row')
+      .filter({ hasText: /^author/ })
+      .textContent(),
+  ).toContain('Pointer<Author>4');
 
   await tags.getByRole('button', { name: 'Drop tags…' }).click();
   const drop = page.getByRole('dialog', { name: 'Drop column tags?' });
@@ -119,7 +130,11 @@ it('shows the schema with its counts; renames and drops a column, deletes a tabl
     .poll(() => page.getByRole('grid', { name: 'Rows of Note' }).getByRole('columnheader').allTextContents())
     .not.toContain('tags Array');
 
-  await columns.getByRole('row').filter({ hasText: /^views/ }).getByRole('button', { name: 'Rename views…' }).click();
+  await columns
+    .getByRole('row')
+    .filter({ hasText: /^views/ })
+    .getByRole('button', { name: 'Rename views…' })
+    .click();
   const rename = page.getByRole('dialog', { name: 'Rename column views?' });
   expect(await rename.textContent()).toContain('The values of 5 rows of Note move to the new name');
   await rename.getByLabel('New name').fill('title');
@@ -127,7 +142,11 @@ it('shows the schema with its counts; renames and drops a column, deletes a tabl
   await expect
     .poll(() => page.getByRole('status').filter({ hasText: 'code 52' }).textContent())
     .toBe('table "Note" already has a column "title" (code 52)');
-  await columns.getByRole('row').filter({ hasText: /^views/ }).getByRole('button', { name: 'Rename views…' }).click();
+  await columns
+    .getByRole('row')
+    .filter({ hasText: /^views/ })
+    .getByRole('button', { name: 'Rename views…' })
+    .click();
   await rename.getByLabel('New name').fill('hits');
   await rename.getByRole('button', { name: 'Rename' }).click();
   await expect.poll(() => page.getByRole('status').filter({ hasText: 'is now hits' }).count()).toBe(1);

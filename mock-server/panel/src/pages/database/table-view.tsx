@@ -77,6 +77,7 @@ export function TableView({
   const [selection, setSelection] = useState<Set<string>>(new Set());
   const [open, setOpen] = useState<'new' | 'export' | 'import' | 'delete'>();
   const [editing, setEditing] = useState<{ row: Json; column: string; cell: HTMLElement }>();
+  const [schemaShown, setSchemaShown] = useState(false);
   const action = useAction();
   const details = useDetails();
   const results = rows.data?.results;
@@ -135,9 +136,10 @@ export function TableView({
           onRun={show}
         />
       </details>
-      <details class="panel-section">
+      <details class="panel-section" onToggle={(e) => setSchemaShown(e.currentTarget.open)}>
         <summary>Schema</summary>
-        <SchemaView table={table} tables={tables} onChanged={onChanged} />
+        {/* Read when opened: counting values visits every row of the table. */}
+        {schemaShown && <SchemaView table={table} tables={tables} onChanged={onChanged} />}
       </details>
       <div class="toolbar">
         <button
