@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { startServer } from '../../src/server.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { masterAuth } from '../support/users.js';
-import { database, date, pointer, type Database } from './support.js';
+import { database, date, pointer, type Database, type Reply } from './support.js';
 
 let server: TestServer;
 let db: Database;
@@ -27,7 +27,7 @@ async function admin(method: string, path: string, body?: unknown) {
     method,
     ...(body !== undefined && { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
   });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: (await res.json()) as Reply['body'] };
 }
 
 /** Two authors, three notes pointing to them, one with a relation: the set-up of most tests. */
@@ -219,7 +219,7 @@ it('keeps imports, renames, drops and deletes across a restart (the journal repl
         method,
         headers: { 'X-Service-Authentication-Key': masterKey, 'Content-Type': 'application/json' },
         ...(body !== undefined && { body: JSON.stringify(body) }),
-      }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
+      }).then(async (res) => ({ status: res.status, body: (await res.json()) as Reply['body'] }));
     await call(first.url, 'POST', '/tables/A/import', { rows: [{ x: 1, y: 'a' }, { x: 2 }] });
     await call(first.url, 'POST', '/tables/B/import', { rows: [{ z: true }] });
     await call(first.url, 'PATCH', '/tables/A/columns/x', { name: 'n' });

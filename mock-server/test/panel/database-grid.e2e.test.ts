@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => panel.close());
 
-const grid = (table = 'Note') => panel.page.getByRole('grid', { name: `Rows of ${table}` });
+const grid = (table = 'Note') => panel.page.getByRole('table', { name: `Rows of ${table}` });
 const header = (name: string) =>
   grid()
     .getByRole('columnheader')
@@ -34,7 +34,7 @@ async function cell(id: string, column: string) {
   return grid()
     .getByRole('row')
     .filter({ has: panel.page.getByRole('link', { name: id, exact: true }) })
-    .getByRole('gridcell')
+    .getByRole('cell')
     .nth(at);
 }
 

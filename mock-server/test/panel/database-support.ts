@@ -73,7 +73,7 @@ export const rowsStatus = ({ page }: PanelTest) =>
 
 /** The ids of the rows the grid shows, in order. */
 export async function shownIds(panel: PanelTest, table: string): Promise<string[]> {
-  const grid = panel.page.getByRole('grid', { name: `Rows of ${table}` });
+  const grid = panel.page.getByRole('table', { name: `Rows of ${table}` });
   return grid.locator('tbody tr[aria-rowindex] td:nth-child(2) a').allTextContents();
 }
 

@@ -127,7 +127,7 @@ it('shows the schema with its counts; renames and drops a column, deletes a tabl
   await expect.poll(() => page.getByRole('status').filter({ hasText: 'was dropped' }).count()).toBe(1);
   expect((await master.get('Note', 'n1')).body).not.toHaveProperty('tags');
   await expect
-    .poll(() => page.getByRole('grid', { name: 'Rows of Note' }).getByRole('columnheader').allTextContents())
+    .poll(() => page.getByRole('table', { name: 'Rows of Note' }).getByRole('columnheader').allTextContents())
     .not.toContain('tags Array');
 
   await columns

@@ -30,7 +30,7 @@ it('lists the tables with row counts and column types, and keeps the query of a 
   await note.getByRole('link', { name: 'Note' }).click();
   await expect.poll(() => rowsStatus(panel).textContent()).toBe('Rows 1–5 of 5.');
   // Titles on one line: the column's name and type, never wrapped.
-  const grid = page.getByRole('grid', { name: 'Rows of Note' });
+  const grid = page.getByRole('table', { name: 'Rows of Note' });
   expect(await grid.getByRole('columnheader').allTextContents()).toEqual([
     '',
     '_id',

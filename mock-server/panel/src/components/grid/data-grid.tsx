@@ -140,7 +140,6 @@ export function DataGrid<T>(props: DataGridProps<T>) {
     <div class="grid-scroll" ref={scroller}>
       <table
         class="grid"
-        role="grid"
         aria-label={label}
         aria-rowcount={rows.length + 1}
         aria-colcount={visible.length + lead}
@@ -214,13 +213,13 @@ export function DataGrid<T>(props: DataGridProps<T>) {
               </td>
             </tr>
           )}
-          {shown.before > 0 && <tr class="grid-space" aria-hidden="true" style={{ height: `${shown.before}px` }} />}
+          {shown.before > 0 && <tr class="grid-space" style={{ height: `${shown.before}px` }} />}
           {rows.slice(shown.start, shown.end).map((row, i) => {
             const index = shown.start + i;
             const key = rowKey(row);
             const selected = selection?.has(key) ?? false;
             return (
-              <tr key={key} aria-rowindex={offset + index + 2} aria-selected={selectable ? selected : undefined}>
+              <tr key={key} aria-rowindex={offset + index + 2} class={selected ? 'selected' : undefined}>
                 {selectable && (
                   <td class="select">
                     <input
@@ -243,7 +242,7 @@ export function DataGrid<T>(props: DataGridProps<T>) {
               </tr>
             );
           })}
-          {shown.after > 0 && <tr class="grid-space" aria-hidden="true" style={{ height: `${shown.after}px` }} />}
+          {shown.after > 0 && <tr class="grid-space" style={{ height: `${shown.after}px` }} />}
         </tbody>
       </table>
     </div>

@@ -1,4 +1,4 @@
-import { type RefObject } from 'preact';
+import type { RefObject } from 'preact';
 import { useLayoutEffect, useState } from 'preact/hooks';
 
 /** Rows rendered beyond each edge of the scrolled view, so a short scroll shows rows already there. */

@@ -138,7 +138,7 @@ function parseList(text: string, column: ColumnType | undefined): { value: unkno
 }
 
 /** The conditions of one column of a where: one per operator (`$options` goes with `$regex`). */
-function conditionsOf(table: string, column: string, condition: unknown, typeOf: TypeOf): ConditionDraft[] | undefined {
+function conditionsOf(column: string, condition: unknown, typeOf: TypeOf): ConditionDraft[] | undefined {
   if (!isOperatorObject(condition)) return [{ column, op: '$eq', text: valueText(condition) }];
   const drafts: ConditionDraft[] = [];
   for (const [op, operand] of Object.entries(condition)) {
@@ -207,7 +207,7 @@ export function draftOf(table: string, where: Json, typeOf: TypeOf, nested = fal
     } else if (key.startsWith('$')) {
       return undefined;
     } else {
-      const conditions = conditionsOf(table, key, condition, typeOf);
+      const conditions = conditionsOf(key, condition, typeOf);
       if (!conditions) return undefined;
       draft.conditions.push(...conditions);
     }

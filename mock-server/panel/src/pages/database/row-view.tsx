@@ -13,8 +13,6 @@ import { usePointerLabels } from './labels.js';
 import { RowEditor } from './row-editor.js';
 import { columnType, rowParams, type TableSummary } from './tables.js';
 
-type Json = Record<string, unknown>;
-
 /**
  * One row (`/database/<table>/<objectId>`): its columns (pointers by the rows they name, links to follow), its JSON;
  * edit (the editor in place of them, so each column shows once) and delete.
