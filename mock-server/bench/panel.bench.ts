@@ -9,7 +9,8 @@ import { gzipSync } from 'node:zlib';
 import { createAdminClient } from '@basekit/sdk/admin';
 import type { Browser, Page } from 'playwright-core';
 import { startServer } from '../src/server.js';
-import { buildPanel, launchChromium } from '../test/panel/support.js';
+import { launchChromium } from '../../test/support/chromium.js';
+import { buildPanel } from '../test/panel/support.js';
 
 const ROUNDS = 7;
 /**

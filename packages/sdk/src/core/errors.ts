@@ -1,4 +1,11 @@
-/** The body of every error the service answers. */
+import type { NetworkFailureReason } from './network-failure.js';
+
+/**
+ * The body of every error the service answers.
+ *
+ * @example
+ * const body: ErrorBody = await response.json(); // { code: 101, error: 'no such user' }
+ */
 export interface ErrorBody {
   code: number;
   error: string;
@@ -14,7 +21,12 @@ export class BasekitError extends Error {
   override name = 'BasekitError';
 }
 
-/** Where a failed call went: the operation (`POST /auth/login`) and the request sent. */
+/**
+ * Where a failed call went: the operation (`POST /auth/login`) and the request sent.
+ *
+ * @example
+ * catch (e) { if (e instanceof ServiceError) console.log(e.request.method, e.request.url) }
+ */
 export interface RequestInfo {
   operation: string;
   method: string;
@@ -137,13 +149,21 @@ const STATUS_CLASSES: Record<number, typeof ServiceError> = {
 };
 
 /**
- * The request never got an answer (DNS, refused connection, CORS, a dropped socket).
+ * The request never got an answer. `message` names why as far as the platform says (a certificate not trusted,
+ * expired or for another host, a refused connection, a host not found, a time-out, a dropped connection), `reason`
+ * says it as a value, and `cause` is the platform's own error. Browsers give scripts no reason (`unknown`).
  *
  * @example
- * catch (e) { if (e instanceof NetworkError) showOffline() }
+ * catch (e) { if (e instanceof NetworkError && e.reason === 'certificate') showTrustHelp() }
  */
 export class NetworkError extends BasekitError {
   override name = 'NetworkError';
+  /** Why there was no answer; `unknown` where the platform does not say (browsers). */
+  readonly reason: NetworkFailureReason;
+  constructor(message: string, options: ErrorOptions & { reason?: NetworkFailureReason } = {}) {
+    super(message, options);
+    this.reason = options.reason ?? 'unknown';
+  }
 }
 
 /**
@@ -164,6 +184,23 @@ export class AbortError extends BasekitError {
  */
 export class SessionExpiredError extends BasekitError {
   override name = 'SessionExpiredError';
+}
+
+/**
+ * The client was created without an option the area needs (`objectStorageId`, `storageId`, `gameId`): the area's
+ * calls reject with it before anything is sent. `option` names it.
+ *
+ * @example
+ * catch (e) { if (e instanceof MissingOptionError) console.error(`set ${e.option} in createClient`) }
+ */
+export class MissingOptionError extends BasekitError {
+  override name = 'MissingOptionError';
+  constructor(
+    readonly option: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /**
