@@ -14,7 +14,6 @@ import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { getPath } from 'hono/utils/url';
 import { adminRoutes } from './admin/routes.js';
-import type { Area } from './area.js';
 import { AREAS } from './areas/index.js';
 import { resolveConfig, DEFAULT_CONFIG } from './config.js';
 import { recordExchanges, type ExchangeListener } from './inspector/recorder.js';
@@ -23,7 +22,6 @@ import { PROJECTS_ADMIN_PATH, projectsAdminRoutes } from './projects/admin-route
 import { hostProject } from './projects/hosted.js';
 import { ServerProjects } from './projects/server-projects.js';
 import { defaultCapabilities, type Capabilities } from './shared/capabilities.js';
-import type { AppEnv } from './shared/env.js';
 import { ApiError, ErrorCode, errorResponse } from './shared/errors.js';
 import { withServiceHeaders } from './shared/header-word.js';
 import { answerJson } from './shared/json-answer.js';
@@ -108,7 +106,6 @@ export interface Engine {
  */
 export function createEngine(options: EngineOptions = {}): Engine {
   const { projects: declared = [], ...config } = resolveConfig(options.config ?? DEFAULT_CONFIG);
-  const areas: readonly Area[] = AREAS;
   const capabilities = { ...defaultCapabilities(), ...options.capabilities };
 
   const app = withErrorHandling(
@@ -127,16 +124,16 @@ export function createEngine(options: EngineOptions = {}): Engine {
   app.use('*', (c, next) => (c.req.header('origin') === undefined ? next() : allowOrigins(c, next)));
   app.route('/', adminRoutes);
   app.route('/', inspectorRoutes);
-  for (const area of areas) app.route('/', area.routes);
+  for (const area of AREAS) app.route('/', area.routes);
 
   const routes = (request: Request, env: { project: Project }) => app.fetch(request, env);
-  const defaultProject = hostProject(routes, areas, config, capabilities, options.initialState);
+  const defaultProject = hostProject(routes, AREAS, config, capabilities, options.initialState);
   // The default project's capabilities keep its own state; every other project gets a place of its own from the store.
   const { blobs: _blobs, persistence: _persistence, journal: _journal, projects: store, ...shared } = capabilities;
   const projects = new ServerProjects(
     defaultProject,
     shared,
-    (own, ownCapabilities) => hostProject(routes, areas, own, ownCapabilities),
+    (own, ownCapabilities) => hostProject(routes, AREAS, own, ownCapabilities),
     store,
   );
 
@@ -229,7 +226,7 @@ export {
   type TranscodeRunner,
   type TranscoderCapability,
   type WatermarkLocation,
-} from './areas/transcoder/runner.js';
+} from './shared/transcode-runner.js';
 export { ffmpegOptions } from './areas/transcoder/ffmpeg-options.js';
 export { MAX_FRAME } from './areas/transcoder/units.js';
 export { ErrorCode, StorageError, type ErrorCodeValue } from './shared/errors.js';
@@ -244,5 +241,5 @@ export type {
 export type { ExchangeListener } from './inspector/recorder.js';
 export type { Mail, StateJson, StateSummary } from './shared/project.js';
 export { StateRestoreError, type RestoreSummary } from './shared/restore.js';
-export type { JobRecord } from './areas/transcoder/jobs.js';
+export type { JobRecord } from './areas/transcoder/job-record.js';
 export type { FileInfo, FileRecord } from './areas/files/listing.js';
