@@ -4,6 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TableSchema, TableSummary } from '@basekit/sdk/admin';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { startServer } from '../../src/server.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -22,12 +23,12 @@ beforeEach(async () => {
 afterAll(() => server.close());
 
 /** An admin call with a JSON body: the status and the parsed answer. */
-async function admin(method: string, path: string, body?: unknown) {
+async function admin<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<Reply<T>> {
   const res = await server.admin(`/__admin/database${path}`, {
     method,
     ...(body !== undefined && { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
   });
-  return { status: res.status, body: (await res.json()) as Reply['body'] };
+  return { status: res.status, body: (await res.json()) as Reply<T>['body'] };
 }
 
 /** Two authors, three notes pointing to them, one with a relation: the set-up of most tests. */
@@ -87,7 +88,7 @@ it('imports rows all at once: ids, timestamps and relations kept, column types f
   const { body } = await db.query('Note', { title: 'with relation' });
   expect(body.results[0]!.likes).toEqual([pointer('Author', ann), pointer('Author', bob)]);
   const related = await db.query('Author', {
-    $relatedTo: { object: pointer('Note', body.results[0]!._id), key: 'likes' },
+    $relatedTo: { object: pointer('Note', body.results[0]!._id as string), key: 'likes' },
   });
   expect(related.body.results.map((r) => r.name).sort()).toEqual(['Ann', 'Bob']);
   expect((await db.query('Note', { rating: { $gte: 4 } }, 'count=1&limit=0')).body.count).toBe(2);
@@ -141,9 +142,9 @@ it('renames a column in every row, its relations and its indexes; refuses a name
   const { bob, notes } = await authorsAndNotes();
   // An index on `views` exists once a query used it.
   expect((await db.query('Note', { views: { $gt: 97 } }, 'order=views')).body.results).toHaveLength(2);
-  const renamed = await admin('PATCH', '/tables/Note/columns/views', { name: 'hits' });
+  const renamed = await admin<TableSchema>('PATCH', '/tables/Note/columns/views', { name: 'hits' });
   expect(renamed.status).toBe(200);
-  expect(renamed.body.columns.map((c: { name: string }) => c.name)).toEqual(['title', 'hits', 'author', 'likes']);
+  expect(renamed.body.columns.map((c) => c.name)).toEqual(['title', 'hits', 'author', 'likes']);
   const { body } = await db.get('Note', notes[0]!);
   expect(body).toMatchObject({ hits: 97 });
   expect(body).not.toHaveProperty('views');
@@ -186,9 +187,9 @@ it('renames a column in every row, its relations and its indexes; refuses a name
 
 it('drops a column from every row and its type, so the name may take another', async () => {
   const { notes } = await authorsAndNotes();
-  const dropped = await admin('DELETE', '/tables/Note/columns/likes');
+  const dropped = await admin<TableSchema>('DELETE', '/tables/Note/columns/likes');
   expect(dropped.status).toBe(200);
-  expect(dropped.body.columns.map((c: { name: string }) => c.name)).toEqual(['title', 'views', 'author']);
+  expect(dropped.body.columns.map((c) => c.name)).toEqual(['title', 'views', 'author']);
   expect((await db.get('Note', notes[0]!)).body).not.toHaveProperty('likes');
   await admin('DELETE', '/tables/Note/columns/views');
   expect((await db.query('Note', { views: { $exists: true } }, 'count=1')).body.count).toBe(0);
@@ -201,7 +202,7 @@ it('drops a column from every row and its type, so the name may take another', a
 it('deletes a table with its rows and columns; pointers into it stay as they were', async () => {
   const { ann, notes } = await authorsAndNotes();
   expect(await admin('DELETE', '/tables/Author')).toEqual({ status: 200, body: { deletedCount: 2 } });
-  expect((await admin('GET', '/tables')).body.tables.map((t: { name: string }) => t.name)).toEqual(['Note']);
+  expect((await admin<{ tables: TableSummary[] }>('GET', '/tables')).body.tables.map((t) => t.name)).toEqual(['Note']);
   expect((await db.get('Note', notes[0]!)).body.author).toEqual(pointer('Author', ann));
   expect((await db.get('Author', ann)).status).toBe(404);
   expect(await admin('DELETE', '/tables/Author')).toMatchObject({ status: 404, body: { code: 50 } });

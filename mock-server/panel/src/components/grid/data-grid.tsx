@@ -27,7 +27,7 @@ export interface GridColumn<T> {
 }
 
 /** Height of a row in CSS pixels (grid.css gives cells this height). */
-export const ROW_HEIGHT = 34;
+const ROW_HEIGHT = 34;
 const SELECT_WIDTH = 40;
 const MIN_WIDTH = 48;
 const MAX_WIDTH = 1200;

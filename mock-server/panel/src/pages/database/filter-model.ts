@@ -7,7 +7,7 @@
 type Json = Record<string, unknown>;
 
 /** A column's type as the table list gives it; undefined for a column the schema does not know. */
-export interface ColumnType {
+interface ColumnType {
   type: string;
   targetClass?: string;
 }
@@ -80,7 +80,7 @@ function valueText(value: unknown): string {
 }
 
 /** A value typed in the builder, as the column's type reads it; an error message when it is not one. */
-export function parseValue(text: string, column: ColumnType | undefined): { value: unknown } | { error: string } {
+function parseValue(text: string, column: ColumnType | undefined): { value: unknown } | { error: string } {
   switch (column?.type) {
     case 'String':
       return { value: text };

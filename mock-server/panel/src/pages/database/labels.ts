@@ -33,7 +33,7 @@ export const isPointer = (value: unknown): value is Json => isObject(value) && v
 export const isIncluded = (value: unknown): value is Json => isObject(value) && value['__type'] === 'Object';
 
 /** A row's name by a display column: its value as short text, else its id. */
-export function labelOf(row: Json, column: string): string {
+function labelOf(row: Json, column: string): string {
   const value = row[column];
   if (value === undefined || value === null || value === '') return String(row['_id']);
   return typeof value === 'string' ? value : JSON.stringify(value);

@@ -25,7 +25,7 @@ const isObject = (value: unknown): value is Json =>
 const typed = (value: unknown, type: string): value is Json => isObject(value) && value['__type'] === type;
 
 /** The columns of a file of `rows`: the system ones, the table's, any other the rows have, then `ACL`. */
-export function fileColumns(columns: ColumnDefinition[], rows: Json[]): string[] {
+function fileColumns(columns: ColumnDefinition[], rows: Json[]): string[] {
   const names = [...LEADING, ...columns.map((c) => c.name)];
   for (const row of rows)
     for (const name of Object.keys(row)) if (!names.includes(name) && name !== 'ACL') names.push(name);
