@@ -46,8 +46,12 @@ it('lists the tables with row counts and column types, and keeps the query of a 
     'updatedAt Date',
     'ACL',
   ]);
-  for (const header of await grid.getByRole('columnheader').all())
+  // And whole: each column starts as wide as its header needs (the name and type not cut by an ellipsis).
+  for (const header of await grid.getByRole('columnheader').all()) {
     expect(await header.evaluate((th) => th.getBoundingClientRect().height)).toBeLessThan(40);
+    const label = header.locator('.grid-sort');
+    if (await label.count()) expect(await label.evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(0);
+  }
 
   // The URL is the query: a shared link shows the same rows; a reload too.
   await openPanel(panel, 'database/Note?where={"views": {"$gt": 2}}&order=-views,_id');
