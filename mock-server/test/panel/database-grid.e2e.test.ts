@@ -259,6 +259,14 @@ it('fits a 400 px wide window: the grid scrolls inside the page, nothing overflo
       .click();
     await page.getByRole('button', { name: 'Export…' }).click();
     expect(await overflow()).toBeLessThanOrEqual(0);
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Import…' }).click();
+    expect(await overflow(), 'import').toBeLessThanOrEqual(0);
+    // The row's editor, each column's typed field.
+    await openPanel(panel, 'database/Note/n1');
+    await page.getByRole('button', { name: 'Edit row' }).click();
+    await page.getByLabel('title (String)').waitFor();
+    expect(await overflow(), 'row editor').toBeLessThanOrEqual(0);
   } finally {
     await page.setViewportSize({ width: 1280, height: 720 });
   }
