@@ -11,23 +11,13 @@ import { Cell } from './cell.js';
 import { useDetails } from './details.js';
 import { usePointerLabels } from './labels.js';
 import { RowEditor } from './row-editor.js';
-import { columnType, rowParams, type TableSummary } from './tables.js';
+import { columnType, rowParams, type TableViewProps } from './tables.js';
 
 /**
  * One row (`/database/<table>/<objectId>`): its columns (pointers by the rows they name, links to follow), its JSON;
  * edit (the editor in place of them, so each column shows once) and delete.
  */
-export function RowView({
-  table,
-  id,
-  tables,
-  onChanged,
-}: {
-  table: string;
-  id: string;
-  tables: TableSummary[] | undefined;
-  onChanged: () => void;
-}) {
+export function RowView({ table, id, tables, onChanged }: TableViewProps & { id: string }) {
   const row = useLoad(
     () => dataOf(service().GET('/object-storage/classes/{tableName}/{objectId}', rowParams(table, id))),
     [table, id],

@@ -10,7 +10,7 @@ import { href, navigate } from '../../router.js';
 import { useAction } from '../../use-action.js';
 import { useLoad } from '../../use-load.js';
 import { chooseDisplayColumn, displayColumn } from './labels.js';
-import type { TableSummary } from './tables.js';
+import type { TableViewProps } from './tables.js';
 
 type Column = TableSchema['columns'][number];
 
@@ -23,15 +23,7 @@ const typeName = (c: { type: string; targetClass?: string }) =>
  * columns of other tables that point here, the column that names its rows in pointers; rename or drop a column and
  * delete the table, each after a confirmation that says what goes.
  */
-export function SchemaView({
-  table,
-  tables,
-  onChanged,
-}: {
-  table: string;
-  tables: TableSummary[] | undefined;
-  onChanged: () => void;
-}) {
+export function SchemaView({ table, tables, onChanged }: TableViewProps) {
   const schema = useLoad(() => admin().database.table(table), [table]);
   const action = useAction();
   const [asking, setAsking] = useState<{ kind: 'rename' | 'drop'; column: Column } | { kind: 'delete' }>();

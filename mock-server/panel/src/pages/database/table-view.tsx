@@ -24,7 +24,7 @@ import { usePointerLabels } from './labels.js';
 import { gridQueryValues, parseWhere, queryParams, readGridQuery, type GridQuery } from './query-params.js';
 import { RowEditor } from './row-editor.js';
 import { SchemaView } from './schema-view.js';
-import { columnType, type TableSummary } from './tables.js';
+import { columnType, type TableViewProps } from './tables.js';
 
 type Json = Record<string, unknown>;
 
@@ -48,15 +48,8 @@ async function deleteRows(table: string, ids: string[]): Promise<string[]> {
   return failures;
 }
 
-export function TableView({
-  table,
-  tables,
-  onChanged,
-}: {
-  table: string;
-  tables: TableSummary[] | undefined;
-  onChanged: () => void;
-}) {
+/** A table's rows in the data grid, with the filter, paging, editing, export, import and schema (see above). */
+export function TableView({ table, tables, onChanged }: TableViewProps) {
   const { query: search } = useRoute();
   const query = readGridQuery(search);
   const parsed = parseWhere(query.where);

@@ -5,6 +5,13 @@ export type { TableSummary };
 /** A column of a table as `GET /__admin/database/tables` describes it. */
 export type TableColumn = TableSummary['columns'][number];
 
+/** What a view of one table takes: its name, every table (for column types and display columns), and whom to tell of a change. */
+export interface TableViewProps {
+  table: string;
+  tables: TableSummary[] | undefined;
+  onChanged: () => void;
+}
+
 /** Every table of the project, by name. */
 export const loadTables = (): Promise<TableSummary[]> => admin().database.tables();
 
