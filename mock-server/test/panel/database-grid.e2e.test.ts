@@ -1,6 +1,6 @@
 // The database page's grid in Chromium through the real server (issue 30): sorting by headers, columns laid out and
 // kept per table, cells edited in place, rows selected and deleted, paging a large table, pointers by a display
-// column with a preview, relations, JSON on one line, and a 400 px window.
+// column with a preview, relations, JSON on one line, and windows of 400 and 360 px.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { database, type Database } from '../database/support.js';
 import { masterAuth } from '../support/users.js';
@@ -238,36 +238,39 @@ it('selects rows and deletes them together, after a confirmation that names them
   expect(await page.getByRole('button', { name: /^Delete\s+selected$/ }).isDisabled()).toBe(true);
 });
 
-it('fits a 400 px wide window: the grid scrolls inside the page, nothing overflows it', async () => {
-  const { page } = panel;
-  await page.setViewportSize({ width: 400, height: 800 });
-  try {
-    const overflow = () =>
-      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    for (const where of ['database', 'database/Note', 'database/Note/n1']) {
-      await openPanel(panel, where);
-      await page.getByRole('heading', { level: 1 }).waitFor();
-      await page.waitForLoadState('networkidle');
-      expect(await overflow(), where).toBeLessThanOrEqual(0);
+it.each([400, 360])(
+  'fits a %i px wide window: the grid scrolls inside the page, nothing overflows it',
+  async (width) => {
+    const { page } = panel;
+    await page.setViewportSize({ width, height: 800 });
+    try {
+      const overflow = () =>
+        page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      for (const where of ['database', 'database/Note', 'database/Note/n1']) {
+        await openPanel(panel, where);
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        await page.waitForLoadState('networkidle');
+        expect(await overflow(), where).toBeLessThanOrEqual(0);
+      }
+      await openPanel(panel, 'database/Note');
+      for (const summary of ['Filter', 'Columns', 'Query parameters', 'Schema'])
+        await page.locator('summary', { hasText: summary }).click();
+      await page
+        .getByRole('form', { name: 'Filter' })
+        .getByRole('button', { name: 'Add a condition', exact: true })
+        .click();
+      await page.getByRole('button', { name: 'Export…' }).click();
+      expect(await overflow(), 'export').toBeLessThanOrEqual(0);
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Import…' }).click();
+      expect(await overflow(), 'import').toBeLessThanOrEqual(0);
+      // The row's editor, each column's typed field.
+      await openPanel(panel, 'database/Note/n1');
+      await page.getByRole('button', { name: 'Edit row' }).click();
+      await page.getByLabel('title (String)').waitFor();
+      expect(await overflow(), 'row editor').toBeLessThanOrEqual(0);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 720 });
     }
-    await openPanel(panel, 'database/Note');
-    for (const summary of ['Filter', 'Columns', 'Query parameters', 'Schema'])
-      await page.locator('summary', { hasText: summary }).click();
-    await page
-      .getByRole('form', { name: 'Filter' })
-      .getByRole('button', { name: 'Add a condition', exact: true })
-      .click();
-    await page.getByRole('button', { name: 'Export…' }).click();
-    expect(await overflow()).toBeLessThanOrEqual(0);
-    await page.keyboard.press('Escape');
-    await page.getByRole('button', { name: 'Import…' }).click();
-    expect(await overflow(), 'import').toBeLessThanOrEqual(0);
-    // The row's editor, each column's typed field.
-    await openPanel(panel, 'database/Note/n1');
-    await page.getByRole('button', { name: 'Edit row' }).click();
-    await page.getByLabel('title (String)').waitFor();
-    expect(await overflow(), 'row editor').toBeLessThanOrEqual(0);
-  } finally {
-    await page.setViewportSize({ width: 1280, height: 720 });
-  }
-});
+  },
+);

@@ -37,7 +37,7 @@ const describeColumns = (table: TableSummary) =>
 function TableList({ tables, error }: { tables: TableSummary[] | undefined; error: unknown }) {
   const [name, setName] = useState('');
   return (
-    <>
+    <div class="database">
       <Status error={error}>{tables ? `${tables.length} table${tables.length === 1 ? '' : 's'}.` : 'Loading…'}</Status>
       <DataTable
         caption="Tables"
@@ -62,6 +62,6 @@ function TableList({ tables, error }: { tables: TableSummary[] | undefined; erro
         </Field>
         <button type="submit">Open table</button>
       </form>
-    </>
+    </div>
   );
 }
