@@ -226,6 +226,58 @@ const RUNS: [string, () => Promise<void>][] = [
     },
   ],
   [
+    'adminGetTable',
+    async () => {
+      expect(await call('adminGetTable', 200, '/__admin/database/tables/GameScore')).toMatchObject({
+        rowCount: 1,
+        columns: [
+          { name: 'score', rowsWithValue: 1 },
+          { name: 'player', targetClass: 'Player', rowsWithValue: 1 },
+        ],
+      });
+      await call('adminGetTable', 404, '/__admin/database/tables/Nothing');
+      await call('adminGetTable', 400, '/__admin/database/tables/bad-name');
+    },
+  ],
+  [
+    'adminImportRows',
+    async () => {
+      const path = '/__admin/database/tables/Imported/import';
+      const columns = [{ name: 'likes', type: 'Relation', targetClass: 'GameScore' }];
+      expect(await call('adminImportRows', 200, path, { body: { columns, rows: [{ n: 1 }, { n: 2 }] } })).toEqual({
+        imported: 2,
+      });
+      await call('adminImportRows', 400, path, { body: { rows: [{ n: 3 }, { n: 'three' }] } });
+      await call('adminImportRows', 400, path, { body: { rows: 'none' } });
+    },
+  ],
+  [
+    'adminRenameColumn',
+    async () => {
+      const path = '/__admin/database/tables/Imported/columns/n';
+      await call('adminRenameColumn', 200, path, { body: { name: 'm' } });
+      await call('adminRenameColumn', 409, '/__admin/database/tables/Imported/columns/m', { body: { name: 'likes' } });
+      await call('adminRenameColumn', 400, '/__admin/database/tables/Imported/columns/m', { body: { name: '1st' } });
+      await call('adminRenameColumn', 404, path, { body: { name: 'k' } });
+    },
+  ],
+  [
+    'adminDropColumn',
+    async () => {
+      await call('adminDropColumn', 200, '/__admin/database/tables/Imported/columns/m');
+      await call('adminDropColumn', 404, '/__admin/database/tables/Imported/columns/m');
+      await call('adminDropColumn', 400, '/__admin/database/tables/Imported/columns/ACL');
+    },
+  ],
+  [
+    'adminDeleteTable',
+    async () => {
+      expect(await call('adminDeleteTable', 200, '/__admin/database/tables/Imported')).toEqual({ deletedCount: 2 });
+      await call('adminDeleteTable', 404, '/__admin/database/tables/Imported');
+      await call('adminDeleteTable', 400, '/__admin/database/tables/bad-name');
+    },
+  ],
+  [
     'adminListJobs',
     async () => {
       const jobs = async () => ((await call('adminListJobs', 200, '/__admin/jobs')) as { jobs: JobRecord[] }).jobs;

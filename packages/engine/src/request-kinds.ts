@@ -55,12 +55,19 @@ export function secretInputs(request: Request): SecretInputs | undefined {
   return SECRET_INPUTS.find(([method, pattern]) => method === request.method && pattern.test(path))?.[2];
 }
 
+/** A table's rows imported at once (`POST /__admin/database/tables/{table}/import`). */
+const TABLE_IMPORT = /^\/__admin\/database\/tables\/[^/]+\/import$/;
+
 /**
- * The largest body the engine takes for a recorded request (the journal reads it first, and no further): an upload or
- * a whole state import `maxUploadBytes`, anything else `maxJsonBodyBytes`, as the routes themselves check.
+ * The largest body the engine takes for a recorded request (the journal reads it first, and no further): an upload,
+ * a whole state import or a table import `maxUploadBytes`, anything else `maxJsonBodyBytes`, as the routes themselves
+ * check.
  */
 export function recordedBodyLimit(request: Request, project: Project): number {
   const path = servicePath(getPath(request));
-  const large = FILES_WRITES.test(path) || (request.method === 'PUT' && path === STATE_PATH);
+  const large =
+    FILES_WRITES.test(path) ||
+    (request.method === 'PUT' && path === STATE_PATH) ||
+    (request.method === 'POST' && TABLE_IMPORT.test(path));
   return large ? project.config.maxUploadBytes : project.config.maxJsonBodyBytes;
 }

@@ -97,6 +97,32 @@ describe('the admin client', () => {
     expect((await admin.transcoder.policy()).deliveryAttempts).toBe(1);
   });
 
+  it('imports rows at once, describes a table, renames and drops a column, deletes the table', async () => {
+    await admin.reset();
+    const columns = [{ name: 'likes', type: 'Relation' as const, targetClass: 'Shelf' }];
+    const rows = [
+      { _id: 's1', n: 1 },
+      { n: 2, likes: [] },
+    ];
+    expect(await admin.database.importRows('Shelf', rows, { columns })).toBe(2);
+    const refused = await rejection(admin.database.importRows('Shelf', [{ n: 3 }, { n: 'four' }]));
+    expect(refused).toBeInstanceOf(ValidationError);
+    expect(refused).toMatchObject({ code: 53, message: expect.stringMatching(/^row 2: /) });
+    expect(await admin.database.table('Shelf')).toEqual({
+      name: 'Shelf',
+      rowCount: 2,
+      columns: [
+        { name: 'likes', type: 'Relation', targetClass: 'Shelf', rowsWithValue: 0 },
+        { name: 'n', type: 'Number', rowsWithValue: 2 },
+      ],
+      referencedBy: [{ table: 'Shelf', column: 'likes', type: 'Relation', rowsWithValue: 0 }],
+    });
+    expect((await admin.database.renameColumn('Shelf', 'n', 'count')).columns[1]).toMatchObject({ name: 'count' });
+    expect((await admin.database.dropColumn('Shelf', 'count')).columns).toHaveLength(1);
+    expect(await admin.database.deleteTable('Shelf')).toBe(2);
+    expect(await rejection(admin.database.table('Shelf'))).toMatchObject({ status: 404, code: 50 });
+  });
+
   it('inspects the answered requests: a filtered page, one in full, live, and empties the list', async () => {
     await admin.requests.clear();
     const client = createClient(optionsFor(server));

@@ -87,6 +87,11 @@ export const ErrorCode = {
   BUILT_IN_KEY_REFUSED: 21,
   MASTER_KEY_TAKEN: 22,
   CLOCK_OUT_OF_RANGE: 23,
+  // database tables (admin API)
+  TABLE_NOT_FOUND: 50,
+  COLUMN_NOT_FOUND: 51,
+  COLUMN_EXISTS: 52,
+  IMPORT_ROW_REFUSED: 53,
 } as const;
 
 /**

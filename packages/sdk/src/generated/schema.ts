@@ -207,6 +207,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__admin/database/tables/{table}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Describe a table
+         * @description One table with its row count, each user-defined column with how many rows hold a value in it (a relation:
+         *     the rows related to at least one row), and the pointer and relation columns of every table (this one too)
+         *     that point into it: what renaming or dropping a column, or deleting the table, would touch.
+         */
+        get: operations["adminGetTable"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a table
+         * @description Deletes a table with its rows, columns and relations, as if nothing had ever been written to it (a later
+         *     create starts it afresh, with new column types). Pointers and relations of other tables that point into it
+         *     stay as they are, to rows that no longer exist. The service can only delete a table's rows
+         *     (`DELETE /object-storage/classes/{tableName}`), which keeps the table and its column types.
+         */
+        delete: operations["adminDeleteTable"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/database/tables/{table}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import rows into a table, all or nothing
+         * @description Creates every row of `rows` in the table (created if need be), or none: each row is checked first as a
+         *     create would check it (column names, values, the column types of the table, of `columns` and of the rows
+         *     before it, the ACL, `maxRowBytes`, `maxTableColumns`), then all are written. A row may keep its `_id`
+         *     (1 to 64 letters, digits, `_`, `-`; not taken), `createdAt` and `updatedAt` (else the time of the import);
+         *     a relation column, of the table or of `columns`, takes the array of pointers a query shows. Values only, no
+         *     operators. The first refused row answers 400 code 53, its position (from 1) and the reason in the message,
+         *     and nothing is written. The body may be as large as `maxUploadBytes`. The service's batch runs its items one
+         *     by one and keeps those that succeeded, so it cannot do this.
+         */
+        post: operations["adminImportRows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/database/tables/{table}/columns/{column}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Drop a column
+         * @description Drops a user-defined column: its value in every row, its relations and its type (a later write may give the
+         *     name another type). Rows keep their `updatedAt`. Answers the table as `GET` describes it.
+         */
+        delete: operations["adminDropColumn"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a column
+         * @description Renames a user-defined column: its type, its place among the columns, its value in every row and its
+         *     relations move to the new name. Rows keep their `updatedAt`. Answers the table as `GET` describes it.
+         */
+        patch: operations["adminRenameColumn"];
+        trace?: never;
+    };
     "/__admin/jobs": {
         parameters: {
             query?: never;
@@ -1986,13 +2068,57 @@ export interface components {
             name: string;
             rowCount: number;
             /** @description The user-defined columns in the order they were first written (`_id`, `createdAt`, `updatedAt`, `ACL` are every row's). */
+            columns: components["schemas"]["AdminColumn"][];
+        };
+        /**
+         * @description A column's type, fixed by its first value.
+         * @enum {string}
+         */
+        AdminColumnType: "String" | "Number" | "Boolean" | "Date" | "Object" | "Array" | "Pointer" | "Relation";
+        AdminColumn: {
+            name: string;
+            type: components["schemas"]["AdminColumnType"];
+            /** @description The table a pointer or relation column points to. */
+            targetClass?: string;
+        };
+        AdminTableSchema: {
+            name: string;
+            rowCount: number;
+            /** @description The user-defined columns in the order they were first written. */
             columns: {
                 name: string;
-                /** @enum {string} */
-                type: "String" | "Number" | "Boolean" | "Date" | "Object" | "Array" | "Pointer" | "Relation";
-                /** @description The table a pointer or relation column points to. */
+                type: components["schemas"]["AdminColumnType"];
                 targetClass?: string;
+                /** @description Rows holding a value in the column (a relation, rows related to at least one row). */
+                rowsWithValue: number;
             }[];
+            /** @description The pointer and relation columns, of every table by name, whose rows point into this table. */
+            referencedBy: {
+                table: string;
+                column: string;
+                /** @enum {string} */
+                type: "Pointer" | "Relation";
+                rowsWithValue: number;
+            }[];
+        };
+        AdminTableImport: {
+            /**
+             * @description Column types to give the table first (as `GET` lists them): those it has must agree; a relation column
+             *     named here takes arrays of pointers in `rows`.
+             */
+            columns?: components["schemas"]["AdminColumn"][];
+            /** @description The rows, as a query answers them; `_id`, `createdAt` and `updatedAt` are kept when given. */
+            rows: {
+                [key: string]: unknown;
+            }[];
+        };
+        AdminImported: {
+            /** @description The rows written. */
+            imported: number;
+        };
+        AdminColumnRename: {
+            /** @description The column's new name. */
+            name: string;
         };
         /** @description How convert jobs are scheduled and deliveries retried. */
         AdminTranscoderPolicy: {
@@ -3723,6 +3849,81 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The table, its columns with their counts, and what points into it. */
+        AdminTableSchemaResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Author",
+                 *       "rowCount": 2,
+                 *       "columns": [
+                 *         {
+                 *           "name": "name",
+                 *           "type": "String",
+                 *           "rowsWithValue": 2
+                 *         }
+                 *       ],
+                 *       "referencedBy": [
+                 *         {
+                 *           "table": "Note",
+                 *           "column": "author",
+                 *           "type": "Pointer",
+                 *           "rowsWithValue": 5
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminTableSchema"];
+            };
+        };
+        /** @description The table name is not allowed (code 103). */
+        AdminBadTableName: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": 103,
+                 *       "error": "\"bad-name\" is not a valid table name"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No table of that name, nothing was ever written to it (code 50). */
+        AdminTableNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": 50,
+                 *       "error": "no table \"Note\""
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No table of that name (code 50), or the table has no such column (code 51). */
+        AdminColumnNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": 51,
+                 *       "error": "table \"Note\" has no column \"views\""
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Another project holds one of the ids (code 161) or the master key (code 22). */
         AdminProjectIdTaken: {
             headers: {
@@ -4329,6 +4530,16 @@ export interface components {
          */
         AdminUserId: string;
         /**
+         * @description The table's name.
+         * @example Note
+         */
+        AdminTableName: string;
+        /**
+         * @description A user-defined column of the table.
+         * @example views
+         */
+        AdminColumnName: string;
+        /**
          * @description The project's id, its authentication id.
          * @example p-hnm12kfbncmk
          */
@@ -4817,6 +5028,271 @@ export interface operations {
                 };
             };
             403: components["responses"]["AdminForbidden"];
+        };
+    };
+    adminGetTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The table's name.
+                 * @example Note
+                 */
+                table: components["parameters"]["AdminTableName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AdminTableSchemaResponse"];
+            400: components["responses"]["AdminBadTableName"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["AdminTableNotFound"];
+        };
+    };
+    adminDeleteTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The table's name.
+                 * @example Note
+                 */
+                table: components["parameters"]["AdminTableName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The table is gone; how many rows it had. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deletedCount": 5000
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DatabaseDeletedCount"];
+                };
+            };
+            400: components["responses"]["AdminBadTableName"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["AdminTableNotFound"];
+        };
+    };
+    adminImportRows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The table's name.
+                 * @example Note
+                 */
+                table: components["parameters"]["AdminTableName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "columns": [
+                 *         {
+                 *           "name": "likes",
+                 *           "type": "Relation",
+                 *           "targetClass": "Author"
+                 *         }
+                 *       ],
+                 *       "rows": [
+                 *         {
+                 *           "_id": "n1",
+                 *           "createdAt": "2025-03-01T12:00:00.000Z",
+                 *           "title": "Hello",
+                 *           "views": 3
+                 *         },
+                 *         {
+                 *           "title": "Again",
+                 *           "likes": [
+                 *             {
+                 *               "__type": "Pointer",
+                 *               "className": "Author",
+                 *               "_id": "a1"
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminTableImport"];
+            };
+        };
+        responses: {
+            /** @description Every row was written. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "imported": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminImported"];
+                };
+            };
+            /**
+             * @description A row is refused (code 53: its position and why, e.g. a value of another type than its column's), or
+             *     the body is not `{columns?, rows}` (142), `columns` gives a column another type than the table's (111),
+             *     the table name is not allowed (103), the body is not JSON (107). Nothing is written.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 53,
+                     *       "error": "row 3: column \"views\" holds Number, not String (code 111)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: components["responses"]["AdminForbidden"];
+            413: components["responses"]["AdminPayloadTooLarge"];
+        };
+    };
+    adminDropColumn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The table's name.
+                 * @example Note
+                 */
+                table: components["parameters"]["AdminTableName"];
+                /**
+                 * @description A user-defined column of the table.
+                 * @example views
+                 */
+                column: components["parameters"]["AdminColumnName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AdminTableSchemaResponse"];
+            /** @description The column is `_id`, `createdAt`, `updatedAt` or `ACL` (code 105), or the table name is not allowed (103). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 105,
+                     *       "error": "\"ACL\" is every row's and cannot be renamed or dropped"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["AdminColumnNotFound"];
+        };
+    };
+    adminRenameColumn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The table's name.
+                 * @example Note
+                 */
+                table: components["parameters"]["AdminTableName"];
+                /**
+                 * @description A user-defined column of the table.
+                 * @example views
+                 */
+                column: components["parameters"]["AdminColumnName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "hits"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminColumnRename"];
+            };
+        };
+        responses: {
+            200: components["responses"]["AdminTableSchemaResponse"];
+            /**
+             * @description The new name is not allowed, or names `ACL` (code 105); the column is `_id`, `createdAt`, `updatedAt` or
+             *     `ACL` (105); `name` is missing (142); the body is not JSON (107). Nothing changed.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 105,
+                     *       "error": "\"2x\" is not a valid column name"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["AdminColumnNotFound"];
+            /** @description The table already has a column of the new name (code 52). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 52,
+                     *       "error": "table \"Note\" already has a column \"title\""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description A longer name would make a row larger than `maxRowBytes` (code 151), or the body is larger than
+             *     `maxJsonBodyBytes` (code 5). Nothing changed.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 151,
+                     *       "error": "row \"n1\" would be 131073 bytes as JSON (maxRowBytes 131072)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     adminListJobs: {

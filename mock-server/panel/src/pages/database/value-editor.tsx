@@ -36,12 +36,13 @@ export function ValueEditor({ label, draft, onChange }: EditorProps<Draft>) {
       );
     case 'Date':
       return (
-        <Field label={label} hint="UTC, to the millisecond">
+        <Field label={label} hint="UTC, ISO 8601: 2024-01-02T15:04:05.678Z">
           {(id) => (
             <input
               id={id}
-              type="datetime-local"
-              step="0.001"
+              class="mono"
+              placeholder="YYYY-MM-DDTHH:MM:SS.mmmZ"
+              spellcheck={false}
               value={draft.text}
               onInput={(e) => change({ ...draft, text: e.currentTarget.value })}
             />

@@ -17,3 +17,8 @@ export function rowBytes(row: Row): number {
 export function rememberRowBytes(row: Row, size: number): void {
   sizes.set(row, size);
 }
+
+/** Forgets the size of a row changed in place without measuring it (it is measured again when next asked). */
+export function forgetRowBytes(row: Row): void {
+  sizes.delete(row);
+}

@@ -22,15 +22,17 @@ function sameColumn(a: Column, b: Column): boolean {
   return a.type === b.type && a.targetClass === b.targetClass;
 }
 
+/** A create or update body, validated: its changes and the columns it introduces. */
+export interface Plan {
+  changes: [string, Change][];
+  newColumns: [string, Column][];
+}
+
 /**
- * Validates a whole create or update body against the table's column types before anything changes:
+ * Validates a whole create or update body against a table's column types before anything changes:
  * names, values, operators, the ACL, and that each value fits its column's type (fixed by its first value; 111).
- * Returns the changes and the columns the body introduces.
  */
-function planChanges(
-  table: Table,
-  body: Record<string, unknown>,
-): { changes: [string, Change][]; newColumns: [string, Column][] } {
+export function planChanges(columns: ReadonlyMap<string, Column>, body: Record<string, unknown>): Plan {
   const changes: [string, Change][] = [];
   const newColumns: [string, Column][] = [];
   for (const [name, raw] of Object.entries(body)) {
@@ -46,7 +48,7 @@ function planChanges(
     checkColumnName(name);
     const change = parseChange(raw);
     const column = columnOfChange(change);
-    const existing = table.columns.get(name);
+    const existing = columns.get(name);
     if (column && existing && !sameColumn(column, existing)) {
       throw badRequest(
         ErrorCode.INCORRECT_TYPE,
@@ -59,18 +61,21 @@ function planChanges(
   return { changes, newColumns };
 }
 
-/**
- * Applies a plan, all or nothing: first to a copy of the row, to check the table's column count (`maxTableColumns`,
- * 400 code 152) and the row's size once written (`maxRowBytes`, 413 code 151); then, if both fit, to the row.
- */
-function commit(config: Config, table: Table, row: Row, plan: ReturnType<typeof planChanges>): void {
-  const columns = table.columns.size + plan.newColumns.length;
+/** 400 code 152 when a table would have more than `maxTableColumns` columns. */
+export function checkColumnCount(config: Config, columns: number): void {
   if (columns > config.maxTableColumns) {
     throw badRequest(
       ErrorCode.TOO_MANY_COLUMNS,
       `a table may have at most ${config.maxTableColumns} columns (maxTableColumns); this write would make ${columns}`,
     );
   }
+}
+
+/**
+ * The size as JSON of `row` once `plan` is applied, measured on a copy (the row is left as it is); 413 code 151 when
+ * it would pass `maxRowBytes`.
+ */
+export function plannedRowBytes(config: Config, row: Row, plan: Plan): number {
   const candidate: Row = { ...row };
   for (const [name, change] of plan.changes) applyChange(candidate, new Map(), name, change);
   const size = jsonBytes(candidate);
@@ -81,10 +86,28 @@ function commit(config: Config, table: Table, row: Row, plan: ReturnType<typeof 
       `a row may be at most ${config.maxRowBytes} bytes as JSON (maxRowBytes); this write would make it ${size}`,
     );
   }
+  return size;
+}
+
+/**
+ * Applies a plan, all or nothing: first to a copy of the row, to check the table's column count (`maxTableColumns`,
+ * 400 code 152) and the row's size once written (`maxRowBytes`, 413 code 151); then, if both fit, to the row.
+ */
+function commit(config: Config, table: Table, row: Row, plan: Plan): void {
+  checkColumnCount(config, table.columns.size + plan.newColumns.length);
+  const size = plannedRowBytes(config, row, plan);
   for (const [name, column] of plan.newColumns) table.columns.set(name, column);
   changeIndexedRow(table, row, () => {
     for (const [name, change] of plan.changes) applyChange(row, table.relations, name, change);
   });
+  rememberRowBytes(row, size);
+}
+
+/** Adds a new row to its table, with its planned values (checked before: `plannedRowBytes` measured `size`). */
+export function insertRow(table: Table, row: Row, plan: Plan, size: number): void {
+  for (const [name, change] of plan.changes) applyChange(row, table.relations, name, change);
+  table.rows.set(row._id, row);
+  indexNewRow(table, row);
   rememberRowBytes(row, size);
 }
 
@@ -108,15 +131,16 @@ export function createRow(
 ): { createdAt: string; _id: string } {
   const tables = project.state(databaseState).tables;
   const table = tables.get(checkTableName(tableName)) ?? newTable();
-  const plan = planChanges(table, body);
+  const plan = planChanges(table.columns, body);
   let id = newId();
   while (table.rows.has(id)) id = newId();
   const now = project.clock.iso();
   const row: Row = { _id: id, createdAt: now, updatedAt: now };
-  commit(project.config, table, row, plan);
+  checkColumnCount(project.config, table.columns.size + plan.newColumns.length);
+  const size = plannedRowBytes(project.config, row, plan);
+  for (const [name, column] of plan.newColumns) table.columns.set(name, column);
   tables.set(tableName, table);
-  table.rows.set(id, row);
-  indexNewRow(table, row);
+  insertRow(table, row, plan, size);
   return { createdAt: now, _id: id };
 }
 
@@ -130,7 +154,7 @@ export function updateRow(
 ): { updatedAt: string } {
   const { table, row } = existingRow(project, tableName, id);
   if (!canWrite(row, principal)) throw forbidden(`the ACL of row "${id}" does not let you change it`);
-  const plan = planChanges(table, body);
+  const plan = planChanges(table.columns, body);
   commit(project.config, table, row, plan);
   row.updatedAt = project.clock.iso();
   return { updatedAt: row.updatedAt };
