@@ -10,7 +10,7 @@ import {
   type StateJson,
 } from '@basekit/engine';
 import { nodeCapabilities } from './capabilities.js';
-import { writeJsonAnswer } from './json-response.js';
+import { dropConnection, writeJsonAnswer } from './json-response.js';
 import { BUILT_PANEL_DIR, panelFiles } from './panel.js';
 
 export interface StartOptions {
@@ -65,7 +65,12 @@ export async function startServer({
   const server = createAdaptorServer({
     // The engine's JSON answers are written as they are (see JsonResponse); anything else goes through the adaptor.
     fetch: (request, { outgoing }) =>
-      panel(request) ?? engine.fetch(request).then((response) => writeJsonAnswer(response, outgoing)),
+      panel(request) ??
+      engine
+        .fetch(request)
+        .then((response) =>
+          response.type === 'error' ? dropConnection(outgoing) : writeJsonAnswer(response, outgoing),
+        ),
     overrideGlobalObjects: false,
   });
   await new Promise<void>((resolve, reject) => {

@@ -1,14 +1,17 @@
+import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { getPath } from 'hono/utils/url';
 import { adminRoutes } from './admin/routes.js';
+import { injectedAnswer } from './faults/answer.js';
+import { faultsRoutes } from './faults/routes.js';
 import type { Area } from './area.js';
 import { AREAS } from './areas/index.js';
 import { resolveConfig, DEFAULT_CONFIG } from './config.js';
 import { recordExchanges, type ExchangeListener } from './inspector/recorder.js';
 import { inspectorRoutes } from './inspector/routes.js';
 import { PROJECTS_ADMIN_PATH, projectsAdminRoutes } from './projects/admin-routes.js';
-import { hostProject } from './projects/hosted.js';
+import { hostProject, type RouteRunner } from './projects/hosted.js';
 import { ServerProjects } from './projects/server-projects.js';
 import { defaultCapabilities, type Capabilities } from './shared/capabilities.js';
 import type { AppEnv } from './shared/env.js';
@@ -84,20 +87,35 @@ export function createEngine(options: EngineOptions = {}): Engine {
     options,
   );
   const exchangeListeners = new Set<ExchangeListener>();
+  const recorder = recordExchanges(exchangeListeners, options.onInternalError ?? console.error);
   app.use('*', answerJson);
-  app.use('*', recordExchanges(exchangeListeners, options.onInternalError ?? console.error));
+  app.use('*', recorder);
   // Browser apps call the service from their own origin; downloads expose the headers players and savers read.
   // Only requests with an Origin (browsers) need CORS headers: others skip the middleware's cost.
   const allowOrigins = cors({
     origin: '*',
     exposeHeaders: ['Content-Disposition', 'Content-Length', 'Content-Range', 'Accept-Ranges', 'ETag', 'Last-Modified'],
   });
-  app.use('*', (c, next) => (c.req.header('origin') === undefined ? next() : allowOrigins(c, next)));
+  const withCors: MiddlewareHandler<AppEnv> = (c, next) =>
+    c.req.header('origin') === undefined ? next() : allowOrigins(c, next);
+  app.use('*', withCors);
   app.route('/', adminRoutes);
   app.route('/', inspectorRoutes);
+  app.route('/', faultsRoutes);
   for (const area of areas) app.route('/', area.routes);
 
-  const routes = (request: Request, env: { project: Project }) => app.fetch(request, env);
+  // A fault's answer, recorded as every answer is; a dropped connection has no headers to add CORS to.
+  const injector = withErrorHandling(
+    createRoutes((request) => servicePath(getPath(request))),
+    options,
+  );
+  injector.use('*', answerJson);
+  injector.use('*', recorder);
+  injector.use('*', (c, next) => (c.env.fault?.kind === 'reset' ? next() : withCors(c, next)));
+  injector.all('*', (c) => injectedAnswer(c, c.env.fault!));
+
+  const routes: RouteRunner = (request, env) =>
+    env.fault === undefined || env.fault.kind === 'delay' ? app.fetch(request, env) : injector.fetch(request, env);
   const defaultProject = hostProject(routes, areas, config, capabilities, options.initialState);
   // The default project's capabilities keep its own state; every other project gets a place of its own from the store.
   const { blobs: _blobs, persistence: _persistence, journal: _journal, projects: store, ...shared } = capabilities;

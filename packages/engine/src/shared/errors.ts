@@ -74,6 +74,12 @@ export const ErrorCode = {
   UNKNOWN_FIELD: 801,
   INVALID_EVENT_VALUE: 802,
   UNKNOWN_LEADERBOARD: 803,
+  // faults and named snapshots (admin API)
+  FAULT_INJECTED: 40,
+  FAULT_NOT_FOUND: 41,
+  TOO_MANY_FAULTS: 42,
+  SNAPSHOT_NOT_FOUND: 43,
+  TOO_MANY_SNAPSHOTS: 44,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -47,6 +47,7 @@ export class Project {
   readonly #state = new Map<string, unknown>();
   readonly #userDeletedListeners: ((userId: string) => void)[] = [];
   readonly #backgroundListeners: ((slice: StateSlice<unknown>) => void)[] = [];
+  readonly #resetListeners: (() => void)[] = [];
   /** The config the project started with, which a reset returns to. */
   readonly startConfig: Config;
   /** A state loaded at start-up (`--import`), which a reset returns to; none: a reset empties the state. */
@@ -97,12 +98,18 @@ export class Project {
     for (const listener of this.#backgroundListeners) listener(slice as StateSlice<unknown>);
   }
 
+  /** Lets what a project holds beside its state (the faults set on it) go back to nothing on a reset. */
+  onReset(listener: () => void): void {
+    this.#resetListeners.push(listener);
+  }
+
   /** Back to the state right after start-up: the start config, and the `initialState` if any, else nothing. */
   reset(): void {
     // The config first: it may be refused (its ids taken by another project meanwhile), and then nothing changes.
     this.reconfigure(this.startConfig);
     this.#clear();
     if (this.initialState) this.importState(this.initialState);
+    for (const listener of this.#resetListeners) listener();
   }
 
   reconfigure(config: Config): void {
