@@ -186,6 +186,14 @@ describe('a delay', () => {
       expect((await register('quick')).status).toBe(200);
       expect(performance.now() - started).toBeLessThan(1000);
       expect((await slow).status).toBe(200);
+      // Never journaled: a restart of the same data folder starts with no fault (and both users).
+      await durable.close();
+      const again = await startServer({ port: 0, dataDir });
+      const listed = await fetch(`${again.url}/__admin/faults`, { headers: admin });
+      expect(await listed.json()).toEqual({ faults: [] });
+      const users = await fetch(`${again.url}/__admin/state`, { headers: admin });
+      expect(JSON.stringify(await users.json())).toContain('"quick"');
+      await again.close();
     } finally {
       await durable.close();
       await rm(dataDir, { recursive: true, force: true });

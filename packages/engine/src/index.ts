@@ -226,6 +226,7 @@ export type {
 } from './inspector/exchange.js';
 export type { ExchangeListener } from './inspector/recorder.js';
 export type { Mail, StateJson } from './shared/project.js';
+export type { FaultSpec, FaultView } from './faults/fault.js';
 export { StateRestoreError, type RestoreSummary } from './shared/restore.js';
 export type { JobRecord } from './areas/transcoder/jobs.js';
 export type { FileInfo, FileRecord } from './areas/files/listing.js';

@@ -1,6 +1,7 @@
 import { getPath } from 'hono/utils/url';
 import { filesState } from './areas/files/state.js';
 import { CONFIRMATION_PATH } from './areas/users/confirmation.js';
+import { FAULTS_PATH } from './faults/routes.js';
 import { INSPECTOR_PATH } from './inspector/recorder.js';
 import type { RequestKind } from './shared/journal.js';
 import { servicePath } from './shared/path.js';
@@ -28,6 +29,8 @@ export function requestKind(request: Request, project: Project): RequestKind {
   if (READ_METHODS.has(request.method)) return path.startsWith(`${CONFIRMATION_PATH}/`) ? 'record' : 'read';
   // Emptying the request inspector changes nothing the journal keeps (the inspector lives in memory only).
   if (path === INSPECTOR_PATH) return 'read';
+  // Faults live in memory only, for the server's run; setting one draws a seed, so it never runs beside a recording.
+  if (path === FAULTS_PATH || path.startsWith(`${FAULTS_PATH}/`)) return 'own';
   if (FILES_WRITES.test(path) && project.persistsItself(filesState)) return 'own';
   if (request.method === 'POST' && READ_POSTS.some((read) => read.test(path))) return 'read';
   return 'record';

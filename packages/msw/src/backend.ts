@@ -1,4 +1,4 @@
-import type { Engine, JobRecord, Mail } from '@basekit/engine';
+import type { Engine, FaultSpec, FaultView, JobRecord, Mail } from '@basekit/engine';
 import type { Seed } from './seed.js';
 import type { ServiceApi } from './service-api.js';
 
@@ -6,7 +6,7 @@ import type { ServiceApi } from './service-api.js';
 const applySeed = async (...args: Parameters<typeof import('./seed.js').applySeed>) =>
   (await import('./seed.js')).applySeed(...args);
 
-export type { Mail };
+export type { FaultSpec, FaultView, Mail };
 
 /** A transcoder job as the admin API lists it (`GET /__admin/jobs`). */
 export type TranscoderJob = JobRecord;
@@ -28,7 +28,7 @@ export type StoredRow = Record<string, unknown> & { _id: string; createdAt: stri
 export interface Backend {
   /** Settles when the initial seed is in; rejects with the seed's error. Every other call waits for it. */
   ready: Promise<void>;
-  /** Back to the state right after the initial seed (and its config, if a test changed it). */
+  /** Back to the state right after the initial seed (and its config, if a test changed it), with no fault set. */
   reset(): Promise<void>;
   /** Adds users, folders, files, rows and scores; all or nothing. `reset()` drops them again. */
   seed(fixture: Seed): Promise<void>;
@@ -42,6 +42,22 @@ export interface Backend {
   state(): Promise<StateExport>;
   /** The rows of a table in creation order (none when the table does not exist), ACLs ignored. */
   rows(table: string): Promise<StoredRow[]>;
+  /**
+   * Faults (`/__admin/faults`): make requests of a method and path fail with a status, lose their connection (a
+   * network error) or wait, for `times` requests or a `probability` share of them. `reset()` removes them all.
+   *
+   * @example
+   * await backend.faults.add({ method: 'POST', path: '/auth/login', status: 503, times: 1 });
+   * await backend.faults.add({ path: '/object-storage/classes/query/{tableName}', delayMs: 2000 });
+   */
+  faults: {
+    /** Sets a fault; it applies from the next request on. */
+    add(fault: FaultSpec): Promise<FaultView>;
+    /** Every fault set, with what is left of `times` and how often each applied. */
+    list(): Promise<FaultView[]>;
+    remove(id: string): Promise<void>;
+    clear(): Promise<void>;
+  };
 }
 
 /**
@@ -72,6 +88,7 @@ export function createBackend(api: ServiceApi, initial?: Seed, persisted?: Engin
     async reset() {
       const baseline = await ready;
       if (!baseline) return void (await api.admin('POST', '/__admin/reset'));
+      await api.admin('DELETE', '/__admin/faults');
       await api.admin('PUT', '/__admin/state', JSON.parse(baseline.state));
       if (JSON.stringify(await api.admin('GET', '/__admin/config')) !== baseline.config)
         await api.admin('PATCH', '/__admin/config', JSON.parse(baseline.config));
@@ -87,6 +104,12 @@ export function createBackend(api: ServiceApi, initial?: Seed, persisted?: Engin
     async rows(table) {
       const { areas } = await admin<StateExport>('GET', '/__admin/state');
       return (areas['database'] as Record<string, { rows: StoredRow[] }>)[table]?.rows ?? [];
+    },
+    faults: {
+      add: (fault) => admin<FaultView>('POST', '/__admin/faults', fault),
+      list: async () => (await admin<{ faults: FaultView[] }>('GET', '/__admin/faults')).faults,
+      remove: (id) => admin('DELETE', `/__admin/faults/${encodeURIComponent(id)}`),
+      clear: () => admin('DELETE', '/__admin/faults'),
     },
   };
 }
