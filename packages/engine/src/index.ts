@@ -3,6 +3,7 @@ import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { getPath } from 'hono/utils/url';
 import { adminRoutes } from './admin/routes.js';
+import { snapshotRoutes } from './admin/snapshots.js';
 import { injectedAnswer } from './faults/answer.js';
 import { faultsRoutes } from './faults/routes.js';
 import type { Area } from './area.js';
@@ -102,6 +103,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   app.route('/', adminRoutes);
   app.route('/', inspectorRoutes);
   app.route('/', faultsRoutes);
+  app.route('/', snapshotRoutes);
   for (const area of areas) app.route('/', area.routes);
 
   // A fault's answer, recorded as every answer is; a dropped connection has no headers to add CORS to.
@@ -227,6 +229,7 @@ export type {
 export type { ExchangeListener } from './inspector/recorder.js';
 export type { Mail, StateJson } from './shared/project.js';
 export type { FaultSpec, FaultView } from './faults/fault.js';
+export type { SnapshotInfo } from './shared/snapshots.js';
 export { StateRestoreError, type RestoreSummary } from './shared/restore.js';
 export type { JobRecord } from './areas/transcoder/jobs.js';
 export type { FileInfo, FileRecord } from './areas/files/listing.js';

@@ -1,5 +1,6 @@
 import { getPath } from 'hono/utils/url';
 import { filesState } from './areas/files/state.js';
+import { RESTORE_PATH, SNAPSHOTS_PATH } from './admin/snapshots.js';
 import { CONFIRMATION_PATH } from './areas/users/confirmation.js';
 import { FAULTS_PATH } from './faults/routes.js';
 import { INSPECTOR_PATH } from './inspector/recorder.js';
@@ -21,8 +22,9 @@ const FILES_WRITES = /^\/(files|directories)(\/|$)/;
 
 /**
  * How the journal treats a request (see `RequestKind`), from its method and path: reads run freely, file changes keep
- * themselves where the files area saves its own tree and bytes (`persistsItself`: the Node server), every other
- * change is recorded. The one GET that changes state is the e-mail confirmation link.
+ * themselves where the files area saves its own tree and bytes (`persistsItself`: the Node server), a snapshot's
+ * restore is kept by writing the state whole, every other change is recorded. The one GET that changes state is the
+ * e-mail confirmation link.
  */
 export function requestKind(request: Request, project: Project): RequestKind {
   const path = servicePath(getPath(request));
@@ -31,6 +33,8 @@ export function requestKind(request: Request, project: Project): RequestKind {
   if (path === INSPECTOR_PATH) return 'read';
   // Faults live in memory only, for the server's run; setting one draws a seed, so it never runs beside a recording.
   if (path === FAULTS_PATH || path.startsWith(`${FAULTS_PATH}/`)) return 'own';
+  // Named snapshots live in memory only too; restoring one changes the state in a way no replay could repeat.
+  if (path.startsWith(`${SNAPSHOTS_PATH}/`)) return RESTORE_PATH.test(path) ? 'whole' : 'own';
   if (FILES_WRITES.test(path) && project.persistsItself(filesState)) return 'own';
   if (request.method === 'POST' && READ_POSTS.some((read) => read.test(path))) return 'read';
   return 'record';

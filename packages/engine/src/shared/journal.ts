@@ -8,11 +8,14 @@ import { StateRestoreError, importInitialState, type RestoreSummary } from './re
 
 /**
  * How the journal treats a request: `read` changes nothing and runs freely; `own` changes only state that keeps
- * itself (the files tree and bytes), so it is not recorded; `record` is kept and replayed at start-up. What an `own`
- * request draws from the random source must never mix with a recorded request's draws: with an `asyncContext` the
- * journal tells them apart and `own` requests run freely, without one they run alone, like recorded ones.
+ * itself (the files tree and bytes) or none the journal keeps (faults, named snapshots), so it is not recorded;
+ * `record` is kept and replayed at start-up; `whole` changes the state in a way a replay cannot repeat (restoring a
+ * named snapshot, which lives in memory only), so it runs alone and the state is then written whole (a snapshot of the
+ * journal) before it is answered. What an `own` request draws from the random source must never mix with a recorded
+ * request's draws: with an `asyncContext` the journal tells them apart and `own` requests run freely, without one they
+ * run alone, like recorded ones.
  */
-export type RequestKind = 'read' | 'own' | 'record';
+export type RequestKind = 'read' | 'own' | 'record' | 'whole';
 
 /** One state-changing request as the journal keeps it, with the real time it read and the random bytes it drew. */
 interface RequestRecord {
@@ -203,6 +206,7 @@ export class DurableState {
     const kind = this.kindOf(request);
     if (kind === 'read' || (kind === 'own' && this.#context)) return this.handle(request);
     if (kind === 'own') return this.#alone(() => this.handle(request));
+    if (kind === 'whole') return this.#alone(() => this.#keptWhole(request));
     return this.#record(request);
   }
 
@@ -253,6 +257,13 @@ export class DurableState {
       }
       return response;
     });
+  }
+
+  /** Handles a change the journal cannot replay, then writes the state whole before the answer. */
+  async #keptWhole(request: Request): Promise<Response> {
+    const response = await this.handle(request);
+    if (succeeded(response) && !this.#closed) await this.#compact();
+    return response;
   }
 
   /** Runs `work` after every change before it, and before any change after it. */

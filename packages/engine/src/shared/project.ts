@@ -19,6 +19,25 @@ export interface StateSlice<S> {
   persistsItself?: boolean;
   /** Called once after the state was restored from a previous run, to settle what was under way when it stopped. */
   restarted?(state: S, project: Project): void;
+  /**
+   * An independent copy of the state: no later change of either shows in the other (named snapshots). A copy may share
+   * what is never changed in place (rows, file bytes). Absent: a copy through the JSON form (`toJSON`, a structured
+   * clone, `fromJSON`), fine for small slices.
+   */
+  copy?(state: S, project: Project): S;
+  /**
+   * Called after the state was replaced whole by a named snapshot's: a slice that keeps itself (`persistsItself`)
+   * saves the new state before the restore is answered.
+   */
+  replaced?(state: S, project: Project): Promise<void>;
+}
+
+/** A whole project at one moment, for named snapshots: each slice an independent copy, with the clock, outbox and config. */
+export interface ProjectImage {
+  config: Config;
+  clockOffsetMs: number;
+  outbox: readonly Mail[];
+  slices: ReadonlyMap<string, unknown>;
 }
 
 /** The form of `GET /__admin/state`. */
@@ -159,6 +178,30 @@ export class Project {
     }
   }
 
+  /** The whole project as it is now, as an image that no later change touches (see `ProjectImage`). */
+  capture(): ProjectImage {
+    const slices = new Map<string, unknown>();
+    for (const slice of this.slices) slices.set(slice.key, copyOf(slice, this.state(slice), this));
+    return { config: this.config, clockOffsetMs: this.clock.offsetMs, outbox: [...this.outbox], slices };
+  }
+
+  /**
+   * Makes the project exactly what `image` holds (its config, clock offset, outbox and every state), leaving `image`
+   * untouched for the next restore; slices that keep themselves have saved their new state when it settles.
+   */
+  async restore(image: ProjectImage): Promise<void> {
+    // The config first: it may be refused (its ids taken by another project meanwhile), and then nothing changes.
+    if (image.config !== this.config) this.reconfigure(image.config);
+    this.clock.reset();
+    this.clock.advance(image.clockOffsetMs / 1000);
+    this.outbox.length = 0;
+    this.outbox.push(...image.outbox);
+    for (const slice of this.slices) this.#state.set(slice.key, copyOf(slice, image.slices.get(slice.key), this));
+    await Promise.all(
+      this.slices.map((slice) => (this.persistsItself(slice) ? slice.replaced?.(this.state(slice), this) : undefined)),
+    );
+  }
+
   /** Replaces one slice with its JSON form (a background change the journal kept). */
   importSlice(key: string, json: unknown): void {
     const slice = this.slices.find((s) => s.key === key);
@@ -182,4 +225,11 @@ export class Project {
     const { authenticationId, masterKey } = this.config;
     return new TokenIssuer(`basekit-access:${authenticationId}:${masterKey}`, authenticationId, this.clock);
   }
+}
+
+/** An independent copy of one slice's state (see `StateSlice.copy`). */
+function copyOf<S>(slice: StateSlice<S>, state: S, project: Project): S {
+  if (slice.copy) return slice.copy(state, project);
+  const json = structuredClone(slice.toJSON ? slice.toJSON(state, project) : state);
+  return slice.fromJSON ? slice.fromJSON(json, project) : (json as S);
 }

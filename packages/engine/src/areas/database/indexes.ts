@@ -137,23 +137,42 @@ export function indexNewRow(table: Table, row: Row): void {
 }
 
 /**
- * Runs `change` on a row of the table, then moves the row within the indexes of the columns whose value it changed
- * (the others are left alone: moving an entry costs a memory move of the entries after it).
+ * Puts `next` in the place of `row` in the table's indexes (a write replaces a row whole, see `rows.ts`): in the index
+ * of a column whose value is the same, only the reference changes; the others move the entry (moving one costs a
+ * memory move of the entries after it, so unchanged columns are left where they are).
  */
-export function changeIndexedRow(table: Table, row: Row, change: () => void): void {
+export function replaceIndexedRow(table: Table, row: Row, next: Row): void {
   const indexes = byTable.get(table);
-  if (!indexes?.sequence.has(row)) return change();
-  const before = [...indexes.columns].map(([column, index]) => {
+  const seq = indexes?.sequence.get(row);
+  if (!indexes || seq === undefined) return;
+  const moved: [ColumnIndex, unknown][] = [];
+  for (const [column, index] of indexes.columns) {
     const read = columnReader(column);
-    return { index, read, old: read(row) };
-  });
-  change();
-  for (const { index, read, old } of before) {
-    const value = read(row);
-    if (value === old) continue;
-    remove(indexes, index, old, row);
-    insert(indexes, index, value, row);
+    const [old, value] = [read(row), read(next)];
+    if (value !== old) {
+      remove(indexes, index, old, row);
+      moved.push([index, value]);
+    } else if (typeof old === index.type) {
+      const at = position(indexes, index, old as Scalar, seq);
+      if (index.rows[at] === row) index.rows[at] = next;
+    }
   }
+  indexes.sequence.delete(row);
+  indexes.sequence.set(next, seq);
+  for (const [index, value] of moved) insert(indexes, index, value, next);
+}
+
+/**
+ * The indexes of `table` as indexes of `copy`, a copy of it (a named snapshot) whose rows are the same objects: the
+ * copy starts with them built instead of building them again on its first query.
+ */
+export function copyIndexes(table: Table, copy: Table): void {
+  const indexes = byTable.get(table);
+  if (!indexes) return;
+  const columns = new Map<string, ColumnIndex>();
+  for (const [column, { type, values, rows }] of indexes.columns)
+    columns.set(column, { type, values: values.slice(), rows: rows.slice() });
+  byTable.set(copy, { sequence: new Map(indexes.sequence), next: indexes.next, columns });
 }
 
 /** Takes a deleted row out of its indexes. */

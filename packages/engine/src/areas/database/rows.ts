@@ -5,7 +5,7 @@ import { newId } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
 import { canRead, canWrite, parseAcl } from './acl.js';
 import { applyChange, columnOfChange, parseChange, type Change } from './operators.js';
-import { changeIndexedRow, dropIndexes, indexNewRow, unindexRow } from './indexes.js';
+import { dropIndexes, indexNewRow, replaceIndexedRow, unindexRow } from './indexes.js';
 import { SYSTEM_COLUMNS, checkColumnName, checkTableName } from './names.js';
 import { jsonBytes } from '../../shared/http.js';
 import { rememberRowBytes } from './row-size.js';
@@ -61,9 +61,10 @@ function planChanges(
 
 /**
  * Applies a plan, all or nothing: first to a copy of the row, to check the table's column count (`maxTableColumns`,
- * 400 code 152) and the row's size once written (`maxRowBytes`, 413 code 151); then, if both fit, to the row.
+ * 400 code 152) and the row's size once written (`maxRowBytes`, 413 code 151); then, if both fit, to a new row that
+ * replaces it. A stored row is never changed in place: a named snapshot may share it (`state.ts`).
  */
-function commit(config: Config, table: Table, row: Row, plan: ReturnType<typeof planChanges>): void {
+function commit(config: Config, table: Table, row: Row, plan: ReturnType<typeof planChanges>): Row {
   const columns = table.columns.size + plan.newColumns.length;
   if (columns > config.maxTableColumns) {
     throw badRequest(
@@ -82,10 +83,10 @@ function commit(config: Config, table: Table, row: Row, plan: ReturnType<typeof 
     );
   }
   for (const [name, column] of plan.newColumns) table.columns.set(name, column);
-  changeIndexedRow(table, row, () => {
-    for (const [name, change] of plan.changes) applyChange(row, table.relations, name, change);
-  });
-  rememberRowBytes(row, size);
+  const written: Row = { ...row };
+  for (const [name, change] of plan.changes) applyChange(written, table.relations, name, change);
+  rememberRowBytes(written, size);
+  return written;
 }
 
 function existingRow(project: Project, tableName: string, id: string): { table: Table; row: Row } {
@@ -113,8 +114,7 @@ export function createRow(
   let id = newId();
   while (table.rows.has(id)) id = newId();
   const now = project.clock.iso();
-  const row: Row = { _id: id, createdAt: now, updatedAt: now };
-  commit(project.config, table, row, plan);
+  const row = commit(project.config, table, { _id: id, createdAt: now, updatedAt: now }, plan);
   tables.set(tableName, table);
   table.rows.set(id, row);
   indexNewRow(table, row);
@@ -132,9 +132,11 @@ export function updateRow(
   const { table, row } = existingRow(project, tableName, id);
   if (!canWrite(row, principal)) throw forbidden(`the ACL of row "${id}" does not let you change it`);
   const plan = planChanges(table, body);
-  commit(project.config, table, row, plan);
-  row.updatedAt = project.clock.iso();
-  return { updatedAt: row.updatedAt };
+  const written = commit(project.config, table, row, plan);
+  written.updatedAt = project.clock.iso();
+  table.rows.set(id, written);
+  replaceIndexedRow(table, row, written);
+  return { updatedAt: written.updatedAt };
 }
 
 /** A row (spec 4.2 #3), its relation columns as arrays of pointers (`showRelations`); the caller needs read access. */

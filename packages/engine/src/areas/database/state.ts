@@ -1,5 +1,6 @@
 import type { StateSlice } from '../../shared/project.js';
 import type { Acl } from './acl.js';
+import { copyIndexes } from './indexes.js';
 
 export type ColumnType = 'String' | 'Number' | 'Boolean' | 'Date' | 'Object' | 'Array' | 'Pointer' | 'Relation';
 
@@ -9,7 +10,10 @@ export interface Column {
   targetClass?: string;
 }
 
-/** A stored row exactly as the API returns it (dates, pointers and relation markers in their JSON form). */
+/**
+ * A stored row exactly as the API returns it (dates, pointers and relation markers in their JSON form). Never changed
+ * in place once stored: a write stores a new row (`rows.ts`), so named snapshots share the rows neither changed.
+ */
 export type Row = Record<string, unknown> & { _id: string; createdAt: string; updatedAt: string; ACL?: Acl };
 
 /** owner row id -> relation column -> ids of the related rows (in the column's target table). */
@@ -56,6 +60,22 @@ const tableFromJson = (json: TableJson): Table => ({
   ),
 });
 
+/** A table no later change of the original touches: its own maps, the same (never changed) rows. */
+function copyTable(table: Table): Table {
+  const copy: Table = {
+    columns: new Map(table.columns),
+    rows: new Map(table.rows),
+    relations: new Map(
+      Array.from(table.relations, ([owner, byColumn]) => [
+        owner,
+        new Map(Array.from(byColumn, ([column, ids]) => [column, new Set(ids)])),
+      ]),
+    ),
+  };
+  copyIndexes(table, copy);
+  return copy;
+}
+
 export const databaseState: StateSlice<DatabaseState> = {
   key: 'database',
   init: () => ({ tables: new Map() }),
@@ -65,4 +85,5 @@ export const databaseState: StateSlice<DatabaseState> = {
       Object.entries(json as Record<string, TableJson>).map(([name, table]) => [name, tableFromJson(table)]),
     ),
   }),
+  copy: (state) => ({ tables: new Map(Array.from(state.tables, ([name, table]) => [name, copyTable(table)])) }),
 };
