@@ -88,6 +88,7 @@ async function fill() {
   await db.update('Team', team._id, {
     members: { __op: 'AddRelation', objects: [{ __type: 'Pointer', className: 'Player', _id: rows[0]._id }] },
   });
+  for (const line of ['one', 'two']) await db.create('Log', { line });
   // A query builds the index of `score` before the snapshot: the restored project must keep it right.
   await db.query('Player', { score: { $gt: 5 } }, '?order=-score');
   const files = storageClient(server, ann.auth);
@@ -141,6 +142,12 @@ async function change({ ann, bob, db, team, rows, files }: Awaited<ReturnType<ty
   );
   await createUser(server, 'carl');
   await ok(server.admin(`/__admin/users/${bob.userId}/sign-out`, { method: 'POST' }));
+  await ok(
+    server.request('/object-storage/classes/Log', {
+      method: 'DELETE',
+      headers: { 'X-Service-Object-Storage-Id': server.config.objectStorageId, ...masterAuthHeaders() },
+    }),
+  );
   await ok(server.admin('/__admin/clock', { method: 'POST', headers: json, body: '{"advanceSeconds":3600}' }));
   await ok(server.admin('/__admin/config', { method: 'PATCH', headers: json, body: '{"maxRowBytes":1024}' }));
 }

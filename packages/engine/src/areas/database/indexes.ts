@@ -182,6 +182,3 @@ export function unindexRow(table: Table, row: Row): void {
   for (const [column, index] of indexes.columns) remove(indexes, index, columnReader(column)(row), row);
   indexes.sequence.delete(row);
 }
-
-/** Drops a table's indexes when every row is deleted: they are built again on use. */
-export const dropIndexes = (table: Table): void => void byTable.delete(table);

@@ -5,18 +5,22 @@ import { newId } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
 import { canRead, canWrite, parseAcl } from './acl.js';
 import { applyChange, columnOfChange, parseChange, type Change } from './operators.js';
-import { dropIndexes, indexNewRow, replaceIndexedRow, unindexRow } from './indexes.js';
+import { indexNewRow, replaceIndexedRow, unindexRow } from './indexes.js';
 import { SYSTEM_COLUMNS, checkColumnName, checkTableName } from './names.js';
 import { jsonBytes } from '../../shared/http.js';
 import { rememberRowBytes } from './row-size.js';
 import { showRelations } from './relations.js';
-import { databaseState, newTable, type Column, type Row, type Table } from './state.js';
+import { databaseState, newTable, writableTable, type Column, type Row, type Table } from './state.js';
 import { describeColumn } from './values.js';
 
 /** The table of that name, or undefined when nothing was ever written to it (the name is checked first). */
 export function findTable(project: Project, name: string): Table | undefined {
   return project.state(databaseState).tables.get(checkTableName(name));
 }
+
+/** The table of that name to write to: its own copy first if a named snapshot shares it (see `writableTable`). */
+const tableToWrite = (project: Project, name: string): Table | undefined =>
+  writableTable(project.state(databaseState), checkTableName(name));
 
 function sameColumn(a: Column, b: Column): boolean {
   return a.type === b.type && a.targetClass === b.targetClass;
@@ -108,14 +112,13 @@ export function createRow(
   tableName: string,
   body: Record<string, unknown>,
 ): { createdAt: string; _id: string } {
-  const tables = project.state(databaseState).tables;
-  const table = tables.get(checkTableName(tableName)) ?? newTable();
+  const table = tableToWrite(project, tableName) ?? newTable();
   const plan = planChanges(table, body);
   let id = newId();
   while (table.rows.has(id)) id = newId();
   const now = project.clock.iso();
   const row = commit(project.config, table, { _id: id, createdAt: now, updatedAt: now }, plan);
-  tables.set(tableName, table);
+  project.state(databaseState).tables.set(tableName, table);
   table.rows.set(id, row);
   indexNewRow(table, row);
   return { createdAt: now, _id: id };
@@ -129,8 +132,9 @@ export function updateRow(
   id: string,
   body: Record<string, unknown>,
 ): { updatedAt: string } {
-  const { table, row } = existingRow(project, tableName, id);
+  const { row } = existingRow(project, tableName, id);
   if (!canWrite(row, principal)) throw forbidden(`the ACL of row "${id}" does not let you change it`);
+  const table = tableToWrite(project, tableName)!;
   const plan = planChanges(table, body);
   const written = commit(project.config, table, row, plan);
   written.updatedAt = project.clock.iso();
@@ -153,8 +157,9 @@ export function deleteRow(
   tableName: string,
   id: string,
 ): Record<string, never> {
-  const { table, row } = existingRow(project, tableName, id);
+  const { row } = existingRow(project, tableName, id);
   if (!canWrite(row, principal)) throw forbidden(`the ACL of row "${id}" does not let you delete it`);
+  const table = tableToWrite(project, tableName)!;
   table.rows.delete(id);
   table.relations.delete(id);
   unindexRow(table, row);
@@ -165,9 +170,8 @@ export function deleteRow(
 export function deleteAllRows(project: Project, principal: Principal, tableName: string): { deletedCount: number } {
   if (!principal.isMaster) throw forbidden('deleting all rows of a table requires the master token');
   const table = findTable(project, tableName);
-  const deletedCount = table?.rows.size ?? 0;
-  table?.rows.clear();
-  table?.relations.clear();
-  if (table) dropIndexes(table);
-  return { deletedCount };
+  if (!table) return { deletedCount: 0 };
+  // An empty table of the same columns takes its place (with no indexes): nothing to copy if a snapshot shares it.
+  project.state(databaseState).tables.set(tableName, { ...newTable(), columns: new Map(table.columns) });
+  return { deletedCount: table.rows.size };
 }

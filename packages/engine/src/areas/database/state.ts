@@ -60,6 +60,22 @@ const tableFromJson = (json: TableJson): Table => ({
   ),
 });
 
+/**
+ * Tables a named snapshot holds. They are never written again: the live state shares them until its first write to
+ * one, which writes to a copy of it instead (`writableTable`), so saving or restoring costs a map of tables, and a
+ * table's rows are copied (as references) only when it is written to.
+ */
+const shared = new WeakSet<Table>();
+
+/** The table of that name to write to: a table a snapshot shares is replaced by a copy of its own first. */
+export function writableTable(state: DatabaseState, name: string): Table | undefined {
+  const table = state.tables.get(name);
+  if (!table || !shared.has(table)) return table;
+  const own = copyTable(table);
+  state.tables.set(name, own);
+  return own;
+}
+
 /** A table no later change of the original touches: its own maps, the same (never changed) rows. */
 function copyTable(table: Table): Table {
   const copy: Table = {
@@ -85,5 +101,8 @@ export const databaseState: StateSlice<DatabaseState> = {
       Object.entries(json as Record<string, TableJson>).map(([name, table]) => [name, tableFromJson(table)]),
     ),
   }),
-  copy: (state) => ({ tables: new Map(Array.from(state.tables, ([name, table]) => [name, copyTable(table)])) }),
+  copy(state) {
+    for (const table of state.tables.values()) shared.add(table);
+    return { tables: new Map(state.tables) };
+  },
 };
