@@ -5,6 +5,7 @@ import { getPath } from 'hono/utils/url';
 import { adminRoutes } from './admin/routes.js';
 import { snapshotRoutes } from './admin/snapshots.js';
 import { injectedAnswer } from './faults/answer.js';
+import { closestOperations, operationsOf, type Operation } from './operations.js';
 import { faultsRoutes } from './faults/routes.js';
 import type { Area } from './area.js';
 import { AREAS } from './areas/index.js';
@@ -179,7 +180,22 @@ function withErrorHandling(app: ReturnType<typeof createRoutes>, options: Engine
     (options.onInternalError ?? console.error)(error);
     return c.json({ code: ErrorCode.INTERNAL, error: 'internal server error' }, 500);
   });
-  app.notFound((c) => errorResponse(new ApiError(404, ErrorCode.ROUTE_NOT_FOUND, 'no such operation'), c));
+  let operations: Operation[] | undefined;
+  app.notFound((c) => {
+    // The app's routes are all in place by the first request; the downloads route is each project's bucket.
+    operations ??= operationsOf(app.routes);
+    const downloads = { method: 'GET', segments: [c.env.project.config.bucket, '{path}'] };
+    const closest = closestOperations([...operations, downloads], c.req.method, c.req.path);
+    const asked = `${c.req.method} ${c.req.path.slice(0, 200)}`;
+    return errorResponse(
+      new ApiError(
+        404,
+        ErrorCode.ROUTE_NOT_FOUND,
+        `no such operation: ${asked}; the closest are ${closest.join(', ')}`,
+      ),
+      c,
+    );
+  });
   return app;
 }
 

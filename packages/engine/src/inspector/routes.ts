@@ -2,6 +2,7 @@ import { adminKey } from '../admin/guard.js';
 import type { AppContext } from '../shared/env.js';
 import { ApiError, ErrorCode, badRequest } from '../shared/errors.js';
 import { intParam } from '../shared/http.js';
+import { pathPattern, patternProblem } from '../shared/path-pattern.js';
 import { createRoutes } from '../shared/routes.js';
 import { seqOfId, type InspectedArea } from './exchange.js';
 import { inspectorOf, type ExchangeFilter, type Inspector } from './inspector.js';
@@ -27,7 +28,7 @@ function recordingInspector(c: AppContext): Inspector {
 }
 
 function filterOf(c: AppContext): ExchangeFilter {
-  const { area, status, user, text } = c.req.query();
+  const { area, status, user, text, method, path } = c.req.query();
   const filter: ExchangeFilter = {};
   if (area) {
     if (!AREAS.includes(area as InspectedArea))
@@ -42,6 +43,12 @@ function filterOf(c: AppContext): ExchangeFilter {
   }
   if (user) filter.user = user;
   if (text) filter.text = text;
+  if (method) filter.method = method.toUpperCase();
+  if (path) {
+    const problem = patternProblem(path);
+    if (problem) throw badRequest(ErrorCode.VALIDATION_FAILED, `"path" ${problem}`);
+    filter.path = pathPattern(path);
+  }
   return filter;
 }
 
@@ -62,8 +69,11 @@ inspectorRoutes.use(INSPECTOR_PATH, adminKey);
 
 inspectorRoutes.get(INSPECTOR_PATH, (c) => {
   const inspector = recordingInspector(c);
-  const page = inspector.list(filterOf(c), intParam(c, 'limit', { min: 1, max: 1000, fallback: 100 }), beforeOf(c));
-  return c.json({ ...page, capacity: inspector.capacity });
+  const filter = filterOf(c);
+  const page = inspector.list(filter, intParam(c, 'limit', { min: 1, max: 1000, fallback: 100 }), beforeOf(c));
+  // `count=1`: how many kept requests match in all, for verifying what an app did without paging through them.
+  const count = c.req.query('count') === '1' ? { count: inspector.count(filter) } : {};
+  return c.json({ ...page, capacity: inspector.capacity, ...count });
 });
 
 inspectorRoutes.delete(INSPECTOR_PATH, (c) => {

@@ -100,8 +100,7 @@ export class ApiError extends Error {
 }
 
 export const badRequest = (code: ErrorCodeValue, message: string) => new ApiError(400, code, message);
-export const unauthorized = (message = 'access token is missing, invalid or expired') =>
-  new ApiError(401, ErrorCode.INVALID_TOKEN, message);
+export const unauthorized = (message: string) => new ApiError(401, ErrorCode.INVALID_TOKEN, message);
 export const forbidden = (message: string) => new ApiError(403, ErrorCode.OPERATION_FORBIDDEN, message);
 export const notFound = (code: ErrorCodeValue, message: string) => new ApiError(404, code, message);
 

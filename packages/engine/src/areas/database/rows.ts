@@ -3,7 +3,7 @@ import type { Principal } from '../../shared/env.js';
 import { ApiError, ErrorCode, badRequest, forbidden, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
-import { canRead, canWrite, parseAcl } from './acl.js';
+import { aclRefusal, canRead, canWrite, parseAcl } from './acl.js';
 import { applyChange, columnOfChange, parseChange, type Change } from './operators.js';
 import { indexNewRow, replaceIndexedRow, unindexRow } from './indexes.js';
 import { SYSTEM_COLUMNS, checkColumnName, checkTableName } from './names.js';
@@ -133,7 +133,7 @@ export function updateRow(
   body: Record<string, unknown>,
 ): { updatedAt: string } {
   const { row } = existingRow(project, tableName, id);
-  if (!canWrite(row, principal)) throw forbidden(`the ACL of row "${id}" does not let you change it`);
+  if (!canWrite(row, principal)) throw aclRefusal(id, principal, 'write', 'change');
   const table = tableToWrite(project, tableName)!;
   const plan = planChanges(table, body);
   const written = commit(project.config, table, row, plan);
@@ -146,7 +146,7 @@ export function updateRow(
 /** A row (spec 4.2 #3), its relation columns as arrays of pointers (`showRelations`); the caller needs read access. */
 export function getRow(project: Project, principal: Principal, tableName: string, id: string): Row {
   const { table, row } = existingRow(project, tableName, id);
-  if (!canRead(row, principal)) throw forbidden(`the ACL of row "${id}" does not let you read it`);
+  if (!canRead(row, principal)) throw aclRefusal(id, principal, 'read', 'read');
   return showRelations(table, row);
 }
 
@@ -158,7 +158,7 @@ export function deleteRow(
   id: string,
 ): Record<string, never> {
   const { row } = existingRow(project, tableName, id);
-  if (!canWrite(row, principal)) throw forbidden(`the ACL of row "${id}" does not let you delete it`);
+  if (!canWrite(row, principal)) throw aclRefusal(id, principal, 'write', 'delete');
   const table = tableToWrite(project, tableName)!;
   table.rows.delete(id);
   table.relations.delete(id);
