@@ -1,6 +1,6 @@
 import createFetchClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from '../generated/schema.js';
-import { AbortError, BasekitError, NetworkError, ServiceError } from './errors.js';
+import { AbortError, BasekitError, NetworkError, ServiceError, TimeoutError } from './errors.js';
 import { renameServiceHeaders } from './header-word.js';
 import type { ClientOptions } from './options.js';
 import { SessionManager, type TokenResponse } from './session.js';
@@ -25,11 +25,13 @@ export interface Core {
   call<T>(pending: Promise<{ data?: T; response: Response }>): Promise<T>;
 }
 
-const isAbort = (error: unknown) =>
-  error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+const isAbort = (error: unknown) => error instanceof Error && error.name === 'AbortError';
+const isTimeout = (error: unknown) => error instanceof Error && error.name === 'TimeoutError';
 
 function transportError(operation: string, error: unknown): BasekitError {
   if (error instanceof BasekitError) return error;
+  if (isTimeout(error))
+    return new TimeoutError(`${operation} timed out: ${(error as Error).message}`, { cause: error });
   if (isAbort(error)) return new AbortError(`${operation} was aborted`, { cause: error });
   return new NetworkError(`${operation} failed: ${(error as Error)?.message ?? String(error)}`, { cause: error });
 }
@@ -81,6 +83,23 @@ function sessionMiddleware(core: Core, send: (request: Request) => Promise<Respo
 }
 
 /**
+ * `request` with a signal that also aborts it after `ms`, with a `TimeoutError` that says so. The timer does not keep
+ * a Node process alive.
+ */
+function withTimeout(request: Request, ms: number): Request {
+  const controller = new AbortController();
+  const stop = (reason: unknown) => controller.abort(reason);
+  const timer = setTimeout(() => stop(new DOMException(`no answer within ${ms} ms (timeoutMs)`, 'TimeoutError')), ms);
+  (timer as { unref?: () => void }).unref?.();
+  const { signal } = request;
+  if (signal.aborted) stop(signal.reason);
+  else signal.addEventListener('abort', () => stop(signal.reason), { once: true });
+  controller.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+  // `duplex` is required by fetch for a streamed body; the DOM typings do not know it yet.
+  return new Request(request, { signal: controller.signal, duplex: 'half' } as RequestInit);
+}
+
+/**
  * Creates the shared core of a client. Area clients (`createAuth`, `createDb`, ...) take it, so an app that
  * imports one area bundles only that area.
  *
@@ -96,7 +115,8 @@ export function createCore(options: ClientOptions): Core {
   };
   // Resolved at call time: msw (or a test) may replace globalThis.fetch after the client was created.
   const rawFetch = (request: Request) => (options.fetch ?? globalThis.fetch)(request);
-  const { headerWord } = options;
+  const { headerWord, timeoutMs } = options;
+  const timed = (request: Request) => (timeoutMs === undefined ? request : withTimeout(request, timeoutMs));
 
   const core: Core = {
     options: resolved,
@@ -104,7 +124,7 @@ export function createCore(options: ClientOptions): Core {
     async send(operation, request) {
       let response: Response;
       try {
-        response = await rawFetch(request);
+        response = await rawFetch(timed(request));
       } catch (error) {
         throw transportError(operation, error);
       }
@@ -121,6 +141,8 @@ export function createCore(options: ClientOptions): Core {
       const client = createFetchClient<paths>({ baseUrl, headers, fetch: rawFetch });
       // First, so that the session's replay copy carries the renamed headers too.
       if (headerWord) client.use({ onRequest: ({ request }) => renameServiceHeaders(request.headers, headerWord) });
+      // Before the session's, so that a replay after a renewal runs on the same clock.
+      if (timeoutMs !== undefined) client.use({ onRequest: ({ request }) => timed(request) });
       // onResponse runs in reverse order: the session replays a 401 before the error is raised.
       client.use(errorMiddleware);
       if (authorize) client.use(sessionMiddleware(core, rawFetch));
