@@ -1,0 +1,91 @@
+import type { SnapshotInfo } from '@basekit/engine';
+import { useState } from 'preact/hooks';
+import { admin, adminResponse, reloadConfig, type ProjectConfig } from '../../api.js';
+import { DataTable } from '../../components/data-table.js';
+import { Field } from '../../components/field.js';
+import { Status } from '../../components/status.js';
+import { useAction } from '../../use-action.js';
+import { useLoad } from '../../use-load.js';
+
+/**
+ * Named snapshots of the project (`/__admin/snapshots`): save it whole under a name, bring it back exactly in
+ * milliseconds, delete. They live in the server's memory for its run. Read again when the config is (another project).
+ */
+export function Snapshots({ config }: { config: ProjectConfig }) {
+  const snapshots = useLoad(() => admin<{ snapshots: SnapshotInfo[] }>('/__admin/snapshots'), [config]);
+  const [name, setName] = useState('');
+  const action = useAction();
+  const path = (of: string) => `/__admin/snapshots/${encodeURIComponent(of)}`;
+
+  const save = (event: Event) => {
+    event.preventDefault();
+    void action.run(async () => {
+      await admin(path(name), { method: 'PUT' });
+      snapshots.reload();
+      return `Snapshot "${name}" saved.`;
+    });
+  };
+  const restore = (of: string) =>
+    action.run(async () => {
+      await admin(`${path(of)}/restore`, { method: 'POST' });
+      // The config may be another now, and every page reads it.
+      await reloadConfig();
+      snapshots.reload();
+      return `The project is back as it was at snapshot "${of}".`;
+    });
+  const remove = (of: string) =>
+    action.run(async () => {
+      const response = await adminResponse(path(of), { method: 'DELETE' });
+      if (!response.ok) throw new Error(`deleting failed: ${response.status}`);
+      snapshots.reload();
+      return `Snapshot "${of}" deleted.`;
+    });
+
+  return (
+    <section aria-labelledby="snapshots-heading">
+      <h2 id="snapshots-heading">Snapshots</h2>
+      <Status error={snapshots.error} />
+      <DataTable
+        caption="Named snapshots"
+        rows={snapshots.data?.snapshots ?? []}
+        rowKey={(snapshot) => snapshot.name}
+        empty="No snapshot saved."
+        columns={[
+          { title: 'Name', cell: (snapshot) => snapshot.name },
+          { title: 'Saved', cell: (snapshot) => <time dateTime={snapshot.createdAt}>{snapshot.createdAt}</time> },
+          { title: 'Restored', cell: (snapshot) => `${snapshot.restores} times` },
+          {
+            title: 'Actions',
+            cell: (snapshot) => (
+              <div class="toolbar">
+                <button type="button" onClick={() => restore(snapshot.name)}>
+                  Restore <span class="visually-hidden">{snapshot.name}</span>
+                </button>
+                <button type="button" class="danger" onClick={() => remove(snapshot.name)}>
+                  Delete <span class="visually-hidden">{snapshot.name}</span>
+                </button>
+              </div>
+            ),
+          },
+        ]}
+      />
+      <form class="toolbar" onSubmit={save}>
+        <Field label="Snapshot name" hint="letters, digits, . _ -; an existing name is replaced">
+          {(id) => (
+            <input
+              id={id}
+              required
+              pattern="[A-Za-z0-9][\w.\-]{0,99}"
+              value={name}
+              onInput={(e) => setName(e.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <button type="submit" disabled={action.busy}>
+          Save a snapshot
+        </button>
+      </form>
+      <Status error={action.error}>{action.message}</Status>
+    </section>
+  );
+}
