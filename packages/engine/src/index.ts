@@ -4,8 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import { getPath } from 'hono/utils/url';
 import { adminRoutes } from './admin/routes.js';
 import { snapshotRoutes } from './admin/snapshots.js';
-import { injectedAnswer } from './faults/answer.js';
-import { closestOperations, operationsOf, type Operation } from './operations.js';
+import type { Operation } from './operations.js';
 import { faultsRoutes } from './faults/routes.js';
 import type { Area } from './area.js';
 import { AREAS } from './areas/index.js';
@@ -115,7 +114,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
   injector.use('*', answerJson);
   injector.use('*', recorder);
   injector.use('*', (c, next) => (c.env.fault?.kind === 'reset' ? next() : withCors(c, next)));
-  injector.all('*', (c) => injectedAnswer(c, c.env.fault!));
+  // Loaded with the first injected answer, as the faults' checks load with the first fault set.
+  injector.all('*', async (c) => (await import('./faults/answer.js')).injectedAnswer(c, c.env.fault!));
 
   const routes: RouteRunner = (request, env) =>
     env.fault === undefined || env.fault.kind === 'delay' ? app.fetch(request, env) : injector.fetch(request, env);
@@ -181,7 +181,9 @@ function withErrorHandling(app: ReturnType<typeof createRoutes>, options: Engine
     return c.json({ code: ErrorCode.INTERNAL, error: 'internal server error' }, 500);
   });
   let operations: Operation[] | undefined;
-  app.notFound((c) => {
+  app.notFound(async (c) => {
+    // Loaded with the first request of no operation (an msw handler meets many: requests that are not the service's).
+    const { closestOperations, operationsOf } = await import('./operations.js');
     // The app's routes are all in place by the first request; the downloads route is each project's bucket.
     operations ??= operationsOf(app.routes);
     const downloads = { method: 'GET', segments: [c.env.project.config.bucket, '{path}'] };

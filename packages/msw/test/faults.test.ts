@@ -74,3 +74,21 @@ describe('faults with a seeded backend', () => {
     expect(await seeded.faults.list()).toEqual([]);
   });
 });
+
+describe('snapshots in msw', () => {
+  it('save the backend and restore it exactly, a seeded one resets through its seed snapshot', async () => {
+    const { auth } = await signUp(BASE, 'ann');
+    await createRow(auth);
+    const before = await backend.state();
+    const saved = await backend.snapshots.save('one-row');
+    expect(saved).toMatchObject({ name: 'one-row', restores: 0 });
+    await createRow(auth);
+    await signUp(BASE, 'bob');
+    expect(await backend.rows('Note')).toHaveLength(2);
+    await backend.snapshots.restore('one-row');
+    expect(await backend.state()).toEqual(before);
+    expect((await backend.snapshots.list()).map((s) => s.name)).toEqual(['basekit-seed', 'one-row']);
+    await backend.snapshots.remove('one-row');
+    await expect(backend.snapshots.restore('one-row')).rejects.toThrow(/404 .*"code":43/);
+  });
+});

@@ -1,7 +1,7 @@
 import { getPath } from 'hono/utils/url';
 import { servicePath } from '../shared/path.js';
 import type { Project } from '../shared/project.js';
-import { Fault, type FaultSpec } from './fault.js';
+import type { Fault, FaultSpec } from './fault.js';
 
 /** A fault applied to one request, as the routes (and the request inspector) get it: which, and what it does. */
 export interface AppliedFault {
@@ -25,13 +25,17 @@ export class Faults {
   #list: Fault[] = [];
   #sequence = 0;
 
+  /** The id the next fault gets. */
+  nextId(): string {
+    return `f${++this.#sequence}`;
+  }
+
   /** How many faults are set (exhausted ones included); 0 keeps every request on its plain path. */
   get size(): number {
     return this.#list.length;
   }
 
-  add(spec: FaultSpec, createdAt: string): Fault {
-    const fault = new Fault(`f${++this.#sequence}`, spec, createdAt);
+  add(fault: Fault): Fault {
     this.#list.push(fault);
     return fault;
   }

@@ -11,7 +11,7 @@ function bearerToken(header: string | undefined): string | undefined {
 
 /**
  * The caller of a request, from its access token for this project; 401 saying why when there is none: no header, a
- * header not of the form `<token_type> <access_token>`, a token refused (see `TokenIssuer.refusal`), or the token of
+ * header not of the form `<token_type> <access_token>`, a token refused (see `refusal.ts`), or the token of
  * a user that no longer exists (after an admin reset, or a restart of a server that keeps users in memory): a
  * signature outlives its user, access must not.
  */
@@ -23,7 +23,7 @@ export async function principalOf(c: AppContext): Promise<Principal> {
     throw unauthorized('the Authorization header is not "<token_type> <access_token>" (token type bearer, one space)');
   const { tokens } = c.env.project;
   const claims = tokens.verified(token) ?? (await tokens.verify(token));
-  if (!claims) throw unauthorized(await tokens.refusal(token));
+  if (!claims) throw unauthorized(await (await import('./refusal.js')).refusal(c.env.project, token));
   if (claims.userId !== undefined && !c.env.project.directory.has(claims.userId))
     throw unauthorized('the user of this access token no longer exists');
   return { ...claims, isMaster: claims.scope === 'master' };

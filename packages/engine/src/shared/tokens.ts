@@ -85,19 +85,9 @@ export class TokenIssuer {
     return claims && this.#unexpired(claims);
   }
 
-  /**
-   * Why `verify` refused `token`, in words for its 401: malformed, of another project, a signature that is not this
-   * project's, or expired (when, and the server's time now). Worked out only for a refused token.
-   */
-  async refusal(token: string): Promise<string> {
-    const pid = tokenClaims(token)?.['pid'];
-    if (pid === undefined) return 'the access token is malformed: it is not a token this service issued';
-    if (pid !== this.projectId)
-      return `the access token is of another project (${JSON.stringify(pid)}), not of "${this.projectId}"`;
-    const claims = this.#verified.get(token) ?? (await this.#verifySignature(token));
-    if (!claims)
-      return "the access token's signature is not this project's: it was altered, or signed before the project's master key changed";
-    return `the access token expired at ${new Date(claims.exp * 1000).toISOString()} (server time now ${new Date(this.clock.now()).toISOString()})`;
+  /** The claims of a token whose signature is this project's, expired or not (to tell why `verify` refused it). */
+  async signed(token: string): Promise<AccessClaims | undefined> {
+    return this.#verified.get(token) ?? (await this.#verifySignature(token));
   }
 
   #unexpired(claims: AccessClaims): AccessClaims | undefined {
@@ -122,17 +112,5 @@ export class TokenIssuer {
     } catch {
       return undefined;
     }
-  }
-}
-
-/** The claims of a token read without checking its signature (to explain a refusal); undefined when it has none. */
-function tokenClaims(token: string): Record<string, unknown> | undefined {
-  const part = token.split('.')[1];
-  if (part === undefined) return undefined;
-  try {
-    const claims: unknown = JSON.parse(atob(part.replace(/-/g, '+').replace(/_/g, '/')));
-    return typeof claims === 'object' && claims !== null ? (claims as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
   }
 }
