@@ -30,8 +30,7 @@ const isTimeout = (error: unknown) => error instanceof Error && error.name === '
 
 function transportError(operation: string, error: unknown): BasekitError {
   if (error instanceof BasekitError) return error;
-  if (isTimeout(error))
-    return new TimeoutError(`${operation} timed out: ${(error as Error).message}`, { cause: error });
+  if (isTimeout(error)) return new TimeoutError(`${operation} timed out`, { cause: error });
   if (isAbort(error)) return new AbortError(`${operation} was aborted`, { cause: error });
   return new NetworkError(`${operation} failed: ${(error as Error)?.message ?? String(error)}`, { cause: error });
 }
@@ -83,23 +82,6 @@ function sessionMiddleware(core: Core, send: (request: Request) => Promise<Respo
 }
 
 /**
- * `request` with a signal that also aborts it after `ms`, with a `TimeoutError` that says so. The timer does not keep
- * a Node process alive.
- */
-function withTimeout(request: Request, ms: number): Request {
-  const controller = new AbortController();
-  const stop = (reason: unknown) => controller.abort(reason);
-  const timer = setTimeout(() => stop(new DOMException(`no answer within ${ms} ms (timeoutMs)`, 'TimeoutError')), ms);
-  (timer as { unref?: () => void }).unref?.();
-  const { signal } = request;
-  if (signal.aborted) stop(signal.reason);
-  else signal.addEventListener('abort', () => stop(signal.reason), { once: true });
-  controller.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
-  // `duplex` is required by fetch for a streamed body; the DOM typings do not know it yet.
-  return new Request(request, { signal: controller.signal, duplex: 'half' } as RequestInit);
-}
-
-/**
  * Creates the shared core of a client. Area clients (`createAuth`, `createDb`, ...) take it, so an app that
  * imports one area bundles only that area.
  *
@@ -116,7 +98,14 @@ export function createCore(options: ClientOptions): Core {
   // Resolved at call time: msw (or a test) may replace globalThis.fetch after the client was created.
   const rawFetch = (request: Request) => (options.fetch ?? globalThis.fetch)(request);
   const { headerWord, timeoutMs } = options;
-  const timed = (request: Request) => (timeoutMs === undefined ? request : withTimeout(request, timeoutMs));
+  // `duplex` is required by fetch for a streamed body; the DOM typings do not know it yet.
+  const timed = (request: Request) =>
+    timeoutMs === undefined
+      ? request
+      : new Request(request, {
+          signal: AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]),
+          duplex: 'half',
+        } as RequestInit);
 
   const core: Core = {
     options: resolved,
