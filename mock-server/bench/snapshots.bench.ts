@@ -2,7 +2,8 @@
 // the same export, saving it; and get-by-id with no fault set beside the same with a fault set on another operation
 // (the cost of a set fault for the requests it does not take), in short rounds in turn, load from another process.
 // Run: `npm run bench -w @basekit/mock-server -- snapshots`.
-import { createRow } from '../../packages/engine/src/areas/database/rows.js';
+import { createRow, updateRow } from '../../packages/engine/src/areas/database/rows.js';
+import { snapshotsOf } from '../../packages/engine/src/shared/snapshots.js';
 import type { Principal } from '../../packages/engine/src/shared/env.js';
 import { startServer } from '../src/server.js';
 import { loadGenerator, type LoadFigures } from './hello-world.js';
@@ -68,6 +69,16 @@ async function main(): Promise<void> {
         )),
       );
     }
+    // The same in the process, without HTTP: what the engine itself spends, whatever the load on the machine.
+    const inProcess: [number[], number[]] = [[], []];
+    for (let i = 0; i < 21; i++) {
+      let started = performance.now();
+      await snapshotsOf(project).restore('seeded', project);
+      inProcess[0].push(performance.now() - started);
+      started = performance.now();
+      updateRow(project, principal, 'Score', anyId, { score: i });
+      inProcess[1].push(performance.now() - started);
+    }
     const exported = await (await fetch(`${server.url}/__admin/state`, { headers: admin })).text();
     const exportTimes = await timed(5, () => fetch(`${server.url}/__admin/state`, { headers: admin }));
     const importTimes = await timed(5, () =>
@@ -85,7 +96,9 @@ async function main(): Promise<void> {
         `  save a named snapshot      median ${median(save).toFixed(1)} ms (${spread(save)} ms, 11 runs)\n` +
         `  first write to the table after a restore median ${median(writes[0]).toFixed(1)} ms (copies its map of rows), ` +
         `the next write ${median(writes[1]).toFixed(1)} ms\n` +
-        `  export (GET /__admin/state) median ${median(exportTimes).toFixed(1)} ms (${spread(exportTimes)} ms, 5 runs)`,
+        `  export (GET /__admin/state) median ${median(exportTimes).toFixed(1)} ms (${spread(exportTimes)} ms, 5 runs)\n` +
+        `in the process, without HTTP: restore median ${median(inProcess[0]).toFixed(2)} ms, the first write after it ` +
+        `${median(inProcess[1]).toFixed(1)} ms (21 runs)`,
     );
     await faultCost(server.url, `${server.url}/object-storage/classes/Score/${anyId}`, db, admin);
   } finally {
