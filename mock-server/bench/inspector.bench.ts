@@ -3,7 +3,7 @@
 // CPU time per request (which does not count time spent waiting for the CPU on a busy machine).
 // Run: `npm run bench -w @basekit/mock-server -- inspector`.
 import { startServer } from '../src/server.js';
-import { loadGenerator, type LoadFigures } from './hello-world.js';
+import { type RoundFigures, httpContender, loadGenerator } from './processes.js';
 import { benchUsers } from './users.js';
 
 const ROUNDS = 10;
@@ -15,7 +15,7 @@ const spread = (values: number[]) => `${Math.min(...values).toFixed(1)} to ${Mat
 async function main(): Promise<void> {
   const server = await startServer({ port: 0 });
   const { objectStorageId, masterKey } = server.engine.project.config;
-  const load = loadGenerator();
+  const generator = loadGenerator();
   try {
     const [user] = await benchUsers(server, 1);
     const headers = {
@@ -36,18 +36,24 @@ async function main(): Promise<void> {
         headers: { 'X-Service-Authentication-Key': masterKey, 'Content-Type': 'application/json' },
         body: JSON.stringify({ inspectorLimit }),
       });
-    const measure = async (inspectorLimit: number): Promise<LoadFigures> => {
+    // The server runs in this process: its CPU time is this process's (the load comes from another).
+    const cpuSeconds = () => {
+      const { user, system } = process.cpuUsage();
+      return (user + system) / 1e6;
+    };
+    const getById = httpContender('get by id', { cpuSeconds }, target, generator);
+    const measure = async (inspectorLimit: number): Promise<RoundFigures> => {
       await recording(inspectorLimit);
-      return load.run(target, SECONDS);
+      return getById.run(SECONDS);
     };
 
     await measure(500); // warm-up: JIT, connections, the token cache
     await measure(0);
     const rpsCosts: number[] = [];
     const cpuCosts: number[] = [];
-    const on: LoadFigures[] = [];
+    const on: RoundFigures[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      let recorded: LoadFigures, plain: LoadFigures;
+      let recorded: RoundFigures, plain: RoundFigures;
       if (round % 2) {
         recorded = await measure(500);
         plain = await measure(0);
@@ -55,7 +61,7 @@ async function main(): Promise<void> {
         plain = await measure(0);
         recorded = await measure(500);
       }
-      rpsCosts.push(100 * (1 - recorded.rps / plain.rps));
+      rpsCosts.push(100 * (1 - recorded.rate / plain.rate));
       cpuCosts.push(100 * (recorded.cpuMicros / plain.cpuMicros - 1));
       on.push(recorded);
     }
@@ -65,7 +71,7 @@ async function main(): Promise<void> {
         `median ${median(cpuCosts).toFixed(1)} % more server CPU time per request (rounds ${spread(cpuCosts)} %; ${median(on.map((f) => f.cpuMicros)).toFixed(1)} µs with it)`,
     );
   } finally {
-    load.close();
+    generator.close();
     await server.close();
   }
 }

@@ -4,6 +4,7 @@ import type { Capabilities, Config } from '@basekit/engine';
 import { nodeFiles } from './files/index.js';
 import { jsonResponse } from './json-response.js';
 import { DiskJournal } from './journal/disk-journal.js';
+import { byteSearch, requestBody } from './request-body.js';
 import { DiskProjectStore } from './journal/project-store.js';
 import { nodeTranscoder } from './transcoder/index.js';
 
@@ -17,8 +18,10 @@ export async function nodeCapabilities({
 } = {}): Promise<Partial<Capabilities>> {
   return {
     jsonResponse,
+    requestBody,
+    byteSearch,
     transcoder: await nodeTranscoder(),
-    ...(await nodeFiles({ dataDir })),
+    ...(await nodeFiles({ dataDir, fsync })),
     ...(dataDir && {
       journal: new DiskJournal(join(dataDir, 'journal'), fsync),
       projects: new DiskProjectStore(dataDir, fsync),

@@ -12,6 +12,7 @@ import {
 import { nodeCapabilities } from './capabilities.js';
 import { dropConnection, writeJsonAnswer } from './json-response.js';
 import { BUILT_PANEL_DIR, panelFiles } from './panel.js';
+import { keepRequestBody } from './request-body.js';
 
 export interface StartOptions {
   /** Config keys (see `config.schema.json`) over the built-in development config (see `developmentConfig`). */
@@ -64,13 +65,17 @@ export async function startServer({
   const panel = panelFiles(panelDir, () => engine.project.config.headerWord[0]!);
   const server = createAdaptorServer({
     // The engine's JSON answers are written as they are (see JsonResponse); anything else goes through the adaptor.
-    fetch: (request, { outgoing }) =>
-      panel(request) ??
-      engine
-        .fetch(request)
-        .then((response) =>
-          response.type === 'error' ? dropConnection(outgoing) : writeJsonAnswer(response, outgoing),
-        ),
+    fetch: (request, { incoming, outgoing }) => {
+      keepRequestBody(request, incoming);
+      return (
+        panel(request) ??
+        engine
+          .fetch(request)
+          .then((response) =>
+            response.type === 'error' ? dropConnection(outgoing) : writeJsonAnswer(response, outgoing),
+          )
+      );
+    },
     overrideGlobalObjects: false,
   });
   await new Promise<void>((resolve, reject) => {

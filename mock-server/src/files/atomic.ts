@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { copyFile, open, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { WriteBehind } from './write-behind.js';
 
 const TEMP_PREFIX = '.tmp-';
 
@@ -28,7 +29,7 @@ const tempBeside = (path: string) => join(dirname(path), `${TEMP_PREFIX}${random
 
 /** A file being written beside its target and renamed over it by `commit`. */
 export interface AtomicFile {
-  /** Appends `data`. */
+  /** Appends `data`; resolves once it may be followed (it is written behind: see `WriteBehind`). */
   write(data: Uint8Array | string): Promise<void>;
   /** After the last write: flushes the file to disk and closes it (so many files in waiting hold no descriptors). */
   end(): Promise<void>;
@@ -40,23 +41,27 @@ export interface AtomicFile {
 
 /**
  * Starts writing a file so that readers see the old content or the whole new one, never a part: the bytes go to a
- * temporary file in the same folder, and `commit` flushes it to disk and renames it over the target. A crash before
- * that leaves only the temporary file, which `removeLeftovers` clears at the next start.
+ * temporary file in the same folder, and `commit` flushes it to disk (unless `sync` is false: then it is in the OS,
+ * which a crash of the process does not lose, a power loss may) and renames it over the target. A crash before that
+ * leaves only the temporary file, which `removeLeftovers` clears at the next start.
  */
-export async function openAtomic(path: string): Promise<AtomicFile> {
+export async function openAtomic(path: string, { sync = true } = {}): Promise<AtomicFile> {
   const temp = tempBeside(path);
   const handle = await open(temp, 'wx');
+  const file = new WriteBehind(handle);
   let ended = false;
   let committed = false;
   const abort = async () => {
     if (committed) return;
+    await file.flush().catch(() => undefined); // no write under way on a closed handle
     await handle.close().catch(() => undefined); // closing twice is harmless
     await rm(temp, { force: true });
   };
   const end = async () => {
     if (ended) return;
     try {
-      await handle.sync();
+      await file.flush();
+      if (sync) await handle.sync();
       await handle.close();
     } catch (error) {
       await abort();
@@ -65,8 +70,7 @@ export async function openAtomic(path: string): Promise<AtomicFile> {
     ended = true;
   };
   return {
-    // writeFile on a handle writes everything from the current position on, however many writes that takes.
-    write: (data) => handle.writeFile(data),
+    write: (data) => file.write(typeof data === 'string' ? Buffer.from(data) : data),
     end,
     async commit() {
       await end();

@@ -1,7 +1,7 @@
 import { openAsBlob } from 'node:fs';
 import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BlobStore, BlobWriter, Persistence, StoredBytes } from '@basekit/engine';
+import type { BlobStore, BlobWriter, Config, Persistence, StoredBytes } from '@basekit/engine';
 import { copyAtomic, openAtomic, removeLeftovers, writeAtomic } from './atomic.js';
 
 const KEY = /^[A-Za-z0-9_-]{1,64}$/;
@@ -17,14 +17,18 @@ function checkKey(key: string): string {
  * commit, and served from disk without loading it into memory.
  */
 class DiskBlobStore implements BlobStore {
-  constructor(private readonly folder: string) {}
+  constructor(
+    private readonly folder: string,
+    /** Whether each file is flushed to the disk before it is committed (the config's `fsync`). */
+    private readonly sync: boolean,
+  ) {}
 
   #path(key: string): string {
     return join(this.folder, checkKey(key));
   }
 
   create(key: string): Promise<BlobWriter> {
-    return openAtomic(this.#path(key));
+    return openAtomic(this.#path(key), { sync: this.sync });
   }
 
   async get(key: string): Promise<StoredBytes | undefined> {
@@ -107,17 +111,24 @@ async function readSaved(folder: string): Promise<Map<string, string>> {
 
 /**
  * Durable storage in a data folder (`--data-dir`): file bytes and the areas' metadata survive a restart, and a
- * crash never leaves a half-written file that is then served.
+ * crash never leaves a half-written file that is then served. File bytes are flushed to the disk before they are
+ * committed with `fsync: "always"`; with `"never"` they are handed to the OS, as journal records are.
  *
  * @example
- * const { blobs, persistence } = await diskStorage('./data');
+ * const { blobs, persistence } = await diskStorage('./data', 'never');
  */
-export async function diskStorage(dir: string): Promise<{ blobs: BlobStore; persistence: Persistence }> {
+export async function diskStorage(
+  dir: string,
+  fsync: Config['fsync'],
+): Promise<{ blobs: BlobStore; persistence: Persistence }> {
   const blobs = join(dir, 'blobs');
   const state = join(dir, 'state');
   for (const folder of [blobs, state]) {
     await mkdir(folder, { recursive: true });
     await removeLeftovers(folder);
   }
-  return { blobs: new DiskBlobStore(blobs), persistence: new DiskPersistence(state, await readSaved(state)) };
+  return {
+    blobs: new DiskBlobStore(blobs, fsync === 'always'),
+    persistence: new DiskPersistence(state, await readSaved(state)),
+  };
 }

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { Hashing } from '@basekit/engine';
+import { workerDigests } from './digests-worker.js';
 
 /**
  * Node's own MD5 (OpenSSL) and CRC-32 (zlib, Node 20.15+), several times faster than the engine's portable
- * JavaScript: hashing a large upload then holds the event loop for far less time.
+ * JavaScript; an upload's digests are computed in a worker thread (`digests`), beside the thread that reads it.
  */
 export const nodeHashing: Hashing = {
   md5() {
@@ -20,4 +21,5 @@ export const nodeHashing: Hashing = {
       digest: () => crc.toString(16).padStart(8, '0'),
     };
   },
+  digests: workerDigests,
 };

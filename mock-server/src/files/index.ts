@@ -1,4 +1,4 @@
-import type { Capabilities } from '@basekit/engine';
+import type { Capabilities, Config } from '@basekit/engine';
 import { diskStorage } from './disk.js';
 import { nodeHashing } from './hashing.js';
 import { sharpResizer } from './images.js';
@@ -8,8 +8,14 @@ import { sharpResizer } from './images.js';
  * folder, durable storage.
  *
  * @example
- * const capabilities = await nodeFiles({ dataDir: './data' });
+ * const capabilities = await nodeFiles({ dataDir: './data', fsync: 'never' });
  */
-export async function nodeFiles({ dataDir }: { dataDir?: string | undefined }): Promise<Partial<Capabilities>> {
-  return { hashing: nodeHashing, images: sharpResizer, ...(dataDir ? await diskStorage(dataDir) : {}) };
+export async function nodeFiles({
+  dataDir,
+  fsync = 'never',
+}: {
+  dataDir?: string | undefined;
+  fsync?: Config['fsync'];
+}): Promise<Partial<Capabilities>> {
+  return { hashing: nodeHashing, images: sharpResizer, ...(dataDir ? await diskStorage(dataDir, fsync) : {}) };
 }

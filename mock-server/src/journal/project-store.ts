@@ -61,7 +61,10 @@ export class DiskProjectStore implements ProjectStore {
 
   async open(key: string) {
     const folder = this.#folder(key);
-    return { ...(await diskStorage(folder)), journal: new DiskJournal(join(folder, 'journal'), this.fsync) };
+    return {
+      ...(await diskStorage(folder, this.fsync)),
+      journal: new DiskJournal(join(folder, 'journal'), this.fsync),
+    };
   }
 
   async remove(key: string): Promise<void> {

@@ -48,32 +48,36 @@ function framesAt(info: SourceInfo, times: number[]): number[] {
 }
 
 /**
- * Selects one frame per moment in one decode. Frame k is the first frame at or after T = (k - 1/2) frame times
- * (half a frame of slack for rounded timestamps): `gte(t,T)*(isnan(prev_pts)+lt(prev_pts*TB,T))`, summed.
+ * The filter that selects one frame per moment in one decode, and the number of frames it selects. Frame k is the
+ * first frame at or after T = (k - 1/2) frame times (half a frame of slack for rounded timestamps):
+ * `gte(t,T)*(isnan(prev_pts)+lt(prev_pts*TB,T))`, summed.
  */
-export function thumbnailArgs(source: string, info: SourceInfo, times: number[], pattern: string): string[] {
+function thumbnailSelect(info: SourceInfo, times: number[]): { filter: string; count: number } {
   const frames = [...new Set(framesAt(info, times))];
   const terms = frames.map((k) => {
     const t = (Math.max(0, k - 0.5) * info.frameSeconds + info.startSeconds).toFixed(4);
     return `gte(t\\,${t})*(isnan(prev_pts)+lt(prev_pts*TB\\,${t}))`;
   });
-  return [
-    ...COMMON,
-    ...SOURCE_INPUT,
-    '-i',
-    source,
-    '-map',
-    '0:v:0',
-    '-vf',
-    `select='${terms.join('+')}'`,
-    '-fps_mode',
-    'passthrough',
-    '-frames:v',
-    String(frames.length),
-    '-q:v',
-    '3',
-    pattern,
-  ];
+  return { filter: `select='${terms.join('+')}'`, count: frames.length };
+}
+
+/** The output options of the thumbnails (JPEG files named by `pattern`), `count` frames of the stream `map`. */
+const thumbnailOutput = (map: string, count: number, pattern: string) => [
+  '-map',
+  map,
+  '-fps_mode',
+  'passthrough',
+  '-frames:v',
+  String(count),
+  '-q:v',
+  '3',
+  pattern,
+];
+
+/** Thumbnails alone: one frame per moment, in one decode. */
+export function thumbnailArgs(source: string, info: SourceInfo, times: number[], pattern: string): string[] {
+  const { filter, count } = thumbnailSelect(info, times);
+  return [...COMMON, ...SOURCE_INPUT, '-i', source, '-vf', filter, ...thumbnailOutput('0:v:0', count, pattern)];
 }
 
 const OVERLAY: Record<WatermarkLocation, (px: number, py: number) => string> = {
@@ -92,19 +96,24 @@ function pixelFormat(profile = ''): string {
   return `yuv${chroma}p${depth}`;
 }
 
-/** Watermark once on the source (so it looks the same on every quality), then one scaled branch per output. */
-function filterGraph(plan: ConvertPlan): string {
+/**
+ * Thumbnails (a branch that selects their frames, as `[thumbs]`) taken from the source as it is; the watermark put
+ * once on the source (so it looks the same on every quality), then one scaled branch per output (`[v<i>]`).
+ */
+function filterGraph(plan: ConvertPlan, thumbnails: string | undefined): string {
   const n = plan.outputs.length;
   const w = plan.watermark;
-  const head = w ? `[0:v][1:v]overlay=${OVERLAY[w.location](w.paddingX, w.paddingY)}[marked];[marked]` : '[0:v]';
+  const source = thumbnails ? '[main]' : '[0:v]';
+  const head = w ? `${source}[1:v]overlay=${OVERLAY[w.location](w.paddingX, w.paddingY)}[marked];[marked]` : source;
   const branches = plan.outputs.map(({ width, height }, i) => `[s${i}]scale=${width ?? -2}:${height},setsar=1[v${i}]`);
-  return `${head}split=${n}${plan.outputs.map((_, i) => `[s${i}]`).join('')};${branches.join(';')}`;
+  const graph = `${head}split=${n}${plan.outputs.map((_, i) => `[s${i}]`).join('')};${branches.join(';')}`;
+  return thumbnails ? `[0:v]split=2[frames][main];[frames]${thumbnails}[thumbs];${graph}` : graph;
 }
 
 /**
- * Every output of the plan as an MP4 from ONE decode of the source (a split filter graph). Keyframes fall every
- * segment length, at the same moments in every quality, so the files can later be cut into aligned HLS segments
- * without re-encoding.
+ * Every output of the plan as an MP4, and its thumbnails as JPEG files named by `thumbnailPattern`, from ONE decode
+ * of the source (a split filter graph). Keyframes fall every segment length, at the same moments in every quality,
+ * so the files can later be cut into aligned HLS segments without re-encoding.
  */
 export function encodeArgs(
   source: string,
@@ -112,7 +121,9 @@ export function encodeArgs(
   info: SourceInfo,
   plan: ConvertPlan,
   outputPath: (i: number) => string,
+  thumbnailPattern: string,
 ): string[] {
+  const thumbnails = plan.thumbnails?.length ? thumbnailSelect(info, plan.thumbnails) : undefined;
   const x265 = plan.videoEncoder === 'x265';
   const keyframes = plan.hls?.segmentSeconds ?? 2;
   // Checked again here, so that no plan, however it was made, hands ffmpeg an option off the allow-list.
@@ -159,8 +170,9 @@ export function encodeArgs(
     source,
     ...(watermark ? [...IMAGE_INPUT, '-i', watermark] : []),
     '-filter_complex',
-    filterGraph(plan),
+    filterGraph(plan, thumbnails?.filter),
     ...perOutput,
+    ...(thumbnails ? thumbnailOutput('[thumbs]', thumbnails.count, thumbnailPattern) : []),
   ];
 }
 

@@ -8,6 +8,7 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import {
   MAX_FRAME,
   UnreadableSource,
+  type Conversion,
   type ConverterRun,
   type ConvertPlan,
   type OpenedSource,
@@ -118,15 +119,16 @@ class FfmpegSource implements OpenedSource {
     return filesOf(out);
   }
 
-  async convert(plan: ConvertPlan): Promise<Rendition[]> {
+  async convert(plan: ConvertPlan): Promise<Conversion> {
     const out = await this.#newFolder('convert');
+    const thumbnails = await this.#newFolder('thumbnails');
     let watermark: string | undefined;
     if (plan.watermark) {
       watermark = join(out, 'watermark');
       await writeFile(watermark, new Uint8Array(await plan.watermark.image.arrayBuffer()));
     }
     const mp4 = (i: number) => join(out, `${i}.mp4`);
-    await this.#ffmpeg(encodeArgs(this.#source, watermark, this.info, plan, mp4));
+    await this.#ffmpeg(encodeArgs(this.#source, watermark, this.info, plan, mp4, join(thumbnails, '%03d.jpg')));
     const renditions: Rendition[] = await Promise.all(
       plan.outputs.map(
         async ({ height, width = Math.round((this.info.width * height) / this.info.height / 2) * 2 }, i) => ({
@@ -137,7 +139,7 @@ class FfmpegSource implements OpenedSource {
       ),
     );
     if (plan.hls) await this.#hls(out, plan.hls, renditions);
-    return renditions;
+    return { renditions, thumbnails: await filesOf(thumbnails) };
   }
 
   /** Cuts the MP4s into HLS (AES-128 with the plan's key); the key is delivered beside each quality's playlist. */

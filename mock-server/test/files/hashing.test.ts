@@ -58,3 +58,21 @@ describe('MD5 and CRC-32 over content in pieces', () => {
     expect(crc.digest()).toBe('cbf43926');
   });
 });
+
+describe("the server's digests in a worker thread", () => {
+  it('gives the same digests across its 1 MiB batches, for contents hashed side by side', async () => {
+    const MiB = 1024 * 1024;
+    const big = new Uint8Array(randomBytes(9 * MiB + 12_345));
+    const small = big.subarray(0, 100);
+    const [one, two, empty] = [nodeHashing.digests!(), nodeHashing.digests!(), nodeHashing.digests!()];
+    // Pieces that straddle batches, interleaved with another content's.
+    for (let at = 0; at < big.length; at += 700_001) {
+      await one.update(big.subarray(at, at + 700_001));
+      if (at === 0) await two.update(small);
+    }
+    expect(await one.end()).toEqual({ md5: md5Of(big), crc: crcOf(big) });
+    expect(await two.end()).toEqual({ md5: md5Of(small), crc: crcOf(small) });
+    expect(await empty.end()).toEqual({ md5: md5Of(new Uint8Array(0)), crc: crcOf(new Uint8Array(0)) });
+    expect(await one.end()).toEqual({ md5: md5Of(big), crc: crcOf(big) }); // the same again
+  });
+});

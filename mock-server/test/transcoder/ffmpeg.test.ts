@@ -140,8 +140,15 @@ describe('conversion with ffmpeg', () => {
         })
       ).status,
     ).toBe(201);
+    // A job's time limit is one AbortSignal, which each of its many deliveries follows while it runs, and only then.
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
     const { requestId, videoId } = await convert({ url: `${receiver.url}/src/video.mp4`, preset: 'vod' });
     const [done] = await receiver.notificationsOf(requestId, 1);
+    process.off('warning', onWarning);
+    expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+    expect(receiver.deliveriesOf(videoId).length).toBeGreaterThan(10);
     expect(done).toMatchObject({
       status: 'COMPLETE',
       job: 'convert',
@@ -342,11 +349,53 @@ describe('conversion with ffmpeg', () => {
       preset: { name: 'files', speed: 'ultrafast' },
     });
     const log = job['log'] as { command: string; ms: number; exitCode: number; output: string; endedAt: string }[];
-    expect(log.map((run) => run.command.split(' ')[0]!.split('/').pop())).toEqual(['ffprobe', 'ffmpeg', 'ffmpeg']);
+    // One decode of the source makes the renditions and the thumbnails.
+    expect(log.map((run) => run.command.split(' ')[0]!.split('/').pop())).toEqual(['ffprobe', 'ffmpeg']);
     expect(log.every((run) => run.exitCode === 0 && run.ms >= 0 && run.endedAt)).toBe(true);
     // The encoding's own log: the encoder and its summary, at ffmpeg's usual level.
-    expect(log[2]!.command).toContain("-filter_complex '");
-    expect(log[2]!.output).toMatch(/libx264/);
+    expect(log[1]!.command).toMatch(/-filter_complex '\[0:v\]split=2\[frames\]\[main\];\[frames\]select=/);
+    expect(log[1]!.command).toMatch(/%03d\.jpg$/);
+    expect(log[1]!.output).toMatch(/libx264/);
+  });
+
+  it('makes renditions, thumbnails and the watermark in one decode of the source', async () => {
+    const { requestId, videoId } = await convert({
+      url: `${receiver.url}/src/video.mp4`,
+      preset: true,
+      thumbnail: true,
+      watermark: true,
+    });
+    expect((await receiver.notificationsOf(requestId, 2)).map((n) => n.status)).toEqual(['COMPLETE', 'COMPLETE']);
+    const log = (await jobOf(requestId))['log'] as { command: string }[];
+    const decodes = log.filter(({ command }) => / -i [^ ]*\/source /.test(command));
+    expect(decodes).toHaveLength(1);
+    expect(decodes[0]!.command).toContain('/watermark');
+    expect(receiver.deliveriesOf(videoId).map((d) => d.category)).toEqual([
+      'thumbnail',
+      'thumbnail',
+      'converted',
+      'converted',
+    ]);
+  });
+
+  it('still delivers the thumbnails when the conversion fails (they are then made apart)', async () => {
+    await post('/metadata/watermark', { name: 'text', url: `${receiver.url}/src/notes.txt`, location: 'TOP_LEFT' });
+    const { requestId, videoId } = await convert({
+      url: `${receiver.url}/src/video.mp4`,
+      preset: true,
+      thumbnail: true,
+      watermark: 'text',
+    });
+    const notes = await receiver.notificationsOf(requestId, 2);
+    expect(notes.map((n) => [n.job, n.status])).toEqual([
+      ['thumbnail', 'COMPLETE'],
+      ['convert', 'REJECTED'],
+    ]);
+    expect(receiver.deliveriesOf(videoId).map((d) => d.category)).toEqual(['thumbnail', 'thumbnail']);
+    const log = (await jobOf(requestId))['log'] as { exitCode: number }[];
+    // The one command failed; then the thumbnails alone, and the conversion alone, which failed again.
+    expect(log.map((run) => run.exitCode === 0)).toEqual([true, false, true, false]);
+    expect(readdirSync(scratch)).toEqual([]);
   });
 
   it('ends REJECTED when every try of a delivery fails', async () => {

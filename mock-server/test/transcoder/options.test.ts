@@ -139,7 +139,14 @@ describe('what ffmpeg reads and where it runs', () => {
       audioEncoder: 'aac',
     };
     expect(
-      encodeArgs('source', undefined, info, { ...plan, rawParameters: { '-tune': 'film' } }, (i) => `${i}.mp4`),
+      encodeArgs(
+        'source',
+        undefined,
+        info,
+        { ...plan, rawParameters: { '-tune': 'film' } },
+        (i) => `${i}.mp4`,
+        '%03d.jpg',
+      ),
     ).toContain('-tune');
     expect(() =>
       encodeArgs(
@@ -148,6 +155,7 @@ describe('what ffmpeg reads and where it runs', () => {
         info,
         { ...plan, rawParameters: { '-an': '/tmp/second.mp4' } },
         (i) => `${i}.mp4`,
+        '%03d.jpg',
       ),
     ).toThrow('"rawParameters.-an"');
   });

@@ -209,6 +209,8 @@ export type {
   JsonResponseInit,
   BlobStore,
   BlobWriter,
+  ByteSearch,
+  ContentDigests,
   Hasher,
   Hashing,
   Journal,
@@ -223,6 +225,7 @@ export type { ProjectRegistry } from './projects/registry.js';
 export type { ServerProjects } from './projects/server-projects.js';
 export {
   UnreadableSource,
+  type Conversion,
   type ConvertPlan,
   type ConverterRun,
   type OutputPlan,

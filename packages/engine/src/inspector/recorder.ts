@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../shared/env.js';
 import { ApiError, answeredError } from '../shared/errors.js';
+import { sameSecret } from '../shared/secrets.js';
 import { Exchange } from './exchange.js';
 import { inspectorOf } from './inspector.js';
 
@@ -51,7 +52,7 @@ export function recordExchanges(
       userId: principal?.userId,
       master: principal
         ? principal.isMaster
-        : c.req.raw.headers.get('x-service-authentication-key') === project.config.masterKey,
+        : sameSecret(c.req.raw.headers.get('x-service-authentication-key') ?? '', project.config.masterKey),
       requestBody: bodySize !== undefined && bodySize <= bodyLimit ? (c.get('requestForm') ?? body) : undefined,
       requestBodySize: bodySize,
       responseJson: responseJson !== undefined && responseJson.length <= bodyLimit ? responseJson : undefined,

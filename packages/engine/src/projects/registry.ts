@@ -129,7 +129,7 @@ export class ProjectRegistry {
   #byPath(path: string): HostedProject | undefined {
     if (path.startsWith(CONFIRMATION_PREFIX)) {
       const token = path.slice(CONFIRMATION_PREFIX.length);
-      return this.#hosted.find(({ project }) => project.state(usersState).confirmations.has(token));
+      return this.#hosted.find(({ project }) => project.state(usersState).confirmations.get(token));
     }
     const end = path.indexOf('/', 1);
     return this.#byId.get('bucket')!.get(path.slice(1, end === -1 ? undefined : end));

@@ -26,6 +26,16 @@ export interface Capabilities {
   asyncContext?: AsyncContext;
   /** MD5 and CRC-32 of file contents (Node's crypto and zlib). Absent: the files area's portable JavaScript (browsers), several times slower. */
   hashing?: Hashing;
+  /**
+   * A request's body as the platform receives it, chunk by chunk, without a web stream in between (Node: the
+   * server's own request stream); undefined for a request it has no such body for. Absent: `request.body`.
+   */
+  requestBody?: (request: Request) => AsyncIterable<Uint8Array> | undefined;
+  /**
+   * Where `needle` first occurs in `haystack` at or after `from`, -1 when nowhere: the platform's native search
+   * (Node: `Buffer#indexOf`), for the boundaries of large uploads. Absent: a portable search in JavaScript.
+   */
+  byteSearch?: ByteSearch;
   /** Image resizing for downloads `.../r/<w>x<h>` (sharp in Node). Absent: the original image is served. */
   images?: ImageResizer;
   /** Video conversion (ffmpeg in Node), or why it cannot run. Absent: the transcoder simulates it with tiny files (browsers). */
@@ -36,6 +46,9 @@ export interface Capabilities {
    */
   jsonResponse?: (text: string, init: JsonResponseInit) => Response;
 }
+
+/** Where `needle` first occurs in `haystack` at or after `from`; -1 when nowhere. */
+export type ByteSearch = (haystack: Uint8Array, needle: Uint8Array, from: number) => number;
 
 /** What a JSON answer is made of besides its text: the status and the headers, `Content-Type` among them. */
 export interface JsonResponseInit {
@@ -71,7 +84,11 @@ export interface BlobStore {
 
 /** New content being written to a `BlobStore`. */
 export interface BlobWriter {
-  /** Appends `chunk`. The store may keep the chunk itself: it must not be changed afterwards. */
+  /**
+   * Appends `chunk`. The store may keep the chunk itself: it must not be changed afterwards. Resolves once the store
+   * can take the next chunk, which may be before this one is on disk (a store that writes behind keeps a bounded
+   * amount in waiting): a failure to write it then rejects a later `write` or `end`.
+   */
   write(chunk: Uint8Array): Promise<void>;
   /**
    * After the last chunk: the store flushes the content and lets go of what it held open for writing (a file
@@ -103,6 +120,26 @@ export interface Hasher {
 export interface Hashing {
   md5(): Hasher;
   crc32(): Hasher;
+  /**
+   * Both digests of one content, computed away from the caller's thread (Node: a worker thread), so that hashing a
+   * large upload runs beside reading, parsing and writing it. Absent: `md5` and `crc32` on the caller's thread.
+   */
+  digests?(): ContentDigests;
+}
+
+/**
+ * The MD5 and CRC-32 of a content that arrives in pieces, computed elsewhere.
+ *
+ * @example
+ * const digests = hashing.digests();
+ * await digests.update(chunk); // resolves at once unless too much waits to be hashed
+ * const { md5, crc } = await digests.end();
+ */
+export interface ContentDigests {
+  /** Takes a copy of `chunk`; resolves once more may be given (a bounded amount waits to be hashed). */
+  update(chunk: Uint8Array): Promise<void>;
+  /** After the last chunk: the digests, as `md5()` and `crc32()` give them; the same again when called again. */
+  end(): Promise<{ md5: string; crc: string }>;
 }
 
 /**

@@ -1,5 +1,7 @@
 import { concatBytes } from '../../shared/bytes.js';
+import type { ByteSearch } from '../../shared/capabilities.js';
 import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
+import type { BodyChunks } from '../../shared/http.js';
 
 /** The headers of one part of a `multipart/form-data` body. */
 export interface PartHeaders {
@@ -54,7 +56,8 @@ export function boundaryOf(contentType: string | undefined): string {
   return (match[1] ?? match[2])!;
 }
 
-function indexOf(haystack: Uint8Array, needle: Uint8Array, from = 0): number {
+/** The portable search (browsers): each place of the needle's first byte by `Uint8Array#indexOf`, the rest compared. */
+function portableSearch(haystack: Uint8Array, needle: Uint8Array, from: number): number {
   const first = needle[0]!;
   for (
     let i = haystack.indexOf(first, from);
@@ -78,22 +81,25 @@ function partialMatchStart(haystack: Uint8Array, needle: Uint8Array): number {
   return haystack.length;
 }
 
-/** Reads a body stream chunk by chunk, counting bytes against the limit (413 past it). */
+/** Reads a body chunk by chunk, counting bytes against the limit (413 past it). */
 class BodyReader {
   buffer: Uint8Array = new Uint8Array(0);
   #received = 0;
-  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
 
   constructor(
-    body: ReadableStream<Uint8Array>,
+    private readonly chunks: BodyChunks,
     private readonly limit: number,
-  ) {
-    this.#reader = body.getReader();
+    private readonly search: ByteSearch,
+  ) {}
+
+  /** Where `needle` first occurs in `buffer`; -1 when nowhere. */
+  find(needle: Uint8Array): number {
+    return this.search(this.buffer, needle, 0);
   }
 
   /** Appends the next chunk to `buffer`; false at the end of the body. */
   async more(): Promise<boolean> {
-    const { done, value } = await this.#reader.read().catch(() => {
+    const { done, value } = await this.chunks.next().catch(() => {
       throw malformed('the body could not be read to its end');
     });
     if (done) return false;
@@ -156,21 +162,22 @@ function safeDecode(text: string): string {
 }
 
 /**
- * Parses a `multipart/form-data` body as it streams in. The parts `openFile` gives a sink for go to it chunk by chunk
- * as they arrive (the next chunk is read once the sink has taken the last); the others are text fields, kept in
- * memory. A body larger than `limits.bytes`, or with more than `limits.parts` parts, is refused (413) as soon as it
+ * Parses a `multipart/form-data` body as it streams in, finding boundaries with `search` (the platform's own where it
+ * has one). The parts `openFile` gives a sink for go to it chunk by chunk as they arrive (the next chunk is read once
+ * the sink has taken the last); the others are text fields, kept in memory. A body larger than `limits.bytes`, or with more than `limits.parts` parts, is refused (413) as soon as it
  * passes the limit, with or without a Content-Length: a flood of tiny parts costs no more than the parts allowed. A
  * text field longer than `limits.fieldBytes` is refused (400) as it streams in too. When it throws, the sinks opened
  * so far are the caller's to clean up.
  */
 export async function readMultipart<F>(
-  body: ReadableStream<Uint8Array> | null,
+  body: BodyChunks | null,
   boundary: string,
   limits: MultipartLimits,
   openFile: OpenFile<F>,
+  search: ByteSearch = portableSearch,
 ): Promise<FormPart<F>[]> {
   if (!body) throw malformed('the body is empty');
-  const reader = new BodyReader(body, limits.bytes);
+  const reader = new BodyReader(body, limits.bytes, search);
   // Every boundary after the first follows a CRLF; prefixing one lets the first match the same delimiter.
   reader.buffer = CRLF;
   const delimiter = new TextEncoder().encode(`\r\n--${boundary}`);
@@ -207,7 +214,7 @@ export async function readMultipart<F>(
 
 async function readHeaderBlock(reader: BodyReader): Promise<string> {
   for (;;) {
-    const end = indexOf(reader.buffer, HEADER_END);
+    const end = reader.find(HEADER_END);
     if (end !== -1) {
       const block = new TextDecoder().decode(reader.consume(end));
       reader.consume(HEADER_END.length);
@@ -225,7 +232,7 @@ async function skipTo(
   onData: (chunk: Uint8Array) => void | Promise<void>,
 ): Promise<void> {
   for (;;) {
-    const at = indexOf(reader.buffer, delimiter);
+    const at = reader.find(delimiter);
     if (at !== -1) {
       if (at > 0) await onData(reader.consume(at));
       reader.consume(delimiter.length);

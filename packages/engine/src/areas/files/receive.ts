@@ -1,4 +1,5 @@
-import type { BlobStore, BlobWriter, Hashing } from '../../shared/capabilities.js';
+import type { BlobStore, BlobWriter, ContentDigests, Hashing } from '../../shared/capabilities.js';
+import type { BodyChunks } from '../../shared/http.js';
 import { newId } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
 import { type FileSink, type OpenFile, boundaryOf, readMultipart } from './multipart.js';
@@ -31,26 +32,42 @@ async function carryOver(from: BlobStore, to: BlobStore, key: string): Promise<v
   await from.delete(key);
 }
 
-/** Writes a file's chunks to a new blob, hashing each while the store takes it. */
-function blobSink(blobs: BlobStore, blobKey: string, writer: BlobWriter, hashing: Hashing): FileSink<ReceivedFile> {
+/** The digests of a content on this thread, where the platform has no way to compute them elsewhere. */
+function digestsHere(hashing: Hashing): ContentDigests {
   const md5 = hashing.md5();
   const crc = hashing.crc32();
+  let ended: Promise<{ md5: string; crc: string }> | undefined;
+  return {
+    update: async (chunk) => {
+      md5.update(chunk);
+      crc.update(chunk);
+    },
+    end: () => (ended ??= Promise.resolve({ md5: md5.digest(), crc: crc.digest() })),
+  };
+}
+
+/** Writes a file's chunks to a new blob, hashing each while the store writes the ones before (it writes behind). */
+function blobSink(
+  blobs: BlobStore,
+  blobKey: string,
+  writer: BlobWriter,
+  digests: ContentDigests,
+): FileSink<ReceivedFile> {
   let size = 0;
   return {
     async write(chunk) {
       const written = writer.write(chunk);
-      md5.update(chunk);
-      crc.update(chunk);
+      await digests.update(chunk);
       size += chunk.length;
       await written;
     },
     async end() {
-      await writer.end();
+      const [{ md5, crc }] = await Promise.all([digests.end(), writer.end()]);
       return {
         blobKey,
         size,
-        md5: md5.digest(),
-        crc: crc.digest(),
+        md5,
+        crc,
         async commit(current) {
           await writer.commit();
           if (current !== blobs) await carryOver(blobs, current, blobKey);
@@ -67,7 +84,7 @@ function blobSink(blobs: BlobStore, blobKey: string, writer: BlobWriter, hashing
  */
 export async function receiveUpload(
   project: Project,
-  body: ReadableStream<Uint8Array> | null,
+  body: BodyChunks | null,
   contentType: string | undefined,
   caller: Caller,
 ): Promise<string[]> {
@@ -76,22 +93,29 @@ export async function receiveUpload(
   // The portable hashers load with the first upload where the platform has none of its own (browsers).
   const hashing = capabilities.hashing ?? (await import('./portable-hashing.js')).portableHashing;
   const writers: BlobWriter[] = [];
+  const hashed: ContentDigests[] = [];
   const openFile: OpenFile<ReceivedFile> = (part) => {
     // Other fields are short text; a file sent as one of them is read as text and held to the field's limit.
     if (part.filename === undefined || !part.name.endsWith('.fileToUpload')) return undefined;
     const blobKey = newId(24);
     return blobs.create(blobKey).then((writer) => {
       writers.push(writer);
-      return blobSink(blobs, blobKey, writer, hashing);
+      const digests = hashing.digests?.() ?? digestsHere(hashing);
+      hashed.push(digests);
+      return blobSink(blobs, blobKey, writer, digests);
     });
   };
   try {
     const limits = { bytes: config.maxUploadBytes, parts: config.maxUploadParts, fieldBytes: MAX_PATH_INPUT };
-    const parts = await readMultipart(body, boundaryOf(contentType), limits, openFile);
+    const parts = await readMultipart(body, boundaryOf(contentType), limits, openFile, capabilities.byteSearch);
     return await upload(project, uploadItems(config.bucket, parts), caller);
   } catch (error) {
-    // A committed writer ignores this: its content is either listed or deleted by `upload`.
-    await Promise.all(writers.map((writer) => writer.abort().catch(() => undefined)));
+    // A committed writer ignores this: its content is either listed or deleted by `upload`. Ending digests again is
+    // harmless, and lets go of those of files cut short.
+    await Promise.all([
+      ...writers.map((writer) => writer.abort().catch(() => undefined)),
+      ...hashed.map((digests) => digests.end().catch(() => undefined)),
+    ]);
     throw error;
   }
 }

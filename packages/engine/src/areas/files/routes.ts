@@ -1,7 +1,7 @@
 import { bearer, master, projectHeader, serviceEnabled } from '../../shared/auth.js';
 import type { AppContext } from '../../shared/env.js';
 import { ErrorCode, badRequest } from '../../shared/errors.js';
-import { bodyStream, isPlainObject, readJsonObject } from '../../shared/http.js';
+import { bodyChunks, isPlainObject, readJsonObject } from '../../shared/http.js';
 import { servicePath } from '../../shared/path.js';
 import { createRoutes } from '../../shared/routes.js';
 import { deleteEntries, MAX_DELETE_FILES } from './delete.js';
@@ -33,7 +33,7 @@ filesRoutes.post('/files', storage, storageId, bearer, async (c) => {
   const limit = project.config.maxUploadBytes;
   // Refused before reading when the length is declared; otherwise while reading.
   if (Number(c.req.header('content-length')) > limit) throw tooLarge(limit);
-  const savedFilesUrls = await receiveUpload(project, bodyStream(c), c.req.header('content-type'), ownerOf(c));
+  const savedFilesUrls = await receiveUpload(project, bodyChunks(c), c.req.header('content-type'), ownerOf(c));
   return c.json({ savedFilesUrls });
 });
 

@@ -29,6 +29,8 @@ export class OutboundFailure extends Error {}
 class Exchange {
   readonly #controller = new AbortController();
   readonly #timers: ReturnType<typeof setTimeout>[] = [];
+  /** Stops following the outer signal: a job's signal outlives its many exchanges, which must not pile up on it. */
+  readonly #unfollow: () => void;
   failure?: OutboundFailure;
 
   constructor(
@@ -37,7 +39,9 @@ class Exchange {
     outer?: AbortSignal,
   ) {
     if (outer?.aborted) this.#controller.abort(outer.reason);
-    outer?.addEventListener('abort', () => this.#controller.abort(outer.reason), { once: true });
+    const follow = () => this.#controller.abort(outer!.reason);
+    outer?.addEventListener('abort', follow, { once: true });
+    this.#unfollow = () => outer?.removeEventListener('abort', follow);
     this.#timers.push(
       setTimeout(
         () => this.abort(`${url} sent no answer within ${limits.firstByteTimeoutMs} ms`),
@@ -69,6 +73,7 @@ class Exchange {
 
   finish(): void {
     for (const timer of this.#timers) clearTimeout(timer);
+    this.#unfollow();
   }
 
   /** The failure to report for an error thrown while the exchange ran. */

@@ -5,8 +5,10 @@ import { masterPlaylist, playlistAddress } from './playlist.js';
 import { download, outboundLimits, type OutboundLimits } from './outbound.js';
 import {
   UnreadableSource,
+  type Conversion,
   type ConvertPlan,
   type OpenedSource,
+  type ProducedFile,
   type Rendition,
   type TranscodeRunner,
   type WatermarkLocation,
@@ -91,8 +93,11 @@ function undelivered(failed: number): string {
   return `${failed} upload deliveries failed: the upload address did not accept them`;
 }
 
-/** Makes and delivers the thumbnails (category 1): COMPLETE, or THUMBNAIL_REJECTED without stopping the job. */
-async function thumbnails({ spec, source, deliveries, signal }: Run): Promise<Notification> {
+/** Makes the thumbnails of `times`: alone, or with the renditions of a conversion (one decode for both). */
+type MakeThumbnails = (times: number[]) => Promise<ProducedFile[]>;
+
+/** Makes (with `make`) and delivers the thumbnails (category 1): COMPLETE, or THUMBNAIL_REJECTED without stopping the job. */
+async function thumbnails({ spec, source, deliveries, signal }: Run, make: MakeThumbnails): Promise<Notification> {
   const { videoId } = spec.record;
   const rejected = (reason: string): Notification => ({
     status: 'THUMBNAIL_REJECTED',
@@ -107,7 +112,7 @@ async function thumbnails({ spec, source, deliveries, signal }: Run): Promise<No
     );
   let files;
   try {
-    files = await source.thumbnails(times);
+    files = await make(times);
   } catch (error) {
     if (signal.aborted) throw error;
     return rejected(`thumbnails failed: ${(error as Error).message}`);
@@ -118,6 +123,13 @@ async function thumbnails({ spec, source, deliveries, signal }: Run): Promise<No
   );
   if (failed > 0) return rejected(undelivered(failed));
   return { status: 'COMPLETE', job: 'thumbnail', payload: { videoId, count: files.length } };
+}
+
+/** Makes and delivers the thumbnails the job asks for, if any, and notifies the webhook of them. */
+async function notifyThumbnails(run: Run, make: MakeThumbnails): Promise<void> {
+  if (!run.spec.thumbnail) return;
+  const { status, job, payload } = await thumbnails(run, make);
+  await run.deliveries.notify(status, job, payload);
 }
 
 async function watermarkOf({ project, spec, signal }: Run): Promise<ConvertPlan['watermark']> {
@@ -215,25 +227,52 @@ function conversionUploads(
   ];
 }
 
-/** Converts every output, delivers the files and says how it went. */
-async function convert(run: Run): Promise<Notification> {
-  const { spec, source, deliveries, signal } = run;
-  const preset = spec.preset!;
-  const { videoId } = spec.record;
-  const plan = convertPlan(preset);
+/** The plan of the job's preset, its watermark fetched; REJECTED when its outputs would take too much disk. */
+async function conversionPlan(run: Run): Promise<ConvertPlan> {
+  const plan = convertPlan(run.spec.preset!);
   const bandwidths = plan.outputs.map((o) => o.videoBitrate + o.audioBitrate);
   // Bitrates are capped (-maxrate), so this bounds the disk a job takes: MP4s, and HLS cut from them for VOD.
-  const expectedBytes = Math.ceil(
-    (bandwidths.reduce((a, b) => a + b, 0) / 8) * source.durationSeconds * (plan.hls ? 2 : 1),
-  );
+  const seconds = run.source.durationSeconds;
+  const expectedBytes = Math.ceil((bandwidths.reduce((a, b) => a + b, 0) / 8) * seconds * (plan.hls ? 2 : 1));
   const maxBytes = run.project.config.transcoderMaxOutputBytes;
   if (expectedBytes > maxBytes) {
     throw new Rejection(
-      `the outputs of this ${source.durationSeconds.toFixed(1)} s video would take about ${expectedBytes} bytes, more than the limit of ${maxBytes} (lower the bitrates or the number of outputs)`,
+      `the outputs of this ${seconds.toFixed(1)} s video would take about ${expectedBytes} bytes, more than the limit of ${maxBytes} (lower the bitrates or the number of outputs)`,
     );
   }
   plan.watermark = await watermarkOf(run);
-  const renditions = await source.convert(plan);
+  return plan;
+}
+
+/**
+ * Converts every output and makes the thumbnails in the same decode, delivers the thumbnails (and notifies), then
+ * the converted files, and says how the conversion went. Should the one command fail, thumbnails and conversion run
+ * apart, so that each gets its own verdict, as when they always ran apart.
+ */
+async function convert(run: Run): Promise<Notification> {
+  const { spec, source, deliveries, signal } = run;
+  const { videoId } = spec.record;
+  const preset = spec.preset!;
+  const alone: MakeThumbnails = (times) => source.thumbnails(times);
+  let plan: ConvertPlan;
+  try {
+    plan = await conversionPlan(run);
+  } catch (error) {
+    await notifyThumbnails(run, alone);
+    throw error;
+  }
+  let conversion: Conversion | undefined;
+  await notifyThumbnails(run, async (times) => {
+    try {
+      conversion = await source.convert({ ...plan, thumbnails: times });
+      return conversion.thumbnails;
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return alone(times);
+    }
+  });
+  const { renditions } = conversion ?? (await source.convert(plan));
+  const bandwidths = plan.outputs.map((o) => o.videoBitrate + o.audioBitrate);
   const failed = await deliveries.files(conversionUploads(videoId, preset, renditions, bandwidths), signal);
   if (failed > 0) return { status: 'REJECTED', job: 'convert', payload: { videoId, reason: undelivered(failed) } };
   const qualities = renditions.map((r, i) => ({ resolution: `${r.width}x${r.height}`, bandwidth: bandwidths[i]! }));
@@ -272,12 +311,7 @@ export async function runJob(
   try {
     source = await openSource(project, runner, record, signal);
     const run: Run = { project, spec, deliveries, source, signal };
-    const pictures = spec.thumbnail && (await thumbnails(run));
-    if (!spec.preset) last = pictures as Notification;
-    else {
-      if (pictures) await deliveries.notify(pictures.status, pictures.job, pictures.payload);
-      last = await convert(run);
-    }
+    last = spec.preset ? await convert(run) : await thumbnails(run, (times) => run.source.thumbnails(times));
   } catch (error) {
     const reason = signal.aborted
       ? `the job took longer than its time limit of ${policy.timeLimitMs} ms`

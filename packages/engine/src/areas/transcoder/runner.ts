@@ -39,6 +39,14 @@ export interface ConvertPlan {
   watermark?: { image: Blob; location: WatermarkLocation; paddingX: number; paddingY: number };
   /** Present for VOD: HLS per quality with segments of this length, AES-128 encrypted when a key is given. */
   hls?: { segmentSeconds: number; key?: Uint8Array<ArrayBuffer> };
+  /** Moments of thumbnails to take in the same decode (seconds, ascending, each before the end; never watermarked). */
+  thumbnails?: number[];
+}
+
+/** What a conversion made: each quality, and the thumbnails its plan asked for (one per moment). */
+export interface Conversion {
+  renditions: Rendition[];
+  thumbnails: ProducedFile[];
 }
 
 /** One quality of a conversion. */
@@ -58,8 +66,8 @@ export interface OpenedSource {
   height: number;
   /** One image per moment (seconds from the start, ascending, each before the end). */
   thumbnails(times: number[]): Promise<ProducedFile[]>;
-  /** Every output of the plan from one decode of the source. */
-  convert(plan: ConvertPlan): Promise<Rendition[]>;
+  /** Every output of the plan, its thumbnails included, from one decode of the source. */
+  convert(plan: ConvertPlan): Promise<Conversion>;
   close(): Promise<void>;
 }
 

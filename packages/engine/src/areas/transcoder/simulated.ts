@@ -3,10 +3,10 @@
 // real protocol.
 import {
   UnreadableSource,
+  type Conversion,
   type ConvertPlan,
   type OpenedSource,
   type ProducedFile,
-  type Rendition,
   type TranscodeRunner,
 } from './runner.js';
 
@@ -57,13 +57,14 @@ class SimulatedSource implements OpenedSource {
     return times.map((_, i) => file(`${String(i + 1).padStart(3, '0')}.jpg`, JPEG));
   }
 
-  async convert(plan: ConvertPlan): Promise<Rendition[]> {
-    return plan.outputs.map(({ height, width = Math.round((WIDTH * height) / HEIGHT / 2) * 2 }) => ({
+  async convert(plan: ConvertPlan): Promise<Conversion> {
+    const renditions = plan.outputs.map(({ height, width = Math.round((WIDTH * height) / HEIGHT / 2) * 2 }) => ({
       width,
       height,
       file: file('video.mp4', `simulated ${width}x${height} MP4`),
       hls: plan.hls && hlsFiles(height, plan.hls),
     }));
+    return { renditions, thumbnails: await this.thumbnails(plan.thumbnails ?? []) };
   }
 
   async close(): Promise<void> {}

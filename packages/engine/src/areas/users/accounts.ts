@@ -4,7 +4,7 @@ import { newId } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
 import { sendConfirmation } from './confirmation.js';
 import { hashPassword } from './password.js';
-import { usersState, type StoredUser, type UsersState } from './state.js';
+import { addUser, removeUser, usersState, type StoredUser, type UsersState } from './state.js';
 import { checkFieldsSize, readProfileUpdate, readRegistration } from './validation.js';
 
 /** 409 (code 202) when `username` is registered. */
@@ -43,8 +43,7 @@ export async function register(project: Project, body: Record<string, unknown>, 
     passwordHash,
     createdAt: project.clock.now(),
   };
-  state.users.set(user.userId, user);
-  state.byUsername.set(user.username, user.userId);
+  addUser(state, user);
   if (confirmByEmail) sendConfirmation(project, user, origin);
   return user;
 }
@@ -112,9 +111,8 @@ export function deleteUser(project: Project, userId: string): void {
   const state = project.state(usersState);
   const user = state.users.get(userId);
   if (!user) throw notFound(ErrorCode.USER_NOT_FOUND, `no user "${userId}"`);
-  state.users.delete(userId);
-  state.byUsername.delete(user.username);
-  for (const [token, entry] of state.refreshTokens) if (entry.userId === userId) state.refreshTokens.delete(token);
-  for (const [token, owner] of state.confirmations) if (owner === userId) state.confirmations.delete(token);
+  removeUser(state, user);
+  state.refreshTokens.deleteOfUser(userId);
+  state.confirmations.deleteOfUser(userId);
   project.userDeleted(userId);
 }

@@ -22,7 +22,7 @@ function linkBase(project: Project, requestOrigin: string): string {
  */
 export function sendConfirmation(project: Project, user: StoredUser, requestOrigin: string): void {
   const token = newSecret();
-  project.state(usersState).confirmations.set(token, user.userId);
+  project.state(usersState).confirmations.add(token, { userId: user.userId });
   const link = `${linkBase(project, requestOrigin)}${CONFIRMATION_PATH}/${token}`;
   project.outbox.push({
     to: user.email,
@@ -38,7 +38,7 @@ export function sendConfirmation(project: Project, user: StoredUser, requestOrig
  */
 export function confirmRegistration(project: Project, token: string): StoredUser {
   const state = project.state(usersState);
-  const user = state.users.get(state.confirmations.get(token) ?? '');
+  const user = state.users.get(state.confirmations.get(token)?.userId ?? '');
   if (!user) throw new ApiError(404, ErrorCode.UNKNOWN_CONFIRMATION, 'this confirmation link is unknown');
   user.active = true;
   return user;

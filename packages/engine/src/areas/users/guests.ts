@@ -4,7 +4,7 @@ import type { Project } from '../../shared/project.js';
 import { assertUsernameFree } from './accounts.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { userRecord, type UserRecord } from './record.js';
-import { usersState, type StoredUser } from './state.js';
+import { addUser, usersState, type StoredUser } from './state.js';
 import { readProfile, rejectUnknownKeys, requiredString } from './validation.js';
 
 /** A new guest as the published client reads it: the user record, the id again as `id`, and the generated password. */
@@ -63,8 +63,7 @@ export async function registerGuest(project: Project, body: Record<string, unkno
     passwordHash,
     createdAt: project.clock.now(),
   };
-  state.users.set(user.userId, user);
-  state.byUsername.set(user.username, user.userId);
+  addUser(state, user);
   return { ...userRecord(project, user), id: user.userId, password };
 }
 

@@ -1,4 +1,5 @@
 import { randomBytes } from '../../shared/ids.js';
+import { sameSecret } from '../../shared/secrets.js';
 
 // PBKDF2 through WebCrypto so the engine hashes the same way in Node and in browsers.
 // 10,000 iterations: this is a development server, and tests register many users.
@@ -25,5 +26,5 @@ export async function hashPassword(password: string): Promise<string> {
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [saltHex = '', hash] = stored.split(':');
   const salt = Uint8Array.from(saltHex.match(/../g) ?? [], (h) => parseInt(h, 16));
-  return (await derive(password, salt)) === hash;
+  return sameSecret(await derive(password, salt), hash ?? '');
 }

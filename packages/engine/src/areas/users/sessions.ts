@@ -38,10 +38,11 @@ export async function login(project: Project, username: string, password: string
   if (!user.active)
     throw new ApiError(401, ErrorCode.USER_INACTIVE, 'this user has not confirmed the registration e-mail yet');
   const now = project.clock.now();
-  // Expired tokens are dropped here, by a request that succeeds: a failed renewal must change nothing.
-  for (const [token, { expiresAt }] of state.refreshTokens) if (expiresAt <= now) state.refreshTokens.delete(token);
+  // Expired tokens are dropped here, by a request that succeeds (a failed renewal must change nothing), earliest first:
+  // each costs O(log n), whatever the number of tokens kept.
+  state.refreshTokens.dropExpired(now);
   const refreshToken = newSecret();
-  state.refreshTokens.set(refreshToken, {
+  state.refreshTokens.add(refreshToken, {
     userId: user.userId,
     expiresAt: now + project.config.refreshTokenTtlSeconds * 1000,
   });
@@ -86,11 +87,6 @@ export function signOutEverywhere(project: Project, userId: string): { expiredRe
   const state = project.state(usersState);
   if (!state.users.has(userId)) throw new ApiError(404, ErrorCode.USER_NOT_FOUND, `no user "${userId}"`);
   const now = project.clock.now();
-  let expiredRefreshTokens = 0;
-  for (const [token, { userId: owner, expiresAt }] of state.refreshTokens) {
-    if (owner !== userId) continue;
-    state.refreshTokens.delete(token);
-    if (expiresAt > now) expiredRefreshTokens++;
-  }
-  return { expiredRefreshTokens };
+  const removed = state.refreshTokens.deleteOfUser(userId);
+  return { expiredRefreshTokens: removed.filter(({ expiresAt }) => expiresAt > now).length };
 }

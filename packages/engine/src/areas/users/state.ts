@@ -1,4 +1,7 @@
 import type { StateSlice } from '../../shared/project.js';
+import { RankedSet } from '../../shared/ranked-set.js';
+import { OwnedSecrets } from './owned-secrets.js';
+import { type RefreshToken, RefreshTokens } from './refresh-tokens.js';
 
 export interface StoredUser {
   userId: string;
@@ -16,10 +19,25 @@ export interface StoredUser {
   createdAt: number;
 }
 
-export interface RefreshToken {
-  userId: string;
-  /** Epoch milliseconds of the server clock. */
-  expiresAt: number;
+/** The users in registration order, by position: a page of a listing costs O(log n + page size), never a copy of all. */
+export class RegistrationOrder {
+  readonly #seq = new WeakMap<StoredUser, number>();
+  #next = 0;
+  readonly #set = new RankedSet<StoredUser>((a, b) => this.#seq.get(a)! - this.#seq.get(b)!);
+
+  add(user: StoredUser): void {
+    this.#seq.set(user, this.#next++);
+    this.#set.insert(user);
+  }
+
+  remove(user: StoredUser): void {
+    this.#set.remove(user);
+  }
+
+  /** The users at positions `start` to `end - 1`. */
+  slice(start: number, end: number): StoredUser[] {
+    return this.#set.slice(start, end);
+  }
 }
 
 export interface UsersState {
@@ -27,9 +45,11 @@ export interface UsersState {
   users: Map<string, StoredUser>;
   /** username -> userId */
   byUsername: Map<string, string>;
-  refreshTokens: Map<string, RefreshToken>;
-  /** confirmation token of an e-mail link -> userId */
-  confirmations: Map<string, string>;
+  /** The users by position in registration order (listings). */
+  order: RegistrationOrder;
+  refreshTokens: RefreshTokens;
+  /** The confirmation token of each e-mail link, and its user. */
+  confirmations: OwnedSecrets<{ userId: string }>;
 }
 
 interface UsersJson {
@@ -38,28 +58,66 @@ interface UsersJson {
   confirmations?: [string, string][];
 }
 
-export const usersState: StateSlice<UsersState> = {
-  key: 'users',
-  init: () => ({ users: new Map(), byUsername: new Map(), refreshTokens: new Map(), confirmations: new Map() }),
-  toJSON: (s): UsersJson => ({
+function toJSON(s: UsersState): UsersJson {
+  return {
     users: [...s.users.values()],
     refreshTokens: [...s.refreshTokens],
-    confirmations: [...s.confirmations],
+    confirmations: Array.from(s.confirmations, ([token, { userId }]) => [token, userId]),
+  };
+}
+
+function fromJSON(json: unknown): UsersState {
+  const { users, refreshTokens, confirmations = [] } = json as UsersJson;
+  const order = new RegistrationOrder();
+  for (const user of users) order.add(user);
+  return {
+    users: new Map(users.map((u) => [u.userId, u])),
+    byUsername: new Map(users.map((u) => [u.username, u.userId])),
+    order,
+    refreshTokens: new RefreshTokens(refreshTokens),
+    confirmations: confirmationsOf(confirmations),
+  };
+}
+
+export const usersState: StateSlice<UsersState> = {
+  key: 'users',
+  init: () => ({
+    users: new Map(),
+    byUsername: new Map(),
+    order: new RegistrationOrder(),
+    refreshTokens: new RefreshTokens(),
+    confirmations: new OwnedSecrets(),
   }),
-  // Records are changed in place (profile updates, activation): copied one by one, which costs far less than JSON.
-  copy: (s) => ({
-    users: new Map(Array.from(s.users, ([userId, user]) => [userId, { ...user, extra: { ...user.extra } }])),
-    byUsername: new Map(s.byUsername),
-    refreshTokens: new Map(Array.from(s.refreshTokens, ([token, record]) => [token, { ...record }])),
-    confirmations: new Map(s.confirmations),
-  }),
-  fromJSON: (json) => {
-    const { users, refreshTokens, confirmations = [] } = json as UsersJson;
-    return {
-      users: new Map(users.map((u) => [u.userId, u])),
-      byUsername: new Map(users.map((u) => [u.username, u.userId])),
-      refreshTokens: new Map(refreshTokens),
-      confirmations: new Map(confirmations),
-    };
+  toJSON,
+  fromJSON,
+  // Records are changed in place (profile updates, activation): copied one by one, which costs far less than a
+  // structured clone of the JSON form; the indexes are built again from them.
+  copy(s) {
+    const { users, refreshTokens, confirmations } = toJSON(s);
+    return fromJSON({
+      users: users.map((user) => ({ ...user, extra: { ...user.extra } })),
+      refreshTokens: refreshTokens.map(([token, record]) => [token, { ...record }]),
+      confirmations,
+    });
   },
 };
+
+function confirmationsOf(entries: [string, string][]): OwnedSecrets<{ userId: string }> {
+  const confirmations = new OwnedSecrets<{ userId: string }>();
+  for (const [token, userId] of entries) confirmations.add(token, { userId });
+  return confirmations;
+}
+
+/** Keeps a new user in every index of the state. */
+export function addUser(state: UsersState, user: StoredUser): void {
+  state.users.set(user.userId, user);
+  state.byUsername.set(user.username, user.userId);
+  state.order.add(user);
+}
+
+/** Removes a user from every index of the state. */
+export function removeUser(state: UsersState, user: StoredUser): void {
+  state.users.delete(user.userId);
+  state.byUsername.delete(user.username);
+  state.order.remove(user);
+}

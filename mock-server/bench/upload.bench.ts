@@ -1,0 +1,108 @@
+// Uploads (issue 28): one 1 GiB file uploaded to the reference server with --data-dir (its default `fsync: "never"`,
+// and `"always"`), against a plain Node server that pipes the same multipart body to a file with stream.pipeline
+// (with and without an fsync before it answers), each in a process of its own, from the same client process, in
+// rounds that take turns. The client is fetch (as the SDK sends on Node) streaming the body, and hashes what it sends
+// (MD5), as an uploader that checks the stored file does; the bench checks it against the server's. Each reference-server upload parses the body, hashes the file (MD5,
+// CRC-32) and writes it to a temporary file renamed into place. Also the server's peak resident memory.
+// Targets: at least 0.8× the pipeline server of the same durability; memory at most +64 MiB.
+// Run: `npm run bench -w @basekit/mock-server -- upload` (about 1.5 minutes on a quiet machine; 8 GiB of disk writes).
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BenchProcess, median, startProcess, verdict } from './processes.js';
+
+const MiB = 1024 * 1024;
+const SIZE = 1024 * MiB;
+const ROUNDS = 3;
+
+interface Target {
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** Resident memory of a process now and at its peak since the last reset (/proc), in bytes. */
+async function memory(pid: number): Promise<{ rss: number; peak: number }> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kib = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)![1]) * 1024;
+  return { rss: kib('VmRSS'), peak: kib('VmHWM') };
+}
+
+const root = await mkdtemp(join(tmpdir(), 'basekit-upload-bench-'));
+const processes: BenchProcess<Target>[] = [];
+try {
+  const client = await startProcess<object>('upload-client');
+  const start = async (name: string, script: string, args: string[]) => {
+    const server = await startProcess<Target>(script, args);
+    processes.push(server);
+    return { name, server };
+  };
+  const maxBytes = String(SIZE + MiB);
+  const contenders = [
+    await start('basekit-server --data-dir (fsync "never", the default)', 'upload-basekit', [
+      join(root, 'never'),
+      maxBytes,
+      'never',
+    ]),
+    await start('stream.pipeline to a file', 'upload-pipeline', [root]),
+    await start('basekit-server --data-dir, fsync "always"', 'upload-basekit', [
+      join(root, 'always'),
+      maxBytes,
+      'always',
+    ]),
+    await start('stream.pipeline to a file + fsync', 'upload-pipeline', [root, 'fsync']),
+  ];
+  const seconds = new Map(contenders.map(({ name }) => [name, [] as number[]]));
+  const growth = new Map(contenders.map(({ name }) => [name, [] as number[]]));
+  const cpu = new Map(contenders.map(({ name }) => [name, [] as number[]]));
+  for (const { server } of contenders) await client.ask({ ...server.info, size: 64 * MiB }); // warm-up
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let i = 0; i < contenders.length; i++) {
+      const { name, server } = contenders[(round + i) % contenders.length]!;
+      await writeFile(`/proc/${server.pid}/clear_refs`, '5'); // the peak starts again from the resident size now
+      const before = (await memory(server.pid)).rss;
+      const cpuAtStart = server.cpuSeconds();
+      const { seconds: took, md5 } = await client.ask<{ seconds: number; md5: string }>({ ...server.info, size: SIZE });
+      if (name.startsWith('basekit') && (await server.ask<string>('md5')) !== md5)
+        throw new Error(`${name}: the stored file's MD5 is not that of the file sent`);
+      seconds.get(name)!.push(took);
+      cpu.get(name)!.push(server.cpuSeconds() - cpuAtStart);
+      growth.get(name)!.push((await memory(server.pid)).peak - before);
+    }
+  }
+  const range = (values: number[], digits: number) =>
+    `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`;
+  console.log(`\nA ${SIZE / MiB} MiB upload, one client (${ROUNDS} rounds in turn; medians, spread over the rounds)`);
+  console.log('| server | seconds | MiB/s | server CPU seconds | server memory, peak rise |');
+  console.log('|---|---|---|---|---|');
+  for (const { name } of contenders) {
+    const s = seconds.get(name)!;
+    const rise = growth.get(name)!.map((bytes) => bytes / MiB);
+    console.log(
+      `| ${name} | ${median(s).toFixed(2)} (${range(s, 2)}) | ${(SIZE / MiB / median(s)).toFixed(0)} | ${median(cpu.get(name)!).toFixed(2)} | +${median(rise).toFixed(0)} MiB (${range(rise, 0)}) |`,
+    );
+  }
+  // Each round's uploads ran back to back, under about the same load: the median of the rounds' ratios.
+  const speed = (ours: string, peer: string) =>
+    median(seconds.get(ours)!.map((s, round) => seconds.get(peer)![round]! / s));
+  const [never, pipeline, always, synced] = contenders.map(({ name }) => name) as [string, string, string, string];
+  let met = verdict(
+    `${never}, speed over ${pipeline}`,
+    speed(never, pipeline),
+    '≥ 0.80',
+    speed(never, pipeline) >= 0.8,
+  );
+  met =
+    verdict(`${always}, speed over ${synced}`, speed(always, synced), '≥ 0.80', speed(always, synced) >= 0.8) && met;
+  for (const name of [never, always]) {
+    const rise = Math.max(...growth.get(name)!) / MiB;
+    console.log(
+      `${name}: memory at most +${rise.toFixed(0)} MiB (target ≤ +64 MiB): ${rise <= 64 ? 'met' : 'NOT met'}`,
+    );
+    met &&= rise <= 64;
+  }
+  process.exitCode = met ? 0 : 1;
+  await client.close();
+} finally {
+  await Promise.all(processes.map((p) => p.close()));
+  await rm(root, { recursive: true, force: true });
+}
