@@ -4,12 +4,13 @@
 #   docker run --rm -p 3000:3000 -v "$PWD/basekit.json:/config.json:ro" basekit-server --config /config.json --data-dir /data
 # Arguments after the image name replace the default `--data-dir /data`; the port is the PORT variable (3000).
 
-# Stage 1: the engine and the server packed from this repository, exactly as npm would publish them.
+# Stage 1: the engine, the SDK (the server's testing helpers use its admin client) and the server packed from this
+# repository, exactly as npm would publish them.
 FROM node:20-bookworm-slim AS pack
 WORKDIR /repo
 COPY . .
 RUN npm ci --ignore-scripts --no-audit --no-fund \
- && npm pack --pack-destination /packs -w packages/engine -w mock-server
+ && npm pack --pack-destination /packs -w packages/engine -w packages/sdk -w mock-server
 
 # Stage 2: Debian's ffmpeg and the packed server installed as an npm user installs it, run by a user without root.
 FROM node:20-bookworm-slim

@@ -1,8 +1,13 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // Workspace packages resolve to their TypeScript sources in tests (the `@basekit/source` export condition), so a
 // test always runs the code as it is now, never a stale `dist/`.
 const conditions = ['@basekit/source', 'module', 'node', 'development|production'];
+
+// The HTTPS run's local CA: made here by its global set-up, trusted by its workers through NODE_EXTRA_CA_CERTS.
+const httpsTlsDir = join(tmpdir(), `basekit-https-run-${process.pid}`);
 
 export default defineConfig({
   resolve: { conditions },
@@ -65,6 +70,18 @@ export default defineConfig({
           include: ['packages/sdk/test/**/*.test.ts'],
           exclude: ['packages/sdk/test/types.test.ts'],
           globalSetup: ['mock-server/test/support/shared-server.setup.ts'],
+        },
+      },
+      {
+        // The SDK's end-to-end suite and the published Node client once more, over HTTPS with the server's own local
+        // CA, trusted as docs/sdk.md says (issue 26).
+        extends: true,
+        test: {
+          name: 'sdk and backtory-sdk over HTTPS, local CA',
+          include: ['packages/sdk/test/**/*.test.ts', 'test/published-clients/**/*.test.ts'],
+          exclude: ['packages/sdk/test/types.test.ts'],
+          globalSetup: ['mock-server/test/support/https-server.setup.ts'],
+          env: { NODE_EXTRA_CA_CERTS: join(httpsTlsDir, 'ca.pem'), BASEKIT_TEST_TLS_DIR: httpsTlsDir },
         },
       },
     ],

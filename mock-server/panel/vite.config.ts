@@ -1,10 +1,12 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 
 // The panel is served by the reference server under /__admin/panel/ and built into panel/dist, which the package ships.
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/__admin/panel/',
+  // The SDK (its admin client and transport) from its sources, as the tests take it: a build never bundles a stale dist/.
+  resolve: { conditions: ['@basekit/source', ...defaultClientConditions] },
   // Preact's JSX through Vite's own transform: no plugin needed.
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {

@@ -14,9 +14,11 @@ import {
 import { banner } from './banner.js';
 import { SavedStateError } from './files/disk.js';
 import { startServer } from './server.js';
+import type { ServedCertificate } from './tls/certificate.js';
+import { TlsSetupError } from './tls/setup-error.js';
 
 const USAGE =
-  'usage: basekit-server [--config FILE] [--port N] [--host H] [--data-dir DIR] [--import FILE]\n  --port defaults to the PORT environment variable, else 3000; 0 picks a free port. --host defaults to 127.0.0.1.\n  --import starts from a GET /__admin/state export (also what POST /__admin/reset returns to); a data folder that already holds a state keeps it.';
+  'usage: basekit-server [--config FILE] [--port N] [--host H] [--data-dir DIR] [--import FILE] [--https-port N [--tls-cert FILE --tls-key FILE]]\n  --port defaults to the PORT environment variable, else 3000; 0 picks a free port. --host defaults to 127.0.0.1.\n  --import starts from a GET /__admin/state export (also what POST /__admin/reset returns to); a data folder that already holds a state keeps it.\n  --https-port serves everything over HTTPS too (0 picks a free port), with a certificate of a local CA kept in the data folder or your user folder,\n  or the PEM files --tls-cert and --tls-key.';
 
 /** Banner notes about the transcoder: why conversions cannot run here, if they cannot. */
 function transcoderNotes({ transcoder }: Capabilities): string[] {
@@ -82,6 +84,15 @@ function readImport(file: string | undefined): StateJson | undefined {
   return json as StateJson;
 }
 
+/** Banner notes about the HTTPS certificate: a CA to trust anew, or why clients may refuse a given one. */
+function certificateNotes(certificate: ServedCertificate | undefined): string[] {
+  if (!certificate) return [];
+  const given = certificate.warnings.map((warning) => `the certificate given with --tls-cert: ${warning}`);
+  return certificate.made === 'authority'
+    ? [`a new local CA was made for HTTPS: clients trust ${certificate.file} once (docs/devices.md)`, ...given]
+    : given;
+}
+
 /** Banner notes about the data folder: what its state was rebuilt from, and what was left out. */
 function restoreNotes(restored: RestoreSummary | undefined, importFile: string | undefined): string[] {
   if (!restored) return [];
@@ -108,6 +119,9 @@ async function main(): Promise<void> {
         host: { type: 'string' },
         'data-dir': { type: 'string' },
         import: { type: 'string' },
+        'https-port': { type: 'string' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -122,6 +136,9 @@ async function main(): Promise<void> {
   const port = Number(values.port ?? process.env['PORT'] ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535\n${USAGE}`);
   const host = values.host ?? '127.0.0.1';
+  const httpsPort = values['https-port'] === undefined ? undefined : Number(values['https-port']);
+  if (httpsPort !== undefined && (!Number.isInteger(httpsPort) || httpsPort < 0 || httpsPort > 65535))
+    fail(`--https-port must be an integer from 0 to 65535\n${USAGE}`);
   try {
     const server = await startServer({
       config: readConfig(values.config),
@@ -129,14 +146,18 @@ async function main(): Promise<void> {
       host,
       dataDir: values['data-dir'],
       initialState: readImport(values.import),
+      httpsPort,
+      tlsCert: values['tls-cert'],
+      tlsKey: values['tls-key'],
     });
     const notes = [
+      ...certificateNotes(server.certificate),
       ...restoreNotes(server.restored, values.import),
       ...projectNotes(server.engine),
       ...transcoderNotes(server.engine.project.capabilities),
     ];
-    process.stdout.write(`listening on ${server.url}\n${banner(server.url, server.engine.project.config, notes)}\n`);
-    // A clean stop folds the journal into a snapshot, so the next start is quick.
+    // A clean stop folds the journal into a snapshot, so the next start is quick. Listened for before the banner is
+    // printed: a tool that stops the server as soon as it reads the banner must not find the default action of the signal.
     const stop = () =>
       void server.close().then(
         () => process.exit(0),
@@ -147,13 +168,23 @@ async function main(): Promise<void> {
       );
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    // Tools read the first line for the HTTP address: the HTTPS one comes second.
+    const https =
+      server.httpsUrl && server.certificate ? { url: server.httpsUrl, certificate: server.certificate } : undefined;
+    process.stdout.write(
+      `listening on ${server.url}\n${https ? `listening on ${https.url}\n` : ''}${banner(server.url, server.engine.project.config, notes, https)}\n`,
+    );
   } catch (error) {
-    if (error instanceof ConfigError) fail(error.message);
+    if (error instanceof ConfigError || error instanceof TlsSetupError) fail(error.message);
     if (error instanceof SavedStateError || error instanceof StateRestoreError) fail(`cannot start: ${error.message}`);
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      const { port: used } = error as { port?: number };
       fail(
-        `port ${port} is in use on ${host}: stop what uses it, or choose another with --port (0 picks a free one) or PORT`,
+        used === httpsPort
+          ? `port ${used} is in use on ${host}: stop what uses it, or choose another with --https-port (0 picks a free one)`
+          : `port ${port} is in use on ${host}: stop what uses it, or choose another with --port (0 picks a free one) or PORT`,
       );
+    }
     throw error;
   }
 }

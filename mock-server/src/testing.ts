@@ -1,7 +1,8 @@
 // `@basekit/mock-server/testing`: a fresh project on a running reference server, for one test file, worker or
-// suite. Browser-safe on purpose (fetch only, no Node import, never the server itself), so Playwright fixtures,
-// browser tests and Node tests can all use it.
-import type { Config, ConfigInput } from '@basekit/engine';
+// suite. Browser-safe on purpose (the SDK's admin client, fetch only, never the server itself), so Playwright
+// fixtures, browser tests and Node tests can all use it.
+import type { ClientOptions } from '@basekit/sdk';
+import { createAdminClient, type AdminClient, type Config, type ConfigKeys } from '@basekit/sdk/admin';
 
 /** What {@link createTestProject} needs. */
 export interface TestProjectOptions {
@@ -10,22 +11,18 @@ export interface TestProjectOptions {
   /** The server's admin key: the master key of its default project (the one of its config file). */
   adminKey: string;
   /** Config keys of the new project (see `config.schema.json`); ids and keys left out are generated. */
-  config?: Partial<ConfigInput>;
+  config?: ConfigKeys;
   /** The word of the server's header names, `X-<word>-Authentication-Key` (`Service` by default). */
   headerWord?: string;
 }
 
 /** What a client needs to talk to a project: the options of the SDK's `createClient`, as they are. */
-export interface TestClientOptions {
-  baseUrl: string;
-  authenticationId: string;
-  clientKey: string;
-  objectStorageId: string;
-  storageId: string;
-  gameId: string;
-  bucket: string;
-  headerWord: string;
-}
+export type TestClientOptions = Required<
+  Pick<
+    ClientOptions,
+    'baseUrl' | 'authenticationId' | 'clientKey' | 'objectStorageId' | 'storageId' | 'gameId' | 'bucket' | 'headerWord'
+  >
+>;
 
 /** A project of its own on a running server. */
 export interface TestProject {
@@ -39,8 +36,8 @@ export interface TestProject {
   clientOptions: TestClientOptions;
   /** The headers that sign a request in as the project's master (authentication id and master key). */
   masterHeaders: Record<string, string>;
-  /** A request to the server with the project's master headers, for the admin API (`/__admin/clock` …). */
-  admin(path: string, init?: RequestInit): Promise<Response>;
+  /** The project's own admin API, typed (`@basekit/sdk/admin`): `project.admin.clock.advance(60)`, `project.admin.outbox()` … */
+  admin: AdminClient;
   /** Back to an empty project (its start config, no users, rows, files, jobs or scores). */
   reset(): Promise<void>;
   /** Deletes the project and everything in it; its ids and keys are refused from then on. */
@@ -50,7 +47,8 @@ export interface TestProject {
 /**
  * Creates a project of its own on a running reference server (`POST /__admin/projects`), so parallel tests never
  * see each other's users, rows, files or scores. One server, many projects: create one per test file, worker or
- * test, and delete it when done.
+ * test, and delete it when done. Fails with the SDK's errors (`ForbiddenError` for a wrong admin key, `NetworkError`
+ * when nothing answers at `url`).
  *
  * @example
  * import { createClient } from '@basekit/sdk';
@@ -59,6 +57,7 @@ export interface TestProject {
  * const project = await createTestProject({ url: 'http://127.0.0.1:3000', adminKey: 'dev-master-key' });
  * const client = createClient(project.clientOptions);
  * await client.auth.register({ username: 'ann', password: 'pw' });
+ * await project.admin.clock.advance(7200); // ann's access token has expired
  * await project.delete();
  *
  * @example
@@ -72,50 +71,39 @@ export interface TestProject {
 export async function createTestProject({
   url,
   adminKey,
-  config = {},
+  config: keys = {},
   headerWord = 'Service',
 }: TestProjectOptions): Promise<TestProject> {
-  const base = url.replace(/\/+$/, '');
-  const serverAdmin = { [`X-${headerWord}-Authentication-Key`]: adminKey };
-  const res = await fetch(`${base}/__admin/projects`, {
-    method: 'POST',
-    headers: { ...serverAdmin, 'Content-Type': 'application/json' },
-    body: JSON.stringify(config),
-  });
-  if (res.status !== 201) throw new Error(`creating a project on ${base} failed: ${res.status} ${await res.text()}`);
-  const { id, config: resolved } = (await res.json()) as { id: string; config: Config };
+  const baseUrl = url.replace(/\/+$/, '');
+  const server = createAdminClient({ baseUrl, masterKey: adminKey, headerWord });
+  const { id, config } = await server.projects.create(keys);
   // The project answers the first of its header words; clients of it send that one.
-  const word = resolved.headerWord[0] ?? 'Service';
-  const masterHeaders = {
-    [`X-${word}-Authentication-Id`]: resolved.authenticationId,
-    [`X-${word}-Authentication-Key`]: resolved.masterKey,
-  };
-  const projectPath = `${base}/__admin/projects/${encodeURIComponent(id)}`;
-  const expectOk = async (response: Response, what: string) => {
-    if (!response.ok) throw new Error(`${what} of project ${id} failed: ${response.status} ${await response.text()}`);
-  };
+  const word = config.headerWord[0] ?? 'Service';
   return {
     id,
-    url: base,
-    config: resolved,
+    url: baseUrl,
+    config,
     clientOptions: {
-      baseUrl: base,
-      authenticationId: resolved.authenticationId,
-      clientKey: resolved.clientKey,
-      objectStorageId: resolved.objectStorageId,
-      storageId: resolved.storageId,
-      gameId: resolved.gameId,
-      bucket: resolved.bucket,
+      baseUrl,
+      authenticationId: config.authenticationId,
+      clientKey: config.clientKey,
+      objectStorageId: config.objectStorageId,
+      storageId: config.storageId,
+      gameId: config.gameId,
+      bucket: config.bucket,
       headerWord: word,
     },
-    masterHeaders,
-    admin: (path, init = {}) => {
-      // The call's own headers win, compared without regard to case.
-      const headers = new Headers(masterHeaders);
-      for (const [name, value] of new Headers(init.headers)) headers.set(name, value);
-      return fetch(`${base}${path}`, { ...init, headers });
+    masterHeaders: {
+      [`X-${word}-Authentication-Id`]: config.authenticationId,
+      [`X-${word}-Authentication-Key`]: config.masterKey,
     },
-    reset: async () => expectOk(await fetch(`${projectPath}/reset`, { method: 'POST', headers: serverAdmin }), 'reset'),
-    delete: async () => expectOk(await fetch(projectPath, { method: 'DELETE', headers: serverAdmin }), 'delete'),
+    admin: createAdminClient({
+      baseUrl,
+      masterKey: config.masterKey,
+      authenticationId: config.authenticationId,
+      headerWord: word,
+    }),
+    reset: () => server.projects.reset(id),
+    delete: () => server.projects.delete(id),
   };
 }

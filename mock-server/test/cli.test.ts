@@ -1,44 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../src/server.js';
-
-const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `basekit-server` with `args`; once it prints `listening on`, calls `whileUp` with the URL and stops it. */
-function runCli(args: string[], whileUp?: (url: string) => Promise<void>): Promise<Run> {
-  const child = spawn(process.execPath, ['--conditions=@basekit/source', '--import', 'tsx', CLI, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    let started = false;
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const url = /^listening on (http:\/\/\S+)$/m.exec(stdout)?.[1];
-      if (url && !started && stdout.includes('admin API')) {
-        started = true;
-        (whileUp ?? (async () => undefined))(url).then(
-          () => child.kill('SIGTERM'),
-          (error) => (child.kill('SIGKILL'), reject(error)),
-        );
-      }
-    });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { runCli } from './support/cli.js';
 
 function configFile(config: unknown): string {
   const file = join(mkdtempSync(join(tmpdir(), 'basekit-cli-')), 'config.json');

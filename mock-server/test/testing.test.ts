@@ -2,6 +2,7 @@
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ForbiddenError, NotFoundError } from '@basekit/sdk';
 import { createTestProject, type TestProject } from '../src/testing.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
@@ -49,20 +50,19 @@ describe('createTestProject', () => {
     await project.delete();
   });
 
-  it('gives each project its own users; admin() reaches its own admin API; reset() empties it', async () => {
+  it('gives each project its own users and a typed admin client of its own; reset() empties it', async () => {
     const [a, b] = await Promise.all([
       createTestProject({ url: server.url, adminKey: adminKey() }),
       createTestProject({ url: server.url, adminKey: adminKey() }),
     ]);
     expect((await register(a, 'ann')).status).toBe(200);
     expect((await register(b, 'ann')).status).toBe(200);
-    const listed = async (project: TestProject) =>
-      ((await (await project.admin('/__admin/config')).json()) as { authenticationId: string }).authenticationId;
-    expect([await listed(a), await listed(b)]).toEqual([a.id, b.id]);
-    // The call's own headers win over the master headers, whatever their case.
-    expect((await a.admin('/__admin/config', { headers: { 'x-service-authentication-key': 'wrong' } })).status).toBe(
-      403,
-    );
+    expect([(await a.admin.config.get()).authenticationId, (await b.admin.config.get()).authenticationId]).toEqual([
+      a.id,
+      b.id,
+    ]);
+    await a.admin.clock.advance(60);
+    expect([(await a.admin.clock.read()).offsetSeconds, (await b.admin.clock.read()).offsetSeconds]).toEqual([60, 0]);
 
     await a.reset();
     expect((await register(a, 'ann')).status).toBe(200);
@@ -70,17 +70,21 @@ describe('createTestProject', () => {
     await Promise.all([a.delete(), b.delete()]);
   });
 
-  it('delete() removes the project: its ids are refused, and a second delete fails', async () => {
+  it("delete() removes the project: its ids are refused, and a second delete fails with the SDK's NotFoundError", async () => {
     const project = await createTestProject({ url: server.url, adminKey: adminKey() });
     await project.delete();
     expect((await register(project, 'ann')).status).toBe(404);
-    await expect(project.delete()).rejects.toThrow(`delete of project ${project.id} failed: 404`);
+    const again = await project.delete().catch((error: unknown) => error);
+    expect(again).toBeInstanceOf(NotFoundError);
+    expect(again).toMatchObject({ code: 160, operation: 'DELETE /__admin/projects/{projectId}' });
   });
 
-  it('fails with the server answer when the admin key is wrong', async () => {
-    await expect(createTestProject({ url: server.url, adminKey: 'not-the-key' })).rejects.toThrow(
-      /creating a project on http:\/\/\S+ failed: 403/,
+  it("fails with the SDK's ForbiddenError when the admin key is wrong", async () => {
+    const refused = await createTestProject({ url: server.url, adminKey: 'not-the-key' }).catch(
+      (error: unknown) => error,
     );
+    expect(refused).toBeInstanceOf(ForbiddenError);
+    expect(refused).toMatchObject({ status: 403, code: 119, operation: 'POST /__admin/projects' });
   });
 
   it("sends the admin key under the server's header word, and the project's under its own", async () => {
@@ -89,7 +93,7 @@ describe('createTestProject', () => {
       const project = await createTestProject({ url: acme.url, adminKey: acme.config.masterKey, headerWord: 'Acme' });
       expect(project.clientOptions.headerWord).toBe('Acme');
       expect(Object.keys(project.masterHeaders)).toEqual(['X-Acme-Authentication-Id', 'X-Acme-Authentication-Key']);
-      expect((await project.admin('/__admin/config')).status).toBe(200);
+      expect((await project.admin.config.get()).authenticationId).toBe(project.id);
     } finally {
       await acme.close();
     }
@@ -104,7 +108,10 @@ it('is browser-safe: the entry bundles for browsers with no Node built-in', asyn
     format: 'esm',
     write: false,
     logLevel: 'silent',
+    conditions: ['@basekit/source'],
   });
   expect(result.errors).toEqual([]);
   expect(result.outputFiles[0]!.text).not.toMatch(/\bnode:/);
+  // The SDK's admin client is what it calls the server with.
+  expect(result.outputFiles[0]!.text).toContain('/__admin/projects/{projectId}/reset');
 });

@@ -12,6 +12,7 @@ export default {
     'src/files/index.ts',
     'src/transcoder/index.ts',
     'src/leaderboards/index.ts',
+    'src/admin/index.ts',
   ],
   tsconfig: 'tsconfig.json',
   out: '../../docs/api',

@@ -1,23 +1,17 @@
-// Every call of the panel goes through here: the admin API with the master key, or the service's own API with a
-// master token. The panel has no back door. The project the panel works on is held in one place (`current`): the
-// project of the key signed in with, or another of the server's projects (`switchProject`, when that key is the
-// server's admin key).
-import type { Config } from '@basekit/engine';
+// Every call of the panel goes through here, on the SDK, typed by the contract: the admin API with the project's
+// master key (`@basekit/sdk/admin`), and the service's own API with a master token (the SDK's transport, so its
+// errors are the SDK's too). The panel has no back door. The project the panel works on is held in one place
+// (`current`): the project of the key signed in with, or another of the server's projects (`switchProject`, when
+// that key is the server's admin key).
+import { createAdminClient, type AdminClient, type Config, type ConfigKeys } from '@basekit/sdk/admin';
+import { ForbiddenError, createHttpClient, dataOf, type HttpClient } from '@basekit/sdk/core';
 import { useEffect, useState } from 'preact/hooks';
+
+export { dataOf };
+export type { ServerProject } from '@basekit/sdk/admin';
 
 /** The project's config as `GET /__admin/config` answers it. */
 export type ProjectConfig = Config;
-
-/** A call the server answered with an error: its status and the service's `{"code","error"}` body. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: number | undefined,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 const KEY_STORAGE = 'basekit-panel:master-key';
 
@@ -25,9 +19,15 @@ const KEY_STORAGE = 'basekit-panel:master-key';
 const servedHeaderWord =
   document.querySelector<HTMLMetaElement>('meta[name="basekit-header-word"]')?.content || 'Service';
 
+/** The server that serves the panel: every call goes there. */
+const origin = location.origin;
+
+/** A fetch as the SDK's transport takes it. */
+type Transport = (request: Request) => Promise<Response>;
+
 /**
  * The panel's session: the key signed in with (this tab's sessionStorage only), the project worked on with its
- * master key, and a master token of that project.
+ * master key and a master token of it, and that project's two clients.
  */
 interface Current {
   signedInKey: string;
@@ -36,6 +36,8 @@ interface Current {
   masterKey: string;
   config: ProjectConfig;
   token: { value: string; expiresAt: number } | undefined;
+  admin: AdminClient;
+  service: HttpClient;
 }
 
 let current: Current | undefined;
@@ -45,69 +47,41 @@ function changed(): void {
   for (const listener of listeners) listener();
 }
 
-const headerWord = () => current?.config.headerWord[0] ?? servedHeaderWord;
-
-/** `X-<word>-<name>`, in the word the current project accepts. */
-export function header(name: string): string {
-  return `X-${headerWord()}-${name}`;
-}
-
-async function failure(response: Response): Promise<ApiError> {
-  const text = await response.text();
-  try {
-    const body = JSON.parse(text) as { code?: number; error?: string };
-    return new ApiError(response.status, body.code, body.error ?? `${response.status} ${response.statusText}`);
-  } catch {
-    return new ApiError(response.status, undefined, text || `${response.status} ${response.statusText}`);
-  }
-}
-
-async function json<T>(response: Response): Promise<T> {
-  if (!response.ok) throw await failure(response);
-  return (await response.json()) as T;
-}
-
 function session(): Current {
-  if (!current) throw new ApiError(401, undefined, 'not signed in');
+  if (!current) throw new Error('not signed in');
   return current;
 }
 
-const withHeaders = (init: RequestInit, headers: Record<string, string>): RequestInit => ({
-  ...init,
-  headers: { ...headers, ...(init.headers as Record<string, string>) },
-});
+/** The current project's admin API (its master key). */
+export const admin = (): AdminClient => session().admin;
 
 /**
- * An admin API call (`/__admin/...`) of the current project, as a raw response: its master key and its ids (the
- * server finds the project by them).
+ * The current project's service API (spec section 4), with a master token and the project's ids: a 401 renews the
+ * token once and replays the call, since the server's clock may have been moved past its expiry.
  */
-export function adminResponse(path: string, init: RequestInit = {}): Promise<Response> {
-  const { masterKey, config } = session();
-  return fetch(path, withHeaders(init, { ...projectHeaders(config), [header('Authentication-Key')]: masterKey }));
-}
+export const service = (): HttpClient => session().service;
 
-/** An admin call with the key signed in with (or `key`), in the server's header word: the projects API, the sign-in. */
-function serverAdmin(path: string, key = session().signedInKey): Promise<Response> {
-  return fetch(path, { headers: { [`X-${servedHeaderWord}-Authentication-Key`]: key } });
-}
-
-/** An admin API call whose JSON answer is returned (an `ApiError` when it fails). */
-export async function admin<T>(path: string, init: RequestInit = {}): Promise<T> {
-  return json<T>(await adminResponse(path, init));
-}
-
-/** A JSON request body with its content type, for `admin` and `service`. */
-export function jsonBody(method: string, body: unknown): RequestInit {
-  return { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
-}
+/** The admin API with the key signed in with (or `key`), in the server's header word: the projects API, the sign-in. */
+const serverAdmin = (key = session().signedInKey) =>
+  createAdminClient({ baseUrl: origin, masterKey: key, headerWord: servedHeaderWord });
 
 /** The ids of the project as the service's headers: each area reads the one it needs. */
-function projectHeaders(config: ProjectConfig): Record<string, string> {
+const projectHeaders = (config: ProjectConfig): Record<string, string> => ({
+  'X-Service-Authentication-Id': config.authenticationId,
+  'X-Service-Object-Storage-Id': config.objectStorageId,
+  'X-Service-Storage-Id': config.storageId,
+  'X-Service-Game-Id': config.gameId,
+});
+
+/** The two clients of a project, in its header word. */
+function clientsOf(config: ProjectConfig, masterKey: string): Pick<Current, 'admin' | 'service'> {
+  const headerWord = config.headerWord[0];
   return {
-    [header('Authentication-Id')]: config.authenticationId,
-    [header('Object-Storage-Id')]: config.objectStorageId,
-    [header('Storage-Id')]: config.storageId,
-    [header('Game-Id')]: config.gameId,
+    admin: createAdminClient({ baseUrl: origin, masterKey, authenticationId: config.authenticationId, headerWord }),
+    service: createHttpClient(origin, projectHeaders(config), {
+      headerWord,
+      fetch: withMasterToken((request) => fetch(request)),
+    }),
   };
 }
 
@@ -115,46 +89,46 @@ function projectHeaders(config: ProjectConfig): Record<string, string> {
 async function masterToken(renew = false): Promise<string> {
   const now = session();
   if (!renew && now.token && now.token.expiresAt > Date.now()) return now.token.value;
-  const response = await fetch('/auth/login', {
-    method: 'POST',
-    headers: { ...projectHeaders(now.config), [header('Authentication-Key')]: now.masterKey },
-  });
-  const { access_token, expires_in } = await json<{ access_token: string; expires_in: number }>(response);
+  const login = createHttpClient(
+    origin,
+    { ...projectHeaders(now.config), 'X-Service-Authentication-Key': now.masterKey },
+    { headerWord: now.config.headerWord[0] },
+  );
+  const { access_token, expires_in } = await dataOf(login.POST('/auth/login', {}));
   now.token = { value: access_token, expiresAt: Date.now() + expires_in * 1000 };
   return access_token;
 }
 
 /**
- * A call of the service's own API with a master token and the project's ids, as a raw response (downloads, uploads).
- * A 401 renews the token once and retries: the server's clock may have been moved past its expiry. `transport`
- * replaces fetch (an upload with progress goes through XMLHttpRequest).
+ * `transport` with the master token on each request; a 401 renews the token once and sends the request again.
+ * `service().POST(…, { fetch: withMasterToken(xhrFetch(onProgress)) })` sends one call another way (an upload with
+ * progress).
  */
-export async function serviceResponse(
-  path: string,
-  init: RequestInit = {},
-  transport: typeof fetch = fetch,
-): Promise<Response> {
-  const send = async (renew: boolean) =>
-    transport(
-      path,
-      withHeaders(init, { ...projectHeaders(session().config), Authorization: `Bearer ${await masterToken(renew)}` }),
-    );
-  const response = await send(false);
-  return response.status === 401 ? send(true) : response;
-}
-
-/** A call of the service's own API whose JSON answer is returned (an `ApiError` when it fails). */
-export async function service<T>(path: string, init: RequestInit = {}, transport: typeof fetch = fetch): Promise<T> {
-  return json<T>(await serviceResponse(path, init, transport));
+export function withMasterToken(transport: Transport): Transport {
+  return async (request) => {
+    const replay = request.clone();
+    request.headers.set('Authorization', `Bearer ${await masterToken()}`);
+    const response = await transport(request);
+    if (response.status !== 401) return response;
+    replay.headers.set('Authorization', `Bearer ${await masterToken(true)}`);
+    return transport(replay);
+  };
 }
 
 /**
- * Signs in with a master key: the key is checked by reading its project's config with it (403 when wrong); that
- * project becomes the current one.
+ * Signs in with a master key: the key is checked by reading its project's config with it (a `ForbiddenError` when
+ * wrong); that project becomes the current one.
  */
 export async function signIn(masterKey: string): Promise<void> {
-  const config = await json<ProjectConfig>(await serverAdmin('/__admin/config', masterKey));
-  current = { signedInKey: masterKey, signedInProject: config.authenticationId, masterKey, config, token: undefined };
+  const config = await serverAdmin(masterKey).config.get();
+  current = {
+    signedInKey: masterKey,
+    signedInProject: config.authenticationId,
+    masterKey,
+    config,
+    token: undefined,
+    ...clientsOf(config, masterKey),
+  };
   sessionStorage.setItem(KEY_STORAGE, masterKey);
   changed();
 }
@@ -164,20 +138,17 @@ export function signedInProject(): string {
   return session().signedInProject;
 }
 
-/** A project of the server as the projects API lists it: its id (the authentication id) and its config. */
-export interface ServerProject {
-  id: string;
-  config: ProjectConfig;
-}
-
 /**
  * The server's projects, the default one first (`GET /__admin/projects`); undefined when the key signed in with is
  * not the server's admin key (the default project's master key), which alone may list them.
  */
-export async function listProjects(): Promise<ServerProject[] | undefined> {
-  const response = await serverAdmin('/__admin/projects');
-  if (response.status === 403 || response.status === 404) return undefined;
-  return (await json<{ projects: ServerProject[] }>(response)).projects;
+export async function listProjects() {
+  try {
+    return await serverAdmin().projects.list();
+  } catch (error) {
+    if (error instanceof ForbiddenError) return undefined;
+    throw error;
+  }
 }
 
 /**
@@ -186,11 +157,8 @@ export async function listProjects(): Promise<ServerProject[] | undefined> {
  */
 export async function switchProject(id: string | undefined): Promise<void> {
   const now = session();
-  const config =
-    id === undefined
-      ? await json<ProjectConfig>(await serverAdmin('/__admin/config'))
-      : (await json<ServerProject>(await serverAdmin(`/__admin/projects/${encodeURIComponent(id)}`))).config;
-  current = { ...now, masterKey: config.masterKey, config, token: undefined };
+  const config = id === undefined ? await serverAdmin().config.get() : (await serverAdmin().projects.get(id)).config;
+  current = { ...now, masterKey: config.masterKey, config, token: undefined, ...clientsOf(config, config.masterKey) };
   changed();
 }
 
@@ -219,14 +187,13 @@ export function project(): ProjectConfig {
 }
 
 /** Changes config keys at run time (`PATCH /__admin/config`); the panel follows the answer (a new header word too). */
-export async function updateConfig(patch: Partial<ProjectConfig>): Promise<ProjectConfig> {
-  const config = await admin<ProjectConfig>('/__admin/config', jsonBody('PATCH', patch));
-  return replaceConfig(config);
+export async function updateConfig(keys: ConfigKeys): Promise<ProjectConfig> {
+  return replaceConfig(await admin().config.update(keys));
 }
 
 /** Reads the config again (after a reset or an import, which may change it). */
 export async function reloadConfig(): Promise<ProjectConfig> {
-  return replaceConfig(await admin<ProjectConfig>('/__admin/config'));
+  return replaceConfig(await admin().config.get());
 }
 
 /** The current project's config (undefined when signed out), re-rendering when it changes. */
@@ -250,8 +217,7 @@ function replaceConfig(config: ProjectConfig): ProjectConfig {
     now.signedInKey = config.masterKey;
     sessionStorage.setItem(KEY_STORAGE, config.masterKey);
   }
-  now.config = config;
-  now.masterKey = config.masterKey;
+  Object.assign(now, { config, masterKey: config.masterKey }, clientsOf(config, config.masterKey));
   changed();
   return config;
 }

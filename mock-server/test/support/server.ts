@@ -20,7 +20,7 @@ export interface TestServer extends RunningServer {
 }
 
 /**
- * Starts a real HTTP reference server on a free port for black-box tests (`options.panelDir`: a panel build to serve).
+ * Starts a real HTTP reference server (HTTPS in the HTTPS run) on a free port for black-box tests (`options.panelDir`: a panel build to serve).
  * Pair with `afterAll(() => server.close())` and, where tests must not see each other's state, `beforeEach(() => server.reset())`.
  */
 export async function startTestServer(
@@ -28,14 +28,18 @@ export async function startTestServer(
   options: Pick<StartOptions, 'panelDir'> = {},
 ): Promise<TestServer> {
   const config = { ...TEST_CONFIG, ...overrides } as ConfigInput;
-  const running = await startServer({ ...options, config, port: 0 });
-  const request = (path: string, init?: RequestInit) => fetch(`${running.url}${path}`, init);
+  // In the HTTPS run (vitest.config.ts) the tests reach the server over HTTPS, with the run's local CA.
+  const tlsDir = process.env['BASEKIT_TEST_TLS_DIR'];
+  const running = await startServer({ ...options, config, port: 0, ...(tlsDir && { httpsPort: 0, tlsDir }) });
+  const url = running.httpsUrl ?? running.url;
+  const request = (path: string, init?: RequestInit) => fetch(`${url}${path}`, init);
   // The admin API reads the master key under the project's (first) header word, as every other header.
   const masterKeyHeader = `X-${[config.headerWord ?? 'Service'].flat()[0]}-Authentication-Key`;
   const admin = (path: string, init: RequestInit = {}) =>
     request(path, { ...init, headers: { [masterKeyHeader]: config.masterKey, ...init.headers } });
   return {
     ...running,
+    url,
     config,
     request,
     admin,

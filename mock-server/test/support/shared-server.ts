@@ -36,7 +36,12 @@ export async function startTestEndpoint(overrides: Partial<ConfigInput> = {}): P
     url: project.url,
     config: project.config,
     request: (path, init) => fetch(`${project.url}${path}`, init),
-    admin: project.admin,
+    admin: (path, init = {}) => {
+      // The call's own headers win, compared without regard to case.
+      const headers = new Headers(project.masterHeaders);
+      for (const [name, value] of new Headers(init.headers)) headers.set(name, value);
+      return fetch(`${project.url}${path}`, { ...init, headers });
+    },
     reset: project.reset,
     close: project.delete,
   };

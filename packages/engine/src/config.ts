@@ -76,6 +76,11 @@ export interface Config {
   journalCompactAfter: number;
   /** With `dataDir`: `always` flushes each journal record to the disk before it is answered (power loss), `never` does not (SIGKILL). */
   fsync: 'never' | 'always';
+  /** Also serve HTTPS on this port (0: a free one), beside HTTP; read at start-up. */
+  httpsPort?: number;
+  /** With `httpsPort`: PEM certificate and key files to serve instead of a certificate of the local CA. */
+  tlsCert?: string;
+  tlsKey?: string;
   /** Where clients reach the server, for links in e-mails; absent: the address it listens on. */
   publicUrl?: string;
   /** The words accepted in header names, `X-<word>-…` (`['Service']` by default). */
@@ -90,7 +95,7 @@ export interface Config {
 }
 
 /** Keys that describe the whole server, not one project: only the server's config (the default project's) has them. */
-export const SERVER_KEYS = ['projects', 'maxProjects', 'dataDir', 'fsync'] as const;
+export const SERVER_KEYS = ['projects', 'maxProjects', 'dataDir', 'fsync', 'httpsPort', 'tlsCert', 'tlsKey'] as const;
 
 /** What a config file may contain: the six keys are required, the rest default. */
 export type ConfigInput = Pick<

@@ -1,28 +1,39 @@
-import type { Engine, FaultSpec, FaultView, JobRecord, Mail, SnapshotInfo } from '@basekit/engine';
+import type { Engine } from '@basekit/engine';
+import type {
+  AdminClient,
+  AdminClientOptions,
+  Fault,
+  FaultSpec,
+  Mail,
+  Snapshot,
+  StateExport,
+  TranscoderJob,
+} from '@basekit/sdk/admin';
 import type { Seed } from './seed.js';
-import type { ServiceApi } from './service-api.js';
 
-/** Seeding code is loaded with the first seed, so a page that seeds nothing does not carry it. */
-const applySeed = async (...args: Parameters<typeof import('./seed.js').applySeed>) =>
-  (await import('./seed.js')).applySeed(...args);
+export type { Fault, FaultSpec, Mail, Snapshot, StateExport, TranscoderJob };
 
-export type { FaultSpec, FaultView, Mail, SnapshotInfo };
-
-/** The named snapshot the backend saves right after its seed, which `reset()` restores. */
+/** The named snapshot a backend saves right after its seed, which `reset()` restores. */
 const SEED_SNAPSHOT = 'basekit-seed';
-
-/** A transcoder job as the admin API lists it (`GET /__admin/jobs`). */
-export type TranscoderJob = JobRecord;
-
-/** The whole state as the admin API exports it (`GET /__admin/state`): one entry per area under `areas`. */
-export interface StateExport {
-  clockOffsetMs: number;
-  outbox: Mail[];
-  areas: Record<string, unknown>;
-}
 
 /** A row as the database stores it. */
 export type StoredRow = Record<string, unknown> & { _id: string; createdAt: string; updatedAt: string };
+
+/** How a backend's controls reach it: the admin client's options (the engine's own fetch in msw, or a server's). */
+export type BackendAccess = Pick<AdminClientOptions, 'baseUrl' | 'masterKey' | 'headerWord' | 'fetch'>;
+
+/** What a backend starts from. */
+export interface BackendStart {
+  /** Seeded at once; `reset()` returns to the state right after it. */
+  seed?: Seed;
+  /**
+   * The engine in this page, started with the backend (msw): without a seed it starts as a reset leaves it, so nothing
+   * is read at start. With `journaled`, a state its journal restored stays as it is (the seed went in when the
+   * journal was new), and the engine itself keeps what a reset returns to.
+   */
+  engine?: Engine;
+  journaled?: boolean;
+}
 
 /**
  * Test controls of one backend (the engine inside msw, or a running reference server), all through the service's
@@ -33,7 +44,7 @@ export interface Backend {
   ready: Promise<void>;
   /**
    * Back to the state right after the initial seed (and its config and clock, if a test changed them), with no fault
-   * set: the named snapshot `basekit-seed`, restored in a few milliseconds whatever the seed's size.
+   * set. With a seed, the named snapshot `basekit-seed` saved right after it, restored in milliseconds whatever its size.
    */
   reset(): Promise<void>;
   /** Adds users, folders, files, rows and scores; all or nothing. `reset()` drops them again. */
@@ -54,90 +65,87 @@ export interface Backend {
    *
    * @example
    * await backend.faults.add({ method: 'POST', path: '/auth/login', status: 503, times: 1 });
-   * await backend.faults.add({ path: '/object-storage/classes/query/{tableName}', delayMs: 2000 });
    */
-  faults: {
-    /** Sets a fault; it applies from the next request on. */
-    add(fault: FaultSpec): Promise<FaultView>;
-    /** Every fault set, with what is left of `times` and how often each applied. */
-    list(): Promise<FaultView[]>;
-    remove(id: string): Promise<void>;
-    clear(): Promise<void>;
-  };
+  faults: Pick<AdminClient['faults'], 'add' | 'list' | 'remove' | 'clear'>;
   /**
-   * Named snapshots (`/__admin/snapshots`): the whole backend saved under a name and brought back exactly, in a few
-   * milliseconds (a seed of thousands of rows included): seed once, then restore before every test.
+   * Named snapshots (`/__admin/snapshots`) of the whole backend, restored exactly in milliseconds: seed once, restore
+   * before every test.
    *
    * @example
    * await backend.seed(bigFixture);
    * await backend.snapshots.save('seeded');
    * beforeEach(() => backend.snapshots.restore('seeded'));
    */
-  snapshots: {
-    /** Saves the backend as it is now under `name` (replacing a snapshot of that name). */
-    save(name: string): Promise<SnapshotInfo>;
-    /** Makes the backend exactly what it was when `name` was saved (faults are not part of it). */
-    restore(name: string): Promise<void>;
-    list(): Promise<SnapshotInfo[]>;
-    remove(name: string): Promise<void>;
-  };
+  snapshots: Pick<AdminClient['snapshots'], 'save' | 'restore' | 'list' | 'delete'>;
 }
 
-const snapshotPath = (name: string) => `/__admin/snapshots/${encodeURIComponent(name)}`;
-
 /**
- * The controls of a backend reached through `api`, seeded with `initial` (if any), whose `reset()` returns to the
- * state right after that seed. With a `persisted` engine (one with a journal), a state it restored is kept as it is
- * (the seed went in when the journal was new) and the engine itself keeps what a reset returns to.
+ * The controls of the backend `access` reaches, on the SDK's admin client. The client and the seeding code load with
+ * their first use, so a page that calls no control carries neither.
  */
-export function createBackend(api: ServiceApi, initial?: Seed, persisted?: Engine): Backend {
+export function createBackend(
+  access: BackendAccess,
+  { seed: initial, engine, journaled = false }: BackendStart = {},
+): Backend {
+  let client: Promise<AdminClient> | undefined;
+  const admin = () =>
+    (client ??= import('@basekit/sdk/admin').then(({ createAdminClient }) => createAdminClient(access)));
   const passwords = new Map<string, string>();
-  const ready = (async () => {
-    const restored = await persisted?.ready;
+  const applySeed = async (fixture: Seed) =>
+    (await import('./seed.js')).applySeed(await admin(), access, fixture, passwords);
+
+  // What `reset()` restores: none on a backend that keeps it itself (a journal, or an engine started as a reset leaves
+  // it), else the snapshot saved right after the seed.
+  const ready = (async (): Promise<string | undefined> => {
+    const restored = await engine?.ready;
     if (restored && (restored.snapshot || restored.records > 0)) return undefined;
-    if (initial) await applySeed(api, initial, passwords);
-    if (persisted) return void (await persisted.setInitialState(await api.admin<StateExport>('GET', '/__admin/state')));
-    await api.admin('PUT', snapshotPath(SEED_SNAPSHOT));
+    if (engine && !initial) return undefined;
+    if (initial) await applySeed(initial);
+    const client = await admin();
+    if (journaled) return void (await engine!.setInitialState(await client.state.export()));
+    await client.snapshots.save(SEED_SNAPSHOT);
     return SEED_SNAPSHOT;
   })();
-  const admin = async <T>(method: string, path: string, json?: unknown) => {
+  const settled = async () => {
     await ready;
-    return api.admin<T>(method, path, json);
+    return admin();
   };
-  const advance = async (seconds: number) =>
-    new Date((await admin<{ now: string }>('POST', '/__admin/clock', { advanceSeconds: seconds })).now);
 
   return {
     ready: ready.then(() => undefined),
     async reset() {
       const baseline = await ready;
-      if (!baseline) return void (await api.admin('POST', '/__admin/reset'));
-      await api.admin('DELETE', '/__admin/faults');
-      await api.admin('POST', `${snapshotPath(baseline)}/restore`);
+      const client = await admin();
+      if (!baseline) return client.reset();
+      await client.faults.clear();
+      await client.snapshots.restore(baseline);
     },
     async seed(fixture) {
       await ready;
-      await applySeed(api, fixture, passwords);
+      await applySeed(fixture);
     },
-    clock: { advance, now: () => advance(0) },
-    outbox: async () => (await admin<{ messages: Mail[] }>('GET', '/__admin/outbox')).messages,
-    jobs: async () => (await admin<{ jobs: TranscoderJob[] }>('GET', '/__admin/jobs')).jobs,
-    state: () => admin<StateExport>('GET', '/__admin/state'),
+    clock: {
+      advance: async (seconds) => (await settled()).clock.advance(seconds),
+      now: async () => (await settled()).clock.now(),
+    },
+    outbox: async () => (await settled()).outbox(),
+    jobs: async () => (await settled()).transcoder.jobs(),
+    state: async () => (await settled()).state.export(),
     async rows(table) {
-      const { areas } = await admin<StateExport>('GET', '/__admin/state');
+      const { areas } = await (await settled()).state.export();
       return (areas['database'] as Record<string, { rows: StoredRow[] }>)[table]?.rows ?? [];
     },
     faults: {
-      add: (fault) => admin<FaultView>('POST', '/__admin/faults', fault),
-      list: async () => (await admin<{ faults: FaultView[] }>('GET', '/__admin/faults')).faults,
-      remove: (id) => admin('DELETE', `/__admin/faults/${encodeURIComponent(id)}`),
-      clear: () => admin('DELETE', '/__admin/faults'),
+      add: async (fault, options) => (await settled()).faults.add(fault, options),
+      list: async (options) => (await settled()).faults.list(options),
+      remove: async (id, options) => (await settled()).faults.remove(id, options),
+      clear: async (options) => (await settled()).faults.clear(options),
     },
     snapshots: {
-      save: (name) => admin<SnapshotInfo>('PUT', snapshotPath(name)),
-      restore: (name) => admin('POST', `${snapshotPath(name)}/restore`),
-      list: async () => (await admin<{ snapshots: SnapshotInfo[] }>('GET', '/__admin/snapshots')).snapshots,
-      remove: (name) => admin('DELETE', snapshotPath(name)),
+      save: async (name, options) => (await settled()).snapshots.save(name, options),
+      restore: async (name, options) => (await settled()).snapshots.restore(name, options),
+      list: async (options) => (await settled()).snapshots.list(options),
+      delete: async (name, options) => (await settled()).snapshots.delete(name, options),
     },
   };
 }

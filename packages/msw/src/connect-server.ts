@@ -1,6 +1,5 @@
 import { createBackend, type Backend } from './backend.js';
 import type { Seed } from './seed.js';
-import { ServiceApi } from './service-api.js';
 
 export interface ServerOptions {
   /** The reference server's URL, e.g. `http://127.0.0.1:3000`. */
@@ -8,6 +7,8 @@ export interface ServerOptions {
   masterKey: string;
   /** Seeded at once; `reset()` returns to the state right after it. */
   seed?: Seed;
+  /** The word of the server's header names (`Service` by default). */
+  headerWord?: string;
 }
 
 /**
@@ -19,6 +20,6 @@ export interface ServerOptions {
  * await backend.ready;
  * await backend.reset();
  */
-export function connectServer({ url, masterKey, seed }: ServerOptions): Backend {
-  return createBackend(new ServiceApi((request) => fetch(request), url.replace(/\/+$/, ''), masterKey), seed);
+export function connectServer({ url, masterKey, seed, headerWord }: ServerOptions): Backend {
+  return createBackend({ baseUrl: url, masterKey, headerWord }, { seed });
 }

@@ -15,7 +15,6 @@ import { EngineHandler } from './engine-handler.js';
 import { IndexedDbJournal } from './indexeddb-journal.js';
 import { persistedDatabaseName } from './persist.js';
 import type { Seed } from './seed.js';
-import { ServiceApi } from './service-api.js';
 
 export interface HandlersOptions {
   /** `{base_url}`: users, database, leaderboards (as given to the SDK). */
@@ -88,12 +87,11 @@ export function createHandlers(options: HandlersOptions): BasekitHandlers {
     capabilities: { ...(images && { images }), ...(journal && { journal }), ...options.capabilities },
   });
   if (options.onExchange) engine.onExchange(options.onExchange);
-  // Seeding talks to the engine directly, at the base URL's origin (where confirmation links then point).
+  // The controls talk to the engine directly, at the base URL's origin (where confirmation links then point).
   const origin = new URL(options.baseUrl, globalThis.location?.href).origin;
   const backend = createBackend(
-    new ServiceApi(engine.fetch, origin, config.masterKey),
-    options.seed,
-    journal && engine,
+    { baseUrl: origin, masterKey: config.masterKey, headerWord: config.headerWord[0], fetch: engine.fetch },
+    { seed: options.seed, engine, journaled: journal !== undefined },
   );
   const handlers = distinctBases([options.baseUrl, options.storageUrl, options.transcoderUrl]).map(
     (base) =>

@@ -1,5 +1,6 @@
-import type { Config } from '@basekit/engine';
-import type { ServiceApi } from './service-api.js';
+import { BasekitError, ServiceError, createClient, type Client } from '@basekit/sdk';
+import type { AdminClient, Config, StateExport } from '@basekit/sdk/admin';
+import type { BackendAccess } from './backend.js';
 
 /** A user to create. It can log in with `password` afterwards. */
 export interface SeedUser {
@@ -62,7 +63,7 @@ export interface Seed {
   scores?: SeedScore[];
 }
 
-/** The admin state export, in the parts seeding adjusts. */
+/** The admin state export, in the parts seeding adjusts (each area's own form, which the contract leaves open). */
 interface StateJson {
   outbox: { link?: string }[];
   areas: {
@@ -89,107 +90,118 @@ const toIso = (value: string | Date, what: string): string => {
   return date.toISOString();
 };
 
-/** Column values as the API takes them: `Date` objects become `{__type: "Date", iso}`, recursively. */
-function apiValue(value: unknown): unknown {
-  if (value instanceof Date) return { __type: 'Date', iso: value.toISOString() };
-  if (Array.isArray(value)) return value.map(apiValue);
-  if (typeof value === 'object' && value !== null)
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, apiValue(v)]));
-  return value;
+/** Awaits one step of seeding; its error (the SDK's, its class kept) names the fixture entry: `seed users[1] "bob"`. */
+async function step<T>(what: string, pending: Promise<T>): Promise<T> {
+  try {
+    return await pending;
+  } catch (error) {
+    if (!(error instanceof BasekitError)) throw error;
+    error.message =
+      error instanceof ServiceError
+        ? `${what}: the service answered ${error.status} (code ${error.code}): ${error.message}`
+        : `${what}: ${error.message}`;
+    throw error;
+  }
 }
 
 /**
- * Seeds through the service's API; all or nothing: when the service refuses any part, the state before is put back
- * and the error (naming the fixture entry and the service's answer) is thrown.
+ * Seeds through the service's API, with the SDK as an app would; all or nothing: when the service refuses any part,
+ * the state before is put back and the error (naming the fixture entry and the service's answer) is thrown.
  * `passwords` (username -> password) lets scores name users seeded earlier; it learns the users of this fixture.
  */
-export async function applySeed(api: ServiceApi, fixture: Seed, passwords: Map<string, string>): Promise<void> {
-  const before = await api.admin<unknown>('GET', '/__admin/state');
+export async function applySeed(
+  admin: AdminClient,
+  access: BackendAccess,
+  fixture: Seed,
+  passwords: Map<string, string>,
+): Promise<void> {
+  const before = await admin.state.export();
   try {
-    await seedParts(api, fixture, passwords);
+    await seedParts(admin, access, fixture, passwords);
   } catch (error) {
-    await api.admin('PUT', '/__admin/state', before);
+    await admin.state.import(before);
     throw error;
   }
   for (const user of fixture.users ?? []) passwords.set(user.username, user.password);
 }
 
-async function seedParts(api: ServiceApi, fixture: Seed, passwords: Map<string, string>): Promise<void> {
-  const config = await api.admin<Config>('GET', '/__admin/config');
-  const login = await api.call<{ access_token: string }>('POST', '/auth/login', {
-    headers: {
-      'X-Service-Authentication-Id': config.authenticationId,
-      'X-Service-Authentication-Key': config.masterKey,
-    },
-    what: 'seed: master login',
-  });
-  const master = `Bearer ${login.access_token}`;
+async function seedParts(
+  admin: AdminClient,
+  access: BackendAccess,
+  fixture: Seed,
+  passwords: Map<string, string>,
+): Promise<void> {
+  const config = await admin.config.get();
+  const clientOf = () => createClient(clientOptions(access, config));
+  const master = clientOf();
+  await step('seed: master login', master.auth.loginAsMaster(config.masterKey));
 
-  const users = await createUsers(api, config, fixture.users ?? []);
-  const storage = { 'X-Service-Storage-Id': config.storageId, Authorization: master };
+  const users = await createUsers(master, fixture.users ?? []);
   for (const [i, path] of (fixture.folders ?? []).entries()) {
-    await api.call('POST', '/directories', { headers: storage, json: { path }, what: `seed folders[${i}] "${path}"` });
+    await step(`seed folders[${i}] "${path}"`, master.files.createFolder(path));
   }
-  if (fixture.files?.length)
-    await api.call('POST', '/files', { headers: storage, body: uploadForm(fixture.files), what: 'seed files' });
-  const rows = await createRows(
-    api,
-    { 'X-Service-Object-Storage-Id': config.objectStorageId, Authorization: master },
-    fixture.tables ?? {},
-  );
+  if (fixture.files?.length) await step('seed files', master.files.upload(fixture.files.map(uploadItem)));
+  const rows = await createRows(master, fixture.tables ?? {});
 
   if (
     users.some(needsSettling) ||
     rows.some(({ row }) => row._id !== undefined || row.createdAt !== undefined || row.updatedAt !== undefined)
   ) {
-    const state = await api.admin<StateJson>('GET', '/__admin/state');
+    const state = (await admin.state.export()) as unknown as StateJson;
     settleUsers(state, users);
     settleRows(state, rows);
-    await api.admin('PUT', '/__admin/state', state);
+    await admin.state.import(state as unknown as StateExport);
   }
   const known = new Map([...passwords, ...(fixture.users ?? []).map((u) => [u.username, u.password] as const)]);
-  await sendScores(api, config, fixture.scores ?? [], known);
+  await sendScores(clientOf, fixture.scores ?? [], known);
 }
 
-async function createUsers(api: ServiceApi, config: Config, users: SeedUser[]): Promise<CreatedUser[]> {
+/** The SDK's options for a client of the project `config` describes, sending through the backend's fetch. */
+function clientOptions({ baseUrl, fetch }: BackendAccess, config: Config) {
+  const { authenticationId, clientKey, objectStorageId, storageId, gameId, bucket, headerWord } = config;
+  return {
+    baseUrl,
+    authenticationId,
+    clientKey,
+    objectStorageId,
+    storageId,
+    gameId,
+    bucket,
+    headerWord: headerWord[0],
+    fetch,
+  };
+}
+
+async function createUsers(master: Client, users: SeedUser[]): Promise<CreatedUser[]> {
   const created: CreatedUser[] = [];
   for (const [i, user] of users.entries()) {
     const { userId: _fixed, active: _active, extra, ...registration } = user;
-    const record = await api.call<{ userId: string; active: boolean }>('POST', '/auth/users', {
-      headers: { 'X-Service-Authentication-Id': config.authenticationId },
-      json: { ...extra, ...registration },
-      what: `seed users[${i}] "${user.username}"`,
-    });
+    const record = await step(
+      `seed users[${i}] "${user.username}"`,
+      master.auth.register({ ...extra, ...registration }),
+    );
     created.push({ user, id: record.userId, active: record.active });
   }
   return created;
 }
 
-function uploadForm(files: SeedFile[]): FormData {
-  const form = new FormData();
-  files.forEach(({ path, content, contentType }, i) => {
-    const slash = path.lastIndexOf('/');
-    const type = contentType ?? (content instanceof Blob ? content.type : '');
-    form.set(`fileItems[${i}].fileToUpload`, new Blob([content as BlobPart], { type }), path.slice(slash + 1));
-    form.set(`fileItems[${i}].path`, slash < 0 ? '' : path.slice(0, slash));
-  });
-  return form;
+/** A file of the fixture as the SDK uploads it: its content as a Blob (a string is text, not a path here). */
+function uploadItem({ path, content, contentType }: SeedFile) {
+  const slash = path.lastIndexOf('/');
+  const type = contentType ?? (content instanceof Blob ? content.type : '');
+  return {
+    file: new Blob([content as BlobPart], { type }),
+    name: path.slice(slash + 1),
+    path: slash < 0 ? '' : path.slice(0, slash),
+  };
 }
 
-async function createRows(
-  api: ServiceApi,
-  headers: Record<string, string>,
-  tables: Record<string, SeedRow[]>,
-): Promise<CreatedRow[]> {
+async function createRows(master: Client, tables: Record<string, SeedRow[]>): Promise<CreatedRow[]> {
   const created: CreatedRow[] = [];
   for (const [table, rows] of Object.entries(tables)) {
     for (const [i, row] of rows.entries()) {
       const { _id, createdAt, updatedAt, ...columns } = row;
-      const answer = await api.call<{ _id: string }>('POST', `/object-storage/classes/${encodeURIComponent(table)}`, {
-        headers,
-        json: apiValue(columns),
-        what: `seed tables.${table}[${i}]`,
-      });
+      const answer = await step(`seed tables.${table}[${i}]`, master.db.table(table).create(columns as never));
       created.push({ table, row, id: answer._id });
     }
   }
@@ -241,45 +253,20 @@ function settleRows(state: StateJson, created: CreatedRow[]): void {
 }
 
 /** Sends each score as its user's game event (logged in with the known password), then logs those users out. */
-async function sendScores(
-  api: ServiceApi,
-  config: Config,
-  scores: SeedScore[],
-  passwords: Map<string, string>,
-): Promise<void> {
-  const client = {
-    'X-Service-Authentication-Id': config.authenticationId,
-    'X-Service-Authentication-Key': config.clientKey,
-  };
-  const sessions = new Map<string, { access_token: string; refresh_token: string }>();
+async function sendScores(clientOf: () => Client, scores: SeedScore[], passwords: Map<string, string>): Promise<void> {
+  const players = new Map<string, Client>();
   for (const [i, { username, event, values }] of scores.entries()) {
     const what = `seed scores[${i}] "${username}"`;
-    let session = sessions.get(username);
-    if (!session) {
+    let player = players.get(username);
+    if (!player) {
       const password = passwords.get(username);
       if (password === undefined)
         throw new Error(`${what}: the user was not seeded here, so its password is unknown; seed the user first`);
-      const form = new FormData();
-      form.set('username', username);
-      form.set('password', password);
-      session = await api.call<{ access_token: string; refresh_token: string }>('POST', '/auth/login', {
-        headers: client,
-        body: form,
-        what,
-      });
-      sessions.set(username, session);
+      player = clientOf();
+      await step(what, player.auth.login(username, password));
+      players.set(username, player);
     }
-    const fieldsAndValues = Object.entries(values).map(([fieldName, value]) => ({ fieldName, value }));
-    await api.call('POST', '/game/events', {
-      headers: { 'X-Service-Game-Id': config.gameId, Authorization: `Bearer ${session.access_token}` },
-      json: { eventName: event, fieldsAndValues },
-      what,
-    });
+    await step(what, player.leaderboards.sendEvent(event, values));
   }
-  for (const { refresh_token } of sessions.values()) {
-    await api.call('DELETE', `/auth/logout?refresh-token=${encodeURIComponent(refresh_token)}`, {
-      headers: client,
-      what: 'seed: logout',
-    });
-  }
+  for (const player of players.values()) await step('seed: logout', player.auth.logout());
 }

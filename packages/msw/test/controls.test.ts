@@ -1,5 +1,7 @@
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConflictError } from '@basekit/sdk';
+import { createAdminClient } from '@basekit/sdk/admin';
 import { createHandlers } from '../src/index.js';
 import {
   BASE,
@@ -95,6 +97,10 @@ describe('seeding', () => {
         ],
       }),
     ).rejects.toThrow(/seed users\[1\] "ann".*409/);
+    // The error is the SDK's, as the service's answer makes it.
+    expect(await backend.seed({ users: [{ username: 'ann', password: 'x' }] }).catch((e: unknown) => e)).toBeInstanceOf(
+      ConflictError,
+    );
     await expect(backend.seed({ tables: { Note: [{ _id: 'note1', title: 'again' }] } })).rejects.toThrow(
       /note1.*already has a row/,
     );
@@ -167,6 +173,38 @@ describe('controls', () => {
     await expect(login(BASE, 'eve', 'pw-eve')).rejects.toThrow(/401/);
     expect(await topScores(BASE, await login(BASE, 'ann', 'pw-ann'))).toEqual(['bob:70', 'ann:40']);
     expect(Math.abs((await backend.clock.now()).getTime() - Date.now())).toBeLessThan(60_000);
+  });
+
+  it('reset() of a backend without a seed empties it and puts its config back', async () => {
+    const backend = serving(createHandlers({ baseUrl: BASE }));
+    await signUp(BASE, 'ann');
+    await fetch(
+      `${BASE}/__admin/config`,
+      json('PATCH', { accessTokenTtlSeconds: 60 }, { 'X-Service-Authentication-Key': masterKey }),
+    );
+    await backend.reset();
+    expect((await backend.state()).areas['users']).toMatchObject({ users: [] });
+    expect(backend.engine.project.config.accessTokenTtlSeconds).toBe(7199);
+  });
+
+  it("serves the whole admin API to the SDK's typed admin client, as the reference server does", async () => {
+    serving(createHandlers({ baseUrl: BASE, config: { inspectorLimit: 10 } }));
+    const admin = createAdminClient({ baseUrl: BASE, masterKey });
+    await admin.config.update({ emailConfirmation: true });
+    const registered = await fetch(
+      `${BASE}/auth/users`,
+      json(
+        'POST',
+        { username: 'ann', password: 'pw', email: 'ann@example.com' },
+        { 'X-Service-Authentication-Id': authenticationId },
+      ),
+    );
+    const { userId } = (await registered.json()) as { userId: string };
+    const [mail] = await admin.outbox();
+    expect(mail?.to).toBe('ann@example.com');
+    const { requests } = await admin.requests.list({ area: 'users' });
+    expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['POST /auth/users 200']);
+    expect(await admin.users.activate(userId)).toMatchObject({ userId, active: true });
   });
 
   it('moves the clock: access tokens expire', async () => {

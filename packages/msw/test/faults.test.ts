@@ -88,7 +88,7 @@ describe('snapshots in msw', () => {
     await backend.snapshots.restore('one-row');
     expect(await backend.state()).toEqual(before);
     expect((await backend.snapshots.list()).map((s) => s.name)).toEqual(['basekit-seed', 'one-row']);
-    await backend.snapshots.remove('one-row');
+    await backend.snapshots.delete('one-row');
     await expect(backend.snapshots.restore('one-row')).rejects.toThrow(/404 .*"code":43/);
   });
 });

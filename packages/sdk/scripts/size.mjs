@@ -15,6 +15,8 @@ const entries = {
   'core + files': `export { createCore } from './core/index.js'; export * from './files/index.js';`,
   'core + transcoder': `export { createCore } from './core/index.js'; export * from './transcoder/index.js';`,
   'core + leaderboards': `export { createCore } from './core/index.js'; export * from './leaderboards/index.js';`,
+  // Test code's, never an app's: test/bundle.test.ts checks that none of it comes along with the entries above.
+  'admin client (`@basekit/sdk/admin`)': `export * from './admin/index.js';`,
 };
 
 export async function measure() {

@@ -16,7 +16,7 @@ import { startFront } from './front.js';
  * the same reference server, with Stoplight Prism validating every request and response against the bundled
  * contract in front of it. `url` leads to Prism (./front.ts routes the two kinds of request Prism cannot pass
  * through faithfully around it), so every SDK call is validated; `request` and `admin` (the tests' own set-up and
- * the admin API, which is not part of the contract) go to the server directly.
+ * the admin API, which the fidelity checks against the spec leave out) go to the server directly.
  * Every violation Prism logs is written to `$PRISM_VIOLATIONS_DIR` when the server closes.
  */
 export { TEST_CONFIG, type TestServer };

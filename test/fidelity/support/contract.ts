@@ -27,9 +27,13 @@ export interface BodyContent {
   examples: unknown[];
 }
 
+/** The tag of the admin API's operations. */
+export const ADMIN_TAG = 'admin';
+
 /** One operation of the contract, with every `$ref` of its parameters and bodies resolved. */
 export interface Operation {
   id: string;
+  tags: string[];
   method: (typeof METHODS)[number];
   /** The path template, `/auth/users/{userId}`. */
   path: string;
@@ -39,17 +43,24 @@ export interface Operation {
   body?: { required: boolean; contents: BodyContent[] };
   /** Documented status codes. */
   statuses: string[];
+  /** The documented responses by status, each `$ref` resolved. */
+  responses: Record<string, { content?: Record<string, { example?: unknown }> }>;
 }
 
 export interface Contract {
   doc: Json;
+  /** The service's operations: every one but the admin API's, which the fidelity checks against the spec leave out. */
   operations: Operation[];
+  /** The admin API's operations (tag `admin`): what tests do to the reference server, which the real service lacks. */
+  adminOperations: Operation[];
   /** Header name of each apiKey security scheme, `authenticationId` -> `X-Service-Authentication-Id`. */
   headerOf: Record<string, string>;
   /** The contract's verdict on a request body (form fields as strings, files as any string): undefined when it fits. */
   checkRequestBody(op: Operation, mediaType: string, body: unknown): string | undefined;
   /** The contract's verdict on a response: undefined when it fits, else why not. */
   checkResponse(op: Operation, status: number, contentType: string | null, body: unknown): string | undefined;
+  /** The verdict of one component schema (`AdminRequestSummary`) on a value: undefined when it fits. */
+  checkSchema(name: string, value: unknown): string | undefined;
 }
 
 function examplesOf(node: Json): unknown[] {
@@ -124,12 +135,16 @@ export function loadContract(): Contract {
       );
       operations.push({
         id: op['operationId'] as string,
+        tags: (op['tags'] as string[] | undefined) ?? [],
         method,
         path,
         parameters,
         security,
         ...(body ? { body } : {}),
         statuses: Object.keys(op['responses'] as Json),
+        responses: Object.fromEntries(
+          Object.entries(op['responses'] as Json).map(([status, response]) => [status, resolve(response)]),
+        ),
       });
     }
   }
@@ -174,5 +189,19 @@ export function loadContract(): Contract {
       : `request body does not match the schema: ${ajv.errorsText(validate.errors, { separator: '; ' })}`;
   }
 
-  return { doc, operations, headerOf, checkRequestBody, checkResponse };
+  function checkSchema(name: string, value: unknown): string | undefined {
+    const validate = validatorAt(`/components/schemas/${escape(name)}`);
+    return validate(value) ? undefined : `${name}: ${ajv.errorsText(validate.errors, { separator: '; ' })}`;
+  }
+
+  const isAdmin = (op: Operation) => op.tags.includes(ADMIN_TAG);
+  return {
+    doc,
+    operations: operations.filter((op) => !isAdmin(op)),
+    adminOperations: operations.filter(isAdmin),
+    headerOf,
+    checkRequestBody,
+    checkResponse,
+    checkSchema,
+  };
 }

@@ -1,6 +1,6 @@
 // The Files page: the storage's folder tree, a folder's entries (upload, new folder, copy, move, delete) or one
 // file (preview, download, rename, copy, move, delete). URL: /files/<folder or file path>?page=<n>.
-import { ApiError } from '../api.js';
+import { ServiceError } from '@basekit/sdk/core';
 import { Status } from '../components/status.js';
 import { href, useRoute } from '../router.js';
 import { useLoad } from '../use-load.js';
@@ -18,7 +18,7 @@ async function locate(names: string[], page: number) {
   try {
     return { kind: 'folder' as const, records: await listFolder(names, page) };
   } catch (error) {
-    if (!(error instanceof ApiError && error.code === NOT_A_FOLDER)) throw error;
+    if (!(error instanceof ServiceError && error.code === NOT_A_FOLDER)) throw error;
     return { kind: 'file' as const, info: await fileInfo(names) };
   }
 }

@@ -2,6 +2,7 @@ import createFetchClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from '../generated/schema.js';
 import { AbortError, BasekitError, NetworkError, ServiceError, TimeoutError } from './errors.js';
 import { renameServiceHeaders } from './header-word.js';
+import { describeNetworkFailure } from './network-failure.js';
 import type { ClientOptions } from './options.js';
 import { SessionManager, type TokenResponse } from './session.js';
 import { formData } from './form.js';
@@ -28,11 +29,13 @@ export interface Core {
 const isAbort = (error: unknown) => error instanceof Error && error.name === 'AbortError';
 const isTimeout = (error: unknown) => error instanceof Error && error.name === 'TimeoutError';
 
-function transportError(operation: string, error: unknown): BasekitError {
+function transportError(operation: string, error: unknown, url?: string): BasekitError {
   if (error instanceof BasekitError) return error;
   if (isTimeout(error)) return new TimeoutError(`${operation} timed out`, { cause: error });
   if (isAbort(error)) return new AbortError(`${operation} was aborted`, { cause: error });
-  return new NetworkError(`${operation} failed: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+  const { reason, text } = describeNetworkFailure(error);
+  const to = url ? ` to ${new URL(url).origin}` : '';
+  return new NetworkError(`${operation}${to} failed: ${text}`, { cause: error, reason });
 }
 
 async function readBody(response: Response): Promise<unknown> {
@@ -54,8 +57,59 @@ const errorMiddleware: Middleware = {
       url: request.url,
     });
   },
-  onError: ({ request, schemaPath, error }) => transportError(`${request.method} ${schemaPath}`, error),
+  onError: ({ request, schemaPath, error }) => transportError(`${request.method} ${schemaPath}`, error, request.url),
 };
+
+/** What a client of the contract sends its requests with: see `ClientOptions`. */
+export type TransportOptions = Pick<ClientOptions, 'fetch' | 'headerWord' | 'timeoutMs'>;
+
+/** `request` with a signal that also aborts it after `timeoutMs`, if given. */
+function withTimeout(request: Request, timeoutMs: number | undefined): Request {
+  if (timeoutMs === undefined) return request;
+  const signal = AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]);
+  // `duplex` is required by fetch for a streamed body; the DOM typings do not know it yet.
+  return new Request(request, { signal, duplex: 'half' } as RequestInit);
+}
+
+/** The fetch of the options; `globalThis.fetch` read at call time, since msw (or a test) may replace it later. */
+const fetchOf =
+  ({ fetch }: TransportOptions) =>
+  (request: Request): Promise<Response> =>
+    (fetch ?? globalThis.fetch)(request);
+
+/**
+ * An openapi-fetch client of the contract at `baseUrl` that sends `headers` (in the options' header word) and fails
+ * with the SDK's errors: a `ServiceError` named after the operation, a `NetworkError`, an `AbortError`. Every area's
+ * client is one (with the session added, `Core.http`), and so is the admin client.
+ *
+ * @example
+ * const http = createHttpClient('http://localhost:3000', { 'X-Service-Authentication-Key': masterKey });
+ * const config = await dataOf(http.GET('/__admin/config'));
+ */
+export function createHttpClient(baseUrl: string, headers: Record<string, string>, options: TransportOptions = {}) {
+  const client: HttpClient = createFetchClient<paths>({ baseUrl, headers, fetch: fetchOf(options) });
+  const { headerWord, timeoutMs } = options;
+  if (headerWord) client.use({ onRequest: ({ request }) => renameServiceHeaders(request.headers, headerWord) });
+  if (timeoutMs !== undefined) client.use({ onRequest: ({ request }) => withTimeout(request, timeoutMs) });
+  client.use(errorMiddleware);
+  return client;
+}
+
+/**
+ * Awaits a call of a `createHttpClient` client and returns its data; its errors are already the SDK's.
+ *
+ * @example
+ * const tables = await dataOf(http.GET('/__admin/database/tables'));
+ */
+export async function dataOf<Answer extends { data?: unknown; response: Response }>(
+  pending: Promise<Answer>,
+): Promise<Exclude<Answer['data'], undefined>> {
+  try {
+    return (await pending).data as Exclude<Answer['data'], undefined>;
+  } catch (error) {
+    throw transportError('request', error);
+  }
+}
 
 /** Adds the session's Authorization to each request, and after a 401 renews once and replays the request. */
 function sessionMiddleware(core: Core, send: (request: Request) => Promise<Response>): Middleware {
@@ -95,17 +149,7 @@ export function createCore(options: ClientOptions): Core {
     storageUrl: options.storageUrl ?? options.baseUrl,
     transcoderUrl: options.transcoderUrl ?? options.baseUrl,
   };
-  // Resolved at call time: msw (or a test) may replace globalThis.fetch after the client was created.
-  const rawFetch = (request: Request) => (options.fetch ?? globalThis.fetch)(request);
-  const { headerWord, timeoutMs } = options;
-  // `duplex` is required by fetch for a streamed body; the DOM typings do not know it yet.
-  const timed = (request: Request) =>
-    timeoutMs === undefined
-      ? request
-      : new Request(request, {
-          signal: AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]),
-          duplex: 'half',
-        } as RequestInit);
+  const rawFetch = fetchOf(options);
 
   const core: Core = {
     options: resolved,
@@ -113,9 +157,9 @@ export function createCore(options: ClientOptions): Core {
     async send(operation, request) {
       let response: Response;
       try {
-        response = await rawFetch(timed(request));
+        response = await rawFetch(withTimeout(request, options.timeoutMs));
       } catch (error) {
-        throw transportError(operation, error);
+        throw transportError(operation, error, request.url);
       }
       if (!response.ok && response.status !== 304) {
         throw ServiceError.from(response.status, await readBody(response), {
@@ -127,23 +171,13 @@ export function createCore(options: ClientOptions): Core {
       return response;
     },
     http(baseUrl, headers = {}, authorize = true) {
-      const client = createFetchClient<paths>({ baseUrl, headers, fetch: rawFetch });
-      // First, so that the session's replay copy carries the renamed headers too.
-      if (headerWord) client.use({ onRequest: ({ request }) => renameServiceHeaders(request.headers, headerWord) });
-      // Before the session's, so that a replay after a renewal runs on the same clock.
-      if (timeoutMs !== undefined) client.use({ onRequest: ({ request }) => timed(request) });
-      // onResponse runs in reverse order: the session replays a 401 before the error is raised.
-      client.use(errorMiddleware);
+      const client = createHttpClient(baseUrl, headers, options);
+      // Last: onResponse runs in reverse order, so the session replays a 401 before the error is raised, and its
+      // replay copy carries the renamed headers and the timeout's signal.
       if (authorize) client.use(sessionMiddleware(core, rawFetch));
       return client;
     },
-    async call(pending) {
-      try {
-        return (await pending).data as never;
-      } catch (error) {
-        throw transportError('request', error);
-      }
-    },
+    call: dataOf,
   };
   return core;
 }

@@ -1,3 +1,5 @@
+import type { NetworkFailureReason } from './network-failure.js';
+
 /** The body of every error the service answers. */
 export interface ErrorBody {
   code: number;
@@ -137,13 +139,21 @@ const STATUS_CLASSES: Record<number, typeof ServiceError> = {
 };
 
 /**
- * The request never got an answer (DNS, refused connection, CORS, a dropped socket).
+ * The request never got an answer. `message` names why as far as the platform says (a certificate not trusted,
+ * expired or for another host, a refused connection, a host not found, a time-out, a dropped connection), `reason`
+ * says it as a value, and `cause` is the platform's own error. Browsers give scripts no reason (`unknown`).
  *
  * @example
- * catch (e) { if (e instanceof NetworkError) showOffline() }
+ * catch (e) { if (e instanceof NetworkError && e.reason === 'certificate') showTrustHelp() }
  */
 export class NetworkError extends BasekitError {
   override name = 'NetworkError';
+  /** Why there was no answer; `unknown` where the platform does not say (browsers). */
+  readonly reason: NetworkFailureReason;
+  constructor(message: string, options: ErrorOptions & { reason?: NetworkFailureReason } = {}) {
+    super(message, options);
+    this.reason = options.reason ?? 'unknown';
+  }
 }
 
 /**

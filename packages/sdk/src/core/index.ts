@@ -6,8 +6,9 @@
  * import { createLeaderboards } from '@basekit/sdk/leaderboards';
  * const boards = createLeaderboards(createCore({ baseUrl, authenticationId, clientKey, gameId }));
  */
-export { createCore, type Core, type HttpClient } from './core.js';
+export { createCore, createHttpClient, dataOf, type Core, type HttpClient, type TransportOptions } from './core.js';
 export * from './errors.js';
+export type { NetworkFailureReason } from './network-failure.js';
 export type { CallOptions, ClientOptions } from './options.js';
 export { SessionManager, type SessionChange, type SessionListener, type TokenResponse } from './session.js';
 export {

@@ -57,10 +57,15 @@ export function parseWhere(text: string): { where: Record<string, unknown> } | {
   }
 }
 
-/** The service's query URL of a table with the grid's parameters and `count=1` (the total for paging). */
-export function queryPath(table: string, query: GridQuery): string {
-  const params = new URLSearchParams({ count: '1', limit: String(query.limit), skip: String(query.skip) });
-  for (const name of ['order', 'keys', 'include'] as const)
-    if (query[name].trim()) params.set(name, query[name].trim());
-  return `/object-storage/classes/query/${encodeURIComponent(table)}?${params}`;
+/** The URL parameters of the service's query (spec 4.5) with the grid's values and `count=1` (the total for paging). */
+export function queryParams(query: GridQuery) {
+  const given = (name: 'order' | 'keys' | 'include') => query[name].trim() || undefined;
+  return {
+    count: '1' as const,
+    limit: query.limit,
+    skip: query.skip,
+    order: given('order'),
+    keys: given('keys'),
+    include: given('include'),
+  };
 }

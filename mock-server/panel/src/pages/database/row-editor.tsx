@@ -1,12 +1,16 @@
 import { useState } from 'preact/hooks';
-import { jsonBody, service } from '../../api.js';
+import type { components } from '@basekit/sdk';
+import { dataOf, service } from '../../api.js';
 import { Field } from '../../components/field.js';
 import { Status } from '../../components/status.js';
 import { changesOf, kindOf, toDraft, type Edits, type Kind } from './row-draft.js';
-import { SYSTEM_COLUMNS, tablePath, type TableColumn } from './tables.js';
+import { SYSTEM_COLUMNS, rowParams, tableParams, type TableColumn } from './tables.js';
 import { ValueEditor } from './value-editor.js';
 
 type Json = Record<string, unknown>;
+
+/** A body the drafts made, as the service takes it: its values are checked by the service (400 with the column). */
+const input = (body: Json) => body as components['schemas']['DatabaseRowInput'];
 
 const NEW_COLUMN_KINDS: Kind[] = ['String', 'Number', 'Boolean', 'Date', 'Pointer', 'Relation', 'JSON'];
 
@@ -82,10 +86,17 @@ export function RowEditor({
     setFailure(undefined);
     try {
       if (row) {
-        for (const body of changes.bodies) await service(tablePath(table, String(row['_id'])), jsonBody('PUT', body));
+        const params = rowParams(table, String(row['_id']));
+        for (const body of changes.bodies)
+          await dataOf(
+            service().PUT('/object-storage/classes/{tableName}/{objectId}', { ...params, body: input(body) }),
+          );
         onSaved(String(row['_id']));
       } else {
-        const created = await service<{ _id: string }>(tablePath(table), jsonBody('POST', changes.bodies[0] ?? {}));
+        const body = changes.bodies[0] ?? {};
+        const created = await dataOf(
+          service().POST('/object-storage/classes/{tableName}', { ...tableParams(table), body: input(body) }),
+        );
         onSaved(created._id);
       }
     } catch (error) {

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { service } from '../../api.js';
+import { dataOf, service } from '../../api.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { DataTable } from '../../components/data-table.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
@@ -9,7 +9,7 @@ import { href, navigate } from '../../router.js';
 import { useLoad } from '../../use-load.js';
 import { Cell } from './cell.js';
 import { RowEditor } from './row-editor.js';
-import { tablePath, type TableColumn } from './tables.js';
+import { rowParams, type TableColumn } from './tables.js';
 
 type Json = Record<string, unknown>;
 
@@ -25,14 +25,17 @@ export function RowView({
   columns: TableColumn[];
   onChanged: () => void;
 }) {
-  const row = useLoad(() => service<Json>(tablePath(table, id)), [table, id]);
+  const row = useLoad(
+    () => dataOf(service().GET('/object-storage/classes/{tableName}/{objectId}', rowParams(table, id))),
+    [table, id],
+  );
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [result, setResult] = useState<{ message?: string; error?: unknown }>({});
 
   const remove = async () => {
     try {
-      await service(tablePath(table, id), { method: 'DELETE' });
+      await dataOf(service().DELETE('/object-storage/classes/{tableName}/{objectId}', rowParams(table, id)));
       onChanged();
       navigate(href('database', table));
     } catch (error) {

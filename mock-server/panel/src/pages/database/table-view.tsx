@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { jsonBody, service } from '../../api.js';
+import { dataOf, service } from '../../api.js';
 import { DataTable, type Column } from '../../components/data-table.js';
 import { Field } from '../../components/field.js';
 import { Pager } from '../../components/pager.js';
@@ -7,7 +7,7 @@ import { Status } from '../../components/status.js';
 import { href, navigate, setQuery, useRoute } from '../../router.js';
 import { useLoad } from '../../use-load.js';
 import { Cell } from './cell.js';
-import { gridQueryValues, parseWhere, queryPath, readGridQuery, type GridQuery } from './query-params.js';
+import { gridQueryValues, parseWhere, queryParams, readGridQuery, type GridQuery } from './query-params.js';
 import { RowEditor } from './row-editor.js';
 import { SYSTEM_COLUMNS, type TableColumn } from './tables.js';
 
@@ -48,7 +48,12 @@ export function TableView({
     () =>
       'error' in parsed
         ? Promise.reject(new Error(parsed.error))
-        : service<{ results: Json[]; count: number }>(queryPath(table, query), jsonBody('POST', parsed.where)),
+        : dataOf(
+            service().POST('/object-storage/classes/query/{tableName}', {
+              params: { path: { tableName: table }, query: queryParams(query) },
+              body: parsed.where,
+            }),
+          ),
     [table, search.toString()],
   );
   const [creating, setCreating] = useState(false);

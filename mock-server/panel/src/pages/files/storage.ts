@@ -1,9 +1,12 @@
 // The file storage calls of the Files page (spec 4.6), with the master token, and the paths they take. A location
 // is a list of decoded names, root first; the service takes it percent-encoded and relative to the bucket.
-import type { FileInfo, FileRecord } from '@basekit/engine';
-import { jsonBody, project, service } from '../../api.js';
+import type { components } from '@basekit/sdk';
+import { dataOf, project, service } from '../../api.js';
 
-export type { FileInfo, FileRecord };
+/** A record of a folder listing (spec 2.6). */
+export type FileRecord = components['schemas']['FileRecord'];
+/** A file's info (spec 2.6). */
+export type FileInfo = components['schemas']['FileInfo'];
 
 /** Records per listing request: the service's maximum. */
 export const PAGE_SIZE = 50;
@@ -29,21 +32,22 @@ export function downloadUrl(
 
 /** One page of a folder, sorted by name. */
 export async function listFolder(names: readonly string[], page: number): Promise<FileRecord[]> {
-  const body = { url: savedPath(names), pageNumber: page, pageSize: PAGE_SIZE, sortingType: 'ASC' };
-  return (await service<{ files: FileRecord[] }>('/files/directoryInfo', jsonBody('POST', body))).files;
+  const body = { url: savedPath(names), pageNumber: page, pageSize: PAGE_SIZE, sortingType: 'ASC' as const };
+  return (await dataOf(service().POST('/files/directoryInfo', { body }))).files;
 }
 
 export function fileInfo(names: readonly string[]): Promise<FileInfo> {
-  return service<FileInfo>('/files/fileInfo', jsonBody('POST', { url: savedPath(names) }));
+  return dataOf(service().POST('/files/fileInfo', { body: { url: savedPath(names) } }));
 }
 
 export function createFolder(names: readonly string[]): Promise<unknown> {
-  return service('/directories', jsonBody('POST', { path: savedPath(names) }));
+  return dataOf(service().POST('/directories', { body: { path: savedPath(names) } }));
 }
 
 /** Deletes entries of one folder; `forced` lets a non-empty folder go with everything in it. */
 export function deleteEntries(paths: (readonly string[])[], forced: boolean): Promise<unknown> {
-  return service('/files/delete', jsonBody('POST', { urls: paths.map(savedPath), forced: paths.map(() => forced) }));
+  const body = { urls: paths.map(savedPath), forced: paths.map(() => forced) };
+  return dataOf(service().POST('/files/delete', { body }));
 }
 
 /** Copies or moves entries of one folder into `destination`; `replace` overwrites (and merges folders) of the same name. */
@@ -58,14 +62,13 @@ export async function transfer(
     forces: paths.map(() => replace),
     destinationUrl: savedPath(destination),
   };
-  return (await service<{ newPaths: string[] }>(`/files/${mode}`, jsonBody('POST', body))).newPaths;
+  const operation = mode === 'copy' ? '/files/copy' : '/files/move';
+  return (await dataOf(service().POST(operation, { body }))).newPaths;
 }
 
 export async function rename(path: readonly string[], newName: string): Promise<string> {
-  const { newPaths } = await service<{ newPaths: string[] }>(
-    '/files/rename',
-    jsonBody('POST', { items: [{ pathToRename: savedPath(path), newFileName: newName }] }),
-  );
+  const body = { items: [{ pathToRename: savedPath(path), newFileName: newName }] };
+  const { newPaths } = await dataOf(service().POST('/files/rename', { body }));
   return newPaths[0]!;
 }
 

@@ -1,6 +1,6 @@
 // Uploads with progress: fetch has no upload events, so the request goes through XMLHttpRequest and its
-// `upload.onprogress`, behind a fetch-shaped function that the panel's API calls accept as their transport.
-import { service } from '../../api.js';
+// `upload.onprogress`, behind a fetch-shaped function that the SDK's transport takes for one call.
+import { dataOf, service, withMasterToken } from '../../api.js';
 import { savedPath } from './storage.js';
 
 /** Bytes sent so far and the body's size. */
@@ -9,13 +9,20 @@ export interface Progress {
   total: number;
 }
 
-/** A fetch over XMLHttpRequest that reports upload progress (the answer is read whole). */
-export function xhrFetch(onProgress: (progress: Progress) => void): typeof fetch {
-  return (input, init = {}) =>
-    new Promise((resolve, reject) => {
+/**
+ * A fetch over XMLHttpRequest that reports upload progress (the answer is read whole). A form goes as a form, so that
+ * the browser streams its files (and sets its boundary) as fetch would.
+ */
+export function xhrFetch(onProgress: (progress: Progress) => void): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const form = request.headers.get('content-type')?.startsWith('multipart/form-data');
+    const body = form ? await request.formData() : await request.arrayBuffer();
+    return new Promise((resolve, reject) => {
       const xhr = new XMLHttpRequest();
-      xhr.open(init.method ?? 'GET', String(input));
-      new Headers(init.headers).forEach((value, name) => xhr.setRequestHeader(name, value));
+      xhr.open(request.method, request.url);
+      request.headers.forEach((value, name) => {
+        if (!form || name !== 'content-type') xhr.setRequestHeader(name, value);
+      });
       xhr.responseType = 'arraybuffer';
       xhr.upload.onprogress = ({ loaded, total }) => onProgress({ loaded, total });
       xhr.onload = () =>
@@ -26,8 +33,9 @@ export function xhrFetch(onProgress: (progress: Progress) => void): typeof fetch
           }),
         );
       xhr.onerror = () => reject(new TypeError('the upload could not be sent'));
-      xhr.send(init.body as XMLHttpRequestBodyInit | null);
+      xhr.send(body);
     });
+  };
 }
 
 /**
@@ -46,6 +54,10 @@ export async function uploadFiles(
     form.append(`fileItems[${i}].path`, savedPath(folder));
     form.append(`fileItems[${i}].replacing`, String(replacing));
   });
-  return (await service<{ savedFilesUrls: string[] }>('/files', { method: 'POST', body: form }, xhrFetch(onProgress)))
-    .savedFilesUrls;
+  const upload = service().POST('/files', {
+    body: form as never,
+    bodySerializer: (body) => body,
+    fetch: withMasterToken(xhrFetch(onProgress)),
+  });
+  return (await dataOf(upload)).savedFilesUrls;
 }

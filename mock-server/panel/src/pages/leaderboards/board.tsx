@@ -48,7 +48,7 @@ export function BoardView({ config, definition }: { config: ProjectConfig; defin
   const reset = () =>
     action.run(async () => {
       setConfirm(undefined);
-      await admin(`/__admin/leaderboards/${encodeURIComponent(id)}/reset`, { method: 'PUT' });
+      await admin().leaderboards.reset(id);
       top.reload();
       around.reload();
       return `Leaderboard ${id} is empty.`;

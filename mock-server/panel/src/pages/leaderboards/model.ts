@@ -1,14 +1,13 @@
-import { ApiError, service, type ProjectConfig } from '../../api.js';
+import type { components } from '@basekit/sdk';
+import { NotFoundError } from '@basekit/sdk/core';
+import { dataOf, service, type ProjectConfig } from '../../api.js';
 
 export type EventDefinition = ProjectConfig['events'][number];
 export type LeaderboardDefinition = ProjectConfig['leaderboards'][number];
 export type BoardField = LeaderboardDefinition['fields'][number];
 
 /** A player's line of a top list or neighbourhood (spec 2.7). */
-export interface Standing {
-  userBriefProfile: { firstName: string; lastName: string; userName: string; userId: string };
-  scores: number[];
-}
+export type Standing = components['schemas']['LeaderboardProfileList']['usersProfile'][number];
 
 /** Players a page of the top list shows. */
 export const TOP_PAGE_SIZE = 20;
@@ -22,27 +21,24 @@ export function upsert<T>(list: readonly T[], item: T, key: (t: T) => string): T
   return list.some((t) => key(t) === key(item)) ? list.map((t) => (key(t) === key(item) ? item : t)) : [...list, item];
 }
 
-const board = (id: string) => encodeURIComponent(id);
-
 /** A page of the top list (`GET /game/leaderboards/topPage/<id>`, page 0 first) with the master token. */
-export async function topPage(id: string, page: number): Promise<Standing[]> {
-  return (
-    await service<{ usersProfile: Standing[] }>(
-      `/game/leaderboards/topPage/${board(id)}?page=${page}&count=${TOP_PAGE_SIZE}`,
-    )
-  ).usersProfile;
+export async function topPage(leaderboardId: string, page: number): Promise<Standing[]> {
+  const params = { path: { leaderboardId }, query: { page, count: TOP_PAGE_SIZE } };
+  return (await dataOf(service().GET('/game/leaderboards/topPage/{leaderboardId}', { params }))).usersProfile;
 }
 
 /** A player's rank and scores and the players around them, as that player would see them (`?userId=` with the master token). */
 export async function neighbourhood(
-  id: string,
+  leaderboardId: string,
   userId: string,
 ): Promise<{ rank: number; scores: number[]; around: Standing[] }> {
-  const player = `userId=${encodeURIComponent(userId)}`;
+  const path = { leaderboardId };
   const [{ rank, scores }, { usersProfile }] = await Promise.all([
-    service<{ rank: number; scores: number[] }>(`/game/leaderboards/${board(id)}?${player}`),
-    service<{ usersProfile: Standing[] }>(
-      `/game/leaderboards/around-me/${board(id)}?${player}&count=${NEIGHBOURHOOD_SIZE}`,
+    dataOf(service().GET('/game/leaderboards/{leaderboardId}', { params: { path, query: { userId } } })),
+    dataOf(
+      service().GET('/game/leaderboards/around-me/{leaderboardId}', {
+        params: { path, query: { userId, count: NEIGHBOURHOOD_SIZE } },
+      }),
     ),
   ]);
   return { rank, scores, around: usersProfile };
@@ -50,14 +46,14 @@ export async function neighbourhood(
 
 /** The user a username or a user id names (the username first); an error saying so when none does. */
 export async function findPlayer(text: string): Promise<{ userId: string; username: string }> {
-  for (const path of [
-    `/auth/users/by-username/${encodeURIComponent(text)}`,
-    `/auth/users/${encodeURIComponent(text)}`,
+  for (const find of [
+    () => service().GET('/auth/users/by-username/{username}', { params: { path: { username: text } } }),
+    () => service().GET('/auth/users/{userId}', { params: { path: { userId: text } } }),
   ]) {
     try {
-      return await service<{ userId: string; username: string }>(path);
+      return await dataOf(find());
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status !== 404) throw error;
+      if (!(error instanceof NotFoundError)) throw error;
     }
   }
   throw new Error(`No user has the username or user id "${text}".`);

@@ -1,14 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import { admin, jsonBody, type ProjectConfig } from '../../api.js';
+import type { ClockReading } from '@basekit/sdk/admin';
+import { admin, type ProjectConfig } from '../../api.js';
 import { Field } from '../../components/field.js';
 import { Status } from '../../components/status.js';
 import { useAction } from '../../use-action.js';
 import { useLoad } from '../../use-load.js';
-
-interface ClockReading {
-  now: string;
-  offsetSeconds: number;
-}
 
 const UNITS = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
 type Unit = keyof typeof UNITS;
@@ -18,7 +14,7 @@ type Unit = keyof typeof UNITS;
  * the config is (a reset or an import moves the clock back).
  */
 export function Clock({ config }: { config: ProjectConfig }) {
-  const clock = useLoad(() => admin<ClockReading>('/__admin/clock'), [config]);
+  const clock = useLoad(() => admin().clock.read(), [config]);
   const [amount, setAmount] = useState('1');
   const [unit, setUnit] = useState<Unit>('hours');
   const moving = useAction();
@@ -26,12 +22,9 @@ export function Clock({ config }: { config: ProjectConfig }) {
   const move = async (event: Event) => {
     event.preventDefault();
     void moving.run(async () => {
-      const { now } = await admin<{ now: string }>(
-        '/__admin/clock',
-        jsonBody('POST', { advanceSeconds: Number(amount) * UNITS[unit] }),
-      );
+      const now = await admin().clock.advance(Number(amount) * UNITS[unit]);
       clock.reload();
-      return `Clock moved forward by ${amount} ${unit}: it is now ${now}.`;
+      return `Clock moved forward by ${amount} ${unit}: it is now ${now.toISOString()}.`;
     });
   };
 

@@ -1,6 +1,6 @@
-import type { FaultSpec, FaultView } from '@basekit/engine';
+import type { Fault, FaultSpec } from '@basekit/sdk/admin';
 import { useState } from 'preact/hooks';
-import { admin, adminResponse, jsonBody, type ProjectConfig } from '../../api.js';
+import { admin, type ProjectConfig } from '../../api.js';
 import { DataTable } from '../../components/data-table.js';
 import { Field } from '../../components/field.js';
 import { Status } from '../../components/status.js';
@@ -12,7 +12,7 @@ type Effect = 'status' | 'reset' | 'delay';
 const METHODS = ['any', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** What a fault does, in words: `503`, `connection dropped`, `+2000 ms`, or a status after a delay. */
-function effectOf(fault: FaultView): string {
+function effectOf(fault: Fault): string {
   const done = fault.status !== undefined ? String(fault.status) : fault.network ? 'connection dropped' : '';
   const delay = fault.delayMs ? `+${fault.delayMs} ms` : '';
   return [delay, done].filter(Boolean).join(', then ');
@@ -57,7 +57,7 @@ const EMPTY: FormState = {
  * connection or wait, for some requests or a share of them. Read again when the config is (a reset removes them).
  */
 export function Faults({ config }: { config: ProjectConfig }) {
-  const faults = useLoad(() => admin<{ faults: FaultView[] }>('/__admin/faults'), [config]);
+  const faults = useLoad(() => admin().faults.list(), [config]);
   const [form, setForm] = useState<FormState>(EMPTY);
   const action = useAction();
   const set = (key: keyof FormState) => (e: { currentTarget: { value: string } }) =>
@@ -66,15 +66,14 @@ export function Faults({ config }: { config: ProjectConfig }) {
   const add = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
-      const fault = await admin<FaultView>('/__admin/faults', jsonBody('POST', specOf(form)));
+      const fault = await admin().faults.add(specOf(form));
       faults.reload();
       return `Fault ${fault.id} set on ${fault.method ?? 'every method'} ${fault.path}.`;
     });
   };
-  const remove = (path: string, done: string) =>
+  const remove = (removing: () => Promise<void>, done: string) =>
     action.run(async () => {
-      const response = await adminResponse(path, { method: 'DELETE' });
-      if (!response.ok) throw new Error(`removing failed: ${response.status}`);
+      await removing();
       faults.reload();
       return done;
     });
@@ -89,7 +88,7 @@ export function Faults({ config }: { config: ProjectConfig }) {
       <Status error={faults.error} />
       <DataTable
         caption="Faults set"
-        rows={faults.data?.faults ?? []}
+        rows={faults.data ?? []}
         rowKey={(fault) => fault.id}
         empty="No fault is set: every request is answered as always."
         columns={[
@@ -108,7 +107,7 @@ export function Faults({ config }: { config: ProjectConfig }) {
               <button
                 type="button"
                 aria-label={`Remove fault ${fault.id}`}
-                onClick={() => remove(`/__admin/faults/${fault.id}`, `Fault ${fault.id} removed.`)}
+                onClick={() => remove(() => admin().faults.remove(fault.id), `Fault ${fault.id} removed.`)}
               >
                 Remove
               </button>
@@ -179,8 +178,8 @@ export function Faults({ config }: { config: ProjectConfig }) {
         </button>
         <button
           type="button"
-          disabled={action.busy || !faults.data?.faults.length}
-          onClick={() => remove('/__admin/faults', 'Every fault was removed.')}
+          disabled={action.busy || !faults.data?.length}
+          onClick={() => remove(() => admin().faults.clear(), 'Every fault was removed.')}
         >
           Remove all
         </button>

@@ -1,6 +1,5 @@
-import type { SnapshotInfo } from '@basekit/engine';
 import { useState } from 'preact/hooks';
-import { admin, adminResponse, reloadConfig, type ProjectConfig } from '../../api.js';
+import { admin, reloadConfig, type ProjectConfig } from '../../api.js';
 import { DataTable } from '../../components/data-table.js';
 import { Field } from '../../components/field.js';
 import { Status } from '../../components/status.js';
@@ -12,22 +11,21 @@ import { useLoad } from '../../use-load.js';
  * milliseconds, delete. They live in the server's memory for its run. Read again when the config is (another project).
  */
 export function Snapshots({ config }: { config: ProjectConfig }) {
-  const snapshots = useLoad(() => admin<{ snapshots: SnapshotInfo[] }>('/__admin/snapshots'), [config]);
+  const snapshots = useLoad(() => admin().snapshots.list(), [config]);
   const [name, setName] = useState('');
   const action = useAction();
-  const path = (of: string) => `/__admin/snapshots/${encodeURIComponent(of)}`;
 
   const save = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
-      await admin(path(name), { method: 'PUT' });
+      await admin().snapshots.save(name);
       snapshots.reload();
       return `Snapshot "${name}" saved.`;
     });
   };
   const restore = (of: string) =>
     action.run(async () => {
-      await admin(`${path(of)}/restore`, { method: 'POST' });
+      await admin().snapshots.restore(of);
       // The config may be another now, and every page reads it.
       await reloadConfig();
       snapshots.reload();
@@ -35,8 +33,7 @@ export function Snapshots({ config }: { config: ProjectConfig }) {
     });
   const remove = (of: string) =>
     action.run(async () => {
-      const response = await adminResponse(path(of), { method: 'DELETE' });
-      if (!response.ok) throw new Error(`deleting failed: ${response.status}`);
+      await admin().snapshots.delete(of);
       snapshots.reload();
       return `Snapshot "${of}" deleted.`;
     });
@@ -47,7 +44,7 @@ export function Snapshots({ config }: { config: ProjectConfig }) {
       <Status error={snapshots.error} />
       <DataTable
         caption="Named snapshots"
-        rows={snapshots.data?.snapshots ?? []}
+        rows={snapshots.data ?? []}
         rowKey={(snapshot) => snapshot.name}
         empty="No snapshot saved."
         columns={[

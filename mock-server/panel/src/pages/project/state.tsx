@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { admin, adminResponse, project, reloadConfig } from '../../api.js';
+import { admin, project, reloadConfig } from '../../api.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { Field } from '../../components/field.js';
 import { Status } from '../../components/status.js';
@@ -13,9 +13,7 @@ export function StateActions() {
 
   const exportState = () =>
     action.run(async () => {
-      const response = await adminResponse('/__admin/state');
-      if (!response.ok) throw new Error(`export failed: ${response.status}`);
-      const blob = await response.blob();
+      const blob = new Blob([JSON.stringify(await admin().state.export())], { type: 'application/json' });
       const link = document.createElement('a');
       link.href = URL.createObjectURL(blob);
       link.download = `basekit-state-${project().authenticationId}-${new Date().toISOString().slice(0, 19).replace(/:/g, '-')}.json`;
@@ -28,11 +26,7 @@ export function StateActions() {
     event.preventDefault();
     if (!file) return;
     void action.run(async () => {
-      await admin('/__admin/state', {
-        method: 'PUT',
-        headers: { 'Content-Type': 'application/json' },
-        body: await file.text(),
-      });
+      await admin().state.import(JSON.parse(await file.text()));
       await reloadConfig();
       return `State imported from ${file.name}.`;
     });
@@ -41,7 +35,7 @@ export function StateActions() {
   const reset = () =>
     action.run(async () => {
       setConfirming(false);
-      await admin('/__admin/reset', { method: 'POST' });
+      await admin().reset();
       await reloadConfig();
       return 'The project was reset.';
     });

@@ -1,8 +1,14 @@
 // The request inspector's admin API (`/__admin/requests`): the kept list, one request in full, the live stream.
-import type { BodyView, ExchangeDetails, ExchangeSummary, InspectedArea } from '@basekit/engine';
-import { admin, adminResponse } from '../../api.js';
+import type {
+  BodyView,
+  InspectedArea,
+  RequestDetails as ExchangeDetails,
+  RequestSummary as ExchangeSummary,
+  RequestPage,
+} from '@basekit/sdk/admin';
+import { admin } from '../../api.js';
 
-export type { BodyView, ExchangeDetails, ExchangeSummary };
+export type { BodyView, ExchangeDetails, ExchangeSummary, RequestPage };
 
 export const AREAS: readonly InspectedArea[] = [
   'users',
@@ -24,26 +30,20 @@ export interface RequestFilter {
   text: string;
 }
 
-export interface RequestPage {
-  requests: ExchangeSummary[];
-  next: string | null;
-  capacity: number;
-}
+/** One page of the kept list, newest first, with the list's filters (those given). */
+export const listRequests = ({ area, status, user, text }: RequestFilter, before?: string) =>
+  admin().requests.list({
+    ...(area && { area: area as InspectedArea }),
+    ...(status && { status }),
+    ...(user && { user }),
+    ...(text && { text }),
+    limit: PAGE_SIZE,
+    ...(before && { before }),
+  });
 
-function filterQuery(filter: RequestFilter, extra: Record<string, string> = {}): string {
-  const query = new URLSearchParams();
-  for (const [key, value] of Object.entries({ ...filter, ...extra })) if (value) query.set(key, value);
-  return query.size ? `?${query}` : '';
-}
+export const getRequest = (id: string) => admin().requests.get(id);
 
-export const listRequests = (filter: RequestFilter, before?: string) =>
-  admin<RequestPage>(
-    `/__admin/requests${filterQuery(filter, { limit: String(PAGE_SIZE), ...(before && { before }) })}`,
-  );
-
-export const getRequest = (id: string) => admin<ExchangeDetails>(`/__admin/requests/${encodeURIComponent(id)}`);
-
-export const clearRequests = () => admin<Record<string, never>>('/__admin/requests', { method: 'DELETE' });
+export const clearRequests = () => admin().requests.clear();
 
 /** Who made a request, in a word: a user id, `master` or `anonymous` (what the `user` filter takes). */
 export const callerName = (summary: ExchangeSummary): string =>
@@ -67,7 +67,7 @@ export function matchesLive(summary: ExchangeSummary, filter: RequestFilter): bo
 }
 
 /**
- * Reads the live stream (server-sent events over fetch: `EventSource` cannot send the master key) and calls
+ * Follows the live stream (server-sent events over fetch: `EventSource` cannot send the master key) and calls
  * `onRequest` with each summary, until `signal` aborts; resolves when the stream ends.
  */
 export async function followRequests(
@@ -75,22 +75,7 @@ export async function followRequests(
   onOpen: () => void,
   signal: AbortSignal,
 ): Promise<void> {
-  const response = await adminResponse('/__admin/requests/stream', { signal });
-  if (!response.ok || !response.body) throw new Error(`the live stream answered ${response.status}`);
+  const live = await admin().requests.follow({ signal });
   onOpen();
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffered += value;
-    const events = buffered.split('\n\n');
-    buffered = events.pop()!;
-    for (const event of events) {
-      const lines = event.split('\n');
-      const data = lines.find((line) => line.startsWith('data: '));
-      if (lines.includes('event: request') && data)
-        onRequest(JSON.parse(data.slice('data: '.length)) as ExchangeSummary);
-    }
-  }
+  for await (const summary of live) onRequest(summary);
 }

@@ -14,7 +14,7 @@ export function Outbox({ messages, caption }: { messages: Mail[]; caption: strin
       <DataTable
         caption={caption}
         rows={newestFirst}
-        rowKey={(mail) => mail.link}
+        rowKey={(mail) => mail.link ?? mail.text}
         empty="No e-mails."
         columns={[
           { title: 'To', cell: (mail) => mail.to },

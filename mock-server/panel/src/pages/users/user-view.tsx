@@ -50,10 +50,7 @@ export function UserView({ userId }: { userId: string }) {
                 Activate
               </button>
             )}
-            <button
-              type="button"
-              onClick={() => act(async () => signedOut((await signOutUser(userId)).expiredRefreshTokens))}
-            >
+            <button type="button" onClick={() => act(async () => signedOut(await signOutUser(userId)))}>
               Sign out everywhere
             </button>
             <button type="button" class="danger" onClick={() => setDeleting(true)}>

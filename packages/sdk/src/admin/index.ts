@@ -1,0 +1,558 @@
+/**
+ * `@basekit/sdk/admin`: the typed client of the reference server's admin API (`/__admin/...`, tag `admin` of the
+ * contract), for tests and tools. Apps never need it, and an app that imports only `@basekit/sdk` bundles none of it.
+ *
+ * @example
+ * import { createAdminClient } from '@basekit/sdk/admin';
+ * const admin = createAdminClient({ baseUrl: 'http://127.0.0.1:3000', masterKey: 'dev-master-key' });
+ * await admin.reset();
+ * await admin.clock.advance(7200); // every access token of the project has expired
+ * const [mail] = await admin.outbox();
+ */
+import { createHttpClient, dataOf, type TransportOptions } from '../core/core.js';
+import { NetworkError } from '../core/errors.js';
+import type { CallOptions } from '../core/options.js';
+import type { components, paths } from '../generated/schema.js';
+import { serverSentEvents } from './events.js';
+import { type ExpectedRequests, verificationError } from './expect.js';
+
+export { VerificationError, type ExpectedRequests } from './expect.js';
+
+type Schemas = components['schemas'];
+
+/** A project's config as the server resolved it, every default filled in. */
+export type Config = Schemas['Config'];
+/** Config keys, any of them: what `config.update` and `projects.create` take. */
+export type ConfigKeys = Schemas['ConfigKeys'];
+/** The server clock: its time and how far it was moved ahead of real time. */
+export type ClockReading = Schemas['AdminClock'];
+/** An e-mail the service would have sent. */
+export type Mail = Schemas['AdminMail'];
+/** A project's whole state, as exported. */
+export type StateExport = Schemas['AdminState'];
+/** A state to import: an export, parts left out starting empty. */
+export type StateImport = Schemas['AdminStateImport'];
+/** A user's record. */
+export type UserRecord = Schemas['User'];
+/** A database table with its row count and column types. */
+export type TableSummary = Schemas['AdminTable'];
+/** A transcoder convert job with its deliveries, calls and the converter's log. */
+export type TranscoderJob = Schemas['AdminTranscoderJob'];
+/** Every transcoder settings record: the project's and each user's. */
+export type TranscoderSettings = Schemas['AdminTranscoderSettings'];
+/** How convert jobs are scheduled and deliveries retried. */
+export type TranscoderPolicy = Schemas['AdminTranscoderPolicy'];
+/** Keys of the transcoder's policy to change. */
+export type TranscoderPolicyPatch = Schemas['AdminTranscoderPolicyPatch'];
+/** One answered request, as the inspector lists it. */
+export type RequestSummary = Schemas['AdminRequestSummary'];
+/** One answered request in full: headers (secrets masked) and bodies. */
+export type RequestDetails = Schemas['AdminRequestDetails'];
+/** One page of answered requests, newest first. */
+export type RequestPage = Schemas['AdminRequestPage'];
+/** Which answered requests a page lists, and how many: every given part must match. */
+export type RequestFilter = NonNullable<paths['/__admin/requests']['get']['parameters']['query']>;
+/** A body as the inspector shows it. */
+export type BodyView = Schemas['AdminBodyView'];
+/** Who made a request. */
+export type Caller = Schemas['AdminCaller'];
+/** The part of the service a request went to. */
+export type InspectedArea = Schemas['AdminInspectedArea'];
+/** A project of the server: its id (the authentication id) and its config. */
+export type ServerProject = Schemas['AdminProject'];
+/** A fault to set: which requests, and what happens to them. */
+export type FaultSpec = Schemas['AdminFaultSpec'];
+/** A fault set on the project, with what is left of `times` and how often it applied. */
+export type Fault = Schemas['AdminFault'];
+/** A named snapshot of the project. */
+export type Snapshot = Schemas['AdminSnapshot'];
+
+/** What the admin client needs: the server and the key of the project it acts on. */
+export interface AdminClientOptions extends TransportOptions {
+  /** The server's address, `http://HOST:PORT`. */
+  baseUrl: string;
+  /**
+   * The master key of the project the calls act on. The `projects` calls need the server's admin key: the master key
+   * of its default project (the one of its config file).
+   */
+  masterKey: string;
+  /** The project's authentication id, sent along so that the calls reach it whatever its master key. */
+  authenticationId?: string;
+}
+
+/** The admin API of one project of a reference server. */
+export type AdminClient = ReturnType<typeof createAdminClient>;
+
+/**
+ * Creates the admin client of one project. Each call answers the contract's types and fails with the SDK's errors
+ * (`ForbiddenError` without the right key, `NotFoundError`, `ValidationError`…, all `ServiceError`s).
+ *
+ * @example
+ * const admin = createAdminClient({ baseUrl: server.url, masterKey: 'dev-master-key' });
+ * const project = await admin.projects.create({ emailConfirmation: true });
+ * const own = createAdminClient({ baseUrl: server.url, masterKey: project.config.masterKey, authenticationId: project.id });
+ * await own.users.activate(userId);
+ */
+export function createAdminClient({ baseUrl, masterKey, authenticationId, ...transport }: AdminClientOptions) {
+  const http = createHttpClient(
+    baseUrl.replace(/\/+$/, ''),
+    {
+      'X-Service-Authentication-Key': masterKey,
+      ...(authenticationId !== undefined && { 'X-Service-Authentication-Id': authenticationId }),
+    },
+    transport,
+  );
+  const path = <K extends string>(key: K, value: string) => ({ path: { [key]: value } as Record<K, string> });
+
+  return {
+    /** The openapi-fetch client the calls below are made with, typed by the whole contract. */
+    http,
+
+    /**
+     * The server's liveness check (`GET /__health`), which needs no key.
+     *
+     * @example
+     * await admin.health(); // { status: 'ok' }
+     */
+    health: ({ signal }: CallOptions = {}) => dataOf(http.GET('/__health', { signal })),
+
+    /**
+     * Back to the state right after start-up: the start config, the `--import` state if one was given, else no users,
+     * rows, files, jobs or scores.
+     *
+     * @example
+     * beforeEach(() => admin.reset());
+     */
+    async reset({ signal }: CallOptions = {}): Promise<void> {
+      await dataOf(http.POST('/__admin/reset', { signal }));
+    },
+
+    /** The server clock, which tokens expire by. */
+    clock: {
+      /**
+       * The server's time and how far it was moved ahead of real time.
+       *
+       * @example
+       * const { now, offsetSeconds } = await admin.clock.read();
+       */
+      read: ({ signal }: CallOptions = {}): Promise<ClockReading> => dataOf(http.GET('/__admin/clock', { signal })),
+
+      /**
+       * The server's time.
+       *
+       * @example
+       * const now = await admin.clock.now();
+       */
+      async now({ signal }: CallOptions = {}): Promise<Date> {
+        return new Date((await dataOf(http.GET('/__admin/clock', { signal }))).now);
+      },
+
+      /**
+       * Moves the clock forward by `seconds` without waiting and answers the new time.
+       *
+       * @example
+       * await admin.clock.advance(7200); // access tokens issued before have expired
+       */
+      async advance(seconds: number, { signal }: CallOptions = {}): Promise<Date> {
+        const { now } = await dataOf(http.POST('/__admin/clock', { body: { advanceSeconds: seconds }, signal }));
+        return new Date(now);
+      },
+    },
+
+    /**
+     * The e-mails the service would have sent, oldest first (registration confirmations with their `link`).
+     *
+     * @example
+     * const link = (await admin.outbox()).find((mail) => mail.to === 'ann@example.com')?.link;
+     */
+    async outbox({ signal }: CallOptions = {}): Promise<Mail[]> {
+      return (await dataOf(http.GET('/__admin/outbox', { signal }))).messages;
+    },
+
+    /** The project's whole state. */
+    state: {
+      /**
+       * Exports the state (the clock's offset, the outbox, every area's data).
+       *
+       * @example
+       * const seeded = await admin.state.export();
+       */
+      export: ({ signal }: CallOptions = {}): Promise<StateExport> => dataOf(http.GET('/__admin/state', { signal })),
+
+      /**
+       * Replaces the state with an export; all or nothing (a `ValidationError` leaves it as it was).
+       *
+       * @example
+       * beforeEach(() => admin.state.import(seeded));
+       */
+      async import(state: StateImport, { signal }: CallOptions = {}): Promise<void> {
+        await dataOf(http.PUT('/__admin/state', { body: state, signal }));
+      },
+    },
+
+    /** The project's config at run time. */
+    config: {
+      /**
+       * The config as the server resolved it.
+       *
+       * @example
+       * const { accessTokenTtlSeconds } = await admin.config.get();
+       */
+      get: ({ signal }: CallOptions = {}): Promise<Config> => dataOf(http.GET('/__admin/config', { signal })),
+
+      /**
+       * Changes config keys (validated as a config file is; a reset drops the changes) and answers the new config.
+       *
+       * @example
+       * await admin.config.update({ emailConfirmation: true, accessTokenTtlSeconds: 60 });
+       */
+      update: (keys: ConfigKeys, { signal }: CallOptions = {}): Promise<Config> =>
+        dataOf(http.PATCH('/__admin/config', { body: keys, signal })),
+    },
+
+    /** What the panel does to users and the service's API cannot. */
+    users: {
+      /**
+       * Activates a user without their confirmation e-mail; answers the user's record.
+       *
+       * @example
+       * await admin.users.activate(userId);
+       */
+      activate: (userId: string, { signal }: CallOptions = {}): Promise<UserRecord> =>
+        dataOf(http.POST('/__admin/users/{userId}/activate', { params: path('userId', userId), signal })),
+
+      /**
+       * Expires every refresh token of the user; answers how many were still valid.
+       *
+       * @example
+       * await admin.users.signOut(userId); // the next renewal fails: SessionExpiredError
+       */
+      async signOut(userId: string, { signal }: CallOptions = {}): Promise<number> {
+        const answer = http.POST('/__admin/users/{userId}/sign-out', { params: path('userId', userId), signal });
+        return (await dataOf(answer)).expiredRefreshTokens;
+      },
+    },
+
+    /** The database's tables. */
+    database: {
+      /**
+       * Every table by name with its row count and column types.
+       *
+       * @example
+       * const [scores] = await admin.database.tables();
+       */
+      async tables({ signal }: CallOptions = {}): Promise<TableSummary[]> {
+        return (await dataOf(http.GET('/__admin/database/tables', { signal }))).tables;
+      },
+    },
+
+    /** The transcoder's jobs, settings and policy. */
+    transcoder: {
+      /**
+       * Every convert job in submission order.
+       *
+       * @example
+       * await expect.poll(async () => (await admin.transcoder.jobs())[0]?.state).toBe('complete');
+       */
+      async jobs({ signal }: CallOptions = {}): Promise<TranscoderJob[]> {
+        return (await dataOf(http.GET('/__admin/jobs', { signal }))).jobs;
+      },
+
+      /**
+       * Every stored settings record: the project's and each user's own.
+       *
+       * @example
+       * const { settings, userSettings } = await admin.transcoder.settings();
+       */
+      settings: ({ signal }: CallOptions = {}): Promise<TranscoderSettings> =>
+        dataOf(http.GET('/__admin/transcoder/settings', { signal })),
+
+      /**
+       * How jobs are scheduled and deliveries retried.
+       *
+       * @example
+       * const { deliveryAttempts } = await admin.transcoder.policy();
+       */
+      policy: ({ signal }: CallOptions = {}): Promise<TranscoderPolicy> =>
+        dataOf(http.GET('/__admin/transcoder/policy', { signal })),
+
+      /**
+       * Changes keys of the policy (all or nothing) and answers it.
+       *
+       * @example
+       * await admin.transcoder.updatePolicy({ deliveryAttempts: 1, retryDelayMs: 0 }); // no retries in tests
+       */
+      updatePolicy: (patch: TranscoderPolicyPatch, { signal }: CallOptions = {}): Promise<TranscoderPolicy> =>
+        dataOf(http.PATCH('/__admin/transcoder/policy', { body: patch, signal })),
+    },
+
+    /** The leaderboards' scores. */
+    leaderboards: {
+      /**
+       * Empties one leaderboard; its definition stays.
+       *
+       * @example
+       * await admin.leaderboards.reset('high-score');
+       */
+      async reset(leaderboardId: string, { signal }: CallOptions = {}): Promise<void> {
+        const params = path('leaderboardId', leaderboardId);
+        await dataOf(http.PUT('/__admin/leaderboards/{leaderboardId}/reset', { params, signal }));
+      },
+    },
+
+    /** The request inspector: the requests the project answered, secrets masked. */
+    requests: {
+      /**
+       * One page of the kept requests, newest first; `next` is the `before` of the page after it.
+       *
+       * @example
+       * const { requests } = await admin.requests.list({ area: 'database', status: '4xx' });
+       */
+      list: (filter: RequestFilter = {}, { signal }: CallOptions = {}): Promise<RequestPage> =>
+        dataOf(http.GET('/__admin/requests', { params: { query: filter }, signal })),
+
+      /**
+       * One request in full: headers and bodies.
+       *
+       * @example
+       * const { request, response } = await admin.requests.get(id);
+       */
+      get: (requestId: string, { signal }: CallOptions = {}): Promise<RequestDetails> =>
+        dataOf(http.GET('/__admin/requests/{requestId}', { params: path('requestId', requestId), signal })),
+
+      /**
+       * Forgets the kept requests (recording goes on).
+       *
+       * @example
+       * beforeEach(() => admin.requests.clear());
+       */
+      async clear({ signal }: CallOptions = {}): Promise<void> {
+        await dataOf(http.DELETE('/__admin/requests', { signal }));
+      },
+
+      /**
+       * Follows the answered requests live: resolves once the stream is open, with each request the project answers
+       * from then on. The iteration ends when `signal` aborts or the server ends the stream (a reader that falls
+       * far behind is cut off: reconnect and `list` again).
+       *
+       * @example
+       * const stop = new AbortController();
+       * for await (const request of await admin.requests.follow({ signal: stop.signal })) console.log(request.path);
+       */
+      async follow({ signal }: CallOptions = {}): Promise<AsyncIterable<RequestSummary>> {
+        const body = await dataOf(http.GET('/__admin/requests/stream', { parseAs: 'stream', signal }));
+        return summaries(body as ReadableStream<Uint8Array>, signal);
+      },
+
+      /**
+       * Checks that the project answered `times` requests (1 by default) of `method` and `path` (a pattern as the
+       * contract writes paths) among the requests it keeps, and answers them, newest first. Otherwise it throws a
+       * `VerificationError` whose message lists those that matched and the closest of the others it answered.
+       *
+       * @example
+       * await admin.requests.clear();
+       * await app.saveScore(42);
+       * await admin.requests.expect({ method: 'POST', path: '/object-storage/classes/{tableName}' });
+       */
+      async expect(expected: ExpectedRequests, { signal }: CallOptions = {}): Promise<RequestSummary[]> {
+        const { method, path } = expected;
+        const query = { ...(method !== undefined && { method }), path, count: '1' as const, limit: 1000 };
+        const page = await dataOf(http.GET('/__admin/requests', { params: { query }, signal }));
+        const count = page.count ?? page.requests.length;
+        if (count === (expected.times ?? 1)) return page.requests;
+        const recent = await dataOf(http.GET('/__admin/requests', { params: { query: { limit: 50 } }, signal }));
+        throw verificationError(expected, count, page.requests, recent.requests);
+      },
+    },
+
+    /**
+     * Faults: make requests of a method and path answer an error status, lose their connection or wait, for `times`
+     * requests or a `probability` share of them. A reset removes them all.
+     */
+    faults: {
+      /**
+       * Sets a fault; it applies from the next request on. Answers it with its `id`.
+       *
+       * @example
+       * await admin.faults.add({ method: 'POST', path: '/auth/login', status: 503, times: 1 });
+       * await admin.faults.add({ path: '/files', network: 'reset' });
+       * await admin.faults.add({ path: '/object-storage/classes/query/{tableName}', delayMs: 2000 });
+       */
+      add: (fault: FaultSpec, { signal }: CallOptions = {}): Promise<Fault> =>
+        dataOf(http.POST('/__admin/faults', { body: fault, signal })),
+
+      /**
+       * Every fault set, with what is left of `times` (`remaining`) and how often each applied.
+       *
+       * @example
+       * const [{ applied }] = await admin.faults.list();
+       */
+      async list({ signal }: CallOptions = {}): Promise<Fault[]> {
+        return (await dataOf(http.GET('/__admin/faults', { signal }))).faults;
+      },
+
+      /**
+       * Removes one fault (a `NotFoundError` for an unknown id).
+       *
+       * @example
+       * await admin.faults.remove(fault.id);
+       */
+      async remove(faultId: string, { signal }: CallOptions = {}): Promise<void> {
+        await dataOf(http.DELETE('/__admin/faults/{faultId}', { params: path('faultId', faultId), signal }));
+      },
+
+      /**
+       * Removes every fault.
+       *
+       * @example
+       * afterEach(() => admin.faults.clear());
+       */
+      async clear({ signal }: CallOptions = {}): Promise<void> {
+        await dataOf(http.DELETE('/__admin/faults', { signal }));
+      },
+    },
+
+    /**
+     * Named snapshots of the whole project (config, clock, every state), kept in the server's memory and restored
+     * exactly in milliseconds, whatever the size.
+     */
+    snapshots: {
+      /**
+       * Saves the project as it is now under `name`, replacing a snapshot of that name.
+       *
+       * @example
+       * beforeAll(async () => { await seed(); await admin.snapshots.save('seeded'); });
+       */
+      save: (name: string, { signal }: CallOptions = {}): Promise<Snapshot> =>
+        dataOf(http.PUT('/__admin/snapshots/{name}', { params: path('name', name), signal })),
+
+      /**
+       * Makes the project exactly what it was when `name` was saved (a `NotFoundError` for an unknown name).
+       *
+       * @example
+       * beforeEach(() => admin.snapshots.restore('seeded'));
+       */
+      async restore(name: string, { signal }: CallOptions = {}): Promise<void> {
+        await dataOf(http.POST('/__admin/snapshots/{name}/restore', { params: path('name', name), signal }));
+      },
+
+      /**
+       * Every named snapshot of the project.
+       *
+       * @example
+       * const names = (await admin.snapshots.list()).map((snapshot) => snapshot.name);
+       */
+      async list({ signal }: CallOptions = {}): Promise<Snapshot[]> {
+        return (await dataOf(http.GET('/__admin/snapshots', { signal }))).snapshots;
+      },
+
+      /**
+       * Deletes a named snapshot.
+       *
+       * @example
+       * await admin.snapshots.delete('seeded');
+       */
+      async delete(name: string, { signal }: CallOptions = {}): Promise<void> {
+        await dataOf(http.DELETE('/__admin/snapshots/{name}', { params: path('name', name), signal }));
+      },
+    },
+
+    /** The server's projects; these calls need the server's admin key. */
+    projects: {
+      /**
+       * Creates a project: the given keys over the default project's config, ids and keys generated unless given.
+       *
+       * @example
+       * const { id, config } = await admin.projects.create({ emailConfirmation: true });
+       */
+      create: (keys: ConfigKeys = {}, { signal }: CallOptions = {}): Promise<ServerProject> =>
+        dataOf(http.POST('/__admin/projects', { body: keys, signal })),
+
+      /**
+       * Every project, the default one first.
+       *
+       * @example
+       * const ids = (await admin.projects.list()).map((project) => project.id);
+       */
+      async list({ signal }: CallOptions = {}): Promise<ServerProject[]> {
+        return (await dataOf(http.GET('/__admin/projects', { signal }))).projects;
+      },
+
+      /**
+       * One project.
+       *
+       * @example
+       * const { config } = await admin.projects.get('worker-1');
+       */
+      get: (projectId: string, { signal }: CallOptions = {}): Promise<ServerProject> =>
+        dataOf(http.GET('/__admin/projects/{projectId}', { params: path('projectId', projectId), signal })),
+
+      /**
+       * Changes config keys of one project.
+       *
+       * @example
+       * await admin.projects.update('worker-1', { inspectorLimit: 0 });
+       */
+      update: (projectId: string, keys: ConfigKeys, { signal }: CallOptions = {}): Promise<ServerProject> =>
+        dataOf(
+          http.PATCH('/__admin/projects/{projectId}', { params: path('projectId', projectId), body: keys, signal }),
+        ),
+
+      /**
+       * Deletes a project with everything it holds; its ids and keys are refused from then on.
+       *
+       * @example
+       * afterAll(() => admin.projects.delete(project.id));
+       */
+      async delete(projectId: string, { signal }: CallOptions = {}): Promise<void> {
+        await dataOf(http.DELETE('/__admin/projects/{projectId}', { params: path('projectId', projectId), signal }));
+      },
+
+      /**
+       * Resets one project, as its own `reset`.
+       *
+       * @example
+       * beforeEach(() => admin.projects.reset(project.id));
+       */
+      async reset(projectId: string, { signal }: CallOptions = {}): Promise<void> {
+        await dataOf(
+          http.POST('/__admin/projects/{projectId}/reset', { params: path('projectId', projectId), signal }),
+        );
+      },
+
+      /**
+       * Exports one project's state.
+       *
+       * @example
+       * const fixture = await admin.projects.exportState(project.id);
+       */
+      exportState: (projectId: string, { signal }: CallOptions = {}): Promise<StateExport> =>
+        dataOf(http.GET('/__admin/projects/{projectId}/state', { params: path('projectId', projectId), signal })),
+
+      /**
+       * Imports a state into one project.
+       *
+       * @example
+       * await admin.projects.importState(project.id, fixture);
+       */
+      async importState(projectId: string, state: StateImport, { signal }: CallOptions = {}): Promise<void> {
+        const params = path('projectId', projectId);
+        await dataOf(http.PUT('/__admin/projects/{projectId}/state', { params, body: state, signal }));
+      },
+    },
+  };
+}
+
+/** The `request` events of the inspector's stream; ends quietly once `signal` aborts. */
+async function* summaries(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<RequestSummary> {
+  try {
+    for await (const { event, data } of serverSentEvents(body)) {
+      if (event === 'request') yield JSON.parse(data) as RequestSummary;
+    }
+  } catch (error) {
+    if (signal?.aborted) return;
+    throw new NetworkError(`GET /__admin/requests/stream broke off: ${(error as Error)?.message ?? String(error)}`, {
+      cause: error,
+    });
+  }
+}
