@@ -97,6 +97,29 @@ export interface Config {
 /** Keys that describe the whole server, not one project: only the server's config (the default project's) has them. */
 export const SERVER_KEYS = ['projects', 'maxProjects', 'dataDir', 'fsync', 'httpsPort', 'tlsCert', 'tlsKey'] as const;
 
+/** A project's identity: its ids and keys, which no other project's config or state gives it. */
+export const IDENTITY_KEYS = [
+  'authenticationId',
+  'objectStorageId',
+  'storageId',
+  'gameId',
+  'bucket',
+  'clientKey',
+  'masterKey',
+] as const;
+
+/** Keys of where and how the server runs rather than of what a project is. */
+const DEPLOYMENT_KEYS = new Set<string>([...IDENTITY_KEYS, ...SERVER_KEYS, 'publicUrl', 'journalCompactAfter']);
+
+/**
+ * A project's settings: its config but its identity and where the server runs (its events, leaderboards, e-mail
+ * confirmation, token lifetimes, limits, services, header words). They travel with its state in an export
+ * (`GET /__admin/state`), so that an import anywhere behaves the same.
+ */
+export function projectSettings(config: Partial<Config>): Partial<Config> {
+  return Object.fromEntries(Object.entries(config).filter(([key]) => !DEPLOYMENT_KEYS.has(key))) as Partial<Config>;
+}
+
 /** What a config file may contain: the six keys are required, the rest default. */
 export type ConfigInput = Pick<
   Config,

@@ -238,7 +238,7 @@ export {
 } from './areas/transcoder/runner.js';
 export { ffmpegOptions } from './areas/transcoder/ffmpeg-options.js';
 export { MAX_FRAME } from './areas/transcoder/units.js';
-export { ErrorCode, type ErrorCodeValue } from './shared/errors.js';
+export { ErrorCode, StorageError, type ErrorCodeValue } from './shared/errors.js';
 export type {
   BodyView,
   Caller,
@@ -248,7 +248,7 @@ export type {
   InspectedArea,
 } from './inspector/exchange.js';
 export type { ExchangeListener } from './inspector/recorder.js';
-export type { Mail, StateJson } from './shared/project.js';
+export type { Mail, StateJson, StateSummary } from './shared/project.js';
 export type { FaultSpec, FaultView } from './faults/fault.js';
 export type { SnapshotInfo } from './shared/snapshots.js';
 export { StateRestoreError, type RestoreSummary } from './shared/restore.js';

@@ -4,7 +4,7 @@ import { RESTORE_PATH, SNAPSHOTS_PATH } from './admin/snapshots.js';
 import { CONFIRMATION_PATH } from './areas/users/confirmation.js';
 import { FAULTS_PATH } from './faults/routes.js';
 import { INSPECTOR_PATH } from './inspector/recorder.js';
-import type { RequestKind } from './shared/journal.js';
+import type { RequestKind, SecretInputs } from './shared/journal.js';
 import { servicePath } from './shared/path.js';
 import type { Project } from './shared/project.js';
 
@@ -17,14 +17,17 @@ const READ_POSTS = [
   /^\/game\/leaderboards\/usersScore\//,
 ];
 
+/** A whole state import (`PUT /__admin/state`). */
+const STATE_PATH = '/__admin/state';
+
 /** The files area's changes. */
 const FILES_WRITES = /^\/(files|directories)(\/|$)/;
 
 /**
  * How the journal treats a request (see `RequestKind`), from its method and path: reads run freely, file changes keep
- * themselves where the files area saves its own tree and bytes (`persistsItself`: the Node server), a snapshot's
- * restore is kept by writing the state whole, every other change is recorded. The one GET that changes state is the
- * e-mail confirmation link.
+ * themselves where the files area saves its own tree and bytes (`persistsItself`: the Node server), an import or a
+ * named snapshot's restore is kept as the state it leaves, every other change is recorded. The one GET that changes
+ * state is the e-mail confirmation link.
  */
 export function requestKind(request: Request, project: Project): RequestKind {
   const path = servicePath(getPath(request));
@@ -33,11 +36,31 @@ export function requestKind(request: Request, project: Project): RequestKind {
   if (path === INSPECTOR_PATH) return 'read';
   // Faults live in memory only, for the server's run; setting one draws a seed, so it never runs beside a recording.
   if (path === FAULTS_PATH || path.startsWith(`${FAULTS_PATH}/`)) return 'own';
-  // Named snapshots live in memory only too; restoring one changes the state in a way no replay could repeat.
-  if (path.startsWith(`${SNAPSHOTS_PATH}/`)) return RESTORE_PATH.test(path) ? 'whole' : 'own';
+  // Named snapshots live in memory only too; restoring one replaces the whole state, which no replay could repeat: it is
+  // kept as the journal snapshot it leaves, as an import is.
+  if (path.startsWith(`${SNAPSHOTS_PATH}/`)) return RESTORE_PATH.test(path) ? 'snapshot' : 'own';
   if (FILES_WRITES.test(path) && project.persistsItself(filesState)) return 'own';
   if (request.method === 'POST' && READ_POSTS.some((read) => read.test(path))) return 'read';
+  // A whole state import is kept as the snapshot it makes, not as the export it was sent.
+  if (request.method === 'PUT' && path === STATE_PATH) return 'snapshot';
   return 'record';
+}
+
+/**
+ * The inputs that carry a password or a token a client holds, by operation: the journal never writes them (see
+ * `SecretInputs`). Keys and access tokens in headers need no entry: the journal keeps no header as sent that holds one.
+ */
+const SECRET_INPUTS: [method: string, path: RegExp, inputs: SecretInputs][] = [
+  ['POST', /^\/auth\/users$/, { json: ['password'] }],
+  ['POST', /^\/auth\/guest-users\/complete-registration-master$/, { json: ['lastPassword', 'newPassword'] }],
+  ['POST', /^\/auth\/login$/, { form: ['password', 'refresh_token'] }],
+  ['DELETE', /^\/auth\/logout$/, { query: ['refresh-token'] }],
+];
+
+/** The secret inputs of a recorded request (see `SECRET_INPUTS`). */
+export function secretInputs(request: Request): SecretInputs | undefined {
+  const path = servicePath(getPath(request));
+  return SECRET_INPUTS.find(([method, pattern]) => method === request.method && pattern.test(path))?.[2];
 }
 
 /**
@@ -46,6 +69,6 @@ export function requestKind(request: Request, project: Project): RequestKind {
  */
 export function recordedBodyLimit(request: Request, project: Project): number {
   const path = servicePath(getPath(request));
-  const large = FILES_WRITES.test(path) || (request.method === 'PUT' && path === '/__admin/state');
+  const large = FILES_WRITES.test(path) || (request.method === 'PUT' && path === STATE_PATH);
   return large ? project.config.maxUploadBytes : project.config.maxJsonBodyBytes;
 }

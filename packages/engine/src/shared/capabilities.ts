@@ -184,10 +184,12 @@ export interface JournalContents {
 
 /**
  * A snapshot of the state plus an append-only list of the changes since (each a JSON value), so that every change
- * survives a crash once `append` has resolved.
+ * survives a crash once `append` has resolved. A write that cannot be made (no room, a failing disk) rejects with a
+ * `StorageError` and leaves the journal as it was before it: no part of the record stays.
  *
  * @example
  * const { snapshot, records } = await journal.load(); // once, at start-up
+ * await journal.reserve?.(4096);                       // before a change: room for its record, or a StorageError
  * await journal.append({ kind: 'request', ... });       // durable when it resolves
  * await journal.compact(newSnapshot);                   // the snapshot replaces itself and every record
  */
@@ -195,10 +197,16 @@ export interface Journal {
   /** Where the journal is kept (a folder, a database), for messages. */
   readonly location: string;
   /**
-   * What the previous run left. When it cannot be read (not this format, damaged before its last record), it throws
-   * an error that names where the state is kept and what to do, and leaves it untouched.
+   * What the previous run left, read without changing anything (a torn last record is cut off by the first write
+   * after it). When it cannot be read (not this format, damaged before its last record), it throws an error that
+   * names where the state is kept and what to do. Called again after a failed write, it gives what was kept.
    */
   load(): Promise<JournalContents>;
+  /**
+   * Makes sure the next `append` of up to `bytes` bytes finds room (a disk journal sets the room aside), so that a
+   * full disk refuses a change before it is made: rejects with a `StorageError` when there is none.
+   */
+  reserve?(bytes: number): Promise<void>;
   /** Adds one record after the others; appends land in call order. */
   append(record: unknown): Promise<void>;
   /** Writes `snapshot` atomically (the previous one kept as a copy) and then drops every record. */

@@ -74,6 +74,9 @@ export const ErrorCode = {
   UNKNOWN_FIELD: 801,
   INVALID_EVENT_VALUE: 802,
   UNKNOWN_LEADERBOARD: 803,
+  // the data folder (--data-dir)
+  STORAGE_FULL: 30,
+  STORAGE_FAILED: 31,
   // faults and named snapshots (admin API)
   FAULT_INJECTED: 40,
   FAULT_NOT_FOUND: 41,
@@ -96,6 +99,28 @@ export class ApiError extends Error {
 
   toJSON(): { code: number; error: string } {
     return { code: this.code, error: this.message };
+  }
+}
+
+/**
+ * A change the server could not keep (the data folder's disk is full, or failed): answered 507, and the change is not
+ * made. The platform's storage capabilities (`Journal`, `BlobStore`, `Persistence`) reject with it.
+ */
+export class StorageError extends ApiError {
+  override name = 'StorageError';
+
+  /** @param full true when the disk has no room left (ENOSPC, a quota), false for any other failure to write */
+  constructor(
+    readonly full: boolean,
+    cause: string,
+  ) {
+    super(
+      507,
+      full ? ErrorCode.STORAGE_FULL : ErrorCode.STORAGE_FAILED,
+      full
+        ? `the server's disk is full (${cause}): this change was not kept and nothing changed; reads still work, and changes are taken again once there is room`
+        : `the server could not write to its data folder (${cause}): this change was not kept and nothing changed`,
+    );
   }
 }
 

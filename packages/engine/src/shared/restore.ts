@@ -30,7 +30,7 @@ export class StateRestoreError extends Error {
 /** Starts the project from its `initialState`; one that does not fit is a `StateRestoreError`, not a crash. */
 export function importInitialState(project: Project): void {
   try {
-    if (project.initialState) project.importState(project.initialState);
+    project.importInitialState();
   } catch (error) {
     throw new StateRestoreError(
       'the state to start from (initialState, --import)',

@@ -32,6 +32,8 @@ export type Mail = Schemas['AdminMail'];
 export type StateExport = Schemas['AdminState'];
 /** A state to import: an export, parts left out starting empty. */
 export type StateImport = Schemas['AdminStateImport'];
+/** What an import restored, counted: settings, the clock's offset, the outbox, and each area's counts by kind. */
+export type StateSummary = Schemas['AdminStateSummary'];
 /** A user's record. */
 export type UserRecord = Schemas['User'];
 /** A database table with its row count and column types. */
@@ -180,13 +182,15 @@ export function createAdminClient({ baseUrl, masterKey, authenticationId, ...tra
       export: ({ signal }: CallOptions = {}): Promise<StateExport> => dataOf(http.GET('/__admin/state', { signal })),
 
       /**
-       * Replaces the state with an export; all or nothing (a `ValidationError` leaves it as it was).
+       * Replaces the state with an export, its settings first; all or nothing (a `ValidationError` leaves it as it
+       * was). Answers what it restored, counted.
        *
        * @example
        * beforeEach(() => admin.state.import(seeded));
+       * const { areas } = await admin.state.import(seeded); // areas.users.users: how many users came back
        */
-      async import(state: StateImport, { signal }: CallOptions = {}): Promise<void> {
-        await dataOf(http.PUT('/__admin/state', { body: state, signal }));
+      async import(state: StateImport, { signal }: CallOptions = {}): Promise<StateSummary> {
+        return (await dataOf(http.PUT('/__admin/state', { body: state, signal }))).restored;
       },
     },
 
@@ -535,9 +539,10 @@ export function createAdminClient({ baseUrl, masterKey, authenticationId, ...tra
        * @example
        * await admin.projects.importState(project.id, fixture);
        */
-      async importState(projectId: string, state: StateImport, { signal }: CallOptions = {}): Promise<void> {
+      async importState(projectId: string, state: StateImport, { signal }: CallOptions = {}): Promise<StateSummary> {
         const params = path('projectId', projectId);
-        await dataOf(http.PUT('/__admin/projects/{projectId}/state', { params, body: state, signal }));
+        return (await dataOf(http.PUT('/__admin/projects/{projectId}/state', { params, body: state, signal })))
+          .restored;
       },
     },
   };

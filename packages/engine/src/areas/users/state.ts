@@ -2,6 +2,7 @@ import type { StateSlice } from '../../shared/project.js';
 import { RankedSet } from '../../shared/ranked-set.js';
 import { OwnedSecrets } from './owned-secrets.js';
 import { type RefreshToken, RefreshTokens } from './refresh-tokens.js';
+import { tokenDigest } from './token-digest.js';
 
 export interface StoredUser {
   userId: string;
@@ -47,6 +48,7 @@ export interface UsersState {
   byUsername: Map<string, string>;
   /** The users by position in registration order (listings). */
   order: RegistrationOrder;
+  /** The digest of each refresh token (`tokenDigest`) and its session: the tokens themselves are never kept. */
   refreshTokens: RefreshTokens;
   /** The confirmation token of each e-mail link, and its user. */
   confirmations: OwnedSecrets<{ userId: string }>;
@@ -54,27 +56,33 @@ export interface UsersState {
 
 interface UsersJson {
   users: StoredUser[];
-  refreshTokens: [string, RefreshToken][];
+  /** By their digests. */
+  refreshTokenDigests?: [string, RefreshToken][];
+  /** The tokens themselves, as exports before state format 2 kept them: digested on import. */
+  refreshTokens?: [string, RefreshToken][];
   confirmations?: [string, string][];
 }
 
 function toJSON(s: UsersState): UsersJson {
   return {
     users: [...s.users.values()],
-    refreshTokens: [...s.refreshTokens],
+    refreshTokenDigests: [...s.refreshTokens],
     confirmations: Array.from(s.confirmations, ([token, { userId }]) => [token, userId]),
   };
 }
 
 function fromJSON(json: unknown): UsersState {
-  const { users, refreshTokens, confirmations = [] } = json as UsersJson;
+  const { users, refreshTokenDigests = [], refreshTokens = [], confirmations = [] } = json as UsersJson;
   const order = new RegistrationOrder();
   for (const user of users) order.add(user);
   return {
     users: new Map(users.map((u) => [u.userId, u])),
     byUsername: new Map(users.map((u) => [u.username, u.userId])),
     order,
-    refreshTokens: new RefreshTokens(refreshTokens),
+    refreshTokens: new RefreshTokens([
+      ...refreshTokenDigests,
+      ...refreshTokens.map(([token, session]): [string, RefreshToken] => [tokenDigest(token), session]),
+    ]),
     confirmations: confirmationsOf(confirmations),
   };
 }
@@ -89,14 +97,15 @@ export const usersState: StateSlice<UsersState> = {
     confirmations: new OwnedSecrets(),
   }),
   toJSON,
+  count: (s) => ({ users: s.users.size, sessions: s.refreshTokens.size, confirmations: s.confirmations.size }),
   fromJSON,
   // Records are changed in place (profile updates, activation): copied one by one, which costs far less than a
   // structured clone of the JSON form; the indexes are built again from them.
   copy(s) {
-    const { users, refreshTokens, confirmations } = toJSON(s);
+    const { users, refreshTokenDigests = [], confirmations } = toJSON(s);
     return fromJSON({
       users: users.map((user) => ({ ...user, extra: { ...user.extra } })),
-      refreshTokens: refreshTokens.map(([token, record]) => [token, { ...record }]),
+      refreshTokenDigests: refreshTokenDigests.map(([digest, session]) => [digest, { ...session }]),
       confirmations,
     });
   },
