@@ -1,5 +1,11 @@
 import validateGenerated from './generated/validate-config.js';
 
+/**
+ * The five areas of the service, by the names the config's `services` switches use.
+ *
+ * @example
+ * const config = developmentConfig({ services: { transcoder: false } satisfies Partial<Record<ServiceName, boolean>> });
+ */
 export type ServiceName = 'users' | 'database' | 'storage' | 'transcoder' | 'leaderboards';
 export const SERVICE_NAMES: readonly ServiceName[] = ['users', 'database', 'storage', 'transcoder', 'leaderboards'];
 
@@ -15,7 +21,13 @@ export interface LeaderboardDefinition {
   order: 'desc' | 'asc';
 }
 
-/** A project's configuration with every default filled in. */
+/**
+ * A project's configuration with every default filled in.
+ *
+ * @example
+ * const config: Config = resolveConfig({ ...DEFAULT_CONFIG, emailConfirmation: true });
+ * config.accessTokenTtlSeconds; // 7199, the default
+ */
 export interface Config {
   authenticationId: string;
   clientKey: string;
@@ -120,7 +132,13 @@ export function projectSettings(config: Partial<Config>): Partial<Config> {
   return Object.fromEntries(Object.entries(config).filter(([key]) => !DEPLOYMENT_KEYS.has(key))) as Partial<Config>;
 }
 
-/** What a config file may contain: the six keys are required, the rest default. */
+/**
+ * What a config file may contain: the six keys are required, the rest default.
+ *
+ * @example
+ * const input: ConfigInput = JSON.parse(readFileSync('basekit.json', 'utf8'));
+ * const engine = createEngine({ config: input });
+ */
 export type ConfigInput = Pick<
   Config,
   'authenticationId' | 'clientKey' | 'masterKey' | 'objectStorageId' | 'storageId' | 'gameId'
@@ -131,7 +149,12 @@ export type ConfigInput = Pick<
     services?: Partial<Record<ServiceName, boolean>>;
   };
 
-/** The built-in configuration `npm start` runs on: fixed development keys, one event and one leaderboard. */
+/**
+ * The built-in configuration `npm start` runs on: fixed development keys, one event and one leaderboard.
+ *
+ * @example
+ * const engine = createEngine({ config: { ...DEFAULT_CONFIG, emailConfirmation: true } });
+ */
 export const DEFAULT_CONFIG: ConfigInput = {
   authenticationId: 'dev-auth-id',
   clientKey: 'dev-client-key',
@@ -161,7 +184,16 @@ export function configOver<T extends Partial<ConfigInput>>(base: T, overrides: P
   return { ...base, ...(ownGame && { events: [], leaderboards: [] }), ...overrides };
 }
 
-/** A configuration that failed validation; `message` names each offending key and its problem. */
+/**
+ * A configuration that failed validation; `message` names each offending key and its problem.
+ *
+ * @example
+ * try {
+ *   resolveConfig(JSON.parse(text));
+ * } catch (error) {
+ *   if (error instanceof ConfigError) console.error(error.message); // each key and its problem
+ * }
+ */
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -222,7 +254,13 @@ function checkGame(config: ConfigInput, prefix: string): void {
   });
 }
 
-/** Validates a config and fills in every default. */
+/**
+ * Validates a config and fills in every default.
+ *
+ * @example
+ * const config = resolveConfig({ ...DEFAULT_CONFIG, maxUploadBytes: 1024 });
+ * config.bucket; // 'dev-storage': the storage id, by default
+ */
 export function resolveConfig(input: unknown): Config {
   validateConfig(input);
   return {

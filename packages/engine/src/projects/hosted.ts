@@ -8,7 +8,12 @@ import { Project, type StateJson } from '../shared/project.js';
 import { importInitialState, type RestoreSummary } from '../shared/restore.js';
 import { recordedBodyLimit, requestKind, secretInputs } from '../request-kinds.js';
 
-/** One project the server holds, with how its requests are handled (kept by its own journal, if it has one). */
+/**
+ * One project the server holds, with how its requests are handled (kept by its own journal, if it has one).
+ *
+ * @example
+ * for (const hosted of engine.projects.registry.list()) console.log(hosted.project.config.authenticationId);
+ */
 export interface HostedProject {
   project: Project;
   /** Handles a request that belongs to this project. */

@@ -4,6 +4,11 @@ import type { AppContext } from './env.js';
 /**
  * The one error shape of the service, `{"code": number, "error": string}`, and the catalogue of codes.
  * Database codes follow Parse; the other areas have their own ranges (see docs/errors.md).
+ *
+ * @example
+ * const answer = await engine.fetch(request);
+ * const { code } = await answer.json();
+ * if (code === ErrorCode.ROUTE_NOT_FOUND) console.log('no such operation');
  */
 export const ErrorCode = {
   // general
@@ -85,6 +90,12 @@ export const ErrorCode = {
   TOO_MANY_SNAPSHOTS: 44,
 } as const;
 
+/**
+ * One code of the catalogue: the `code` of an error answer.
+ *
+ * @example
+ * const code: ErrorCodeValue = ErrorCode.ROUTE_NOT_FOUND; // 2
+ */
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /** An error the engine answers with; thrown anywhere inside a route and turned into a response. */
@@ -97,6 +108,7 @@ export class ApiError extends Error {
     super(message);
   }
 
+  /** The error's answer body, `{"code", "error"}`. */
   toJSON(): { code: number; error: string } {
     return { code: this.code, error: this.message };
   }
@@ -105,6 +117,10 @@ export class ApiError extends Error {
 /**
  * A change the server could not keep (the data folder's disk is full, or failed): answered 507, and the change is not
  * made. The platform's storage capabilities (`Journal`, `BlobStore`, `Persistence`) reject with it.
+ *
+ * @example
+ * // In a platform's Journal: a write that found no room.
+ * if (error.code === 'ENOSPC') throw new StorageError(true, error.message);
  */
 export class StorageError extends ApiError {
   override name = 'StorageError';

@@ -42,7 +42,13 @@ export interface ProjectImage {
   slices: ReadonlyMap<string, unknown>;
 }
 
-/** The form of `GET /__admin/state`: the whole project but its identity (ids and keys). */
+/**
+ * The form of `GET /__admin/state`: the whole project but its identity (ids and keys).
+ *
+ * @example
+ * const state: StateJson = await (await engine.fetch(new Request('http://local/__admin/state', { headers: masterKeyHeaders }))).json();
+ * const copy = createEngine({ initialState: state });
+ */
 export interface StateJson {
   /** The project's settings (`projectSettings`): events, leaderboards, every key changed at run time. */
   config?: Partial<Config>;
@@ -52,7 +58,12 @@ export interface StateJson {
   areas?: Record<string, unknown>;
 }
 
-/** What a project holds, counted: the answer of an import (`PUT /__admin/state`), which the panel shows. */
+/**
+ * What a project holds, counted: the answer of an import (`PUT /__admin/state`), which the panel shows.
+ *
+ * @example
+ * const summary: StateSummary = project.summary(); // { settings: 31, clockOffsetSeconds: 0, outbox: 0, areas: { users: { users: 2, … }, … } }
+ */
 export interface StateSummary {
   /** How many settings the project has (`projectSettings`), changed or not. */
   settings: number;
@@ -62,7 +73,13 @@ export interface StateSummary {
   areas: Record<string, Record<string, number>>;
 }
 
-/** An e-mail the service would have sent; collected for `GET /__admin/outbox`. */
+/**
+ * An e-mail the service would have sent; collected for `GET /__admin/outbox`.
+ *
+ * @example
+ * const [mail]: Mail[] = await backend.outbox();
+ * const confirm = new URL(mail!.link!);
+ */
 export interface Mail {
   to: string;
   subject: string;
