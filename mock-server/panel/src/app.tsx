@@ -3,7 +3,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { resumeSession, signOut, switchProject, useConfig } from './api.js';
 import { ProjectSwitcher } from './components/project-switcher.js';
 import { ThemePicker } from './components/theme-picker.js';
-import { pages, type PageEntry, type PageProps } from './pages/index.js';
+import { pages, type PageEntry } from './pages/index.js';
+import type { PageProps } from './pages/page-props.js';
 import { href, navigate, useRoute } from './router.js';
 import { SignIn } from './sign-in.js';
 

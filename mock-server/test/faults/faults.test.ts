@@ -1,5 +1,5 @@
 // Faults and latency (issue 27) over real HTTP: injected statuses, dropped connections and delays, per project.
-import type { ExchangeSummary } from '@basekit/engine';
+import type { ExchangeSummary, FaultView } from '@basekit/engine';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,17 +23,17 @@ beforeEach(async () => {
 
 const json = { 'Content-Type': 'application/json' };
 
-async function setFault(target: TestServer, body: unknown): Promise<Record<string, any>> {
+async function setFault(target: TestServer, body: unknown): Promise<FaultView> {
   const res = await target.admin('/__admin/faults', { method: 'POST', headers: json, body: JSON.stringify(body) });
-  const answer = (await res.json()) as Record<string, any>;
+  const answer = (await res.json()) as FaultView;
   expect(res.status, JSON.stringify(answer)).toBe(201);
   return answer;
 }
 
-async function faults(target: TestServer = server): Promise<Record<string, any>[]> {
+async function faults(target: TestServer = server): Promise<FaultView[]> {
   const res = await target.admin('/__admin/faults');
   expect(res.status).toBe(200);
-  return ((await res.json()) as { faults: Record<string, any>[] }).faults;
+  return ((await res.json()) as { faults: FaultView[] }).faults;
 }
 
 const db = (user: TestUser) => ({
@@ -234,7 +234,7 @@ describe('managing faults', () => {
     const a = await setFault(server, { path: '/auth/users/me', status: 500 });
     await setFault(server, { path: '/auth/login', status: 500 });
     expect((await server.admin(`/__admin/faults/${a.id}`, { method: 'DELETE' })).status).toBe(204);
-    expect((await faults()).map((f) => f['path'])).toEqual(['/auth/login']);
+    expect((await faults()).map((f) => f.path)).toEqual(['/auth/login']);
     const missing = await server.admin(`/__admin/faults/${a.id}`, { method: 'DELETE' });
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as { code: number }).code).toBe(41);

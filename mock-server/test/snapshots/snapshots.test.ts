@@ -1,3 +1,4 @@
+import type { SnapshotInfo } from '@basekit/engine';
 // Named snapshots (issue 27) over real HTTP: save a project whole, restore it exactly, in memory and with --data-dir.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,11 +26,12 @@ beforeEach(async () => {
 
 const json = { 'Content-Type': 'application/json' };
 
-async function ok(response: Promise<Response>, status = 200): Promise<any> {
+/** The JSON of an answer of that status (undefined for an empty body), typed as the caller says. */
+async function ok<T = Record<string, unknown>>(response: Promise<Response>, status = 200): Promise<T> {
   const res = await response;
   const text = await res.text();
   expect(res.status, text).toBe(status);
-  return text === '' ? undefined : JSON.parse(text);
+  return (text === '' ? undefined : JSON.parse(text)) as T;
 }
 
 const exported = async (target: TestServer = server) => ok(target.admin('/__admin/state'));
@@ -39,16 +41,19 @@ const save = (name: string, target: TestServer = server) =>
 const restore = (name: string, target: TestServer = server) =>
   ok(target.admin(`/__admin/snapshots/${name}/restore`, { method: 'POST' }));
 
+/** A row as the database answers it. */
+type Row = Record<string, unknown> & { _id: string };
+
 function dbClient(user: TestUser) {
   const headers = { 'X-Service-Object-Storage-Id': server.config.objectStorageId, ...user.auth, ...json };
   return {
     create: (table: string, body: unknown) =>
-      ok(
+      ok<Row>(
         server.request(`/object-storage/classes/${table}`, { method: 'POST', headers, body: JSON.stringify(body) }),
         201,
       ),
     update: (table: string, id: string, body: unknown) =>
-      ok(
+      ok<Row>(
         server.request(`/object-storage/classes/${table}/${id}`, {
           method: 'PUT',
           headers,
@@ -59,7 +64,7 @@ function dbClient(user: TestUser) {
       ok(server.request(`/object-storage/classes/${table}/${id}`, { method: 'DELETE', headers })),
     get: (table: string, id: string) => server.request(`/object-storage/classes/${table}/${id}`, { headers }),
     query: (table: string, where: unknown, params = '') =>
-      ok(
+      ok<{ results: Row[] }>(
         server.request(`/object-storage/classes/query/${table}${params}`, {
           method: 'POST',
           headers,
@@ -75,7 +80,7 @@ async function fill() {
   const bob = await createUser(server, 'bob');
   const db = dbClient(ann);
   const team = await db.create('Team', { name: 'red' });
-  const rows = [];
+  const rows: Row[] = [];
   for (let i = 0; i < 5; i++)
     rows.push(
       await db.create('Player', {
@@ -86,7 +91,7 @@ async function fill() {
       }),
     );
   await db.update('Team', team._id, {
-    members: { __op: 'AddRelation', objects: [{ __type: 'Pointer', className: 'Player', _id: rows[0]._id }] },
+    members: { __op: 'AddRelation', objects: [{ __type: 'Pointer', className: 'Player', _id: rows[0]!._id }] },
   });
   for (const line of ['one', 'two']) await db.create('Log', { line });
   // A query builds the index of `score` before the snapshot: the restored project must keep it right.
@@ -122,14 +127,14 @@ beforeEach(async () => {
 
 /** Changes of every kind after the snapshot. */
 async function change({ ann, bob, db, team, rows, files }: Awaited<ReturnType<typeof fill>>) {
-  await db.update('Player', rows[1]._id, {
+  await db.update('Player', rows[1]!._id, {
     score: { __op: 'Increment', amount: 1000 },
     tags: { __op: 'Add', objects: ['b'] },
   });
-  await db.remove('Player', rows[2]._id);
+  await db.remove('Player', rows[2]!._id);
   await db.create('Player', { name: 'new', score: 7 });
   await db.update('Team', team._id, {
-    members: { __op: 'AddRelation', objects: [{ __type: 'Pointer', className: 'Player', _id: rows[3]._id }] },
+    members: { __op: 'AddRelation', objects: [{ __type: 'Pointer', className: 'Player', _id: rows[3]!._id }] },
   });
   await ok(files.post('/files/delete', { urls: ['/docs/a.txt'], forced: [false] }));
   await files.upload([{ name: 'b.txt', content: 'other', path: '/docs' }]);
@@ -170,7 +175,9 @@ describe('named snapshots', () => {
     await change(filled);
     await restore('seeded');
     expect(await exported()).toEqual(before);
-    expect((await ok(server.admin('/__admin/snapshots'))).snapshots).toMatchObject([{ name: 'seeded', restores: 2 }]);
+    expect((await ok<{ snapshots: SnapshotInfo[] }>(server.admin('/__admin/snapshots'))).snapshots).toMatchObject([
+      { name: 'seeded', restores: 2 },
+    ]);
   });
 
   it('leave a working project: rows, queries served by indexes, relations, files, sessions', async () => {
@@ -179,18 +186,18 @@ describe('named snapshots', () => {
     await save('seeded');
     await change(filled);
     await restore('seeded');
-    expect(await (await db.get('Player', rows[2]._id)).json()).toMatchObject({ name: 'p2', score: 20 });
+    expect(await (await db.get('Player', rows[2]!._id)).json()).toMatchObject({ name: 'p2', score: 20 });
     const { results } = await db.query('Player', { score: { $gt: 5 } }, '?order=-score');
-    expect(results.map((r: { name: string }) => r.name)).toEqual(['p4', 'p3', 'p2', 'p1']);
+    expect(results.map((r) => r['name'])).toEqual(['p4', 'p3', 'p2', 'p1']);
     // Writes after the restore keep the index right, and leave the snapshot alone.
-    await db.update('Player', rows[4]._id, { score: 1 });
+    await db.update('Player', rows[4]!._id, { score: 1 });
     const after = await db.query('Player', { score: { $gt: 5 } }, '?order=-score');
-    expect(after.results.map((r: { name: string }) => r.name)).toEqual(['p3', 'p2', 'p1']);
+    expect(after.results.map((r) => r['name'])).toEqual(['p3', 'p2', 'p1']);
     await restore('seeded');
     const again = await db.query('Player', { score: { $gt: 5 } }, '?order=-score');
-    expect(again.results.map((r: { name: string }) => r.name)).toEqual(['p4', 'p3', 'p2', 'p1']);
-    const team = await ok(db.get('Team', filled.team._id));
-    expect(team.members).toEqual([{ __type: 'Pointer', className: 'Player', _id: rows[0]._id }]);
+    expect(again.results.map((r) => r['name'])).toEqual(['p4', 'p3', 'p2', 'p1']);
+    const team = await ok<Row>(db.get('Team', filled.team._id));
+    expect(team['members']).toEqual([{ __type: 'Pointer', className: 'Player', _id: rows[0]!._id }]);
     const download = await server.request(`/${server.config.storageId}/docs/a.txt`, {
       headers: storageHeaders(server, ann.auth),
     });
@@ -205,8 +212,8 @@ describe('named snapshots', () => {
     await createUser(server, 'ann');
     await save('b');
     await save('a');
-    const { snapshots } = await ok(server.admin('/__admin/snapshots'));
-    expect(snapshots.map((s: { name: string }) => s.name)).toEqual(['a', 'b']);
+    const { snapshots } = await ok<{ snapshots: SnapshotInfo[] }>(server.admin('/__admin/snapshots'));
+    expect(snapshots.map((s) => s.name)).toEqual(['a', 'b']);
     expect((await server.admin('/__admin/snapshots/b', { method: 'DELETE' })).status).toBe(204);
     for (const res of [
       await server.admin('/__admin/snapshots/b/restore', { method: 'POST' }),

@@ -7,7 +7,6 @@ import validateGenerated from './generated/validate-config.js';
  * const config = developmentConfig({ services: { transcoder: false } satisfies Partial<Record<ServiceName, boolean>> });
  */
 export type ServiceName = 'users' | 'database' | 'storage' | 'transcoder' | 'leaderboards';
-export const SERVICE_NAMES: readonly ServiceName[] = ['users', 'database', 'storage', 'transcoder', 'leaderboards'];
 
 export interface EventDefinition {
   name: string;
@@ -221,7 +220,7 @@ function describe(error: SchemaError): string {
  * Checks a config against `config.schema.json` and the cross-references between events and leaderboards, in it and
  * in each of its `projects`, which may not hold the server's own keys (`SERVER_KEYS`).
  */
-export function validateConfig(input: unknown): asserts input is ConfigInput {
+function validateConfig(input: unknown): asserts input is ConfigInput {
   if (!validateSchema(input)) {
     throw new ConfigError(`invalid config: ${(validateSchema.errors ?? []).map(describe).join('; ')}`);
   }

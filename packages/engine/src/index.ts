@@ -18,7 +18,6 @@ import { adminRoutes } from './admin/routes.js';
 import { snapshotRoutes } from './admin/snapshots.js';
 import type { Operation } from './operations.js';
 import { faultsRoutes } from './faults/routes.js';
-import type { Area } from './area.js';
 import { AREAS } from './areas/index.js';
 import { resolveConfig, DEFAULT_CONFIG } from './config.js';
 import { recordExchanges, type ExchangeListener } from './inspector/recorder.js';
@@ -112,7 +111,6 @@ export interface Engine {
  */
 export function createEngine(options: EngineOptions = {}): Engine {
   const { projects: declared = [], ...config } = resolveConfig(options.config ?? DEFAULT_CONFIG);
-  const areas: readonly Area[] = AREAS;
   const capabilities = { ...defaultCapabilities(), ...options.capabilities };
 
   const app = withErrorHandling(
@@ -136,7 +134,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   app.route('/', inspectorRoutes);
   app.route('/', faultsRoutes);
   app.route('/', snapshotRoutes);
-  for (const area of areas) app.route('/', area.routes);
+  for (const area of AREAS) app.route('/', area.routes);
 
   // A fault's answer, recorded as every answer is; a dropped connection has no headers to add CORS to.
   const injector = withErrorHandling(
@@ -151,13 +149,13 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
   const routes: RouteRunner = (request, env) =>
     env.fault === undefined || env.fault.kind === 'delay' ? app.fetch(request, env) : injector.fetch(request, env);
-  const defaultProject = hostProject(routes, areas, config, capabilities, options.initialState);
+  const defaultProject = hostProject(routes, AREAS, config, capabilities, options.initialState);
   // The default project's capabilities keep its own state; every other project gets a place of its own from the store.
   const { blobs: _blobs, persistence: _persistence, journal: _journal, projects: store, ...shared } = capabilities;
   const projects = new ServerProjects(
     defaultProject,
     shared,
-    (own, ownCapabilities) => hostProject(routes, areas, own, ownCapabilities),
+    (own, ownCapabilities) => hostProject(routes, AREAS, own, ownCapabilities),
     store,
   );
 
@@ -267,7 +265,7 @@ export {
   type TranscodeRunner,
   type TranscoderCapability,
   type WatermarkLocation,
-} from './areas/transcoder/runner.js';
+} from './shared/transcode-runner.js';
 export { ffmpegOptions } from './areas/transcoder/ffmpeg-options.js';
 export { MAX_FRAME } from './areas/transcoder/units.js';
 export { ErrorCode, StorageError, type ErrorCodeValue } from './shared/errors.js';
@@ -284,5 +282,5 @@ export type { Mail, StateJson, StateSummary } from './shared/project.js';
 export type { FaultSpec, FaultView } from './faults/fault.js';
 export type { SnapshotInfo } from './shared/snapshots.js';
 export { StateRestoreError, type RestoreSummary } from './shared/restore.js';
-export type { JobRecord } from './areas/transcoder/jobs.js';
+export type { JobRecord } from './areas/transcoder/job-record.js';
 export type { FileInfo, FileRecord } from './areas/files/listing.js';

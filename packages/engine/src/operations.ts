@@ -58,7 +58,8 @@ function pathDistance(operation: Operation, segments: readonly string[], path: s
   return distance(path, `/${filled.join('/')}`.slice(0, COMPARED));
 }
 
-export const describeOperation = ({ method, segments }: Operation) => `${method} /${segments.join('/')}`;
+/** `METHOD /path/{param}`, as the contract writes an operation. */
+const describeOperation = ({ method, segments }: Operation) => `${method} /${segments.join('/')}`;
 
 /**
  * The operations closest to `method path`, nearest first: by the edit distance of the paths (a parameter matches the

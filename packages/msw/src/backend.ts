@@ -1,15 +1,6 @@
 import type { Engine } from '@basekit/engine';
-import type {
-  AdminClient,
-  AdminClientOptions,
-  Fault,
-  FaultSpec,
-  Mail,
-  Snapshot,
-  StateExport,
-  TranscoderJob,
-} from '@basekit/sdk/admin';
-import type { Seed } from './seed.js';
+import type { AdminClient, Fault, FaultSpec, Mail, Snapshot, StateExport, TranscoderJob } from '@basekit/sdk/admin';
+import type { BackendAccess, Seed } from './seed.js';
 
 export type { Fault, FaultSpec, Mail, Snapshot, StateExport, TranscoderJob };
 
@@ -24,9 +15,6 @@ const SEED_SNAPSHOT = 'basekit-seed';
  * expect(note).toMatchObject({ title: 'Hello' });
  */
 export type StoredRow = Record<string, unknown> & { _id: string; createdAt: string; updatedAt: string };
-
-/** How a backend's controls reach it: the admin client's options (the engine's own fetch in msw, or a server's). */
-export type BackendAccess = Pick<AdminClientOptions, 'baseUrl' | 'masterKey' | 'headerWord' | 'fetch'>;
 
 /** What a backend starts from. */
 export interface BackendStart {

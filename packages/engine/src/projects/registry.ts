@@ -8,7 +8,7 @@ import type { HostedProject } from './hosted.js';
 import { tokenProjectId } from './token-project.js';
 
 /** The ids no two projects may share: each leads requests to one project. */
-export const UNIQUE_IDS = ['authenticationId', 'objectStorageId', 'storageId', 'gameId', 'bucket'] as const;
+const UNIQUE_IDS = ['authenticationId', 'objectStorageId', 'storageId', 'gameId', 'bucket'] as const;
 type UniqueId = (typeof UNIQUE_IDS)[number];
 
 /** The headers (after `x-<word>-`) that carry a project's id, in the order they are read. */

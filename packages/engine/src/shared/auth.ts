@@ -15,7 +15,7 @@ function bearerToken(header: string | undefined): string | undefined {
  * a user that no longer exists (after an admin reset, or a restart of a server that keeps users in memory): a
  * signature outlives its user, access must not.
  */
-export async function principalOf(c: AppContext): Promise<Principal> {
+async function principalOf(c: AppContext): Promise<Principal> {
   const header = c.req.header('authorization');
   if (header === undefined) throw unauthorized('the Authorization header is missing: send "Bearer <access_token>"');
   const token = bearerToken(header);

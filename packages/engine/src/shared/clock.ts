@@ -43,3 +43,17 @@ export class Clock {
     this.#pinnedMs = undefined;
   }
 }
+
+/**
+ * Whole milliseconds since it was started, by the platform's monotonic clock: how long something took (a delivery's
+ * try), never a time that state keeps (that is `project.clock`, which the journal pins and the admin API moves).
+ *
+ * @example
+ * const elapsed = stopwatch();
+ * await send(request);
+ * attempt.ms = elapsed();
+ */
+export function stopwatch(): () => number {
+  const started = performance.now();
+  return () => Math.round(performance.now() - started);
+}

@@ -6,7 +6,7 @@ export type PathTest = (path: string) => boolean;
 const PARAMETER = /^\{[A-Za-z_][\w-]*\}$/;
 
 /** Letters of a literal segment that mean something to a regular expression, escaped. */
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * A path as a test: a concrete path matches itself, a pattern written as the contract writes its paths
@@ -27,7 +27,7 @@ export function pathPattern(pattern: string): PathTest {
   }
   const source = segments
     .map((segment, i) => {
-      if (!PARAMETER.test(segment)) return escape(segment);
+      if (!PARAMETER.test(segment)) return escapeRegExp(segment);
       return segment === '{path}' && i === segments.length - 1 ? '.+' : '[^/]+';
     })
     .join('/');

@@ -70,9 +70,8 @@ function Timeline({ job }: { job: JobRecord }) {
   for (const run of job.log)
     events.push([run.endedAt, `${commandName(run.command)} ended (exit ${run.exitCode ?? 'killed'}, ${run.ms} ms)`]);
   for (const call of job.calls) {
-    call.tries.forEach((attempt, i) =>
-      events.push([attempt.at, `${callName(call)}: try ${i + 1} ${answerOf(attempt)}`]),
-    );
+    for (const [i, attempt] of call.tries.entries())
+      events.push([attempt.at, `${callName(call)}: try ${i + 1} ${answerOf(attempt)}`]);
   }
   if (job.finishedAt) events.push([job.finishedAt, `finished: ${job.state}`]);
   events.sort((a, b) => Date.parse(a[0]) - Date.parse(b[0]));
@@ -153,10 +152,10 @@ function Log({ job }: { job: JobRecord }) {
           <summary>
             {commandName(run.command)}: exit {run.exitCode ?? 'killed'} after {run.ms} ms
           </summary>
-          <pre tabIndex={0} aria-label={`Command ${i + 1}`}>
+          <pre role="region" tabIndex={0} aria-label={`Command ${i + 1}`}>
             {run.command}
           </pre>
-          <pre tabIndex={0} aria-label={`Output of command ${i + 1}`}>
+          <pre role="region" tabIndex={0} aria-label={`Output of command ${i + 1}`}>
             {run.output || '(no output)'}
           </pre>
         </details>

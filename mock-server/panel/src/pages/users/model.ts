@@ -1,6 +1,6 @@
 import { admin, dataOf, service } from '../../api.js';
 
-export type { Mail, UserRecord } from '@basekit/sdk/admin';
+export type { Mail } from '@basekit/sdk/admin';
 
 /** The profile fields a user record can change (spec 4.1 #10), in form order with their labels. */
 export const PROFILE_FIELDS = [

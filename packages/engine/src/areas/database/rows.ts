@@ -10,7 +10,8 @@ import { SYSTEM_COLUMNS, checkColumnName, checkTableName } from './names.js';
 import { jsonBytes } from '../../shared/http.js';
 import { rememberRowBytes } from './row-size.js';
 import { showRelations } from './relations.js';
-import { databaseState, newTable, writableTable, type Column, type Row, type Table } from './state.js';
+import { databaseState, newTable, type Column, type Row, type Table } from './state.js';
+import { writableTable } from './table-copy.js';
 import { describeColumn } from './values.js';
 
 /** The table of that name, or undefined when nothing was ever written to it (the name is checked first). */
@@ -104,11 +105,10 @@ function existingRow(project: Project, tableName: string, id: string): { table: 
  * Creates a row (spec 4.2 #1). The table is created by its first row. Operators are allowed and apply to an empty row.
  *
  * @example
- * createRow(project, principal, 'Score', { player: 'ann', score: 10 }); // { createdAt: '2024-…Z', _id: 'a1B2c3D4e5' }
+ * createRow(project, 'Score', { player: 'ann', score: 10 }); // { createdAt: '2024-…Z', _id: 'a1B2c3D4e5' }
  */
 export function createRow(
   project: Project,
-  principal: Principal,
   tableName: string,
   body: Record<string, unknown>,
 ): { createdAt: string; _id: string } {

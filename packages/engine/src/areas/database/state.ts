@@ -1,6 +1,5 @@
 import type { StateSlice } from '../../shared/project.js';
 import type { Acl } from './acl.js';
-import { copyIndexes } from './indexes.js';
 
 export type ColumnType = 'String' | 'Number' | 'Boolean' | 'Date' | 'Object' | 'Array' | 'Pointer' | 'Relation';
 
@@ -62,35 +61,13 @@ const tableFromJson = (json: TableJson): Table => ({
 
 /**
  * Tables a named snapshot holds. They are never written again: the live state shares them until its first write to
- * one, which writes to a copy of it instead (`writableTable`), so saving or restoring costs a map of tables, and a
- * table's rows are copied (as references) only when it is written to.
+ * one, which writes to a copy of it instead (`writableTable` in `table-copy.ts`), so saving or restoring costs a map
+ * of tables, and a table's rows are copied (as references) only when it is written to.
  */
 const shared = new WeakSet<Table>();
 
-/** The table of that name to write to: a table a snapshot shares is replaced by a copy of its own first. */
-export function writableTable(state: DatabaseState, name: string): Table | undefined {
-  const table = state.tables.get(name);
-  if (!table || !shared.has(table)) return table;
-  const own = copyTable(table);
-  state.tables.set(name, own);
-  return own;
-}
-
-/** A table no later change of the original touches: its own maps, the same (never changed) rows. */
-function copyTable(table: Table): Table {
-  const copy: Table = {
-    columns: new Map(table.columns),
-    rows: new Map(table.rows),
-    relations: new Map(
-      Array.from(table.relations, ([owner, byColumn]) => [
-        owner,
-        new Map(Array.from(byColumn, ([column, ids]) => [column, new Set(ids)])),
-      ]),
-    ),
-  };
-  copyIndexes(table, copy);
-  return copy;
-}
+/** Whether a named snapshot holds this table (so a write goes to a copy of it). */
+export const heldBySnapshot = (table: Table): boolean => shared.has(table);
 
 export const databaseState: StateSlice<DatabaseState> = {
   key: 'database',
