@@ -1,6 +1,12 @@
 import { pathPattern, type PathTest } from '../shared/path-pattern.js';
 
-/** What a fault does to the requests it matches, as `POST /__admin/faults` takes it (checked by `parseFault`). */
+/**
+ * What a fault does to the requests it matches, as `POST /__admin/faults` takes it (checked by `parseFault`).
+ *
+ * @example
+ * const fault: FaultSpec = { method: 'POST', path: '/auth/login', status: 503, times: 1 };
+ * await engine.fetch(new Request('http://local/__admin/faults', { method: 'POST', headers: masterKeyHeaders, body: JSON.stringify(fault) }));
+ */
 export interface FaultSpec {
   /** Only requests of this method (upper case); any method when absent. */
   method?: string;
@@ -24,7 +30,13 @@ export interface FaultSpec {
   seed?: number;
 }
 
-/** A fault as the admin API lists it. */
+/**
+ * A fault as the admin API lists it.
+ *
+ * @example
+ * const { faults }: { faults: FaultView[] } = await (await engine.fetch(new Request('http://local/__admin/faults', { headers: masterKeyHeaders }))).json();
+ * faults.map((fault) => `${fault.id}: ${fault.applied} applied, ${fault.remaining ?? 'unlimited'} left`);
+ */
 export interface FaultView extends FaultSpec {
   id: string;
   /** What is left of `times`; null when unlimited. */

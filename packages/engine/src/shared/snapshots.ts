@@ -1,6 +1,12 @@
 import type { ProjectImage, Project } from './project.js';
 
-/** A named snapshot as the admin API lists it. */
+/**
+ * A named snapshot as the admin API lists it.
+ *
+ * @example
+ * const { snapshots }: { snapshots: SnapshotInfo[] } = await (await engine.fetch(new Request('http://local/__admin/snapshots', { headers: masterKeyHeaders }))).json();
+ * snapshots.map((snapshot) => `${snapshot.name}, saved ${snapshot.createdAt}, restored ${snapshot.restores} times`);
+ */
 export interface SnapshotInfo {
   name: string;
   /** When it was saved (ISO 8601, the server clock). */

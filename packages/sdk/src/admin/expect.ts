@@ -3,7 +3,13 @@ import type { components } from '../generated/schema.js';
 
 type RequestSummary = components['schemas']['AdminRequestSummary'];
 
-/** The requests a test expects the app to have made. */
+/**
+ * The requests a test expects the app to have made.
+ *
+ * @example
+ * const saves: ExpectedRequests = { method: 'PUT', path: '/object-storage/classes/{tableName}/{objectId}', times: 2 };
+ * await admin.requests.expect(saves);
+ */
 export interface ExpectedRequests {
   /** Only this method; any method when absent. */
   method?: string;

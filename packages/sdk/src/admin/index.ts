@@ -188,11 +188,29 @@ export type InspectedArea = Schemas['AdminInspectedArea'];
  * const own = createAdminClient({ baseUrl, masterKey: project.config.masterKey, authenticationId: project.id });
  */
 export type ServerProject = Schemas['AdminProject'];
-/** A fault to set: which requests, and what happens to them. */
+/**
+ * A fault to set: which requests, and what happens to them.
+ *
+ * @example
+ * const slowQueries: FaultSpec = { path: '/object-storage/classes/query/{tableName}', delayMs: 2000 };
+ * await admin.faults.add(slowQueries);
+ */
 export type FaultSpec = Schemas['AdminFaultSpec'];
-/** A fault set on the project, with what is left of `times` and how often it applied. */
+/**
+ * A fault set on the project, with what is left of `times` and how often it applied.
+ *
+ * @example
+ * const fault: Fault = await admin.faults.add({ method: 'POST', path: '/auth/login', status: 503, times: 1 });
+ * const [{ remaining, applied }] = await admin.faults.list(); // 1 and 0 until a login comes
+ */
 export type Fault = Schemas['AdminFault'];
-/** A named snapshot of the project. */
+/**
+ * A named snapshot of the project.
+ *
+ * @example
+ * const saved: Snapshot = await admin.snapshots.save('seeded');
+ * saved.createdAt; // when, on the server's clock
+ */
 export type Snapshot = Schemas['AdminSnapshot'];
 
 /**
