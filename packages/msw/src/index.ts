@@ -15,5 +15,6 @@ export { connectServer, type ServerOptions } from './connect-server.js';
 export type { Backend, Fault, FaultSpec, Mail, Snapshot, StateExport, StoredRow, TranscoderJob } from './backend.js';
 export type { Seed, SeedFile, SeedRow, SeedScore, SeedUser } from './seed.js';
 export { EngineHandler } from './engine-handler.js';
+export { explainUnhandled } from './unhandled.js';
 export { canvasImageResizer } from './canvas-resizer.js';
 export { clearPersistedState } from './persist.js';
