@@ -14,6 +14,7 @@ import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { getPath } from 'hono/utils/url';
+import { ADMIN_PREFIX, networkGuard } from './admin/network-guard.js';
 import { adminRoutes } from './admin/routes.js';
 import { snapshotRoutes } from './admin/snapshots.js';
 import type { Operation } from './operations.js';
@@ -59,6 +60,13 @@ export interface EngineOptions {
    * journal that already keeps a state, that state is restored instead.
    */
   initialState?: StateJson;
+  /**
+   * Set when the engine is served over a network (the Node server), with the names it goes by there (the host it
+   * listens on, the machine's names): admin calls are then answered only under host names the server knows, and pages
+   * of other sites may not use the built-in master key (see `networkGuard`). Absent in msw, which nothing but its own
+   * page or process can reach.
+   */
+  network?: { names: string[] };
 }
 
 /**
@@ -122,14 +130,17 @@ export function createEngine(options: EngineOptions = {}): Engine {
   app.use('*', answerJson);
   app.use('*', recorder);
   // Browser apps call the service from their own origin; downloads expose the headers players and savers read.
-  // Only requests with an Origin (browsers) need CORS headers: others skip the middleware's cost.
+  // Only requests with an Origin (browsers) need CORS headers: others skip the middleware's cost. The admin API
+  // answers its own origin only (the panel): no page of another origin may send it a key or read its answers.
   const allowOrigins = cors({
     origin: '*',
     exposeHeaders: ['Content-Disposition', 'Content-Length', 'Content-Range', 'Accept-Ranges', 'ETag', 'Last-Modified'],
   });
   const withCors: MiddlewareHandler<AppEnv> = (c, next) =>
-    c.req.header('origin') === undefined ? next() : allowOrigins(c, next);
+    c.req.header('origin') === undefined || c.req.path.startsWith(ADMIN_PREFIX) ? next() : allowOrigins(c, next);
   app.use('*', withCors);
+  const guard = options.network && networkGuard(options.network.names, () => defaultProject.project.config);
+  if (guard) app.use('*', guard);
   app.route('/', adminRoutes);
   app.route('/', inspectorRoutes);
   app.route('/', faultsRoutes);
@@ -144,6 +155,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
   injector.use('*', answerJson);
   injector.use('*', recorder);
   injector.use('*', (c, next) => (c.env.fault?.kind === 'reset' ? next() : withCors(c, next)));
+  // What the guard refuses is refused with a fault set too.
+  if (guard) injector.use('*', guard);
   // Loaded with the first injected answer, as the faults' checks load with the first fault set.
   injector.all('*', async (c) => (await import('./faults/answer.js')).injectedAnswer(c, c.env.fault!));
 
@@ -163,6 +176,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     createRoutes((request) => servicePath(getPath(request))),
     options,
   );
+  if (guard) adminApp.use('*', guard);
   adminApp.route('/', projectsAdminRoutes(projects));
   const adminEnv = { project: defaultProject.project };
   const route = (request: Request): Promise<Response> => {
@@ -269,6 +283,7 @@ export {
 export { ffmpegOptions } from './areas/transcoder/ffmpeg-options.js';
 export { MAX_FRAME } from './areas/transcoder/units.js';
 export { ErrorCode, StorageError, type ErrorCodeValue } from './shared/errors.js';
+export { isLoopback } from './shared/hosts.js';
 export type {
   BodyView,
   Caller,
