@@ -1,5 +1,5 @@
 // Faults and latency (issue 27) over real HTTP: injected statuses, dropped connections and delays, per project.
-import type { ExchangeSummary, FaultView } from '@basekit/engine';
+import { DEFAULT_CONFIG, ErrorCode, type ExchangeSummary, type FaultView } from '@basekit/engine';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -137,6 +137,20 @@ describe('an injected status', () => {
     const { requests } = (await (await server.admin('/__admin/requests')).json()) as { requests: ExchangeSummary[] };
     const faulted = requests.find((r) => r.path === '/auth/users/me')!;
     expect(faulted).toMatchObject({ status: 502, injected: { faultId: fault.id, kind: 'status' } });
+  });
+
+  it('leaves to the network guard what it refuses: the built-in master key from a page of another site', async () => {
+    await setFault(server, { method: 'POST', path: '/auth/login', status: 503 });
+    const res = await server.request('/auth/login', {
+      method: 'POST',
+      headers: {
+        ...authIdHeader(server),
+        'X-Service-Authentication-Key': DEFAULT_CONFIG.masterKey,
+        Origin: 'https://evil.example',
+      },
+    });
+    expect(res.status).toBe(417);
+    expect(await res.json()).toMatchObject({ code: ErrorCode.BUILT_IN_KEY_REFUSED });
   });
 });
 
