@@ -104,8 +104,45 @@ describe('GET /__admin/requests', () => {
     expect(new Set([...first.requests, ...second.requests].map((r) => r.id)).size).toBe(4);
   });
 
+  it('filters by method and a path pattern as the contract writes paths, and counts every match with count=1', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await server.request('/object-storage/classes/Score', {
+        method: 'POST',
+        headers: db(ann),
+        body: JSON.stringify({ i }),
+      });
+      ids.push(((await res.json()) as { _id: string })._id);
+    }
+    for (const id of ids) await server.request(`/object-storage/classes/Score/${id}/?keys=i`, { headers: db(ann) });
+    await server.request(`/object-storage/classes/Other/${ids[0]}`, { method: 'DELETE', headers: db(ann) });
+
+    const rows = '/object-storage/classes/{tableName}/{objectId}';
+    expect((await list(`?method=get&path=${encodeURIComponent(rows)}`)).requests).toHaveLength(3);
+    expect((await list(`?path=${encodeURIComponent(rows)}`)).requests.map((r) => r.method)).toEqual([
+      'DELETE',
+      'GET',
+      'GET',
+      'GET',
+    ]);
+    expect(
+      (await list(`?method=POST&path=${encodeURIComponent('/object-storage/classes/Score')}`)).requests,
+    ).toHaveLength(3);
+    const page = await list(`?path=${encodeURIComponent(rows)}&limit=1&count=1`);
+    expect([page.requests.length, (page as Page & { count: number }).count]).toEqual([1, 4]);
+    expect((await list('?count=1&method=PATCH')) as Page & { count: number }).toMatchObject({ requests: [], count: 0 });
+  });
+
   it('answers 400 for a bad filter, 403 without the master key', async () => {
-    for (const query of ['?area=nowhere', '?status=6xx', '?status=abc', '?limit=0', '?limit=x', '?before=zzz']) {
+    for (const query of [
+      '?area=nowhere',
+      '?status=6xx',
+      '?status=abc',
+      '?limit=0',
+      '?limit=x',
+      '?before=zzz',
+      '?path=no-slash',
+    ]) {
       const res = await server.admin(`/__admin/requests${query}`);
       expect(res.status, query).toBe(400);
       expect(await res.json()).toMatchObject({ code: 142 });

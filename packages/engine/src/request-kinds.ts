@@ -1,6 +1,8 @@
 import { getPath } from 'hono/utils/url';
 import { filesState } from './areas/files/state.js';
+import { RESTORE_PATH, SNAPSHOTS_PATH } from './admin/snapshots.js';
 import { CONFIRMATION_PATH } from './areas/users/confirmation.js';
+import { FAULTS_PATH } from './faults/routes.js';
 import { INSPECTOR_PATH } from './inspector/recorder.js';
 import type { RequestKind, SecretInputs } from './shared/journal.js';
 import { servicePath } from './shared/path.js';
@@ -23,14 +25,20 @@ const FILES_WRITES = /^\/(files|directories)(\/|$)/;
 
 /**
  * How the journal treats a request (see `RequestKind`), from its method and path: reads run freely, file changes keep
- * themselves where the files area saves its own tree and bytes (`persistsItself`: the Node server), every other
- * change is recorded. The one GET that changes state is the e-mail confirmation link.
+ * themselves where the files area saves its own tree and bytes (`persistsItself`: the Node server), an import or a
+ * named snapshot's restore is kept as the state it leaves, every other change is recorded. The one GET that changes
+ * state is the e-mail confirmation link.
  */
 export function requestKind(request: Request, project: Project): RequestKind {
   const path = servicePath(getPath(request));
   if (READ_METHODS.has(request.method)) return path.startsWith(`${CONFIRMATION_PATH}/`) ? 'record' : 'read';
   // Emptying the request inspector changes nothing the journal keeps (the inspector lives in memory only).
   if (path === INSPECTOR_PATH) return 'read';
+  // Faults live in memory only, for the server's run; setting one draws a seed, so it never runs beside a recording.
+  if (path === FAULTS_PATH || path.startsWith(`${FAULTS_PATH}/`)) return 'own';
+  // Named snapshots live in memory only too; restoring one replaces the whole state, which no replay could repeat: it is
+  // kept as the journal snapshot it leaves, as an import is.
+  if (path.startsWith(`${SNAPSHOTS_PATH}/`)) return RESTORE_PATH.test(path) ? 'snapshot' : 'own';
   if (FILES_WRITES.test(path) && project.persistsItself(filesState)) return 'own';
   if (request.method === 'POST' && READ_POSTS.some((read) => read.test(path))) return 'read';
   // A whole state import is kept as the snapshot it makes, not as the export it was sent.

@@ -64,6 +64,7 @@ export function recordExchanges(
       responseJson: responseJson !== undefined && responseJson.length <= bodyLimit ? responseJson : undefined,
       responseJsonLength: responseJson?.length,
       bodyLimit,
+      fault: c.env.fault,
     });
     if (inspectorLimit > 0) inspectorOf(project).add(exchange);
     if (listeners.size > 0) notify(listeners, exchange, onListenerError);

@@ -94,6 +94,11 @@ export class TokenIssuer {
     return claims && this.#unexpired(claims);
   }
 
+  /** The claims of a token whose signature is this project's, expired or not (to tell why `verify` refused it). */
+  async signed(token: string): Promise<AccessClaims | undefined> {
+    return this.#verified.get(token) ?? (await this.#verifySignature(token));
+  }
+
   #unexpired(claims: AccessClaims): AccessClaims | undefined {
     return claims.exp * 1000 <= this.clock.now() ? undefined : claims;
   }

@@ -447,6 +447,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__admin/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the faults set
+         * @description Every fault set on the project, in the order they were set, with what is left of `times` (`remaining`), how
+         *     many requests each was applied to (`applied`) and how many matched its method and path (`matched`).
+         */
+        get: operations["adminListFaults"];
+        put?: never;
+        /**
+         * Set a fault
+         * @description Makes requests of a method and path fail or wait: answer `status` with a `{code, error}` body in place of the
+         *     operation (the service's own code and words for that status on that operation unless given; nothing
+         *     changes), drop the connection (`network: reset`; nothing changes), or wait `delayMs` first. `times` limits
+         *     how many requests it applies to, `probability` which share of them, decided by a generator started from
+         *     `seed` (drawn and shown when not given). A request gets the first fault that takes it. The admin API and
+         *     `/__health` cannot be faulted. Faults live in memory: never journaled, exported or part of a snapshot; a
+         *     reset removes them. 400 (code 42) past `maxFaults`.
+         */
+        post: operations["adminSetFault"];
+        /** Remove every fault */
+        delete: operations["adminClearFaults"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/faults/{faultId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove one fault */
+        delete: operations["adminRemoveFault"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/snapshots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the named snapshots */
+        get: operations["adminListSnapshots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/snapshots/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Save the project under a name
+         * @description Keeps the whole project as it is now (its run-time config, clock, outbox and every state) under `name`,
+         *     replacing a snapshot of that name, in memory for the server's run. Saving costs a copy of the maps that hold
+         *     the state, not of the data. 400 (code 44) for a new name past `maxSnapshots`.
+         */
+        put: operations["adminSaveSnapshot"];
+        post?: never;
+        /** Delete a named snapshot */
+        delete: operations["adminDeleteSnapshot"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/snapshots/{name}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring the project back to a named snapshot
+         * @description Makes the project exactly what it was when the snapshot was saved: `GET /__admin/state` and
+         *     `GET /__admin/config` answer what they answered then. The snapshot stays as it is, for the next restore; the
+         *     faults set are not touched. In milliseconds whatever the size (a table the snapshot holds is copied at its
+         *     first write); with `--data-dir`, the state is then written whole before the answer, so the restore is durable.
+         */
+        post: operations["adminRestoreSnapshot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__admin/projects": {
         parameters: {
             query?: never;
@@ -2303,6 +2415,7 @@ export interface components {
             area: components["schemas"]["AdminInspectedArea"];
             /** @description The authentication id of the project that answered. */
             project: string;
+            injected?: components["schemas"]["AdminInjected"];
         };
         AdminRequestPage: {
             requests: components["schemas"]["AdminRequestSummary"][];
@@ -2310,6 +2423,85 @@ export interface components {
             next: string | null;
             /** @description How many requests are kept at most (`inspectorLimit`). */
             capacity: number;
+            /** @description With `count=1`: how many kept requests match, on every page. */
+            count?: number;
+        };
+        /** @description What a fault does to the requests it matches. */
+        AdminFaultFields: {
+            /**
+             * @description Only requests of this method (GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS, in any case; answered in
+             *     upper case); every method when absent.
+             * @example POST
+             */
+            method?: string;
+            /**
+             * @description A concrete path, or a pattern as the contract writes paths: `{name}` is one segment, `{path}` at the end
+             *     the rest (the download operation). Not under `/__admin`, not `/__health`.
+             * @example /object-storage/classes/{tableName}
+             */
+            path: string;
+            /** @description Answer this status in place of the operation. */
+            status?: number;
+            /** @description The body's code (with `status`). */
+            code?: number;
+            /** @description The body's message (with `status`). */
+            error?: string;
+            /**
+             * @description No answer at all; excludes `status`.
+             * @enum {string}
+             */
+            network?: "reset";
+            /** @description Wait this long first (at most `maxFaultDelayMs`). */
+            delayMs?: number;
+            /** @description Apply to this many requests, then no more. */
+            times?: number;
+            /** @description Apply to this share of the matching requests. */
+            probability?: number;
+            /** @description Starts the generator that decides `probability` (with it only). */
+            seed?: number;
+        };
+        /** @description A fault to set. */
+        AdminFaultSpec: components["schemas"]["AdminFaultFields"];
+        /** @description A fault set on the project, with how it went so far. */
+        AdminFault: components["schemas"]["AdminFaultFields"] & {
+            id: string;
+            /** @description What is left of `times`; null when unlimited. */
+            remaining: number | null;
+            /** @description Requests it had its way with. */
+            applied: number;
+            /** @description Requests of its method and path, applied or not. */
+            matched: number;
+            /**
+             * Format: date-time
+             * @description When it was set (the server clock).
+             */
+            createdAt: string;
+        };
+        AdminFaults: {
+            faults: components["schemas"]["AdminFault"][];
+        };
+        AdminSnapshot: {
+            name: string;
+            /**
+             * Format: date-time
+             * @description When it was saved (the server clock).
+             */
+            createdAt: string;
+            /** @description How many times it was restored since. */
+            restores: number;
+        };
+        AdminSnapshots: {
+            snapshots: components["schemas"]["AdminSnapshot"][];
+        };
+        /**
+         * @description What a fault did to the request: `status` and `reset` answered in its place (the status is the fault's, 0 for
+         *     a dropped connection), `delay` held the real answer back.
+         */
+        AdminInjected: {
+            faultId: string;
+            /** @enum {string} */
+            kind: "status" | "reset" | "delay";
+            delayMs?: number;
         };
         /** @description A body as the inspector shows it. */
         AdminBodyView: {
@@ -3348,6 +3540,21 @@ export interface components {
              * @default 65536
              */
             inspectorBodyBytes?: number;
+            /**
+             * @description Faults one project may have set at once (POST /__admin/faults): injected errors, dropped connections, delays.
+             * @default 100
+             */
+            maxFaults?: number;
+            /**
+             * @description Longest delay a fault may give a request, in milliseconds.
+             * @default 300000
+             */
+            maxFaultDelayMs?: number;
+            /**
+             * @description Named snapshots one project may keep (PUT /__admin/snapshots/{name}), in memory; each shares what did not change since with the project's state.
+             * @default 20
+             */
+            maxSnapshots?: number;
             /** @description Folder where files and state are kept across restarts; memory only when absent. */
             dataDir?: string;
             /**
@@ -3552,6 +3759,21 @@ export interface components {
              * @default 65536
              */
             inspectorBodyBytes: number;
+            /**
+             * @description Faults one project may have set at once (POST /__admin/faults): injected errors, dropped connections, delays.
+             * @default 100
+             */
+            maxFaults: number;
+            /**
+             * @description Longest delay a fault may give a request, in milliseconds.
+             * @default 300000
+             */
+            maxFaultDelayMs: number;
+            /**
+             * @description Named snapshots one project may keep (PUT /__admin/snapshots/{name}), in memory; each shares what did not change since with the project's state.
+             * @default 20
+             */
+            maxSnapshots: number;
             /** @description Folder where files and state are kept across restarts; memory only when absent. */
             dataDir?: string;
             /**
@@ -3939,6 +4161,21 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No snapshot of that name (code 43). */
+        AdminSnapshotNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": 43,
+                 *       "error": "no snapshot \"seeded\" (GET /__admin/snapshots lists them)"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Request recording is off, the config's `inspectorLimit` is 0 (code 171). */
         AdminInspectorOff: {
             headers: {
@@ -4087,6 +4324,9 @@ export interface components {
                  *       "transcoderJobHistory": 1000,
                  *       "inspectorLimit": 500,
                  *       "inspectorBodyBytes": 65536,
+                 *       "maxFaults": 100,
+                 *       "maxFaultDelayMs": 300000,
+                 *       "maxSnapshots": 20,
                  *       "journalCompactAfter": 10000,
                  *       "fsync": "never",
                  *       "maxProjects": 1000,
@@ -4169,6 +4409,9 @@ export interface components {
                  *         "transcoderJobHistory": 1000,
                  *         "inspectorLimit": 0,
                  *         "inspectorBodyBytes": 65536,
+                 *         "maxFaults": 100,
+                 *         "maxFaultDelayMs": 300000,
+                 *         "maxSnapshots": 20,
                  *         "journalCompactAfter": 10000,
                  *         "fsync": "never",
                  *         "maxProjects": 1000,
@@ -4524,6 +4767,11 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description The snapshot's name.
+         * @example seeded
+         */
+        AdminSnapshotName: string;
         /**
          * @description The user's id.
          * @example Xk3m9QpL2vR8sT1wY6zA4bN0
@@ -5543,6 +5791,22 @@ export interface operations {
                  */
                 text?: string;
                 /**
+                 * @description Only requests of this method (any case).
+                 * @example POST
+                 */
+                method?: string;
+                /**
+                 * @description Only requests whose path (without its query) is this one, or of this shape: a pattern as the contract
+                 *     writes paths (`{name}` one segment, `{path}` at the end the rest).
+                 * @example /object-storage/classes/{tableName}/{objectId}
+                 */
+                path?: string;
+                /**
+                 * @description `1`: the answer carries `count`, how many kept requests match in all (every page).
+                 * @example 1
+                 */
+                count?: "1";
+                /**
                  * @description Most requests on the page.
                  * @example 100
                  */
@@ -5723,6 +5987,286 @@ export interface operations {
             409: components["responses"]["AdminInspectorOff"];
         };
     };
+    adminListFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The faults set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "faults": [
+                     *         {
+                     *           "id": "f1",
+                     *           "method": "POST",
+                     *           "path": "/auth/login",
+                     *           "status": 503,
+                     *           "times": 2,
+                     *           "remaining": 1,
+                     *           "applied": 1,
+                     *           "matched": 1,
+                     *           "createdAt": "2025-03-01T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminFaults"];
+                };
+            };
+            403: components["responses"]["AdminForbidden"];
+        };
+    };
+    adminSetFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminFaultSpec"];
+            };
+        };
+        responses: {
+            /** @description The fault, set from the next request on. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "f1",
+                     *       "method": "POST",
+                     *       "path": "/auth/login",
+                     *       "status": 503,
+                     *       "times": 1,
+                     *       "remaining": 1,
+                     *       "applied": 0,
+                     *       "matched": 0,
+                     *       "createdAt": "2025-03-01T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminFault"];
+                };
+            };
+            /** @description The fault is malformed (code 142), or the project already has `maxFaults` (code 42); nothing changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 142,
+                     *       "error": "\"status\" and \"network\" exclude each other: a dropped connection has no status"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: components["responses"]["AdminForbidden"];
+            413: components["responses"]["AdminPayloadTooLarge"];
+        };
+    };
+    adminClearFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every fault is removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["AdminForbidden"];
+        };
+    };
+    adminRemoveFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The fault's id, as setting it answered.
+                 * @example f1
+                 */
+                faultId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fault is removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["AdminForbidden"];
+            /** @description No fault of that id is set (code 41). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41,
+                     *       "error": "no fault \"f1\" is set"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListSnapshots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project's named snapshots. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "snapshots": [
+                     *         {
+                     *           "name": "seeded",
+                     *           "createdAt": "2025-03-01T12:00:00.000Z",
+                     *           "restores": 3
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminSnapshots"];
+                };
+            };
+            403: components["responses"]["AdminForbidden"];
+        };
+    };
+    adminSaveSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The snapshot's name.
+                 * @example seeded
+                 */
+                name: components["parameters"]["AdminSnapshotName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Saved. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "seeded",
+                     *       "createdAt": "2025-03-01T12:00:00.000Z",
+                     *       "restores": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminSnapshot"];
+                };
+            };
+            /** @description The name is not 1 to 100 letters, digits, `.`, `_` or `-` (code 142), or the project already keeps `maxSnapshots` (code 44). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 44,
+                     *       "error": "a project keeps at most 20 snapshots (maxSnapshots): delete one or save under a name in use"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: components["responses"]["AdminForbidden"];
+        };
+    };
+    adminDeleteSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The snapshot's name.
+                 * @example seeded
+                 */
+                name: components["parameters"]["AdminSnapshotName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["AdminBadRequest"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["AdminSnapshotNotFound"];
+        };
+    };
+    adminRestoreSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The snapshot's name.
+                 * @example seeded
+                 */
+                name: components["parameters"]["AdminSnapshotName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AdminDone"];
+            400: components["responses"]["AdminBadRequest"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["AdminSnapshotNotFound"];
+        };
+    };
     adminListProjects: {
         parameters: {
             query?: never;
@@ -5774,6 +6318,9 @@ export interface operations {
                      *             "transcoderJobHistory": 1000,
                      *             "inspectorLimit": 500,
                      *             "inspectorBodyBytes": 65536,
+                     *             "maxFaults": 100,
+                     *             "maxFaultDelayMs": 300000,
+                     *             "maxSnapshots": 20,
                      *             "journalCompactAfter": 10000,
                      *             "fsync": "never",
                      *             "maxProjects": 1000,
@@ -5875,6 +6422,9 @@ export interface operations {
                      *         "transcoderJobHistory": 1000,
                      *         "inspectorLimit": 500,
                      *         "inspectorBodyBytes": 65536,
+                     *         "maxFaults": 100,
+                     *         "maxFaultDelayMs": 300000,
+                     *         "maxSnapshots": 20,
                      *         "journalCompactAfter": 10000,
                      *         "fsync": "never",
                      *         "maxProjects": 1000,

@@ -4,6 +4,7 @@ import { newId } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
 import { checkColumnName, checkTableName } from './names.js';
 import { checkColumnCount, insertRow, planChanges, plannedRowBytes, type Plan } from './rows.js';
+import { writableTable } from './table-copy.js';
 import { databaseState, newTable, type Column, type ColumnType, type Row } from './state.js';
 import { describeColumn, normalizeIso } from './values.js';
 
@@ -117,7 +118,7 @@ export function importRows(project: Project, tableName: string, body: Record<str
     }
   });
 
-  const table = existing ?? newTable();
+  const table = (existing && writableTable(project.state(databaseState), tableName)) || newTable();
   table.columns = columns;
   tables.set(tableName, table);
   for (const { row, plan, size } of planned) insertRow(table, row, plan, size);

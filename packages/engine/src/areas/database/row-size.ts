@@ -3,7 +3,7 @@ import type { Row } from './state.js';
 
 const sizes = new WeakMap<Row, number>();
 
-/** A stored row's size as JSON, in bytes: measured once, remembered until a write changes the row. */
+/** A stored row's size as JSON, in bytes: measured once, remembered (a write stores a new row, never changes one in place). */
 export function rowBytes(row: Row): number {
   let size = sizes.get(row);
   if (size === undefined) {
@@ -16,9 +16,4 @@ export function rowBytes(row: Row): number {
 /** Records the size a write measured (see `rows.ts`), so that queries need not measure the row again. */
 export function rememberRowBytes(row: Row, size: number): void {
   sizes.set(row, size);
-}
-
-/** Forgets the size of a row changed in place without measuring it (it is measured again when next asked). */
-export function forgetRowBytes(row: Row): void {
-  sizes.delete(row);
 }

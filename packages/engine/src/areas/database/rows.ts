@@ -3,20 +3,25 @@ import type { Principal } from '../../shared/env.js';
 import { ApiError, ErrorCode, badRequest, forbidden, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
-import { canRead, canWrite, parseAcl } from './acl.js';
+import { aclRefusal, canRead, canWrite, parseAcl } from './acl.js';
 import { applyChange, columnOfChange, parseChange, type Change } from './operators.js';
-import { changeIndexedRow, dropIndexes, indexNewRow, unindexRow } from './indexes.js';
+import { indexNewRow, replaceIndexedRow, unindexRow } from './indexes.js';
 import { SYSTEM_COLUMNS, checkColumnName, checkTableName } from './names.js';
 import { jsonBytes } from '../../shared/http.js';
 import { rememberRowBytes } from './row-size.js';
 import { showRelations } from './relations.js';
 import { databaseState, newTable, type Column, type Row, type Table } from './state.js';
+import { writableTable } from './table-copy.js';
 import { describeColumn } from './values.js';
 
 /** The table of that name, or undefined when nothing was ever written to it (the name is checked first). */
 export function findTable(project: Project, name: string): Table | undefined {
   return project.state(databaseState).tables.get(checkTableName(name));
 }
+
+/** The table of that name to write to: its own copy first if a named snapshot shares it (see `writableTable`). */
+const tableToWrite = (project: Project, name: string): Table | undefined =>
+  writableTable(project.state(databaseState), checkTableName(name));
 
 function sameColumn(a: Column, b: Column): boolean {
   return a.type === b.type && a.targetClass === b.targetClass;
@@ -91,16 +96,17 @@ export function plannedRowBytes(config: Config, row: Row, plan: Plan): number {
 
 /**
  * Applies a plan, all or nothing: first to a copy of the row, to check the table's column count (`maxTableColumns`,
- * 400 code 152) and the row's size once written (`maxRowBytes`, 413 code 151); then, if both fit, to the row.
+ * 400 code 152) and the row's size once written (`maxRowBytes`, 413 code 151); then, if both fit, to a new row that
+ * replaces it. A stored row is never changed in place: a named snapshot may share it (`state.ts`).
  */
-function commit(config: Config, table: Table, row: Row, plan: Plan): void {
+function commit(config: Config, table: Table, row: Row, plan: Plan): Row {
   checkColumnCount(config, table.columns.size + plan.newColumns.length);
   const size = plannedRowBytes(config, row, plan);
   for (const [name, column] of plan.newColumns) table.columns.set(name, column);
-  changeIndexedRow(table, row, () => {
-    for (const [name, change] of plan.changes) applyChange(row, table.relations, name, change);
-  });
-  rememberRowBytes(row, size);
+  const written: Row = { ...row };
+  for (const [name, change] of plan.changes) applyChange(written, table.relations, name, change);
+  rememberRowBytes(written, size);
+  return written;
 }
 
 /** Adds a new row to its table, with its planned values (checked before: `plannedRowBytes` measured `size`). */
@@ -129,18 +135,15 @@ export function createRow(
   tableName: string,
   body: Record<string, unknown>,
 ): { createdAt: string; _id: string } {
-  const tables = project.state(databaseState).tables;
-  const table = tables.get(checkTableName(tableName)) ?? newTable();
+  const table = tableToWrite(project, tableName) ?? newTable();
   const plan = planChanges(table.columns, body);
   let id = newId();
   while (table.rows.has(id)) id = newId();
   const now = project.clock.iso();
-  const row: Row = { _id: id, createdAt: now, updatedAt: now };
-  checkColumnCount(project.config, table.columns.size + plan.newColumns.length);
-  const size = plannedRowBytes(project.config, row, plan);
-  for (const [name, column] of plan.newColumns) table.columns.set(name, column);
-  tables.set(tableName, table);
-  insertRow(table, row, plan, size);
+  const row = commit(project.config, table, { _id: id, createdAt: now, updatedAt: now }, plan);
+  project.state(databaseState).tables.set(tableName, table);
+  table.rows.set(id, row);
+  indexNewRow(table, row);
   return { createdAt: now, _id: id };
 }
 
@@ -152,18 +155,21 @@ export function updateRow(
   id: string,
   body: Record<string, unknown>,
 ): { updatedAt: string } {
-  const { table, row } = existingRow(project, tableName, id);
-  if (!canWrite(row, principal)) throw forbidden(`the ACL of row "${id}" does not let you change it`);
+  const { row } = existingRow(project, tableName, id);
+  if (!canWrite(row, principal)) throw aclRefusal(id, principal, 'write', 'change');
+  const table = tableToWrite(project, tableName)!;
   const plan = planChanges(table.columns, body);
-  commit(project.config, table, row, plan);
-  row.updatedAt = project.clock.iso();
-  return { updatedAt: row.updatedAt };
+  const written = commit(project.config, table, row, plan);
+  written.updatedAt = project.clock.iso();
+  table.rows.set(id, written);
+  replaceIndexedRow(table, row, written);
+  return { updatedAt: written.updatedAt };
 }
 
 /** A row (spec 4.2 #3), its relation columns as arrays of pointers (`showRelations`); the caller needs read access. */
 export function getRow(project: Project, principal: Principal, tableName: string, id: string): Row {
   const { table, row } = existingRow(project, tableName, id);
-  if (!canRead(row, principal)) throw forbidden(`the ACL of row "${id}" does not let you read it`);
+  if (!canRead(row, principal)) throw aclRefusal(id, principal, 'read', 'read');
   return showRelations(table, row);
 }
 
@@ -174,8 +180,9 @@ export function deleteRow(
   tableName: string,
   id: string,
 ): Record<string, never> {
-  const { table, row } = existingRow(project, tableName, id);
-  if (!canWrite(row, principal)) throw forbidden(`the ACL of row "${id}" does not let you delete it`);
+  const { row } = existingRow(project, tableName, id);
+  if (!canWrite(row, principal)) throw aclRefusal(id, principal, 'write', 'delete');
+  const table = tableToWrite(project, tableName)!;
   table.rows.delete(id);
   table.relations.delete(id);
   unindexRow(table, row);
@@ -186,9 +193,8 @@ export function deleteRow(
 export function deleteAllRows(project: Project, principal: Principal, tableName: string): { deletedCount: number } {
   if (!principal.isMaster) throw forbidden('deleting all rows of a table requires the master token');
   const table = findTable(project, tableName);
-  const deletedCount = table?.rows.size ?? 0;
-  table?.rows.clear();
-  table?.relations.clear();
-  if (table) dropIndexes(table);
-  return { deletedCount };
+  if (!table) return { deletedCount: 0 };
+  // An empty table of the same columns takes its place (with no indexes): nothing to copy if a snapshot shares it.
+  project.state(databaseState).tables.set(tableName, { ...newTable(), columns: new Map(table.columns) });
+  return { deletedCount: table.rows.size };
 }

@@ -3,8 +3,9 @@ import { ApiError, ErrorCode, badRequest, notFound } from '../../shared/errors.j
 import type { Project } from '../../shared/project.js';
 import { dropIndexes } from './indexes.js';
 import { SYSTEM_COLUMNS, checkColumnName } from './names.js';
-import { forgetRowBytes, rowBytes } from './row-size.js';
-import { databaseState, type Column, type Table } from './state.js';
+import { rowBytes } from './row-size.js';
+import { databaseState, type Column, type Row, type Table } from './state.js';
+import { writableTable } from './table-copy.js';
 import { existingTable } from './tables.js';
 
 /** A user-defined column of the table; 404 code 51 otherwise, 400 code 105 for `_id`, `createdAt`, `updatedAt`, `ACL`. */
@@ -14,6 +15,21 @@ function existingColumn(table: Table, tableName: string, name: string): Column {
   const column = table.columns.get(name);
   if (!column) throw notFound(ErrorCode.COLUMN_NOT_FOUND, `table "${tableName}" has no column "${name}"`);
   return column;
+}
+
+/** The table to change: its own copy when a named snapshot shares it (the table exists: checked before). */
+const ownTable = (project: Project, tableName: string): Table =>
+  writableTable(project.state(databaseState), tableName)!;
+
+/**
+ * Puts a rewritten copy in place of each row holding `column`: a stored row is never changed in place, since a named
+ * snapshot may share it (`state.ts`).
+ */
+function rewriteRows(table: Table, column: string, rewrite: (row: Row) => Row): void {
+  for (const [id, row] of table.rows) {
+    if (!Object.hasOwn(row, column)) continue;
+    table.rows.set(id, rewrite(row));
+  }
 }
 
 /** The byte length of a column name as JSON, for the size of a row once the name changes. */
@@ -52,21 +68,17 @@ export function renameColumn(project: Project, tableName: string, from: string, 
   if (table.columns.has(to))
     throw new ApiError(409, ErrorCode.COLUMN_EXISTS, `table "${tableName}" already has a column "${to}"`);
   checkRenamedSizes(project.config, table, from, to);
-  table.columns = new Map([...table.columns].map(([name, column]) => [name === from ? to : name, column]));
-  for (const row of table.rows.values()) {
-    if (!Object.hasOwn(row, from)) continue;
-    row[to] = row[from];
-    delete row[from];
-    forgetRowBytes(row);
-  }
-  for (const byColumn of table.relations.values()) {
+  const own = ownTable(project, tableName);
+  own.columns = new Map([...own.columns].map(([name, column]) => [name === from ? to : name, column]));
+  rewriteRows(own, from, ({ [from]: value, ...rest }) => ({ ...rest, [to]: value }) as Row);
+  for (const byColumn of own.relations.values()) {
     const members = byColumn.get(from);
     if (!members) continue;
     byColumn.delete(from);
     byColumn.set(to, members);
   }
   // Indexes are by column name: built again under the new one on first use.
-  dropIndexes(table);
+  dropIndexes(own);
 }
 
 /**
@@ -77,16 +89,12 @@ export function renameColumn(project: Project, tableName: string, from: string, 
  * dropColumn(project, 'Note', 'views');
  */
 export function dropColumn(project: Project, tableName: string, name: string): void {
-  const table = existingTable(project, tableName);
-  existingColumn(table, tableName, name);
-  table.columns.delete(name);
-  for (const row of table.rows.values()) {
-    if (!Object.hasOwn(row, name)) continue;
-    delete row[name];
-    forgetRowBytes(row);
-  }
-  for (const byColumn of table.relations.values()) byColumn.delete(name);
-  dropIndexes(table);
+  existingColumn(existingTable(project, tableName), tableName, name);
+  const own = ownTable(project, tableName);
+  own.columns.delete(name);
+  rewriteRows(own, name, ({ [name]: _dropped, ...rest }) => rest as Row);
+  for (const byColumn of own.relations.values()) byColumn.delete(name);
+  dropIndexes(own);
 }
 
 /**
