@@ -118,7 +118,7 @@ export function createAuth(core: Core) {
 
   return {
     /**
-     * Registers a user (openapi/areas/users.yaml); it does not sign in.
+     * Registers a user (the contract's `registerUser`); it does not sign in.
      *
      * @example
      * const user = await auth.register({ username: 'ann', password: 's3cret', email: 'ann@example.com' });
@@ -150,7 +150,7 @@ export function createAuth(core: Core) {
       core.call(http.POST('/auth/guest-users/complete-registration-master', { body: completion, signal })),
 
     /**
-     * Logs a user in with the client key (openapi/areas/users.yaml) and keeps the session.
+     * Logs a user in with the client key (the contract's `login`) and keeps the session.
      *
      * @example
      * const session = await auth.login('ann', 's3cret');
@@ -159,7 +159,7 @@ export function createAuth(core: Core) {
       signIn(clientKey, { username, password }, signal),
 
     /**
-     * Logs in as the project's administrator with the master key (openapi/areas/users.yaml). Only for servers and tools:
+     * Logs in as the project's administrator with the master key (the contract's `login`). Only for servers and tools:
      * never ship the master key in an app. The master session has no refresh token.
      *
      * @example
@@ -169,7 +169,7 @@ export function createAuth(core: Core) {
       signIn(masterKey, undefined, signal),
 
     /**
-     * Expires the refresh token on the service (openapi/areas/users.yaml) and forgets the session, even when the service
+     * Expires the refresh token on the service (the contract's `logout`) and forgets the session, even when the service
      * cannot be reached.
      *
      * @example
@@ -219,11 +219,11 @@ export function createAuth(core: Core) {
      */
     onSessionChange: (listener: SessionListener): (() => void) => core.session.onChange(listener),
 
-    /** The signed-in user (openapi/areas/users.yaml). */
+    /** The signed-in user (the contract's `getCurrentUser`). */
     me: ({ signal }: CallOptions = {}): Promise<User> => core.call(http.GET('/auth/users/me', { signal })),
 
     /**
-     * Changes the signed-in user's profile (openapi/areas/users.yaml).
+     * Changes the signed-in user's profile (the contract's `updateCurrentUser`).
      *
      * @example
      * await auth.updateMe({ firstName: 'Ann' });
@@ -231,16 +231,16 @@ export function createAuth(core: Core) {
     updateMe: (changes: UserChanges, { signal }: CallOptions = {}): Promise<User> =>
       core.call(http.PUT('/auth/users/me', { body: changes, signal })),
 
-    /** A user by id (openapi/areas/users.yaml): master, or that user's own token. */
+    /** A user by id (the contract's `getUserById`): master, or that user's own token. */
     user: (userId: string, { signal }: CallOptions = {}): Promise<User> =>
       core.call(http.GET('/auth/users/{userId}', { params: { path: { userId } }, signal })),
 
-    /** A user by username (openapi/areas/users.yaml): master, or that user's own token. */
+    /** A user by username (the contract's `getUserByUsername`): master, or that user's own token. */
     userByUsername: (username: string, { signal }: CallOptions = {}): Promise<User> =>
       core.call(http.GET('/auth/users/by-username/{username}', { params: { path: { username } }, signal })),
 
     /**
-     * Changes another user's profile (openapi/areas/users.yaml). Master only.
+     * Changes another user's profile (the contract's `updateUser`). Master only.
      *
      * @example
      * await admin.auth.updateUser(userId, { lastName: 'Smith' });
@@ -249,7 +249,7 @@ export function createAuth(core: Core) {
       core.call(http.PUT('/auth/users/{userId}', { params: { path: { userId } }, body: changes, signal })),
 
     /**
-     * Users whose first name, last name, username or e-mail contains `word` (openapi/areas/users.yaml). Master only.
+     * Users whose first name, last name, username or e-mail contains `word` (the contract's `searchUsers`). Master only.
      *
      * @example
      * const { userCount, users } = await admin.auth.search('ann', { page: 0, pageSize: 20 });
@@ -257,11 +257,11 @@ export function createAuth(core: Core) {
     search: (word: string, { signal, ...paging }: Paging = {}): Promise<UserList> =>
       core.call(http.GET('/auth/users/search', { params: { query: { word, ...paging } }, signal })),
 
-    /** One page of all users (openapi/areas/users.yaml). Master only. */
+    /** One page of all users (the contract's `listUsers`). Master only. */
     list: ({ signal, ...paging }: Paging = {}): Promise<UserList> =>
       core.call(http.GET('/auth/users', { params: { query: paging }, signal })),
 
-    /** The users with these ids (openapi/areas/users.yaml). Master only. */
+    /** The users with these ids (the contract's `getUsersByIds`). Master only. */
     usersByIds: (userIds: string[], { signal }: CallOptions = {}): Promise<UserList> =>
       core.call(http.POST('/auth/users/by-user-ids', { body: { userIds }, signal })),
 

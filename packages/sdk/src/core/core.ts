@@ -193,7 +193,7 @@ export function createCore<O extends ClientOptions>(options: O & KnownOptions<O>
   return core;
 }
 
-/** Renewal (openapi/areas/users.yaml): the client key, the refresh flag and the refresh token as a form field. */
+/** Renewal (the contract's `login`): the client key, the refresh flag and the refresh token as a form field. */
 async function renew(core: Core, refreshToken: string): Promise<TokenResponse> {
   const { baseUrl, authenticationId, clientKey } = core.options;
   const headers = {

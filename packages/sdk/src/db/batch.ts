@@ -35,7 +35,7 @@ const rowPath = (table: TableRef, id: string) =>
   `/classes/${encodeURIComponent(nameOf(table))}/${encodeURIComponent(id)}`;
 
 /**
- * Collects creates, updates and deletes and runs them as batch requests (openapi/areas/database.yaml) of at most 50 each, in
+ * Collects creates, updates and deletes and runs them as batch requests (the contract's `runBatch`) of at most 50 each, in
  * order. `run` answers one result per item, in the order the items were added. When a whole request fails
  * (network, session), `run` throws and the requests sent before it stay applied.
  *

@@ -12,7 +12,7 @@ export interface DownloadOptions {
   filename?: string;
 }
 
-// A saved path comes back percent-encoded (openapi/areas/files.yaml); a path typed by hand is not. Decoding first encodes both the same.
+// A saved path comes back percent-encoded (the contract's `uploadFiles`); a path typed by hand is not. Decoding first encodes both the same.
 function encodeSegment(segment: string): string {
   try {
     return encodeURIComponent(decodeURIComponent(segment));

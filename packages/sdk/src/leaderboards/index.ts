@@ -120,7 +120,7 @@ function leaderboardsOn(core: Core) {
 
   return {
     /**
-     * Submits a game event with its field values (openapi/areas/leaderboards.yaml); the leaderboards defined on them update.
+     * Submits a game event with its field values (the contract's `submitGameEvent`); the leaderboards defined on them update.
      *
      * @example
      * await boards.sendEvent('match_end', { score: 120, kills: 3 });
@@ -160,7 +160,7 @@ function leaderboardsOn(core: Core) {
     },
 
     /**
-     * The signed-in player's rank and scores (openapi/areas/leaderboards.yaml).
+     * The signed-in player's rank and scores (the contract's `getLeaderboardRank`).
      *
      * @example
      * const { rank, scores } = await boards.rank('high-score');
@@ -174,7 +174,7 @@ function leaderboardsOn(core: Core) {
       ),
 
     /**
-     * The best `count` players (openapi/areas/leaderboards.yaml).
+     * The best `count` players (the contract's `getLeaderboardTop`).
      *
      * @example
      * const { usersProfile } = await boards.top('high-score', 10);
@@ -299,7 +299,7 @@ function leaderboardsOn(core: Core) {
     },
 
     /**
-     * The signed-in player and the players around them, `count` in all (openapi/areas/leaderboards.yaml).
+     * The signed-in player and the players around them, `count` in all (the contract's `getLeaderboardAroundMe`).
      *
      * @example
      * const { usersProfile } = await boards.aroundMe('high-score', 10);

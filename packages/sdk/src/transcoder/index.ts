@@ -54,7 +54,7 @@ export type WatermarkSettings = JsonBody<'/metadata/watermark', 'post'>;
  */
 export type PresetSettings = JsonBody<'/metadata/preset', 'post'>;
 /**
- * A conversion request (openapi/areas/transcoder.yaml): the source video and, per kind, a setting's name or `true` for the default.
+ * A conversion request (the contract's `TranscoderConvertRequest`): the source video and, per kind, a setting's name or `true` for the default.
  *
  * @example
  * const request: ConvertRequest = { url: 'https://example.com/in.mp4', preset: true, upload: true, webhook: 'status' };
@@ -108,35 +108,35 @@ export function createTranscoder(core: Core) {
 
   return {
     /**
-     * Stores thumbnail settings (openapi/areas/transcoder.yaml).
+     * Stores thumbnail settings (the contract's `saveThumbnailSettings`).
      *
      * @example
      * await transcoder.saveThumbnail({ name: 'cover', default: true, shots: ['00:00:01'] });
      */
     saveThumbnail: save('/metadata/thumbnail'),
     /**
-     * Stores webhook settings (openapi/areas/transcoder.yaml).
+     * Stores webhook settings (the contract's `saveWebhookSettings`).
      *
      * @example
      * await transcoder.saveWebhook({ name: 'status', default: true, url: 'https://example.com/hook' });
      */
     saveWebhook: save('/metadata/webhook'),
     /**
-     * Stores upload settings (openapi/areas/transcoder.yaml).
+     * Stores upload settings (the contract's `saveUploadSettings`).
      *
      * @example
      * await transcoder.saveUpload({ name: 'mine', default: true, url: 'https://example.com/deliveries', headers: { 'X-Token': 't' } });
      */
     saveUpload: save('/metadata/upload'),
     /**
-     * Stores watermark settings (openapi/areas/transcoder.yaml).
+     * Stores watermark settings (the contract's `saveWatermarkSettings`).
      *
      * @example
      * await transcoder.saveWatermark({ name: 'logo', default: true, location: 'TOP_RIGHT', paddingX: 8, paddingY: 8, url: 'https://example.com/logo.png' });
      */
     saveWatermark: save('/metadata/watermark'),
     /**
-     * Stores preset settings (openapi/areas/transcoder.yaml).
+     * Stores preset settings (the contract's `savePresetSettings`).
      *
      * @example
      * await transcoder.savePreset({ name: 'mp4', default: true, vod: false, outputs: [{ resolution: '240', videoBitrate: '300k', audioBitrate: '64k' }] });
@@ -144,7 +144,7 @@ export function createTranscoder(core: Core) {
     savePreset: save('/metadata/preset'),
 
     /**
-     * Submits a video for conversion (openapi/areas/transcoder.yaml): each setting by name, or `true` for the default of its kind.
+     * Submits a video for conversion (the contract's `convertVideo`): each setting by name, or `true` for the default of its kind.
      *
      * @example
      * await transcoder.convert({ url: 'https://example.com/in.mp4', preset: 'hls', upload: true, webhook: 'status' });
