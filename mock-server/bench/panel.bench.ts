@@ -1,4 +1,4 @@
-// The management panel (issue 17): its built size (gzip: every file, and what the browser fetches to show the sign-in
+// The management panel (docs/panel.md): its built size (gzip: every file, and what the browser fetches to show the sign-in
 // form and a signed-in page; ceiling 150 KB) and its load time from the local server in Chromium (cold cache, until
 // the page is usable; ceiling 1 s), in rounds.
 // Run: `npm run bench -w @basekit/mock-server -- panel`.
