@@ -1,4 +1,4 @@
-// Faults and latency (issue 27) over real HTTP: injected statuses, dropped connections and delays, per project.
+// Faults and latency over real HTTP: injected statuses, dropped connections and delays, per project.
 import { DEFAULT_CONFIG, ErrorCode, type ExchangeSummary, type FaultView } from '@basekit/engine';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

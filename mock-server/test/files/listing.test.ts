@@ -59,7 +59,7 @@ describe('POST /files/directoryInfo', () => {
     ]);
   });
 
-  it('gives every field of spec 2.6, with children counted for nested folders', async () => {
+  it('gives every field of FileInfo, with children counted for nested folders', async () => {
     await suite.master.put([
       { name: 'one.txt', content: '12345', path: 'top' },
       { name: 'two.txt', content: '123', path: 'top/mid' },

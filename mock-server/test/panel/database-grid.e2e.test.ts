@@ -1,4 +1,4 @@
-// The database page's grid in Chromium through the real server (issue 30): sorting by headers, columns laid out and
+// The database page's grid in Chromium through the real server: sorting by headers, columns laid out and
 // kept per table, cells edited in place, rows selected and deleted, paging a large table, pointers by a display
 // column with a preview, relations, JSON on one line, and windows of 400 and 360 px.
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The database page's table tools in Chromium through the real server (issue 30): export as CSV or JSON (the current
+// The database page's table tools in Chromium through the real server: export as CSV or JSON (the current
 // query or every row), import from them (every value checked, a bad row refused with its line and nothing written),
 // the schema with its counts, renaming and dropping a column, deleting a table, each after a confirmation that says
 // what goes.

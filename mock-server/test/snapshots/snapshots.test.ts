@@ -1,5 +1,5 @@
 import type { SnapshotInfo } from '@basekit/engine';
-// Named snapshots (issue 27) over real HTTP: save a project whole, restore it exactly, in memory and with --data-dir.
+// Named snapshots over real HTTP: save a project whole, restore it exactly, in memory and with --data-dir.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

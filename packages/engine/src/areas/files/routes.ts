@@ -19,7 +19,7 @@ import { createDirectory } from './upload.js';
 
 const storage = serviceEnabled('storage');
 const storageId = projectHeader('x-service-storage-id', 'storageId', 404);
-/** Section 7 lists 401, not 403, for a client token on the master operations of file storage. */
+/** docs/errors.md lists 401, not 403, for a client token on the master operations of file storage. */
 const masterOnly = master(401);
 
 /** The owner recorded on what the caller creates: the user, or null for the master token. */
@@ -81,7 +81,7 @@ filesRoutes.post('/files/delete', storage, storageId, bearer, deleteFiles);
 filesRoutes.delete('/files', storage, storageId, bearer, deleteFiles);
 
 function transferRoute(mode: TransferMode) {
-  // Section 7 lists 417 for a disabled service on copy and move.
+  // docs/errors.md lists 417 for a disabled service on copy and move.
   filesRoutes.post(`/files/${mode}`, serviceEnabled('storage', 417), storageId, masterOnly, async (c) => {
     const body = await readJsonObject(c);
     const sources = stringList(body, 'sourceUrls');
