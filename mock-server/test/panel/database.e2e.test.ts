@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { database, date, pointer, type Database } from '../database/support.js';
+import { database, date, pointer, type Database } from '../../../packages/engine/test/database/support.js';
 import { createUser, masterAuth } from '../support/users.js';
 import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
 
