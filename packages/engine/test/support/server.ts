@@ -29,7 +29,7 @@ export const TEST_CONFIG: ConfigInput = {
 };
 
 /** A `fetch` of the transport: absolute URLs under the server's `url`. */
-export type TestFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+type TestFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /** The engine under test behind one transport, with the calls every test makes. */
 export interface TestServer {
