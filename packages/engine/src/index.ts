@@ -13,6 +13,7 @@
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { getPath } from 'hono/utils/url';
+import { ADMIN_PREFIX, networkGuard } from './admin/network-guard.js';
 import { adminRoutes } from './admin/routes.js';
 import { AREAS } from './areas/index.js';
 import { resolveConfig, DEFAULT_CONFIG } from './config.js';
@@ -54,6 +55,13 @@ export interface EngineOptions {
    * journal that already keeps a state, that state is restored instead.
    */
   initialState?: StateJson;
+  /**
+   * Set when the engine is served over a network (the Node server), with the names it goes by there (the host it
+   * listens on, the machine's names): admin calls are then answered only under host names the server knows, and pages
+   * of other sites may not use the built-in master key (see `networkGuard`). Absent in msw, which nothing but its own
+   * page or process can reach.
+   */
+  network?: { names: string[] };
 }
 
 /**
@@ -116,12 +124,17 @@ export function createEngine(options: EngineOptions = {}): Engine {
   app.use('*', answerJson);
   app.use('*', recordExchanges(exchangeListeners, options.onInternalError ?? console.error));
   // Browser apps call the service from their own origin; downloads expose the headers players and savers read.
-  // Only requests with an Origin (browsers) need CORS headers: others skip the middleware's cost.
+  // Only requests with an Origin (browsers) need CORS headers: others skip the middleware's cost. The admin API
+  // answers its own origin only (the panel): no page of another origin may send it a key or read its answers.
   const allowOrigins = cors({
     origin: '*',
     exposeHeaders: ['Content-Disposition', 'Content-Length', 'Content-Range', 'Accept-Ranges', 'ETag', 'Last-Modified'],
   });
-  app.use('*', (c, next) => (c.req.header('origin') === undefined ? next() : allowOrigins(c, next)));
+  app.use('*', (c, next) =>
+    c.req.header('origin') === undefined || c.req.path.startsWith(ADMIN_PREFIX) ? next() : allowOrigins(c, next),
+  );
+  const guard = options.network && networkGuard(options.network.names, () => defaultProject.project.config);
+  if (guard) app.use('*', guard);
   app.route('/', adminRoutes);
   app.route('/', inspectorRoutes);
   for (const area of AREAS) app.route('/', area.routes);
@@ -141,6 +154,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     createRoutes((request) => servicePath(getPath(request))),
     options,
   );
+  if (guard) adminApp.use('*', guard);
   adminApp.route('/', projectsAdminRoutes(projects));
   const adminEnv = { project: defaultProject.project };
   const route = (request: Request): Promise<Response> => {
@@ -230,6 +244,7 @@ export {
 export { ffmpegOptions } from './areas/transcoder/ffmpeg-options.js';
 export { MAX_FRAME } from './areas/transcoder/units.js';
 export { ErrorCode, StorageError, type ErrorCodeValue } from './shared/errors.js';
+export { isLoopback } from './shared/hosts.js';
 export type {
   BodyView,
   Caller,

@@ -2,6 +2,8 @@ import { useState } from 'preact/hooks';
 import { DataTable } from '../../components/data-table.js';
 import { Field } from '../../components/field.js';
 import { JsonView } from '../../components/json-view.js';
+import { Status } from '../../components/status.js';
+import { httpAddress } from '../../links.js';
 import { href, setQuery, useRoute } from '../../router.js';
 import type { DeliveryCall, JobRecord } from './calls.js';
 import { seconds } from './jobs-table.js';
@@ -173,7 +175,9 @@ function Log({ job }: { job: JobRecord }) {
 function Results({ job }: { job: JobRecord }) {
   const query = useRoute().query;
   const presetBase = job.settings.preset?.['vodPlaylistBaseUrl'] as string | undefined;
-  const base = (query.get('base') ?? presetBase ?? '').replace(/\/+$/, '');
+  // The address comes from the URL (anyone may send the admin a link) or a stored preset: http(s) only.
+  const given = query.get('base') ?? presetBase ?? '';
+  const base = httpAddress(given)?.replace(/\/+$/, '');
   const [playing, setPlaying] = useState(false);
   const uploads = job.calls.filter(
     (c): c is Extract<DeliveryCall, { kind: 'upload' }> => c.kind === 'upload' && c.delivered,
@@ -190,8 +194,9 @@ function Results({ job }: { job: JobRecord }) {
         label="Where the receiver serves the delivered files"
         hint="The preset's vodPlaylistBaseUrl unless you give another address."
       >
-        {(id) => <input id={id} type="url" value={base} onChange={(e) => setQuery({ base: e.currentTarget.value })} />}
+        {(id) => <input id={id} type="url" value={given} onChange={(e) => setQuery({ base: e.currentTarget.value })} />}
       </Field>
+      {given && !base && <Status error={new Error('Only an http: or https: address can show the delivered files.')} />}
       {base && thumbnails.length > 0 && (
         <ul class="thumbnails">
           {thumbnails.map((call) => (
