@@ -35,6 +35,16 @@ export default defineConfig({
         },
       },
       {
+        // The engine's behaviour tests (its area folders) once more, over HTTP against the Node server; in "all" they
+        // reach the engine through engine.fetch in process (packages/engine/test/support/server.ts).
+        extends: true,
+        test: {
+          name: 'engine over HTTP',
+          include: ['packages/engine/test/*/**/*.test.ts'],
+          provide: { engineTransport: 'http' },
+        },
+      },
+      {
         // examples/node-vitest/vitest.config.ts's "reference server" project, as the example runs it.
         extends: true,
         test: {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { startServer } from '../../src/server.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { masterAuth } from '../support/users.js';
-import { database, date, pointer, type Database, type Reply } from './support.js';
+import { database, date, pointer, type Database, type Reply } from '../../../packages/engine/test/database/support.js';
 
 let server: TestServer;
 let db: Database;

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server.js';
-import { createProject } from '../projects/support.js';
+import { createProject } from '../../../packages/engine/test/projects/support.js';
+import type { TestServer as EngineTestServer } from '../../../packages/engine/test/support/server.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { authIdHeader, createUser, type TestUser } from '../support/users.js';
 
@@ -23,14 +24,14 @@ beforeEach(async () => {
 
 const json = { 'Content-Type': 'application/json' };
 
-async function setFault(target: TestServer, body: unknown): Promise<FaultView> {
+async function setFault(target: EngineTestServer, body: unknown): Promise<FaultView> {
   const res = await target.admin('/__admin/faults', { method: 'POST', headers: json, body: JSON.stringify(body) });
   const answer = (await res.json()) as FaultView;
   expect(res.status, JSON.stringify(answer)).toBe(201);
   return answer;
 }
 
-async function faults(target: TestServer = server): Promise<FaultView[]> {
+async function faults(target: EngineTestServer = server): Promise<FaultView[]> {
   const res = await target.admin('/__admin/faults');
   expect(res.status).toBe(200);
   return ((await res.json()) as { faults: FaultView[] }).faults;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { FileRecord } from '../../../packages/engine/src/areas/files/listing.js';
+import type { FileRecord } from '../../src/areas/files/listing.js';
 import { masterClient, storageSuite } from './support.js';
 
 const suite = storageSuite();
