@@ -1,8 +1,10 @@
 import { TrieRouter } from 'hono/router/trie-router';
 import { describe, expect, it } from 'vitest';
 import { adminRoutes } from '../src/admin/routes.js';
+import { snapshotRoutes } from '../src/admin/snapshots.js';
 import { AREAS } from '../src/areas/index.js';
 import { developmentConfig } from '../src/config.js';
+import { faultsRoutes } from '../src/faults/routes.js';
 import { createEngine, type Engine } from '../src/index.js';
 import { inspectorRoutes } from '../src/inspector/routes.js';
 import { changes, declaredRoutes, reads } from '../src/shared/durability.js';
@@ -36,7 +38,13 @@ const ADMIN = { 'X-Service-Authentication-Key': config.masterKey! };
 const CLIENT = { 'X-Service-Authentication-Key': config.clientKey! };
 
 /** Every route of the engine, as `createEngine` mounts them, with what each declares. */
-const ROUTES = [adminRoutes, inspectorRoutes, ...AREAS.map((area) => area.routes)].flatMap(declaredRoutes);
+const ROUTES = [
+  adminRoutes,
+  inspectorRoutes,
+  faultsRoutes,
+  snapshotRoutes,
+  ...AREAS.map((area) => area.routes),
+].flatMap(declaredRoutes);
 
 /** The route a request reaches (the first that matches, as Hono runs them), as `METHOD /pattern`. */
 const routeOf = (() => {
@@ -56,6 +64,7 @@ interface Answer {
   messages: { link: string }[];
   jobs: { finishedAt?: string }[];
   requests: { id: string }[];
+  faults: unknown[];
 }
 
 /** An engine and the requests sent to it, each of which must succeed; `reached` collects the routes they reached. */
@@ -89,9 +98,15 @@ async function everyRoute(walk: Walk): Promise<void> {
   const send = walk.send.bind(walk);
   await send('GET', '/__health', {});
 
-  // A whole state import first (kept as a snapshot), then a reset: every change after it is replayed from records.
+  // Whole changes first (a named snapshot's restore, a state import: each kept as the journal snapshot it leaves),
+  // then a reset: every change after it is replayed from records.
   const master = bearer(await send('POST', '/auth/login', ADMIN));
   await send('POST', '/object-storage/classes/Before', master, { n: 1 });
+  await send('PUT', '/__admin/snapshots/first', ADMIN);
+  await send('POST', '/object-storage/classes/Before', master, { n: 2 });
+  await send('POST', '/__admin/snapshots/first/restore', ADMIN);
+  await send('GET', '/__admin/snapshots', ADMIN);
+  await send('DELETE', '/__admin/snapshots/first', ADMIN);
   await send('PUT', '/__admin/state', ADMIN, await send('GET', '/__admin/state', ADMIN));
   await send('POST', '/__admin/reset', ADMIN);
   await send('PATCH', '/__admin/config', ADMIN, { inspectorLimit: 50 });
@@ -128,7 +143,15 @@ async function everyRoute(walk: Walk): Promise<void> {
   await send('POST', '/auth/login', CLIENT, new URLSearchParams({ username: 'gus', password: 'pw-gus' }));
   await send('POST', `/__admin/users/${guest.id}/sign-out`, ADMIN);
   await send('POST', '/auth/login', CLIENT, new URLSearchParams({ username: 'cid', password: 'pw-cid' }));
+  // Faults live for the run only; a delayed request is kept as any other (its seed drawn from the request's moment).
+  await send('POST', '/__admin/faults', ADMIN, { method: 'PUT', path: '/auth/users/me', delayMs: 1, probability: 1 });
+  const gone = await send('POST', '/__admin/faults', ADMIN, { path: '/auth/users/me', status: 503, times: 1 });
+  await send('DELETE', `/__admin/faults/${gone.id}`, ADMIN);
   await send('PUT', '/auth/users/me', annAuth, { firstName: 'Ann' });
+  await send('GET', '/__admin/faults', ADMIN);
+  await send('DELETE', '/__admin/faults', ADMIN);
+  // Left set: a restart starts with none.
+  await send('POST', '/__admin/faults', ADMIN, { method: 'PATCH', path: '/auth/users/me', status: 503 });
   await send('PUT', `/auth/users/${guest.id}`, admin, { lastName: 'Guest' });
   await send('GET', '/auth/users/me', annAuth);
   await send('GET', '/auth/users/search?word=an', admin);
@@ -151,6 +174,20 @@ async function everyRoute(walk: Walk): Promise<void> {
   await send('POST', '/object-storage/classes/Gone', admin, { n: 1 });
   await send('DELETE', '/object-storage/classes/Gone', admin);
   await send('GET', '/__admin/database/tables', ADMIN);
+  // The table admin API: rows imported (ids and timestamps drawn from the request's moment), a column renamed and one
+  // dropped, a table deleted.
+  await send('POST', '/__admin/database/tables/Shelf/import', ADMIN, {
+    columns: [{ name: 'size', type: 'Number' }],
+    rows: [
+      { size: 1, label: 'a', spare: true },
+      { _id: 'kept-id', size: 2, label: 'b', spare: false },
+    ],
+  });
+  await send('PATCH', '/__admin/database/tables/Shelf/columns/label', ADMIN, { name: 'title' });
+  await send('DELETE', '/__admin/database/tables/Shelf/columns/spare', ADMIN);
+  await send('GET', '/__admin/database/tables/Shelf', ADMIN);
+  await send('POST', '/object-storage/classes/Dropped', admin, { n: 1 });
+  await send('DELETE', '/__admin/database/tables/Dropped', ADMIN);
 
   // Leaderboards: each reset empties what was set before it, each score set or sent afterwards stays.
   const event = (fields: Record<string, number>) => ({
@@ -257,6 +294,8 @@ describe('durability declared by the routes', () => {
     const restarted = createEngine({ config, capabilities: { journal: journal.copy(), fetch: outbound } });
     await restarted.ready;
     expect(await stateOf(restarted)).toEqual(before);
+    const faults = await restarted.fetch(new Request(`${ORIGIN}/__admin/faults`, { headers: ADMIN }));
+    expect(((await faults.json()) as Answer).faults).toEqual([]);
     // The users log in as before: hashes and digests came back from the journal, not from the passwords it left out.
     const login = await restarted.fetch(
       new Request(`${ORIGIN}/auth/login`, {
@@ -266,6 +305,45 @@ describe('durability declared by the routes', () => {
       }),
     );
     expect(login.status).toBe(200);
+    await Promise.all([engine.close(), restarted.close()]);
+  });
+
+  // A whole change hides the loss of any change before it (the journal then keeps only the state it leaves): each is
+  // checked on its own here, undoing a change that a replay of the requests would keep.
+  it.each([
+    [
+      "a named snapshot's restore",
+      async (walk: Walk) => {
+        await walk.send('PUT', '/__admin/snapshots/one-row', ADMIN);
+        return () => walk.send('POST', '/__admin/snapshots/one-row/restore', ADMIN);
+      },
+    ],
+    [
+      'a state import',
+      async (walk: Walk) => {
+        const exported = await walk.send('GET', '/__admin/state', ADMIN);
+        return () => walk.send('PUT', '/__admin/state', ADMIN, exported);
+      },
+    ],
+  ])('keeps %s as the state it leaves, not as the request it was', async (_, saved) => {
+    const journal = new MemoryJournal();
+    const engine = createEngine({ config, capabilities: { journal } });
+    await engine.ready;
+    const walk = new Walk(engine);
+    const master = bearer(await walk.send('POST', '/auth/login', ADMIN));
+    await walk.send('POST', '/object-storage/classes/Kept', master, { n: 1 });
+    const goBack = await saved(walk);
+    await walk.send('POST', '/object-storage/classes/Kept', master, { n: 2 });
+    await goBack();
+
+    const before = await stateOf(engine);
+    const restarted = createEngine({ config, capabilities: { journal: journal.copy() } });
+    await restarted.ready;
+    expect(await stateOf(restarted)).toEqual(before);
+    const { results } = (await walk.send('POST', '/object-storage/classes/query/Kept', master, {})) as unknown as {
+      results: { n: number }[];
+    };
+    expect(results.map(({ n }) => n)).toEqual([1]);
     await Promise.all([engine.close(), restarted.close()]);
   });
 

@@ -1,5 +1,6 @@
 import type { Area } from '../area.js';
 import type { Config } from '../config.js';
+import { type AppliedFault, faultsOf, serveWithFaults } from '../faults/faults.js';
 import type { Capabilities } from '../shared/capabilities.js';
 import type { Durability } from '../shared/durability.js';
 import { withServiceHeaders } from '../shared/header-word.js';
@@ -28,8 +29,11 @@ export interface HostedProject {
 
 /** The engine's routes, which every project runs. */
 export interface EngineRoutes {
-  /** Runs a request for one project: `env` carries the project and the request's moment to every route. */
-  run(request: Request, env: { project: Project; moment: Moment }): Response | Promise<Response>;
+  /**
+   * Runs a request for one project: `env` carries the project and the request's moment to every route, and the fault
+   * the request got.
+   */
+  run(request: Request, env: { project: Project; moment: Moment; fault?: AppliedFault }): Response | Promise<Response>;
   /** What the request's route declares about the state it changes. */
   durability(request: Request): Durability;
 }
@@ -53,10 +57,32 @@ export function hostProject(
   );
   for (const area of areas) area.attach?.(project);
   const live = { project, moment: new Moment(project.clock) };
-  const handle = (request: Request, moment?: Moment) =>
+  const route = (request: Request, moment?: Moment, fault?: AppliedFault) =>
     Promise.resolve(
-      routes.run(withServiceHeaders(request, project.config.headerWord), moment ? { project, moment } : live),
+      routes.run(
+        withServiceHeaders(request, project.config.headerWord),
+        fault ? { project, moment: moment ?? live.moment, fault } : moment ? { project, moment } : live,
+      ),
     );
+  // With no fault set (nearly always), a request costs one check more than it would without faults at all.
+  const faults = faultsOf(project);
+  const delayed = new WeakMap<Request, AppliedFault>();
+  // The journal hands a recorded request its own moment (`Witness`), and a replayed one the moment it kept (`Replay`).
+  const handle = (request: Request, moment?: Moment) =>
+    route(request, moment, faults.size === 0 ? undefined : delayed.get(request));
+  const withFaults = (serve: (request: Request) => Promise<Response>) => (request: Request) =>
+    faults.size === 0
+      ? serve(request)
+      : serveWithFaults(
+          faults,
+          request,
+          (delayedRequest, fault) => {
+            // Through the journal, if any, to `handle`, which hands the delay on to the request inspector.
+            if (fault) delayed.set(delayedRequest, fault);
+            return serve(delayedRequest);
+          },
+          (injected, fault) => route(injected, undefined, fault),
+        );
   project.initialState = initialState;
   const { journal } = capabilities;
   if (!journal) {
@@ -64,7 +90,7 @@ export function hostProject(
     const setInitialState = (state: StateJson) => Promise.resolve(void (project.initialState = state));
     return {
       project,
-      fetch: handle,
+      fetch: withFaults(handle),
       ready: Promise.resolve(undefined),
       close: () => Promise.resolve(),
       setInitialState,
@@ -84,7 +110,7 @@ export function hostProject(
   };
   return {
     project,
-    fetch: (request) => ready.then(() => durable.fetch(request)),
+    fetch: withFaults((request) => ready.then(() => durable.fetch(request))),
     ready,
     close: () => ready.then(() => durable.close()),
     setInitialState,

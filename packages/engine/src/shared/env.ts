@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { AppliedFault } from '../faults/faults.js';
 import type { Moment } from './moment.js';
 import type { Project } from './project.js';
 import type { AccessClaims } from './tokens.js';
@@ -13,6 +14,8 @@ export interface AppEnv {
     project: Project;
     /** What the request reads from outside its input and the state: its time, random bytes, secret outcomes. */
     moment: Moment;
+    /** The fault this request got (`POST /__admin/faults`): it answers in place of the routes, or delayed them. */
+    fault?: AppliedFault;
   };
   Variables: {
     /** The config key bounding the request body, when its route declares one (`changes({ bodyLimit })`). */

@@ -245,7 +245,7 @@ export function RequestList() {
               </a>
             ),
           },
-          { title: 'Status', cell: (row) => <span class={`http-status s${String(row.status)[0]}`}>{row.status}</span> },
+          { title: 'Status', cell: (row) => <StatusCell row={row} /> },
           { title: 'Duration', cell: (row) => `${row.durationMs} ms` },
           {
             title: 'Caller',
@@ -263,6 +263,23 @@ export function RequestList() {
         <button type="button" onClick={loadOlder}>
           Load older
         </button>
+      )}
+    </>
+  );
+}
+
+/** A request's status, and what a fault did to it (`injected`): answered in its place, dropped, or delayed. */
+function StatusCell({ row }: { row: ExchangeSummary }) {
+  const { injected } = row;
+  const shown = injected?.kind === 'reset' ? 'dropped' : String(row.status);
+  return (
+    <>
+      <span class={`http-status s${String(row.status)[0]}`}>{shown}</span>
+      {injected && (
+        <span class="injected" title={`fault ${injected.faultId}`}>
+          {' '}
+          {injected.kind === 'delay' ? `delayed ${injected.delayMs} ms` : 'injected'} ({injected.faultId})
+        </span>
       )}
     </>
   );

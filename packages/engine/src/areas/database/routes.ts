@@ -1,14 +1,13 @@
-import { adminKey } from '../../admin/guard.js';
 import { bearer, projectHeader, serviceEnabled } from '../../shared/auth.js';
 import { changes, reads } from '../../shared/durability.js';
 import { readJsonObject } from '../../shared/http.js';
 import { createRoutes } from '../../shared/routes.js';
+import { databaseAdminRoutes } from './admin-routes.js';
 import { runBatch } from './batch.js';
 import { loadEvaluatorsFor } from './evaluators.js';
 import { queryOptions } from './params.js';
 import { queryRows } from './query.js';
 import { createRow, deleteAllRows, deleteRow, getRow, updateRow } from './rows.js';
-import { describeTables } from './tables.js';
 
 export const databaseRoutes = createRoutes();
 
@@ -57,8 +56,4 @@ databaseRoutes.post('/object-storage/batch', changes(), async (c) => {
   return c.json(runBatch(c.env.project, c.env.moment, c.get('principal'), body['requests']));
 });
 
-// Admin API (not part of the service contract): the tables, their row counts and column types, which the service
-// itself cannot list (the management panel's database page reads them).
-databaseRoutes.get('/__admin/database/tables', reads, adminKey, (c) =>
-  c.json({ tables: describeTables(c.env.project) }),
-);
+databaseRoutes.route('/', databaseAdminRoutes);
