@@ -1,4 +1,5 @@
 import { adminKey } from '../admin/guard.js';
+import { changesMemoryOnly, reads } from '../shared/durability.js';
 import { createRoutes } from '../shared/routes.js';
 import { INSPECTOR_PATH } from './recorder.js';
 
@@ -12,7 +13,7 @@ export const inspectorRoutes = createRoutes();
 
 inspectorRoutes.use(`${INSPECTOR_PATH}/*`, adminKey);
 inspectorRoutes.use(INSPECTOR_PATH, adminKey);
-inspectorRoutes.get(INSPECTOR_PATH, async (c) => (await calls()).listRequests(c));
-inspectorRoutes.delete(INSPECTOR_PATH, async (c) => (await calls()).clearRequests(c));
-inspectorRoutes.get(`${INSPECTOR_PATH}/stream`, async (c) => (await calls()).streamRequests(c));
-inspectorRoutes.get(`${INSPECTOR_PATH}/:id`, async (c) => (await calls()).oneRequest(c));
+inspectorRoutes.get(INSPECTOR_PATH, reads, async (c) => (await calls()).listRequests(c));
+inspectorRoutes.delete(INSPECTOR_PATH, changesMemoryOnly, async (c) => (await calls()).clearRequests(c));
+inspectorRoutes.get(`${INSPECTOR_PATH}/stream`, reads, async (c) => (await calls()).streamRequests(c));
+inspectorRoutes.get(`${INSPECTOR_PATH}/:id`, reads, async (c) => (await calls()).oneRequest(c));

@@ -1,6 +1,7 @@
 import { ApiError, ErrorCode, badRequest, forbidden, notFound, unauthorized } from '../../shared/errors.js';
 import type { Principal } from '../../shared/env.js';
 import { newId } from '../../shared/ids.js';
+import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
 import { sendConfirmation } from './confirmation.js';
 import { hashPassword } from '../../shared/password.js';
@@ -17,7 +18,12 @@ export function assertUsernameFree(state: UsersState, username: string): void {
  * Registers a user (the contract's `registerUser`). With `emailConfirmation` on, the user starts inactive and a confirmation
  * e-mail whose link points at `origin` goes to the outbox.
  */
-export async function register(project: Project, body: Record<string, unknown>, origin: string): Promise<StoredUser> {
+export async function register(
+  project: Project,
+  moment: Moment,
+  body: Record<string, unknown>,
+  origin: string,
+): Promise<StoredUser> {
   const { profile, password, avatar, extra } = readRegistration(body);
   checkFieldsSize({ ...profile, avatar, extra }, project.config.maxUserFieldsBytes);
   const confirmByEmail = project.config.emailConfirmation;
@@ -26,11 +32,11 @@ export async function register(project: Project, body: Record<string, unknown>, 
   }
   const state = project.state(usersState);
   assertUsernameFree(state, profile.username);
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(moment, password);
   // Checked again: another registration may have taken the name while the hash was computed.
   assertUsernameFree(state, profile.username);
   const user: StoredUser = {
-    userId: newId(24),
+    userId: newId(moment, 24),
     firstName: '',
     lastName: '',
     email: '',
@@ -41,10 +47,10 @@ export async function register(project: Project, body: Record<string, unknown>, 
     active: !confirmByEmail,
     extra,
     passwordHash,
-    createdAt: project.clock.now(),
+    createdAt: moment.now(),
   };
   addUser(state, user);
-  if (confirmByEmail) sendConfirmation(project, user, origin);
+  if (confirmByEmail) sendConfirmation(project, moment, user, origin);
   return user;
 }
 
