@@ -26,8 +26,9 @@ const FILES_WRITES = /^\/(files|directories)(\/|$)/;
 export function requestKind(request: Request, project: Project): RequestKind {
   const path = servicePath(getPath(request));
   if (READ_METHODS.has(request.method)) return path.startsWith(`${CONFIRMATION_PATH}/`) ? 'record' : 'read';
-  // Emptying the request inspector changes nothing the journal keeps (the inspector lives in memory only).
-  if (path === INSPECTOR_PATH) return 'read';
+  // The request inspector lives in memory only: emptying it changes nothing the journal keeps, and a replay's own
+  // request is kept as any other (recording the replay too would send it twice at start-up).
+  if (path === INSPECTOR_PATH || path.startsWith(`${INSPECTOR_PATH}/`)) return 'read';
   if (FILES_WRITES.test(path) && project.persistsItself(filesState)) return 'own';
   if (request.method === 'POST' && READ_POSTS.some((read) => read.test(path))) return 'read';
   return 'record';

@@ -4,8 +4,10 @@ import { ApiError, ErrorCode, badRequest } from '../shared/errors.js';
 import { intParam } from '../shared/http.js';
 import { createRoutes } from '../shared/routes.js';
 import { seqOfId, type InspectedArea } from './exchange.js';
+import type { Exchange } from './exchange.js';
 import { inspectorOf, type ExchangeFilter, type Inspector } from './inspector.js';
 import { INSPECTOR_PATH } from './recorder.js';
+import { replay } from './replay.js';
 import { exchangeEvents } from './stream.js';
 
 const AREAS: readonly InspectedArea[] = [
@@ -82,13 +84,32 @@ inspectorRoutes.get(`${INSPECTOR_PATH}/stream`, (c) => {
   });
 });
 
-inspectorRoutes.get(`${INSPECTOR_PATH}/:id`, (c) => {
-  const exchange = recordingInspector(c).get(c.req.param('id'));
+// Before `/:id`, which would take "har" for an id.
+inspectorRoutes.get(`${INSPECTOR_PATH}/har`, async (c) => {
+  const inspector = recordingInspector(c);
+  const limit = intParam(c, 'limit', { min: 1, max: Number.MAX_SAFE_INTEGER, fallback: inspector.capacity });
+  const exchanges = inspector.matching(filterOf(c), limit);
+  const { toHar } = await import('./har.js');
+  return c.json(toHar(exchanges), 200, { 'Content-Disposition': 'attachment; filename="requests.har"' });
+});
+
+/** A kept request, or 404 (code 170). */
+function keptExchange(inspector: Inspector, id: string): Exchange {
+  const exchange = inspector.get(id);
   if (!exchange)
     throw new ApiError(
       404,
       ErrorCode.REQUEST_NOT_KEPT,
       'no such request is kept (only the last inspectorLimit requests of this server run are)',
     );
-  return c.json(exchange.details());
+  return exchange;
+}
+
+inspectorRoutes.get(`${INSPECTOR_PATH}/:id`, (c) =>
+  c.json(keptExchange(recordingInspector(c), c.req.param('id')).details()),
+);
+
+inspectorRoutes.post(`${INSPECTOR_PATH}/:id/replay`, async (c) => {
+  const inspector = recordingInspector(c);
+  return c.json(await replay(c.env.project, inspector, keptExchange(inspector, c.req.param('id'))));
 });

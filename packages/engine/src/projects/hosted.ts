@@ -48,6 +48,7 @@ export function hostProject(
   if (!journal) {
     importInitialState(project);
     const setInitialState = (state: StateJson) => Promise.resolve(void (project.initialState = state));
+    project.dispatch = handle;
     return {
       project,
       fetch: handle,
@@ -74,9 +75,11 @@ export function hostProject(
     project.initialState = state;
     await durable.snapshot();
   };
+  const fetch = (request: Request) => ready.then(() => durable.fetch(request));
+  project.dispatch = fetch;
   return {
     project,
-    fetch: (request) => ready.then(() => durable.fetch(request)),
+    fetch,
     ready,
     close: () => ready.then(() => durable.close()),
     setInitialState,

@@ -74,6 +74,8 @@ export const ErrorCode = {
   UNKNOWN_FIELD: 801,
   INVALID_EVENT_VALUE: 802,
   UNKNOWN_LEADERBOARD: 803,
+  // the request inspector's replay (admin API)
+  REQUEST_BODY_NOT_KEPT: 60,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
