@@ -3,27 +3,36 @@
 #   docker run --rm -p 3000:3000 basekit-server      (state in the /data volume)
 #   docker run --rm -p 3000:3000 -v "$PWD/basekit.json:/config.json:ro" basekit-server --config /config.json --data-dir /data
 # Arguments after the image name replace the default `--data-dir /data`; the port is the PORT variable (3000).
+# Behind a proxy that intercepts TLS, give npm its CA certificates (PEM) for the build only, never kept in the image:
+#   docker build --build-arg EXTRA_CA_CERTS="$(cat proxy-ca.pem)" -t basekit-server .
 
 # Stage 1: the engine, the SDK (the server's testing helpers use its admin client) and the server packed from this
-# repository, exactly as npm would publish them.
-FROM node:20-bookworm-slim AS pack
+# repository, exactly as npm would publish them, then installed from the tarballs into /opt/basekit as an npm user
+# installs them; one step, so that its layer keeps only that. The three workspaces' own dependencies are all their
+# packing needs (the repository's other tools stay out).
+FROM node:20-bookworm-slim AS build
+ARG EXTRA_CA_CERTS=""
+ENV NPM_CONFIG_UPDATE_NOTIFIER=false
 WORKDIR /repo
 COPY . .
-RUN npm ci --ignore-scripts --no-audit --no-fund \
- && npm pack --pack-destination /packs -w packages/engine -w packages/sdk -w mock-server
+RUN if [ -n "$EXTRA_CA_CERTS" ]; then printf '%s\n' "$EXTRA_CA_CERTS" > /tmp/extra-ca.pem; export NODE_EXTRA_CA_CERTS=/tmp/extra-ca.pem; fi \
+ && npm ci --ignore-scripts --no-audit --no-fund -w packages/engine -w packages/sdk -w mock-server \
+ && mkdir /packs \
+ && npm pack --pack-destination /packs -w packages/engine -w packages/sdk -w mock-server \
+ && mkdir /opt/basekit && cd /opt/basekit \
+ && echo '{"name":"basekit-image","version":"1.0.0","private":true,"type":"module"}' > package.json \
+ && npm install --omit=dev --no-audit --no-fund /packs/*.tgz \
+ && rm -rf /repo /packs /root/.npm /tmp/extra-ca.pem
 
-# Stage 2: Debian's ffmpeg and the packed server installed as an npm user installs it, run by a user without root.
+# Stage 2: Debian's ffmpeg and the installed server, run by a user without root.
 FROM node:20-bookworm-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ffmpeg \
- && rm -rf /var/lib/apt/lists/*
-WORKDIR /opt/basekit
-COPY --from=pack /packs /tmp/packs
-COPY docker/healthcheck.mjs ./
-RUN echo '{"name":"basekit-image","version":"1.0.0","private":true,"type":"module"}' > package.json \
- && npm install --omit=dev --no-audit --no-fund /tmp/packs/*.tgz \
- && rm -rf /tmp/packs /root/.npm \
+ && rm -rf /var/lib/apt/lists/* \
  && mkdir /data && chown node:node /data
+WORKDIR /opt/basekit
+COPY --from=build /opt/basekit ./
+COPY docker/healthcheck.mjs ./
 ENV PATH=/opt/basekit/node_modules/.bin:$PATH PORT=3000 NODE_ENV=production
 USER node
 VOLUME /data

@@ -29,8 +29,9 @@ export default defineConfig({
             'packages/*/test/**/*.test.ts',
             'examples/*/test/**/*.test.ts',
           ],
-          // An example's tests on one shared server need its global set-up: their own project below.
-          exclude: [...configDefaults.exclude, 'examples/*/test/server/**'],
+          // An example's tests on one shared server need its global set-up, and so do the container tests: their
+          // own projects below.
+          exclude: [...configDefaults.exclude, 'examples/*/test/server/**', 'test/container/**'],
         },
       },
       {
@@ -82,6 +83,17 @@ export default defineConfig({
           exclude: ['packages/sdk/test/types.test.ts'],
           globalSetup: ['mock-server/test/support/https-server.setup.ts'],
           env: { NODE_EXTRA_CA_CERTS: join(httpsTlsDir, 'ca.pem'), BASEKIT_TEST_TLS_DIR: httpsTlsDir },
+        },
+      },
+      {
+        // The repository's Dockerfile built and run by a container engine (issue 25). The global set-up starts the
+        // build when the run starts; the files run after every other project's, so that the build runs beside them.
+        extends: true,
+        test: {
+          name: 'container',
+          include: ['test/container/**/*.test.ts'],
+          globalSetup: ['test/container/image.setup.ts'],
+          sequence: { groupOrder: 1 },
         },
       },
     ],

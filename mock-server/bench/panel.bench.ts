@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { startServer } from '../src/server.js';
-import { buildPanel, launchChromium } from '../test/panel/support.js';
+import { launchChromium } from '../../test/support/chromium.js';
+import { buildPanel } from '../test/panel/support.js';
 
 const ROUNDS = 7;
 const CEILING_KB = 150;

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { startServer, type RunningServer } from '../src/server.js';
-import { buildPanel, launchChromium } from '../test/panel/support.js';
+import { launchChromium } from '../../test/support/chromium.js';
+import { buildPanel } from '../test/panel/support.js';
 import { Receiver, makeVideo } from '../test/transcoder/support.js';
 
 const OUT = fileURLToPath(new URL('../../docs/panel/', import.meta.url));

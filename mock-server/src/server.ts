@@ -19,6 +19,12 @@ import type { ServedCertificate } from './tls/certificate.js';
 import type { FetchCallback } from './tls/https.js';
 import { userDataFolder } from './tls/user-folder.js';
 
+/**
+ * What `startServer` takes: the project's config, where to listen, and where to keep the state.
+ *
+ * @example
+ * const server = await startServer({ port: 0, config: { emailConfirmation: true }, dataDir: '.basekit-data' });
+ */
 export interface StartOptions {
   /** Config keys (see `config.schema.json`) over the built-in development config (see `developmentConfig`). */
   config?: Partial<ConfigInput>;
@@ -40,6 +46,14 @@ export interface StartOptions {
   tlsDir?: string;
 }
 
+/**
+ * A reference server running in this process.
+ *
+ * @example
+ * const server: RunningServer = await startServer({ port: 0 });
+ * const client = createClient({ baseUrl: server.url, ...keys });
+ * afterAll(() => server.close());
+ */
 export interface RunningServer {
   /** `http://HOST:PORT`, the one origin of every area. */
   url: string;

@@ -1,10 +1,24 @@
-// `@basekit/mock-server/testing`: a fresh project on a running reference server, for one test file, worker or
-// suite. Browser-safe on purpose (the SDK's admin client, fetch only, never the server itself), so Playwright
-// fixtures, browser tests and Node tests can all use it.
+/**
+ * `@basekit/mock-server/testing`: a fresh project on a running reference server, for one test file, worker or suite.
+ * Browser-safe on purpose (the SDK's admin client, fetch only, never the server itself), so Playwright fixtures,
+ * browser tests and Node tests can all use it.
+ *
+ * @example
+ * import { createTestProject } from '@basekit/mock-server/testing';
+ * const project = await createTestProject({ url: 'http://127.0.0.1:3000', adminKey: 'dev-master-key' });
+ *
+ * @module @basekit/mock-server/testing
+ */
 import type { ClientOptions } from '@basekit/sdk';
 import { createAdminClient, type AdminClient, type Config, type ConfigKeys } from '@basekit/sdk/admin';
 
-/** What {@link createTestProject} needs. */
+/**
+ * What {@link createTestProject} needs.
+ *
+ * @example
+ * const options: TestProjectOptions = { url: server.url, adminKey: 'dev-master-key', config: { emailConfirmation: true } };
+ * const project = await createTestProject(options);
+ */
 export interface TestProjectOptions {
   /** The server's address, `http://HOST:PORT`. */
   url: string;
@@ -16,7 +30,12 @@ export interface TestProjectOptions {
   headerWord?: string;
 }
 
-/** What a client needs to talk to a project: the options of the SDK's `createClient`, as they are. */
+/**
+ * What a client needs to talk to a project: the options of the SDK's `createClient`, as they are.
+ *
+ * @example
+ * const client = createClient(project.clientOptions satisfies TestClientOptions);
+ */
 export type TestClientOptions = Required<
   Pick<
     ClientOptions,
@@ -24,7 +43,15 @@ export type TestClientOptions = Required<
   >
 >;
 
-/** A project of its own on a running server. */
+/**
+ * A project of its own on a running server.
+ *
+ * @example
+ * const project: TestProject = await createTestProject({ url, adminKey });
+ * beforeEach(() => project.reset());
+ * await project.admin.clock.advance(3600);
+ * afterAll(() => project.delete());
+ */
 export interface TestProject {
   /** The project's id: its authentication id. */
   id: string;

@@ -1,25 +1,34 @@
-// The CI example (docs/ci/github-actions.yml) as its tests need it: the service container, the job's environment
-// and its steps.
+// The CI example (docs/ci/github-actions.yml) as its tests need it: the job's environment and steps, and the
+// commands of the steps that build and start the server's image.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
+interface Step {
+  name?: string;
+  uses?: string;
+  run?: string;
+  if?: string;
+}
+
 export interface CiWorkflow {
-  service: { image: string; ports: string[]; options: string };
   env: Record<string, string>;
-  steps: Record<string, unknown>[];
+  steps: Step[];
+  /** The commands of the step whose name matches. */
+  run(name: RegExp): string;
 }
 
 export function ciWorkflow(): CiWorkflow {
   const text = readFileSync(fileURLToPath(new URL('../../docs/ci/github-actions.yml', import.meta.url)), 'utf8');
-  const { jobs } = parse(text) as {
-    jobs: {
-      test: {
-        services: { basekit: CiWorkflow['service'] };
-        env: Record<string, string>;
-        steps: Record<string, unknown>[];
-      };
-    };
+  const { jobs } = parse(text) as { jobs: { test: { env: Record<string, string>; steps: Step[] } } };
+  const { env, steps } = jobs.test;
+  return {
+    env,
+    steps,
+    run: (name) => {
+      const step = steps.find((candidate) => name.test(candidate.name ?? ''));
+      if (!step?.run) throw new Error(`the CI example has no step named ${name}`);
+      return step.run;
+    },
   };
-  return { service: jobs.test.services.basekit, env: jobs.test.env, steps: jobs.test.steps };
 }

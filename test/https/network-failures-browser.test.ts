@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium } from '../../mock-server/test/panel/support.js';
+import { launchChromium } from '../support/chromium.js';
 import { startServer, type RunningServer } from '../../mock-server/src/server.js';
 import { closedAddress } from '../../packages/sdk/test/support.js';
 

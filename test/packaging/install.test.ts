@@ -129,6 +129,17 @@ describe('the packed packages', () => {
     expect(panel.filter((path) => !path.startsWith('panel/dist/') || path.endsWith('.map'))).toEqual([]);
   });
 
+  it('ship a file for every entry their exports name', () => {
+    const targets = (exports: unknown): string[] =>
+      typeof exports === 'string' ? [exports] : Object.values(exports ?? {}).flatMap(targets);
+    for (const dir of publishable) {
+      const manifest = readJson<Manifest>(`${dir}/package.json`);
+      const shipped = new Set(packed.get(manifest.name)!.files.map((file) => file.path));
+      const missing = targets(manifest['exports']).filter((target) => !shipped.has(posix.normalize(target)));
+      expect(missing, manifest.name).toEqual([]);
+    }
+  });
+
   it('ship the sources of every source map they ship', () => {
     for (const dir of publishable) {
       const { name, files } = packed.get(readJson<Manifest>(`${dir}/package.json`).name)!;
@@ -183,6 +194,8 @@ describe('installed into fresh projects', () => {
       expect(outcome.stdout + outcome.stderr).toBe('');
       expect(outcome.code).toBe(0);
     },
+    // A whole tsc run of the consumer: about 30 s on a busy 2-core machine.
+    120_000,
   );
 
   it('a Vite build of a page on the SDK and @basekit/msw holds no Node built-ins', async () => {
@@ -214,8 +227,9 @@ describe('installed into fresh projects', () => {
   });
 
   it('a front-end install carries no sharp, no Node server and no axios', async () => {
-    const nodeOnly = ['sharp', '@hono/node-server', '@basekit/mock-server', 'axios'];
-    // The same look-up finds the server and sharp where they belong.
+    const nodeOnly = ['sharp', '@hono/node-server', '@basekit/mock-server', 'axios', 'testcontainers'];
+    // The same look-up finds the server and sharp where they belong; testcontainers is the server's optional peer,
+    // installed only by those who use its Testcontainers module.
     expect(await installed(server, nodeOnly)).toEqual([
       expect.stringMatching(/^@basekit\/mock-server@/),
       expect.stringMatching(/^@hono\/node-server@/),
@@ -246,14 +260,23 @@ describe('the container image, without a container engine (test/container/image.
   it('runs as a user without root, with the data folder as a volume and a health check; the CI example uses them', () => {
     const image = readDockerfile();
     const ci = ciWorkflow();
-    expect(ci.service.ports).toEqual([`${image.env['PORT']}:${image.env['PORT']}`]);
-    expect(ci.service.options).toContain(`--health-cmd "${image.healthcheck.join(' ')}"`);
-    expect(ci.steps.at(-1)).toEqual({ run: 'npx vitest run' });
+    const port = image.env['PORT'];
+    // The CI example builds the image in the job, publishes its port, waits for its own health check, then tests.
+    const tag = /^docker build --tag (\S+) "https:\/\/github\.com\/basekit\/basekit\.git#\w+"$/.exec(
+      ci.run(/^Build the basekit server image$/),
+    )?.[1];
+    const start = ci.run(/^Start the basekit server/);
+    expect(start).toContain(`docker run --detach --name basekit --publish ${port}:${port} ${tag}\n`);
+    expect(start).toContain('"{{.State.Health.Status}}" basekit)" = healthy');
+    expect(image.healthcheck).not.toEqual([]);
+    expect(ci.env['BASEKIT_URL']).toBe(`http://localhost:${port}`);
+    expect(ci.steps.map((step) => step.run)).toContain('npx vitest run');
     expect(image.user).not.toMatch(/^(root|0)?$/);
     expect([image.volume, image.env['PORT']]).toEqual(['/data', '3000']);
     expect([...image.entrypoint, ...image.cmd]).toEqual(['basekit-server', '--host', '0.0.0.0', '--data-dir', '/data']);
   });
 
+  // Two server starts and the CI example's whole test step: about 30 s on a busy 2-core machine.
   it("its command serves from the packed install, passes its health check, runs the CI example's tests and keeps its state in the volume", async () => {
     const command = imageCommand(readDockerfile(), server, await mkdtemp(join(base, 'volume-')));
     const first = await command.start();
@@ -306,5 +329,5 @@ describe('the container image, without a container engine (test/container/image.
     } finally {
       expect(await second.stop()).toBe(0);
     }
-  });
+  }, 120_000);
 });

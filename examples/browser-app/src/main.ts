@@ -91,6 +91,7 @@ function signedOut(): void {
   for (const id of ['notes', 'top']) $(id).replaceChildren();
   for (const id of ['note-filter', 'photo']) $<HTMLInputElement>(id).value = '';
   $<HTMLImageElement>('photo-preview').hidden = true;
+  $('photo-progress').hidden = true;
   $('photo-size').textContent = '';
   $('photo-download').hidden = true;
   photo = undefined;
@@ -140,8 +141,13 @@ $('note-filter').addEventListener('input', () => run(showNotes));
 $('photo').addEventListener('change', () => {
   const file = $<HTMLInputElement>('photo').files?.[0];
   if (!file) return;
+  const progress = $<HTMLProgressElement>('photo-progress');
+  progress.value = 0;
+  progress.hidden = false;
   void run(async () => {
-    const [saved] = await client.files.upload([{ file, path: `photos/${me!.userId}`, replacing: true }]);
+    const [saved] = await client.files.upload([{ file, path: `photos/${me!.userId}`, replacing: true }], {
+      onProgress: ({ loaded, total }) => void (total && (progress.value = loaded / total)),
+    });
     photo = { path: saved!, name: file.name };
     const img = $<HTMLImageElement>('photo-preview');
     img.src = client.files.downloadUrl(saved!, { resize: { width: 96, height: 96 } });

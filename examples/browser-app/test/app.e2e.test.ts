@@ -48,6 +48,9 @@ async function clickThrough(page: Page, name: string) {
 
   await page.setInputFiles('#photo', { name: 'red.png', mimeType: 'image/png', buffer: photo });
   await page.locator('#photo-preview:not([hidden])').waitFor();
+  const photoProgress = await page
+    .locator('#photo-progress')
+    .evaluate((bar: HTMLProgressElement) => ({ value: bar.value, shown: !bar.hidden }));
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#photo-download')]);
   const downloaded = {
     name: download.suggestedFilename(),
@@ -65,6 +68,7 @@ async function clickThrough(page: Page, name: string) {
     allNotes,
     filteredNotes: await texts(page, '#notes li'),
     photo: await page.textContent('#photo-size'),
+    photoProgress,
     downloaded,
     photoPixel: await page.evaluate(() => {
       const img = document.getElementById('photo-preview') as HTMLImageElement;
@@ -107,6 +111,8 @@ it('works on the backend mocked by @basekit/msw in the service worker', async ()
     allNotes: ['buy bread', 'call bob', 'buy milk'],
     filteredNotes: ['buy bread', 'buy milk'],
     photo: 'Shown at 96×48, resized by the service',
+    // The upload's progress reached its end: through the service worker too.
+    photoProgress: { value: 1, shown: true },
     downloaded: { name: 'red.png', sameBytes: true },
     photoPixel: [220, 40, 40, 255],
     top: ['bob — 150', 'ann — 120', 'cara — 90'],

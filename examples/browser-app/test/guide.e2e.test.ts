@@ -44,9 +44,12 @@ async function scriptsOf(outDir: string): Promise<string> {
   return (await Promise.all(names.map((name) => readFile(join(assets, name), 'utf8')))).join('\n');
 }
 
-it('leaves msw and the engine out of a production build, which starts no worker', async () => {
+it("leaves msw, the engine and msw's worker script out of a production build, which starts no worker", async () => {
   const production = await serveBuild('production');
   try {
+    // vite.config.ts removes the worker script Vite copied from public/: only builds that mock serve it.
+    expect((await readdir(production.outDir)).includes('mockServiceWorker.js')).toBe(false);
+    expect((await readdir(site.outDir)).includes('mockServiceWorker.js')).toBe(true);
     // The worker's address (msw) and the engine's message for an unknown operation.
     const markers = (scripts: string) =>
       ['/mockServiceWorker.js', 'no such operation'].filter((marker) => scripts.includes(marker));
@@ -286,6 +289,34 @@ it('overrides one operation with worker.use, until worker.resetHandlers() or a r
   await page.reload();
   await page.locator('body[data-ready="true"]').waitFor();
   await signIn(page, 'bob');
+});
+
+it("logs every request msw's worker answers in the console, unless started with quiet: true", async () => {
+  const page = await openMocked();
+  const logged: string[] = [];
+  page.on('console', (message) => void (message.text().includes('[MSW]') && logged.push(message.text())));
+  // The example's worker starts with `quiet: true`: nothing from msw.
+  await signIn(page, 'bob');
+  expect(logged).toEqual([]);
+
+  await page.evaluate(async () => {
+    const { worker } = window.mock!;
+    worker.stop();
+    await worker.start({ serviceWorker: { url: '/mockServiceWorker.js' } });
+  });
+  await page.click('#logout');
+  await signIn(page, 'bob');
+  // One collapsed console group per request, `[MSW] 12:00:00 POST https://api.basekit.test/auth/login (200 OK)`
+  // (the status styled with %c).
+  const line = (method: string, path: string) =>
+    expect.stringMatching(new RegExp(`^\\[MSW\\] \\d\\d:\\d\\d:\\d\\d ${method} ${MOCK_URL}${path} \\(.*200 OK`));
+  expect(logged).toEqual(
+    expect.arrayContaining([
+      line('DELETE', '/auth/logout'),
+      line('POST', '/auth/login'),
+      line('GET', '/auth/users/me'),
+    ]),
+  );
 });
 
 it('keeps the state in the page: another page and a reload start from the seed', async () => {

@@ -1,4 +1,4 @@
-// Set-up shared by the Chromium tests: build and serve the page, launch Debian's Chromium, open the page.
+// Set-up shared by the Chromium tests: build and serve the page, launch Chromium, open the page.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium, type Browser, type BrowserServer, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { preview } from 'vite';
 import { expect } from 'vitest';
 
@@ -46,30 +46,8 @@ export async function serveBuild(mode: 'mock' | 'production'): Promise<Site> {
   };
 }
 
-/** Debian's Chromium through playwright-core (`npx playwright install` cannot download browsers here). */
-const CHROMIUM = {
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-};
-
-/** Launches Chromium for this process. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch(CHROMIUM);
-}
-
-/** Launches Chromium for other processes too: they connect with `chromium.connect(server.wsEndpoint())`. */
-export function launchChromiumServer(): Promise<BrowserServer> {
-  return chromium.launchServer(CHROMIUM);
-}
+// Chromium: the machine's own, wherever it is (CHROME_PATH, Playwright's, the usual places): the repository's launcher.
+export { launchChromium, launchChromiumServer } from '../../../test/support/chromium.js';
 
 /** Opens the page and waits until it is wired (when mocking: its worker started and its seed in). */
 export async function openApp(page: Page, url: string): Promise<void> {

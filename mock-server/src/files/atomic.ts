@@ -1,9 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { copyFile, open, readdir, rename, rm } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { storing } from './storage-error.js';
 import { WriteBehind } from './write-behind.js';
 
 const TEMP_PREFIX = '.tmp-';
+
+/** Every file of the data folder is its owner's alone (it holds password hashes, rows, files): rw for the owner only. */
+export const FILE_MODE = 0o600;
+const FOLDER_MODE = 0o700;
+
+/** Creates `folder` (and its parents) for the owner alone; one left by an older version is made so too. */
+export async function privateFolder(folder: string): Promise<void> {
+  await mkdir(folder, { recursive: true, mode: FOLDER_MODE });
+  await chmod(folder, FOLDER_MODE);
+}
 
 async function syncFile(path: string, flags: 'r' | 'r+'): Promise<void> {
   const handle = await open(path, flags);
@@ -47,7 +58,7 @@ export interface AtomicFile {
  */
 export async function openAtomic(path: string, { sync = true } = {}): Promise<AtomicFile> {
   const temp = tempBeside(path);
-  const handle = await open(temp, 'wx');
+  const handle = await storing(() => open(temp, 'wx', FILE_MODE));
   const file = new WriteBehind(handle);
   let ended = false;
   let committed = false;
@@ -60,9 +71,11 @@ export async function openAtomic(path: string, { sync = true } = {}): Promise<At
   const end = async () => {
     if (ended) return;
     try {
-      await file.flush();
-      if (sync) await handle.sync();
-      await handle.close();
+      await storing(async () => {
+        await file.flush();
+        if (sync) await handle.sync();
+        await handle.close();
+      });
     } catch (error) {
       await abort();
       throw error;
@@ -70,12 +83,12 @@ export async function openAtomic(path: string, { sync = true } = {}): Promise<At
     ended = true;
   };
   return {
-    write: (data) => file.write(typeof data === 'string' ? Buffer.from(data) : data),
+    write: (data) => storing(() => file.write(typeof data === 'string' ? Buffer.from(data) : data)),
     end,
     async commit() {
       await end();
       committed = true;
-      await renameIntoPlace(temp, path);
+      await storing(() => renameIntoPlace(temp, path));
     },
     abort,
   };
@@ -97,13 +110,16 @@ export async function writeAtomic(path: string, data: Uint8Array | string): Prom
 export async function copyAtomic(from: string, to: string): Promise<void> {
   const temp = tempBeside(to);
   try {
-    await copyFile(from, temp);
-    await syncFile(temp, 'r+');
+    await storing(async () => {
+      await copyFile(from, temp);
+      await chmod(temp, FILE_MODE); // a copy takes its source's mode, which a file of an older version may have open
+      await syncFile(temp, 'r+');
+    });
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
   }
-  await renameIntoPlace(temp, to);
+  await storing(() => renameIntoPlace(temp, to));
 }
 
 /** Removes temporary files a crash left in `folder` (they were never renamed into place, so nothing refers to them). */

@@ -64,7 +64,6 @@ const newBatch = () => new Uint8Array(spare.pop() ?? new ArrayBuffer(BATCH));
 function theWorker(): Worker {
   if (worker) return worker;
   const started = new Worker(WORKER, { eval: true });
-  started.unref();
   started.on('message', ({ id, taken, hashed, md5, crc }: Reply) => {
     const waiting = pending.get(id);
     if (taken) {
@@ -83,6 +82,8 @@ function theWorker(): Worker {
   };
   started.on('error', failed);
   started.on('exit', (code) => failed(new Error(`the hashing worker stopped (exit code ${code})`)));
+  // After the listeners: a 'message' listener added later refs the worker's port again.
+  started.unref();
   worker = started;
   return started;
 }

@@ -2,7 +2,7 @@ import { openAsBlob } from 'node:fs';
 import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BlobStore, BlobWriter, Config, Persistence, StoredBytes } from '@basekit/engine';
-import { copyAtomic, openAtomic, removeLeftovers, writeAtomic } from './atomic.js';
+import { copyAtomic, openAtomic, privateFolder, removeLeftovers, writeAtomic } from './atomic.js';
 
 const KEY = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -123,8 +123,11 @@ export async function diskStorage(
 ): Promise<{ blobs: BlobStore; persistence: Persistence }> {
   const blobs = join(dir, 'blobs');
   const state = join(dir, 'state');
+  // The data folder itself is made for its owner alone when it is new; one given that exists keeps its mode (it may be
+  // a volume or a folder of the user's), while every folder inside is private.
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   for (const folder of [blobs, state]) {
-    await mkdir(folder, { recursive: true });
+    await privateFolder(folder);
     await removeLeftovers(folder);
   }
   return {

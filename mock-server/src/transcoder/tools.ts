@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ConverterRun } from '@basekit/engine';
-import { access, constants } from 'node:fs/promises';
+import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 
 /** The ffmpeg and ffprobe executables this server runs. */
@@ -9,42 +9,70 @@ export interface Tools {
   ffprobe: string;
 }
 
-async function isExecutable(path: string): Promise<boolean> {
-  return access(path, constants.X_OK).then(
-    () => true,
-    () => false,
-  );
+/** True for an executable file (not a folder, not a device such as a `/dev/null` mounted over a program). */
+export function isExecutableFile(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
-async function onPath(name: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+/** The program `name` in `dir`: on Windows with one of the endings of `PATHEXT` (`ffmpeg.exe`). */
+function executableIn(dir: string, name: string, env: NodeJS.ProcessEnv): string | undefined {
+  const endings = process.platform === 'win32' ? ['', ...(env['PATHEXT'] ?? '.EXE;.CMD;.BAT').split(';')] : [''];
+  return endings.map((ending) => join(dir, name + ending)).find(isExecutableFile);
+}
+
+/** The program `name` in the first folder of `PATH` that has it, or undefined. */
+export function onPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   for (const dir of (env['PATH'] ?? '').split(delimiter).filter(Boolean)) {
-    if (await isExecutable(join(dir, name))) return join(dir, name);
+    const found = executableIn(dir, name, env);
+    if (found) return found;
   }
   return undefined;
 }
 
+/** ffmpeg at `FFMPEG_PATH`, else on `PATH`; the reason when there is none. */
+export function locateFfmpeg(env: NodeJS.ProcessEnv = process.env): { path: string } | { reason: string } {
+  const configured = env['FFMPEG_PATH'];
+  const path = configured ?? onPath('ffmpeg', env);
+  if (path && isExecutableFile(path)) return { path };
+  return {
+    reason: configured
+      ? `FFMPEG_PATH=${configured} is not an executable file`
+      : "ffmpeg was not found on PATH (install Debian's ffmpeg package or set FFMPEG_PATH)",
+  };
+}
+
+/** ffprobe at `FFPROBE_PATH`, else beside `ffmpeg` (when given), else on `PATH`; the reason when there is none. */
+export function locateFfprobe(
+  env: NodeJS.ProcessEnv = process.env,
+  ffmpeg?: string,
+): { path: string } | { reason: string } {
+  const configured = env['FFPROBE_PATH'];
+  const path = configured ?? (ffmpeg && executableIn(dirname(ffmpeg), 'ffprobe', env)) ?? onPath('ffprobe', env);
+  if (path && isExecutableFile(path)) return { path };
+  if (configured) return { reason: `FFPROBE_PATH=${configured} is not an executable file` };
+  return { reason: `ffprobe was not found ${ffmpeg ? `beside ${ffmpeg} nor ` : ''}on PATH (set FFPROBE_PATH)` };
+}
+
 /**
- * ffmpeg at `FFMPEG_PATH`, else on `PATH`; ffprobe at `FFPROBE_PATH`, else beside ffmpeg, else on `PATH`.
- * The answer is a reason (a string) when they cannot be used.
+ * ffmpeg at `FFMPEG_PATH`, else on `PATH`; ffprobe at `FFPROBE_PATH`, else beside ffmpeg, else on `PATH`; ffmpeg
+ * must run. The answer is a reason (a string) when they cannot be used.
  */
 export async function findTools(env: NodeJS.ProcessEnv = process.env): Promise<Tools | string> {
-  const configured = env['FFMPEG_PATH'];
-  const ffmpeg = configured ?? (await onPath('ffmpeg', env));
-  if (!ffmpeg || !(await isExecutable(ffmpeg))) {
-    return configured
-      ? `FFMPEG_PATH=${configured} is not an executable file`
-      : "ffmpeg was not found on PATH (install Debian's ffmpeg package or set FFMPEG_PATH)";
-  }
-  const sibling = join(dirname(ffmpeg), 'ffprobe');
-  const ffprobe = env['FFPROBE_PATH'] ?? ((await isExecutable(sibling)) ? sibling : await onPath('ffprobe', env));
-  if (!ffprobe || !(await isExecutable(ffprobe)))
-    return `ffprobe was not found beside ${ffmpeg} nor on PATH (set FFPROBE_PATH)`;
+  const ffmpeg = locateFfmpeg(env);
+  if ('reason' in ffmpeg) return ffmpeg.reason;
+  const ffprobe = locateFfprobe(env, ffmpeg.path);
+  if ('reason' in ffprobe) return ffprobe.reason;
   try {
-    await runTool(ffmpeg, ['-hide_banner', '-version']);
+    await runTool(ffmpeg.path, ['-hide_banner', '-version']);
   } catch (error) {
-    return `${ffmpeg} does not run: ${(error as Error).message}`;
+    return `${ffmpeg.path} does not run: ${(error as Error).message}`;
   }
-  return { ffmpeg, ffprobe };
+  return { ffmpeg: ffmpeg.path, ffprobe: ffprobe.path };
 }
 
 /** The last lines of a tool's error output: enough to say why it failed. */

@@ -1,4 +1,10 @@
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { Hasher } from '@basekit/engine';
@@ -74,5 +80,30 @@ describe("the server's digests in a worker thread", () => {
     expect(await two.end()).toEqual({ md5: md5Of(small), crc: crcOf(small) });
     expect(await empty.end()).toEqual({ md5: md5Of(new Uint8Array(0)), crc: crcOf(new Uint8Array(0)) });
     expect(await one.end()).toEqual({ md5: md5Of(big), crc: crcOf(big) }); // the same again
+  });
+
+  it('keeps no process alive once the digests are given', async () => {
+    // 3 MiB: full batches go to the worker. A process that used it must still end by itself once its own handles
+    // are gone (a server closed, a test runner's global set-up torn down): the interval stands for the server's
+    // socket; after it the script has nothing left to do, and would be killed at the time-out.
+    const hashing = fileURLToPath(new URL('../../src/files/hashing.ts', import.meta.url));
+    const script = `
+      const { nodeHashing } = await import(${JSON.stringify(hashing)});
+      const server = setInterval(() => {}, 1000);
+      const bytes = new Uint8Array(3 * 1024 * 1024 + 7).map((_, i) => i % 251);
+      const digests = nodeHashing.digests();
+      await digests.update(bytes);
+      console.log(JSON.stringify(await digests.end()));
+      clearInterval(server);
+    `;
+    const file = join(await mkdtemp(join(tmpdir(), 'basekit-digests-')), 'digests.mjs');
+    await writeFile(file, script);
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--conditions=@basekit/source', '--import', 'tsx', file],
+      { timeout: 20_000 },
+    );
+    const bytes = new Uint8Array(3 * 1024 * 1024 + 7).map((_, i) => i % 251);
+    expect(JSON.parse(stdout)).toEqual({ md5: md5Of(bytes), crc: crcOf(bytes) });
   });
 });

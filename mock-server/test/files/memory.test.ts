@@ -1,4 +1,4 @@
-import { expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { measureUploadMemory } from './upload-memory.js';
 
 const MiB = 1024 * 1024;
@@ -8,6 +8,10 @@ const mib = (bytes: number) => `${Math.round(bytes / MiB)} MiB`;
 // The server is a process of its own (measured from /proc), so the figures are its own, not the test's. Resident
 // memory lags what is live by what the collector has not taken back yet: the allowances below are for that lag, and
 // still far below what holding the file twice (2× it, as uploads did before they streamed) would cost.
+
+beforeEach(({ skip }) =>
+  skip(process.platform !== 'linux', "Linux only: a process's resident memory is read from /proc"),
+);
 
 it('keeps a server with --data-dir within 64 MiB more memory while a 256 MiB upload comes in and goes out', async () => {
   const result = await measureUploadMemory(SIZE, { dataDir: true });

@@ -44,6 +44,18 @@ describe('--data-dir (config dataDir)', () => {
     expect((await second.request('/dev-storage/old.txt')).status).toBe(404);
   });
 
+  it('keeps the files of an imported state across a restart (export, reset, import)', async () => {
+    const dataDir = folder('import');
+    const first = await start({ dataDir });
+    const [saved] = await (await masterClient(first)).put([{ name: 'imported.bin', content: bytes }]);
+    const state = await (await first.admin('/__admin/state')).text();
+    await first.reset();
+    expect((await first.admin('/__admin/state', { method: 'PUT', body: state })).status).toBe(200);
+    await first.close();
+    const second = await start({ dataDir });
+    expect(new Uint8Array(await (await second.request(`/dev-storage/${saved}`)).arrayBuffer())).toEqual(bytes);
+  });
+
   it('deletes the bytes of deleted files from the folder and writes nothing but its own files', async () => {
     const dataDir = folder('contents');
     const server = await start({ dataDir });

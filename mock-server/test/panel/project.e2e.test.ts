@@ -122,8 +122,15 @@ describe('panel: Project page', () => {
       .getByLabel('State file (a JSON export)')
       .setInputFiles({ name: 'state.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
     await state.getByRole('button', { name: 'Import state' }).click();
-    await expect.poll(() => status('State').textContent()).toBe('State imported from state.json.');
+    // It says what it restored, and the whole project came back: the user, and the settings of the export.
+    await expect
+      .poll(() => status('State').textContent())
+      .toMatch(
+        /^State imported from state\.json\. Restored: users: users 1, sessions 0, confirmations 1; .*settings \d+/,
+      );
     expect(await count()).toBe(1);
+    expect(await config()).toMatchObject({ emailConfirmation: true });
+    await expect.poll(() => page.getByLabel(/E-mail confirmation/).isChecked()).toBe(true);
 
     await state
       .getByLabel('State file (a JSON export)')

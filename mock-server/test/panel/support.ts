@@ -1,5 +1,5 @@
 // Set-up shared by the panel's Chromium tests: build the panel once per test file, serve it from a real reference
-// server, drive Debian's Chromium through playwright-core, sign in with the master key.
+// server, drive Chromium through playwright-core, sign in with the master key.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { ConfigInput } from '@basekit/engine';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../../test/support/chromium.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const panelRoot = fileURLToPath(new URL('../../panel/', import.meta.url));
@@ -24,23 +25,6 @@ export async function buildPanel(): Promise<string> {
     { env },
   );
   return outDir;
-}
-
-/** Debian's Chromium through playwright-core (`npx playwright install` cannot download browsers here). */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
 }
 
 /** A reference server serving a fresh panel build, and one Chromium page. */

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConvertPlan } from '@basekit/engine';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FFMPEG, programPath } from '../../../test/support/programs.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createUser } from '../support/users.js';
 import { encodeArgs } from '../../src/transcoder/commands.js';
@@ -181,11 +182,19 @@ describe('what ffmpeg reads and where it runs', () => {
     expect(receiver.deliveriesOf(videoId)).toEqual([]);
   });
 
-  it('runs ffmpeg in the job folder', async () => {
-    // An ffmpeg that notes its working folder, then runs the real one.
+  it('runs ffmpeg in the job folder', async ({ skip }) => {
+    skip(process.platform === 'win32', 'Windows runs no script as a program: the stand-in for ffmpeg needs a #! line');
+    // An ffmpeg that notes its working folder, then runs the real one: a Node program, as portable as the tests.
     const bin = mkdtempSync(join(scratch, 'bin-'));
     const log = join(scratch, 'cwd.log');
-    writeFileSync(join(bin, 'ffmpeg'), `#!/bin/sh\npwd >> '${log}'\nexec ffmpeg "$@"\n`);
+    const standIn = `#!${process.execPath}
+const { appendFileSync } = require('node:fs');
+const { spawnSync } = require('node:child_process');
+appendFileSync(${JSON.stringify(log)}, process.cwd() + '\\n');
+const ffmpeg = spawnSync(${JSON.stringify(programPath(FFMPEG))}, process.argv.slice(2), { stdio: 'inherit' });
+process.exit(ffmpeg.status ?? 1);
+`;
+    writeFileSync(join(bin, 'ffmpeg'), standIn);
     chmodSync(join(bin, 'ffmpeg'), 0o755);
     process.env['FFMPEG_PATH'] = join(bin, 'ffmpeg');
     const logging = await startTestServer();

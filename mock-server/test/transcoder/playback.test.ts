@@ -3,8 +3,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { launchChromium } from '../../../test/support/chromium.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createUser } from '../support/users.js';
 import { Receiver, makeVideo, makeWatermark, transcoderClient } from './support.js';
@@ -47,20 +48,7 @@ beforeAll(async () => {
   makeWatermark(join(receiver.root, 'src/mark.png'));
   writeFileSync(join(receiver.root, 'player.html'), PLAYER);
   server = await startTestServer();
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--autoplay-policy=no-user-gesture-required',
-    ],
-  });
+  browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
 });
 afterAll(async () => {
   await browser?.close();

@@ -12,6 +12,7 @@ import {
   type TranscoderNotification,
 } from '../../../packages/sdk/src/transcoder/deliveries.js';
 import { expect } from 'vitest';
+import { FFMPEG, FFPROBE, programPath } from '../../../test/support/programs.js';
 import type { TestServer } from '../support/server.js';
 import { createUser } from '../support/users.js';
 
@@ -126,7 +127,7 @@ export function makeVideo(
     ? ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:a', 'aac', '-b:a', '64k']
     : [];
   const video = `${picture}${picture.includes('=') ? ':' : '='}size=${size}:rate=25:duration=${seconds}`;
-  execFileSync('ffmpeg', [
+  execFileSync(programPath(FFMPEG), [
     '-hide_banner',
     '-loglevel',
     'error',
@@ -169,7 +170,7 @@ export function understateDuration(path: string, factor: number): void {
 /** The colour `[r, g, b]` at (x, y) of the frame at `second` of a video. */
 export function pixelAt(path: string, second: number): (x: number, y: number) => number[] {
   const { width } = probe(path);
-  const frame = execFileSync('ffmpeg', [
+  const frame = execFileSync(programPath(FFMPEG), [
     '-hide_banner',
     '-loglevel',
     'error',
@@ -191,7 +192,7 @@ export function pixelAt(path: string, second: number): (x: number, y: number) =>
 /** A 40x20 half-transparent red PNG. */
 export function makeWatermark(path: string): string {
   mkdirSync(dirname(path), { recursive: true });
-  execFileSync('ffmpeg', [
+  execFileSync(programPath(FFMPEG), [
     '-hide_banner',
     '-loglevel',
     'error',
@@ -217,7 +218,7 @@ export function probe(path: string): {
 } {
   const out = JSON.parse(
     execFileSync(
-      'ffprobe',
+      programPath(FFPROBE),
       [
         '-v',
         'error',

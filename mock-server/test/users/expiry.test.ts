@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@basekit/engine';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -90,19 +91,21 @@ describe('refresh token expiry (refreshTokenTtlSeconds)', () => {
     await advanceClock(server, REFRESH_TTL);
     const tokensInState = async () => {
       const { areas } = (await (await server.admin('/__admin/state')).json()) as {
-        areas: { users: { refreshTokens: [string, unknown][] } };
+        areas: { users: { refreshTokenDigests: [string, unknown][] } };
       };
-      return areas.users.refreshTokens.map(([token]) => token);
+      return areas.users.refreshTokenDigests.map(([digest]) => digest);
     };
+    // The state keeps each refresh token as its SHA-256, never the token.
+    const annsToken = createHash('sha256').update(ann.refreshToken).digest('hex');
     const before = await tokensInState();
     await expectStatus(await renewal(ann.refreshToken), 401, ErrorCode.INVALID_REFRESH_TOKEN);
     expect(await tokensInState()).toEqual(before);
-    expect(before).toContain(ann.refreshToken);
+    expect(before).toContain(annsToken);
     await expectStatus(
       await loginRequest(server, { username: ann.username, password: ann.password }, clientKey(server)),
       200,
     );
-    expect(await tokensInState()).not.toContain(ann.refreshToken);
+    expect(await tokensInState()).not.toContain(annsToken);
   });
 });
 

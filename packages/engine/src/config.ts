@@ -1,5 +1,11 @@
 import validateGenerated from './generated/validate-config.js';
 
+/**
+ * The five areas of the service, by the names the config's `services` switches use.
+ *
+ * @example
+ * const config = developmentConfig({ services: { transcoder: false } satisfies Partial<Record<ServiceName, boolean>> });
+ */
 export type ServiceName = 'users' | 'database' | 'storage' | 'transcoder' | 'leaderboards';
 export const SERVICE_NAMES: readonly ServiceName[] = ['users', 'database', 'storage', 'transcoder', 'leaderboards'];
 
@@ -15,7 +21,13 @@ export interface LeaderboardDefinition {
   order: 'desc' | 'asc';
 }
 
-/** A project's configuration with every default filled in. */
+/**
+ * A project's configuration with every default filled in.
+ *
+ * @example
+ * const config: Config = resolveConfig({ ...DEFAULT_CONFIG, emailConfirmation: true });
+ * config.accessTokenTtlSeconds; // 7199, the default
+ */
 export interface Config {
   authenticationId: string;
   clientKey: string;
@@ -91,7 +103,36 @@ export interface Config {
 /** Keys that describe the whole server, not one project: only the server's config (the default project's) has them. */
 export const SERVER_KEYS = ['projects', 'maxProjects', 'dataDir', 'fsync', 'httpsPort', 'tlsCert', 'tlsKey'] as const;
 
-/** What a config file may contain: the six keys are required, the rest default. */
+/** A project's identity: its ids and keys, which no other project's config or state gives it. */
+export const IDENTITY_KEYS = [
+  'authenticationId',
+  'objectStorageId',
+  'storageId',
+  'gameId',
+  'bucket',
+  'clientKey',
+  'masterKey',
+] as const;
+
+/** Keys of where and how the server runs rather than of what a project is. */
+const DEPLOYMENT_KEYS = new Set<string>([...IDENTITY_KEYS, ...SERVER_KEYS, 'publicUrl', 'journalCompactAfter']);
+
+/**
+ * A project's settings: its config but its identity and where the server runs (its events, leaderboards, e-mail
+ * confirmation, token lifetimes, limits, services, header words). They travel with its state in an export
+ * (`GET /__admin/state`), so that an import anywhere behaves the same.
+ */
+export function projectSettings(config: Partial<Config>): Partial<Config> {
+  return Object.fromEntries(Object.entries(config).filter(([key]) => !DEPLOYMENT_KEYS.has(key))) as Partial<Config>;
+}
+
+/**
+ * What a config file may contain: the six keys are required, the rest default.
+ *
+ * @example
+ * const input: ConfigInput = JSON.parse(readFileSync('basekit.json', 'utf8'));
+ * const engine = createEngine({ config: input });
+ */
 export type ConfigInput = Pick<
   Config,
   'authenticationId' | 'clientKey' | 'masterKey' | 'objectStorageId' | 'storageId' | 'gameId'
@@ -102,7 +143,12 @@ export type ConfigInput = Pick<
     services?: Partial<Record<ServiceName, boolean>>;
   };
 
-/** The built-in configuration `npm start` runs on: fixed development keys, one event and one leaderboard. */
+/**
+ * The built-in configuration `npm start` runs on: fixed development keys, one event and one leaderboard.
+ *
+ * @example
+ * const engine = createEngine({ config: { ...DEFAULT_CONFIG, emailConfirmation: true } });
+ */
 export const DEFAULT_CONFIG: ConfigInput = {
   authenticationId: 'dev-auth-id',
   clientKey: 'dev-client-key',
@@ -132,7 +178,16 @@ export function configOver<T extends Partial<ConfigInput>>(base: T, overrides: P
   return { ...base, ...(ownGame && { events: [], leaderboards: [] }), ...overrides };
 }
 
-/** A configuration that failed validation; `message` names each offending key and its problem. */
+/**
+ * A configuration that failed validation; `message` names each offending key and its problem.
+ *
+ * @example
+ * try {
+ *   resolveConfig(JSON.parse(text));
+ * } catch (error) {
+ *   if (error instanceof ConfigError) console.error(error.message); // each key and its problem
+ * }
+ */
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -193,7 +248,13 @@ function checkGame(config: ConfigInput, prefix: string): void {
   });
 }
 
-/** Validates a config and fills in every default. */
+/**
+ * Validates a config and fills in every default.
+ *
+ * @example
+ * const config = resolveConfig({ ...DEFAULT_CONFIG, maxUploadBytes: 1024 });
+ * config.bucket; // 'dev-storage': the storage id, by default
+ */
 export function resolveConfig(input: unknown): Config {
   validateConfig(input);
   return {

@@ -1,3 +1,15 @@
+/**
+ * `@basekit/engine`: the whole service as one web-standard `Request -> Response` handler over in-memory state, and
+ * the interfaces through which a platform lends it capabilities (disk, hashing, images, ffmpeg). The reference server
+ * (`@basekit/mock-server`) and the msw handlers (`@basekit/msw`) both wrap it.
+ *
+ * @example
+ * import { createEngine } from '@basekit/engine';
+ * const engine = createEngine(); // the built-in development project
+ * const answer = await engine.fetch(new Request('http://local/auth/login', { method: 'POST', headers }));
+ *
+ * @module @basekit/engine
+ */
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { getPath } from 'hono/utils/url';
@@ -20,6 +32,15 @@ import type { RestoreSummary } from './shared/restore.js';
 import type { Project, StateJson } from './shared/project.js';
 import { createRoutes } from './shared/routes.js';
 
+/**
+ * What `createEngine` takes: the server's config, the platform's capabilities and where internal errors go.
+ *
+ * @example
+ * const engine = createEngine({
+ *   config: developmentConfig({ emailConfirmation: true }),
+ *   onInternalError: (error) => console.error('engine bug', error),
+ * });
+ */
 export interface EngineOptions {
   /**
    * The server's config (see `config.schema.json`): the default project's, with more projects in its `projects`;
@@ -37,8 +58,19 @@ export interface EngineOptions {
   initialState?: StateJson;
 }
 
-/** The whole service as one web-standard handler over in-memory state. */
+/**
+ * The whole service as one web-standard handler over in-memory state.
+ *
+ * @example
+ * const engine: Engine = createEngine();
+ * await engine.ready;
+ * const stop = engine.onExchange((exchange) => console.log(exchange.summary().path));
+ * const answer = await engine.fetch(new Request('http://local/auth/users/me'));
+ * stop();
+ * await engine.close();
+ */
 export interface Engine {
+  /** Answers one request of the service (or of its admin API), as the service would. */
   fetch(request: Request): Promise<Response>;
   /** The default project: the one of the server's config, which requests that name no other project reach. */
   project: Project;
@@ -200,7 +232,7 @@ export {
 } from './areas/transcoder/runner.js';
 export { ffmpegOptions } from './areas/transcoder/ffmpeg-options.js';
 export { MAX_FRAME } from './areas/transcoder/units.js';
-export { ErrorCode, type ErrorCodeValue } from './shared/errors.js';
+export { ErrorCode, StorageError, type ErrorCodeValue } from './shared/errors.js';
 export type {
   BodyView,
   Caller,
@@ -210,7 +242,7 @@ export type {
   InspectedArea,
 } from './inspector/exchange.js';
 export type { ExchangeListener } from './inspector/recorder.js';
-export type { Mail, StateJson } from './shared/project.js';
+export type { Mail, StateJson, StateSummary } from './shared/project.js';
 export { StateRestoreError, type RestoreSummary } from './shared/restore.js';
 export type { JobRecord } from './areas/transcoder/jobs.js';
 export type { FileInfo, FileRecord } from './areas/files/listing.js';

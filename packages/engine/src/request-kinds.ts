@@ -2,7 +2,7 @@ import { getPath } from 'hono/utils/url';
 import { filesState } from './areas/files/state.js';
 import { CONFIRMATION_PATH } from './areas/users/confirmation.js';
 import { INSPECTOR_PATH } from './inspector/recorder.js';
-import type { RequestKind } from './shared/journal.js';
+import type { RequestKind, SecretInputs } from './shared/journal.js';
 import { servicePath } from './shared/path.js';
 import type { Project } from './shared/project.js';
 
@@ -14,6 +14,9 @@ const READ_POSTS = [
   /^\/auth\/users\/by-user-ids$/,
   /^\/game\/leaderboards\/usersScore\//,
 ];
+
+/** A whole state import (`PUT /__admin/state`). */
+const STATE_PATH = '/__admin/state';
 
 /** The files area's changes. */
 const FILES_WRITES = /^\/(files|directories)(\/|$)/;
@@ -31,7 +34,26 @@ export function requestKind(request: Request, project: Project): RequestKind {
   if (path === INSPECTOR_PATH || path.startsWith(`${INSPECTOR_PATH}/`)) return 'read';
   if (FILES_WRITES.test(path) && project.persistsItself(filesState)) return 'own';
   if (request.method === 'POST' && READ_POSTS.some((read) => read.test(path))) return 'read';
+  // A whole state import is kept as the snapshot it makes, not as the export it was sent.
+  if (request.method === 'PUT' && path === STATE_PATH) return 'snapshot';
   return 'record';
+}
+
+/**
+ * The inputs that carry a password or a token a client holds, by operation: the journal never writes them (see
+ * `SecretInputs`). Keys and access tokens in headers need no entry: the journal keeps no header as sent that holds one.
+ */
+const SECRET_INPUTS: [method: string, path: RegExp, inputs: SecretInputs][] = [
+  ['POST', /^\/auth\/users$/, { json: ['password'] }],
+  ['POST', /^\/auth\/guest-users\/complete-registration-master$/, { json: ['lastPassword', 'newPassword'] }],
+  ['POST', /^\/auth\/login$/, { form: ['password', 'refresh_token'] }],
+  ['DELETE', /^\/auth\/logout$/, { query: ['refresh-token'] }],
+];
+
+/** The secret inputs of a recorded request (see `SECRET_INPUTS`). */
+export function secretInputs(request: Request): SecretInputs | undefined {
+  const path = servicePath(getPath(request));
+  return SECRET_INPUTS.find(([method, pattern]) => method === request.method && pattern.test(path))?.[2];
 }
 
 /**
@@ -40,6 +62,6 @@ export function requestKind(request: Request, project: Project): RequestKind {
  */
 export function recordedBodyLimit(request: Request, project: Project): number {
   const path = servicePath(getPath(request));
-  const large = FILES_WRITES.test(path) || (request.method === 'PUT' && path === '/__admin/state');
+  const large = FILES_WRITES.test(path) || (request.method === 'PUT' && path === STATE_PATH);
   return large ? project.config.maxUploadBytes : project.config.maxJsonBodyBytes;
 }

@@ -1,8 +1,9 @@
 // What @basekit/msw costs a browser app, beside msw alone, in one run (`npm run bench -w @basekit/msw`):
 // (a) gzip bytes of a minimal app with msw's setupWorker vs the same app with createHandlers (target: at most
 //     60 KB added), counting what loads with the page and listing lazy chunks apart;
-// (b) time until worker.start() resolves in Debian's Chromium, engine creation and handler set-up included
+// (b) time until worker.start() resolves in Chromium, engine creation and handler set-up included
 //     (target: within 1.3x of msw alone). Both apps are bundled once and measured from the same bundles.
+import { CHROMIUM, programPath } from '../../../test/support/programs.js';
 import { bundleApp, gzipTotal, type Chunk } from './bundle.js';
 import { measureReady } from './worker-ready.js';
 
@@ -43,7 +44,9 @@ const reports = await measureReady(
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const ms = (values: number[]) => `${Math.round(median(values))} ms`;
 
-console.log(`Worker ready in Chromium (/usr/bin/chromium, a fresh context per visit, ${ROUNDS} rounds, medians)\n`);
+console.log(
+  `Worker ready in Chromium (${programPath(CHROMIUM)}, a fresh context per visit, ${ROUNDS} rounds, medians)\n`,
+);
 console.log(
   '| page | worker.start() resolved, since navigation | bundle loaded | handlers set up | worker.start() | rounds (ms) |',
 );

@@ -1,23 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../../../test/support/chromium.js';
 import type { ReadyReport } from './apps/report.js';
 import type { Chunk } from './bundle.js';
 import { serveSite, type Site } from './static-server.js';
 
 // The worker script `npx msw init` writes: msw's own copy, so it always matches the installed msw.
 const workerScript = readFileSync(createRequire(import.meta.url).resolve('msw/mockServiceWorker.js'));
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** A page that loads the app's entry chunk, with every chunk and the worker script beside it. */
 function siteOf(chunks: Chunk[]): Site {
@@ -53,7 +43,7 @@ async function openOnce(browser: Browser, url: string): Promise<ReadyReport> {
 }
 
 /**
- * Opens each app's page `rounds` times in Debian's Chromium, the apps taking turns, and returns every report by
+ * Opens each app's page `rounds` times in Chromium, the apps taking turns, and returns every report by
  * app name.
  */
 export async function measureReady(
@@ -63,7 +53,7 @@ export async function measureReady(
   const sites = await Promise.all(
     Object.entries(apps).map(async ([name, chunks]) => ({ name, ...(await serveSite(siteOf(chunks))) })),
   );
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   const reports: Record<string, ReadyReport[]> = Object.fromEntries(sites.map(({ name }) => [name, []]));
   try {
     // One unrecorded round first: Chromium's own first start-up costs should colour neither app.

@@ -4,7 +4,13 @@ import type { Seed } from './seed.js';
 
 export type { Mail, StateExport, TranscoderJob };
 
-/** A row as the database stores it. */
+/**
+ * A row as the database stores it.
+ *
+ * @example
+ * const [note]: StoredRow[] = await backend.rows('Note');
+ * expect(note).toMatchObject({ title: 'Hello' });
+ */
 export type StoredRow = Record<string, unknown> & { _id: string; createdAt: string; updatedAt: string };
 
 /** How a backend's controls reach it: the admin client's options (the engine's own fetch in msw, or a server's). */
@@ -26,6 +32,12 @@ export interface BackendStart {
 /**
  * Test controls of one backend (the engine inside msw, or a running reference server), all through the service's
  * own HTTP API and its admin API.
+ *
+ * @example
+ * const backend: Backend = createHandlers({ baseUrl }); // or connectServer({ url, masterKey })
+ * await backend.seed({ users: [{ username: 'ann', password: 'pw' }] });
+ * expect(await backend.rows('Note')).toEqual([]);
+ * await backend.reset();
  */
 export interface Backend {
   /** Settles when the initial seed is in; rejects with the seed's error. Every other call waits for it. */
@@ -35,7 +47,12 @@ export interface Backend {
   /** Adds users, folders, files, rows and scores; all or nothing. `reset()` drops them again. */
   seed(fixture: Seed): Promise<void>;
   /** The server clock: `advance` moves it forward (tokens expire, timestamps move) and returns the new time. */
-  clock: { advance(seconds: number): Promise<Date>; now(): Promise<Date> };
+  clock: {
+    /** Moves the clock `seconds` forward; resolves with the new time. */
+    advance(seconds: number): Promise<Date>;
+    /** The server's time now. */
+    now(): Promise<Date>;
+  };
   /** The e-mails the service would have sent. */
   outbox(): Promise<Mail[]>;
   /** The transcoder's jobs, in submission order. */

@@ -16,6 +16,13 @@ import { IndexedDbJournal } from './indexeddb-journal.js';
 import { persistedDatabaseName } from './persist.js';
 import type { Seed } from './seed.js';
 
+/**
+ * What `createHandlers` takes: the base URLs the app calls, the project's config, the seed, and more (see docs/msw.md).
+ *
+ * @example
+ * const options: HandlersOptions = { baseUrl: 'https://api.example.test', config: { emailConfirmation: true }, seed: demoSeed };
+ * const backend = createHandlers(options);
+ */
 export interface HandlersOptions {
   /** `{base_url}`: users, database, leaderboards (as given to the SDK). */
   baseUrl: string;
@@ -47,8 +54,19 @@ export interface HandlersOptions {
 /**
  * msw request handlers backed by the engine, with the test controls of that backend and the engine itself; `close()`
  * waits for the changes under way and, with `persist`, keeps the state whole (a snapshot) and lets go of it.
+ *
+ * @example
+ * const backend: BasekitHandlers = createHandlers({ baseUrl: 'https://api.example.test' });
+ * const server = setupServer(...backend); // the handlers
+ * await backend.reset(); // the controls
  */
-export type BasekitHandlers = EngineHandler[] & Backend & { engine: Engine; close(): Promise<void> };
+export type BasekitHandlers = EngineHandler[] &
+  Backend & {
+    /** The engine behind the handlers (`fetch`, `project`, `onExchange`). */
+    engine: Engine;
+    /** Waits for the changes under way; with `persist`, keeps the state whole (a snapshot) and lets go of it. */
+    close(): Promise<void>;
+  };
 
 async function isUnknownRoute(response: Response): Promise<boolean> {
   if (response.status !== 404) return false;

@@ -13,6 +13,11 @@ interface EngineParsedResult extends HttpRequestParsedResult {
  * matches the request (in `parse`), so that a request it does not serve (unknown route) is not claimed at all and
  * goes on to the next handler or to `onUnhandledRequest`, as for any msw handler that does not match.
  * Because of that, `handler.test(request)` runs the engine too.
+ *
+ * @example
+ * // What createHandlers makes, one per base URL; a handler of your own over another engine:
+ * const engine = createEngine();
+ * const handler = new EngineHandler('https://api.example.test', async (request) => engine.fetch(request));
  */
 export class EngineHandler extends HttpHandler {
   constructor(
@@ -23,6 +28,7 @@ export class EngineHandler extends HttpHandler {
     super(/.+/, `${base}/*`, (info) => (info as unknown as { response: Response }).response);
   }
 
+  /** Matches a request under the base only when the engine serves its operation; the engine's answer comes with it. */
   override async parse(args: {
     request: Request;
     resolutionContext?: ResponseResolutionContext;
@@ -34,6 +40,7 @@ export class EngineHandler extends HttpHandler {
     return response ? { ...parsed, response } : { ...parsed, match: { ...parsed.match, matches: false } };
   }
 
+  /** Hands the engine's answer (from `parse`) to the resolver, which returns it. */
   protected override extendResolverArgs(args: { request: Request; parsedResult: EngineParsedResult }) {
     return { ...super.extendResolverArgs(args), response: args.parsedResult.response };
   }

@@ -7,6 +7,8 @@
  * import { createHandlers } from '@basekit/msw';
  * const backend = createHandlers({ baseUrl: 'https://api.example.test' });
  * const server = setupServer(...backend);
+ *
+ * @module @basekit/msw
  */
 export { createHandlers, type BasekitHandlers, type HandlersOptions } from './create-handlers.js';
 export { connectServer, type ServerOptions } from './connect-server.js';

@@ -6,6 +6,10 @@ export function persistedDatabaseName(baseUrl: string): string {
 /**
  * Deletes what `persist: 'indexeddb'` kept for `baseUrl` in this origin (from a test, or a "start over" button).
  * Backends using it must be closed first (`backend.close()`), or the deletion waits for them.
+ *
+ * @example
+ * await backend.close();
+ * await clearPersistedState('https://api.example.test');
  */
 export function clearPersistedState(baseUrl: string): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -2,7 +2,13 @@ import { BasekitError, ServiceError, createClient, type Client } from '@basekit/
 import type { AdminClient, Config, StateExport } from '@basekit/sdk/admin';
 import type { BackendAccess } from './backend.js';
 
-/** A user to create. It can log in with `password` afterwards. */
+/**
+ * A user to create. It can log in with `password` afterwards.
+ *
+ * @example
+ * const ann: SeedUser = { username: 'ann', password: 'ann-password', userId: 'ann-id', firstName: 'Ann' };
+ * await backend.seed({ users: [ann] });
+ */
 export interface SeedUser {
   username: string;
   password: string;
@@ -19,7 +25,13 @@ export interface SeedUser {
   active?: boolean;
 }
 
-/** A row as the database API takes it (Date values may be `Date` objects), with an optional fixed `_id` and times. */
+/**
+ * A row as the database API takes it (Date values may be `Date` objects), with an optional fixed `_id` and times.
+ *
+ * @example
+ * const note: SeedRow = { _id: 'n1', title: 'Hello', createdAt: new Date('2024-01-01'), ACL: { 'ann-id': { read: true } } };
+ * await backend.seed({ tables: { Note: [note] } });
+ */
 export interface SeedRow {
   _id?: string;
   createdAt?: string | Date;
@@ -28,7 +40,13 @@ export interface SeedRow {
   [column: string]: unknown;
 }
 
-/** A file to store: `path` relative to the bucket, the last segment its name (`photos/cat.png`). */
+/**
+ * A file to store: `path` relative to the bucket, the last segment its name (`photos/cat.png`).
+ *
+ * @example
+ * const cat: SeedFile = { path: 'photos/cat.png', content: catPngBytes, contentType: 'image/png' };
+ * await backend.seed({ files: [cat] });
+ */
 export interface SeedFile {
   path: string;
   /** Text, bytes or a Blob (whose type becomes the file's content type unless `contentType` is given). */
@@ -36,7 +54,13 @@ export interface SeedFile {
   contentType?: string;
 }
 
-/** One game event a seeded user sent: the leaderboards defined on its fields take the values. */
+/**
+ * One game event a seeded user sent: the leaderboards defined on its fields take the values.
+ *
+ * @example
+ * const score: SeedScore = { username: 'ann', event: 'match_end', values: { score: 120 } };
+ * await backend.seed({ scores: [score] });
+ */
 export interface SeedScore {
   username: string;
   event: string;

@@ -1,8 +1,9 @@
 import * as esbuild from 'esbuild';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../../test/support/chromium.js';
 
 // The browser's image resizer, run where it runs: in Chromium, on OffscreenCanvas and createImageBitmap.
 
@@ -20,10 +21,7 @@ beforeAll(async () => {
     write: false,
     logLevel: 'silent',
   });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
-  });
+  browser = await launchChromium();
   page = await browser.newPage();
   await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
 });

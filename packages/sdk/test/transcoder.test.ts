@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FFMPEG, programPath } from '../../../test/support/programs.js';
 import {
   ValidationError,
   createDeliveryReceiver,
@@ -95,7 +96,7 @@ describe('transcoder', () => {
   it('converts a video: the receiver stores the thumbnail and the webhook hears the job complete', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'basekit-sdk-video-'));
     const video = join(dir, 'in.mp4');
-    execFileSync('ffmpeg', [
+    execFileSync(programPath(FFMPEG), [
       '-loglevel',
       'error',
       '-f',

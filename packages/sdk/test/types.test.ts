@@ -3,6 +3,11 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   createClient,
+  createCore,
+  createDb,
+  createLeaderboards,
+  type ClientOptions,
+  type MissingOption,
   op,
   pointer,
   type Client,
@@ -30,7 +35,8 @@ interface Note {
 }
 
 // Never sends a request: the calls below are only type-checked.
-const client: Client = createClient({ baseUrl: 'http://localhost:3000', authenticationId: 'a', clientKey: 'k' });
+const keys = { baseUrl: 'http://localhost:3000', authenticationId: 'a', clientKey: 'k' };
+const client: Client = createClient({ ...keys, objectStorageId: 'd', storageId: 's', gameId: 'g' });
 const notes = client.db.table<Note>('Note');
 
 function rows() {
@@ -134,6 +140,41 @@ function options() {
   createClient({ baseUrl: 'http://localhost:3000', clientKey: 'k' });
   // @ts-expect-error a registration needs a password
   void client.auth.register({ username: 'ann' });
+  // @ts-expect-error a misspelt option
+  createClient({ ...keys, objectStorageID: 'd' });
+}
+
+/** A client without an area's id: using that area does not compile; the others do. */
+function missingAreaIds() {
+  const bare = createClient(keys);
+  // @ts-expect-error the database needs objectStorageId
+  void bare.db.table('Note');
+  // @ts-expect-error the file storage needs storageId
+  void bare.files.upload([]);
+  // @ts-expect-error no downloads either without a bucket
+  void bare.files.downloadUrl('a.png');
+  // @ts-expect-error the leaderboards need gameId
+  void bare.leaderboards.top('high-score', 10);
+  // @ts-expect-error nor does it pass for a client with every area
+  const _all: Client = bare;
+  void bare.auth.login('ann', 'pw');
+  void bare.transcoder.convert({ url: 'https://x/in.mp4', upload: true });
+  // One area alone, on a core without its id.
+  // @ts-expect-error the database needs objectStorageId
+  void createDb(createCore(keys)).table('Note');
+  void createLeaderboards(createCore({ ...keys, gameId: 'g' })).top('high-score', 10);
+  // Downloads need only a bucket.
+  const downloads = createClient({ ...keys, bucket: 'photos' });
+  void downloads.files.downloadUrl('a.png');
+  // @ts-expect-error uploads need storageId
+  void downloads.files.upload([]);
+}
+
+/** Options typed as `ClientOptions`, whose ids may be there, keep every area (code that gives them compiles as before). */
+function optionalAreaIds(options: ClientOptions) {
+  const wide: Client = createClient(options);
+  void createClient(options).db.table('Note');
+  void wide.files.upload([]);
 }
 
 describe('types', () => {
@@ -143,7 +184,16 @@ describe('types', () => {
     expectTypeOf(masterOnly).toBeFunction();
     expectTypeOf(otherAreas).toBeFunction();
     expectTypeOf(options).toBeFunction();
+    expectTypeOf(missingAreaIds).toBeFunction();
+    expectTypeOf(optionalAreaIds).toBeFunction();
     expectTypeOf(relationsReadBack).toBeFunction();
+  });
+
+  it('names the missing option in the type of an area without its id', () => {
+    const bare = createClient(keys);
+    expectTypeOf(bare.db).toEqualTypeOf<MissingOption<'objectStorageId'>>();
+    expectTypeOf(bare.files).toEqualTypeOf<MissingOption<'storageId'>>();
+    expectTypeOf(bare.leaderboards).toEqualTypeOf<MissingOption<'gameId'>>();
   });
 
   it('types what calls return', () => {

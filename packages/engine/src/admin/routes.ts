@@ -48,7 +48,7 @@ adminRoutes.put('/__admin/state', async (c) => {
     c.env.project.importState(before);
     throw badRequest(ErrorCode.VALIDATION_FAILED, `state could not be imported: ${(error as Error).message}`);
   }
-  return c.json({});
+  return c.json({ restored: c.env.project.summary() });
 });
 
 adminRoutes.get('/__admin/config', (c) => c.json(c.env.project.config));

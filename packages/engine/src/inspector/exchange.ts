@@ -3,15 +3,30 @@ import { servicePath } from '../shared/path.js';
 import type { Project } from '../shared/project.js';
 import { MASK, isSecretName, maskHeaders, maskJson, maskJsonLikeText, maskPathAndQuery, maskQuery } from './masking.js';
 
-/** Who made a request, from what the engine verified: a user's or the master's token, or the master key itself. */
+/**
+ * Who made a request, from what the engine verified: a user's or the master's token, or the master key itself.
+ *
+ * @example
+ * const { caller }: { caller: Caller } = exchange.summary();
+ * if (caller.kind === 'user') console.log('user', caller.username ?? caller.userId);
+ */
 export type Caller = { kind: 'user'; userId: string; username?: string } | { kind: 'master' } | { kind: 'anonymous' };
 
-/** The part of the service a request went to: an area, the admin API, or no operation at all. */
+/**
+ * The part of the service a request went to: an area, the admin API, or no operation at all.
+ *
+ * @example
+ * const area: InspectedArea = exchange.summary().area; // 'database', 'admin', …
+ */
 export type InspectedArea = ServiceName | 'admin' | 'other';
 
 /**
  * A body as the inspector shows it. JSON, forms and text are kept only when small and already in memory (read by the
  * route or written by it); anything else is described by its size, when known, never read to be shown.
+ *
+ * @example
+ * const body: BodyView = exchange.details().request.body;
+ * if (body.kind === 'json') console.log(body.json);
  */
 export type BodyView =
   | { kind: 'none' }
@@ -20,7 +35,12 @@ export type BodyView =
   | { kind: 'text'; size: number; text: string }
   | { kind: 'omitted'; reason: 'binary' | 'large' | 'unread'; size?: number; contentType?: string };
 
-/** One answered request in a list: what the inspector's list and live stream show. */
+/**
+ * One answered request in a list: what the inspector's list and live stream show.
+ *
+ * @example
+ * const { method, path, status, durationMs }: ExchangeSummary = exchange.summary();
+ */
 export interface ExchangeSummary {
   /** Unique within one engine's run. */
   id: string;
@@ -38,7 +58,13 @@ export interface ExchangeSummary {
   project: string;
 }
 
-/** One answered request in full: headers (secrets masked) and bodies. */
+/**
+ * One answered request in full: headers (secrets masked) and bodies.
+ *
+ * @example
+ * const { request, response }: ExchangeDetails = exchange.details();
+ * console.log(request.headers['authorization']); // masked
+ */
 export interface ExchangeDetails extends ExchangeSummary {
   request: { headers: Record<string, string>; body: BodyView };
   response: { headers: Record<string, string>; body: BodyView };
@@ -187,16 +213,24 @@ function responseBodyView(facts: ExchangeFacts): BodyView {
 /**
  * One request the engine answered. It holds what the recorder took (references, no copies) and works out what it
  * shows only when read: masking, parsing and formatting cost nothing for requests nobody looks at.
+ *
+ * @example
+ * engine.onExchange((exchange: Exchange) => {
+ *   const { method, path, status } = exchange.summary();
+ *   if (status >= 500) console.error(method, path, exchange.details().response.body);
+ * });
  */
 export class Exchange {
   #summary: ExchangeSummary | undefined;
 
   constructor(private readonly facts: ExchangeFacts) {}
 
+  /** Unique within the engine's run: the run's own prefix and `seq`. */
   get id(): string {
     return `${RUN}-${this.facts.seq}`;
   }
 
+  /** The exchange's number in the run, counting up from 1: later requests have larger numbers. */
   get seq(): number {
     return this.facts.seq;
   }
@@ -260,6 +294,7 @@ export class Exchange {
     return new Request(facts.url, { method: facts.method, headers, body: body as BodyInit | undefined });
   }
 
+  /** What `JSON.stringify` writes: the details. */
   toJSON(): ExchangeDetails {
     return this.details();
   }

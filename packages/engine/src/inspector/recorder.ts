@@ -5,7 +5,13 @@ import { sameSecret } from '../shared/secrets.js';
 import { Exchange } from './exchange.js';
 import { inspectorOf } from './inspector.js';
 
-/** Called with every request the engine answered (see `Engine.onExchange`). */
+/**
+ * Called with every request the engine answered (see `Engine.onExchange`).
+ *
+ * @example
+ * const listener: ExchangeListener = (exchange) => log.push(exchange.summary());
+ * const stop = engine.onExchange(listener);
+ */
 export type ExchangeListener = (exchange: Exchange) => void;
 
 /** The inspector's own API is not recorded: reading the list would otherwise fill it. */

@@ -5,9 +5,14 @@ import { withServiceHeaders } from '../shared/header-word.js';
 import type { DurableState } from '../shared/journal.js';
 import { Project, type StateJson } from '../shared/project.js';
 import { importInitialState, type RestoreSummary } from '../shared/restore.js';
-import { recordedBodyLimit, requestKind } from '../request-kinds.js';
+import { recordedBodyLimit, requestKind, secretInputs } from '../request-kinds.js';
 
-/** One project the server holds, with how its requests are handled (kept by its own journal, if it has one). */
+/**
+ * One project the server holds, with how its requests are handled (kept by its own journal, if it has one).
+ *
+ * @example
+ * for (const hosted of engine.projects.registry.list()) console.log(hosted.project.config.authenticationId);
+ */
 export interface HostedProject {
   project: Project;
   /** Handles a request that belongs to this project. */
@@ -60,13 +65,11 @@ export function hostProject(
   // The journal loads only where one is kept (the Node server's data folder, msw's IndexedDB), not in every browser app.
   let durable!: DurableState;
   const ready = import('../shared/journal.js').then(({ DurableState }) => {
-    durable = new DurableState(
-      project,
-      journal,
-      handle,
-      (request) => requestKind(request, project),
-      (request) => recordedBodyLimit(request, project),
-    );
+    durable = new DurableState(project, journal, handle, {
+      kind: (request) => requestKind(request, project),
+      bodyLimit: (request) => recordedBodyLimit(request, project),
+      secrets: secretInputs,
+    });
     return durable.restore();
   });
   ready.catch(() => undefined); // the caller learns of it through `ready`; requests meanwhile get the error too

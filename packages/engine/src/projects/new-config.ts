@@ -1,10 +1,17 @@
-import { ConfigError, SERVER_KEYS, configOver, resolveConfig, type Config, type ConfigInput } from '../config.js';
+import {
+  ConfigError,
+  IDENTITY_KEYS,
+  SERVER_KEYS,
+  configOver,
+  resolveConfig,
+  type Config,
+  type ConfigInput,
+} from '../config.js';
 import { ErrorCode, badRequest } from '../shared/errors.js';
 import { newId, newSecret } from '../shared/ids.js';
-import { UNIQUE_IDS } from './registry.js';
 
 /** What a new project does not take from the default project: its ids, its keys, and the server's own keys. */
-const NOT_INHERITED = new Set<string>([...UNIQUE_IDS, 'clientKey', 'masterKey', ...SERVER_KEYS]);
+const NOT_INHERITED = new Set<string>([...IDENTITY_KEYS, ...SERVER_KEYS]);
 
 /** Refuses (400) keys of the whole server in what is given for one project. */
 export function refuseServerKeys(input: Record<string, unknown>): void {

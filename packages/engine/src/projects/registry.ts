@@ -24,6 +24,10 @@ const CONFIRMATION_PREFIX = `${CONFIRMATION_PATH}/`;
 /**
  * The projects of one server, indexed by every id a request may carry, so that finding a request's project costs a
  * few map reads. The default project (the server's own config) is first and never leaves.
+ *
+ * @example
+ * const registry: ProjectRegistry = engine.projects.registry;
+ * const project = registry.get('dev-auth-id')?.project;
  */
 export class ProjectRegistry {
   readonly #hosted: HostedProject[];
@@ -60,6 +64,7 @@ export class ProjectRegistry {
     for (const { project } of this.#hosted) project.serverUrl = url;
   }
 
+  /** The address the server listens on, once known. */
   get serverUrl(): string | undefined {
     return this.#serverUrl;
   }
@@ -73,6 +78,7 @@ export class ProjectRegistry {
     this.#reindex();
   }
 
+  /** Takes a project out: its ids are free again and no request reaches it. */
   remove(hosted: HostedProject): void {
     const index = this.#hosted.indexOf(hosted);
     if (index <= 0) return;

@@ -28,6 +28,10 @@ export type ProjectHosting = (config: Config, capabilities: Capabilities) => Hos
 /**
  * The server's projects over time: those of the config at start-up, those a data folder kept from earlier runs,
  * and those created and deleted at run time, each with its state in a place of its own (`ProjectStore`).
+ *
+ * @example
+ * const hosted = await engine.projects.create(resolveConfig(developmentConfig({ authenticationId: 'p2', objectStorageId: 'p2-db', storageId: 'p2-storage', gameId: 'p2-game' })));
+ * console.log(engine.projects.registry.size); // 2
  */
 export class ServerProjects {
   readonly registry: ProjectRegistry;

@@ -5,6 +5,12 @@
  */
 import type { TranscoderCapability } from '../areas/transcoder/runner.js';
 
+/**
+ * What a platform lends the engine (`createEngine({ capabilities })`): each one absent has a browser-safe default.
+ *
+ * @example
+ * const engine = createEngine({ capabilities: { fetch: (input, init) => fetch(input, init), images: canvasImageResizer() } });
+ */
 export interface Capabilities {
   /** Outbound HTTP (transcoder source downloads, webhooks, upload deliveries). */
   fetch: typeof fetch;
@@ -47,10 +53,22 @@ export interface Capabilities {
   jsonResponse?: (text: string, init: JsonResponseInit) => Response;
 }
 
-/** Where `needle` first occurs in `haystack` at or after `from`; -1 when nowhere. */
+/**
+ * Where `needle` first occurs in `haystack` at or after `from`; -1 when nowhere.
+ *
+ * @example
+ * const byteSearch: ByteSearch = (haystack, needle, from) => Buffer.from(haystack.buffer, haystack.byteOffset, haystack.length).indexOf(needle, from);
+ */
 export type ByteSearch = (haystack: Uint8Array, needle: Uint8Array, from: number) => number;
 
-/** What a JSON answer is made of besides its text: the status and the headers, `Content-Type` among them. */
+/**
+ * What a JSON answer is made of besides its text: the status and the headers, `Content-Type` among them.
+ *
+ * @example
+ * const capabilities: Partial<Capabilities> = {
+ *   jsonResponse: (text, { status, headers }: JsonResponseInit) => new Response(text, { status, headers }),
+ * };
+ */
 export interface JsonResponseInit {
   status: number;
   headers: Record<string, string>;
@@ -59,6 +77,10 @@ export interface JsonResponseInit {
 /**
  * File contents as stored: a Blob backed by a file on disk, or in memory the chunks of the content in order, kept as
  * they arrived (never copied into one piece, so a large file costs its own size and no more).
+ *
+ * @example
+ * const bytes: StoredBytes | undefined = await blobs.get(key);
+ * const blob = bytes instanceof Blob ? bytes : new Blob(bytes as Uint8Array<ArrayBuffer>[]);
  */
 export type StoredBytes = Blob | readonly Uint8Array[];
 
@@ -75,6 +97,7 @@ export type StoredBytes = Blob | readonly Uint8Array[];
 export interface BlobStore {
   /** Starts new content under `key`, written as it arrives; nobody sees it until the writer's `commit`. */
   create(key: string): Promise<BlobWriter>;
+  /** The committed content under `key`, or undefined when there is none. */
   get(key: string): Promise<StoredBytes | undefined>;
   /** Removes the key; a missing key is not an error. */
   delete(key: string): Promise<void>;
@@ -82,7 +105,20 @@ export interface BlobStore {
   copy(from: string, to: string): Promise<void>;
 }
 
-/** New content being written to a `BlobStore`. */
+/**
+ * New content being written to a `BlobStore`.
+ *
+ * @example
+ * const writer: BlobWriter = await blobs.create('k1');
+ * try {
+ *   for await (const chunk of body) await writer.write(chunk);
+ *   await writer.end();
+ *   await writer.commit();
+ * } catch (error) {
+ *   await writer.abort();
+ *   throw error;
+ * }
+ */
 export interface BlobWriter {
   /**
    * Appends `chunk`. The store may keep the chunk itself: it must not be changed afterwards. Resolves once the store
@@ -111,14 +147,23 @@ export interface BlobWriter {
  * md5.digest(); // 32 lowercase hex digits
  */
 export interface Hasher {
+  /** Takes the next piece of the content. */
   update(chunk: Uint8Array): void;
   /** The digest as lowercase hex; called once, after the last `update`. */
   digest(): string;
 }
 
-/** Makes the hashers of file info: `md5Hash` (MD5, 32 hex digits) and `crcHash` (CRC-32 as zlib's, 8 hex digits). */
+/**
+ * Makes the hashers of file info: `md5Hash` (MD5, 32 hex digits) and `crcHash` (CRC-32 as zlib's, 8 hex digits).
+ *
+ * @example
+ * const hashing: Hashing = { md5: () => nodeHasher('md5'), crc32: () => crc32Hasher() };
+ * createEngine({ capabilities: { hashing } });
+ */
 export interface Hashing {
+  /** A new MD5 hasher. */
   md5(): Hasher;
+  /** A new CRC-32 hasher. */
   crc32(): Hasher;
   /**
    * Both digests of one content, computed away from the caller's thread (Node: a worker thread), so that hashing a
@@ -167,12 +212,19 @@ export interface Persistence {
  * context.run(request, async () => { await work(); context.getStore(); }); // request
  */
 export interface AsyncContext {
+  /** Runs `callback` with `store` as the value that `getStore()` returns inside it and in all it starts. */
   run<R>(store: unknown, callback: () => R): R;
   /** The value of the `run` this code was started under, undefined outside any. */
   getStore(): unknown;
 }
 
-/** What a journal keeps: the state at some moment, and the changes after it in order. */
+/**
+ * What a journal keeps: the state at some moment, and the changes after it in order.
+ *
+ * @example
+ * const { snapshot, records, dropped }: JournalContents = await journal.load();
+ * if (dropped) console.warn(`left out: ${dropped}`);
+ */
 export interface JournalContents {
   /** The last snapshot written (`Journal.compact`), undefined when there is none. */
   snapshot: unknown;
@@ -184,10 +236,12 @@ export interface JournalContents {
 
 /**
  * A snapshot of the state plus an append-only list of the changes since (each a JSON value), so that every change
- * survives a crash once `append` has resolved.
+ * survives a crash once `append` has resolved. A write that cannot be made (no room, a failing disk) rejects with a
+ * `StorageError` and leaves the journal as it was before it: no part of the record stays.
  *
  * @example
  * const { snapshot, records } = await journal.load(); // once, at start-up
+ * await journal.reserve?.(4096);                       // before a change: room for its record, or a StorageError
  * await journal.append({ kind: 'request', ... });       // durable when it resolves
  * await journal.compact(newSnapshot);                   // the snapshot replaces itself and every record
  */
@@ -195,10 +249,16 @@ export interface Journal {
   /** Where the journal is kept (a folder, a database), for messages. */
   readonly location: string;
   /**
-   * What the previous run left. When it cannot be read (not this format, damaged before its last record), it throws
-   * an error that names where the state is kept and what to do, and leaves it untouched.
+   * What the previous run left, read without changing anything (a torn last record is cut off by the first write
+   * after it). When it cannot be read (not this format, damaged before its last record), it throws an error that
+   * names where the state is kept and what to do. Called again after a failed write, it gives what was kept.
    */
   load(): Promise<JournalContents>;
+  /**
+   * Makes sure the next `append` of up to `bytes` bytes finds room (a disk journal sets the room aside), so that a
+   * full disk refuses a change before it is made: rejects with a `StorageError` when there is none.
+   */
+  reserve?(bytes: number): Promise<void>;
   /** Adds one record after the others; appends land in call order. */
   append(record: unknown): Promise<void>;
   /** Writes `snapshot` atomically (the previous one kept as a copy) and then drops every record. */

@@ -4,6 +4,11 @@ import type { AppContext } from './env.js';
 /**
  * The one error shape of the service, `{"code": number, "error": string}`, and the catalogue of codes.
  * Database codes follow Parse; the other areas have their own ranges (see docs/errors.md).
+ *
+ * @example
+ * const answer = await engine.fetch(request);
+ * const { code } = await answer.json();
+ * if (code === ErrorCode.ROUTE_NOT_FOUND) console.log('no such operation');
  */
 export const ErrorCode = {
   // general
@@ -74,10 +79,19 @@ export const ErrorCode = {
   UNKNOWN_FIELD: 801,
   INVALID_EVENT_VALUE: 802,
   UNKNOWN_LEADERBOARD: 803,
+  // the data folder (--data-dir)
+  STORAGE_FULL: 30,
+  STORAGE_FAILED: 31,
   // the request inspector's replay (admin API)
   REQUEST_BODY_NOT_KEPT: 60,
 } as const;
 
+/**
+ * One code of the catalogue: the `code` of an error answer.
+ *
+ * @example
+ * const code: ErrorCodeValue = ErrorCode.ROUTE_NOT_FOUND; // 2
+ */
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /** An error the engine answers with; thrown anywhere inside a route and turned into a response. */
@@ -90,8 +104,35 @@ export class ApiError extends Error {
     super(message);
   }
 
+  /** The error's answer body, `{"code", "error"}`. */
   toJSON(): { code: number; error: string } {
     return { code: this.code, error: this.message };
+  }
+}
+
+/**
+ * A change the server could not keep (the data folder's disk is full, or failed): answered 507, and the change is not
+ * made. The platform's storage capabilities (`Journal`, `BlobStore`, `Persistence`) reject with it.
+ *
+ * @example
+ * // In a platform's Journal: a write that found no room.
+ * if (error.code === 'ENOSPC') throw new StorageError(true, error.message);
+ */
+export class StorageError extends ApiError {
+  override name = 'StorageError';
+
+  /** @param full true when the disk has no room left (ENOSPC, a quota), false for any other failure to write */
+  constructor(
+    readonly full: boolean,
+    cause: string,
+  ) {
+    super(
+      507,
+      full ? ErrorCode.STORAGE_FULL : ErrorCode.STORAGE_FAILED,
+      full
+        ? `the server's disk is full (${cause}): this change was not kept and nothing changed; reads still work, and changes are taken again once there is room`
+        : `the server could not write to its data folder (${cause}): this change was not kept and nothing changed`,
+    );
   }
 }
 

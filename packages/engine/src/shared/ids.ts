@@ -1,12 +1,15 @@
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /**
- * Where the engine's random bytes come from: every id, secret, salt and token the state keeps is drawn through
- * `randomBytes`, so the journal (`shared/journal.ts`) can record what a request drew and feed the same bytes back
- * when it replays the request at start-up.
+ * Where the engine's random bytes come from: every id, salt and link the state keeps is drawn through `randomBytes`,
+ * so the journal (`shared/journal.ts`) can record what a request drew and feed the same bytes back when it replays
+ * the request at start-up. A secret handed to a client (a refresh token, a generated password) is drawn through
+ * `drawSecret`, which the journal never records: the state keeps only its digest or hash, which the journal keeps as
+ * a `secretOutcome`.
  */
 export const entropy = {
   draw: (length: number): Uint8Array => drawPooled(length),
+  drawSecret: (length: number): Uint8Array => drawPooled(length),
 };
 
 /**
@@ -40,7 +43,14 @@ export function newId(length = 10): string {
   return id;
 }
 
-/** A random opaque secret, hex encoded. */
+const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+
+/** A random opaque secret for a client, hex encoded: never written anywhere (the journal does not record its bytes). */
 export function newSecret(bytes = 32): string {
-  return Array.from(randomBytes(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+  return hex(entropy.drawSecret(bytes));
+}
+
+/** A random secret the state keeps as it is (the token of a confirmation link, which the outbox shows), hex encoded. */
+export function newKeptSecret(bytes = 32): string {
+  return hex(randomBytes(bytes));
 }

@@ -1,36 +1,73 @@
 import type { Config } from '../config.js';
 import type { Journal } from './capabilities.js';
 import { concatBytes } from './bytes.js';
+import { StorageError, errorResponse } from './errors.js';
 import { declaredLength, withBodyRead } from './http.js';
-import { entropy } from './ids.js';
 import type { Project, StateJson, StateSlice } from './project.js';
+import {
+  keptCredentials,
+  keptHeaders,
+  replayedHeaders,
+  strippedBody,
+  strippedUrl,
+  type Credential,
+  type SecretInputs,
+} from './record-secrets.js';
 import { StateRestoreError, importInitialState, type RestoreSummary } from './restore.js';
+import { Witness, replaying, witnessing } from './witness.js';
+
+export type { SecretInputs } from './record-secrets.js';
 
 /**
  * How the journal treats a request: `read` changes nothing and runs freely; `own` changes only state that keeps
- * itself (the files tree and bytes), so it is not recorded; `record` is kept and replayed at start-up. What an `own`
- * request draws from the random source must never mix with a recorded request's draws: with an `asyncContext` the
- * journal tells them apart and `own` requests run freely, without one they run alone, like recorded ones.
+ * itself (the files tree and bytes), so it is not recorded; `record` is kept and replayed at start-up; `snapshot`
+ * replaces the whole state (an import), kept as the snapshot it leaves. What an `own` request draws from the random
+ * source must never mix with a recorded request's draws: with an `asyncContext` the journal tells them apart and `own`
+ * requests run freely, without one they run alone, like recorded ones.
  */
-export type RequestKind = 'read' | 'own' | 'record';
+export type RequestKind = 'read' | 'own' | 'record' | 'snapshot';
+
+/** What the journal needs to know of each request, from its method and path. */
+export interface RequestRules {
+  kind(request: Request): RequestKind;
+  /** The largest body the engine takes for it (the journal reads it first, and no further). */
+  bodyLimit(request: Request): number;
+  /** Its inputs that carry a password or token, which the journal never writes. */
+  secrets(request: Request): SecretInputs | undefined;
+}
+
+/**
+ * The format of the records and snapshots this engine writes. 1: requests kept as sent (secrets too), secrets drawn
+ * from the recorded random bytes; 2: secrets stripped, credentials kept by what they were, the results of work on
+ * secrets kept as `outcomes`. This engine replays both; a later format stops the start (see `checkFormats`).
+ */
+const FORMAT = 2;
 
 /** One state-changing request as the journal keeps it, with the real time it read and the random bytes it drew. */
 interface RequestRecord {
+  v?: number;
   kind: 'request';
   method: string;
+  /** The URL, its secret query parameters stripped. */
   url: string;
+  /** The headers, but those that carried a credential. */
   headers: [string, string][];
-  /** The body, base64. */
+  /** The headers that carried a credential, kept by what it was. */
+  credentials?: Credential[];
+  /** The body, base64, its secret fields stripped. */
   body?: string;
   timeMs: number;
-  /** Every random byte the request drew, in order, base64. */
+  /** Every random byte the request drew (but those of secrets it handed out), in order, base64. */
   random?: string;
+  /** The results of the request's work on secrets (`secretOutcome`), in order. */
+  outcomes?: unknown[];
   /** The server's address then, which links it built (e-mail confirmation) start with. */
   serverUrl?: string;
 }
 
 /** A slice as background work (a transcoder job) left it after its request was answered. */
 interface SliceRecord {
+  v?: number;
   kind: 'slice';
   key: string;
   json: unknown;
@@ -38,15 +75,19 @@ interface SliceRecord {
 
 type JournalRecord = RequestRecord | SliceRecord;
 
-/** The journal's snapshot: a `GET /__admin/state` export plus the config changes made at run time. */
+/** The journal's snapshot: a `GET /__admin/state` export (its config aside) plus the config changes made at run time. */
 interface Snapshot extends StateJson {
-  basekitSnapshot: 1;
+  basekitSnapshot: number;
   configChanges: Partial<Config>;
   /** The state the folder started from (`--import`), which a reset returns to. */
   initialState?: StateJson;
 }
 
-const HEADERS_NOT_KEPT = new Set(['content-length', 'connection', 'transfer-encoding', 'keep-alive']);
+/**
+ * Room a record may take beyond its body (base64): the URL and headers (at most 16 KiB in Node), the random bytes
+ * and outcomes of the request.
+ */
+const RECORD_ALLOWANCE = 96 * 1024;
 
 function toBase64(bytes: Uint8Array): string {
   let text = '';
@@ -58,31 +99,28 @@ const fromBase64 = (text: string): Uint8Array<ArrayBuffer> => Uint8Array.from(at
 
 const succeeded = (response: Response) => response.status >= 200 && response.status < 300;
 
-/**
- * The recorded requests under way, of every project's journal: each is handed every random draw and keeps those of
- * its own request. One wrapper of `entropy.draw` serves them all, so that journals of several projects recording at
- * once never put back another's wrapper when they finish.
- */
-const recorders = new Set<(bytes: Uint8Array) => void>();
-let unrecordedDraw: ((length: number) => Uint8Array) | undefined;
+/** A write the journal could not make, as the client is answered (507). */
+const storageFailure = (error: unknown): StorageError =>
+  error instanceof StorageError ? error : new StorageError(false, (error as Error).message);
 
-/** Hands `recorder` every random draw until the function it returns is called. */
-function recordDraws(recorder: (bytes: Uint8Array) => void): () => void {
-  if (recorders.size === 0) {
-    const draw = entropy.draw;
-    unrecordedDraw = draw;
-    entropy.draw = (length) => {
-      const bytes = draw(length);
-      for (const record of recorders) record(bytes);
-      return bytes;
-    };
+/** Stops the start, naming the format, when the journal holds a snapshot or record of a format this engine cannot replay. */
+function checkFormats(location: string, snapshot: unknown, records: readonly unknown[]): void {
+  const format = (snapshot as Partial<Snapshot> | null)?.basekitSnapshot;
+  if (snapshot !== undefined && typeof format === 'number' && format > FORMAT)
+    throw formatError(location, `its snapshot is of format ${format}`);
+  for (const [i, record] of records.entries()) {
+    const v = (record as JournalRecord | null)?.v;
+    if (v !== undefined && v !== 1 && v !== FORMAT)
+      throw formatError(location, `record ${i + 1} of its journal is of format ${JSON.stringify(v)}`);
   }
-  recorders.add(recorder);
-  return () => {
-    recorders.delete(recorder);
-    if (recorders.size === 0) entropy.draw = unrecordedDraw!;
-  };
 }
+
+const formatError = (location: string, problem: string) =>
+  new StateRestoreError(
+    location,
+    `${problem}; this server replays formats 1 to ${FORMAT}`,
+    'It is left as it is: start the basekit version that wrote it (or a later one), or move it away to start empty.',
+  );
 
 /**
  * The body of `request` when it has at most `limit` bytes; otherwise (past the limit, or unreadable) the request as it
@@ -136,9 +174,11 @@ async function bodyUpTo(
 
 /**
  * Keeps a project's state through a `Journal`: each state-changing request that succeeds is appended before its
- * answer is returned, with the time it read and the random bytes it drew, and replayed through the engine at
- * start-up after the last snapshot; background changes are kept as the slice they changed. Requests that change
- * state run one at a time, so a record holds exactly its own request's clock and random draws.
+ * answer is returned, with the time it read, the random bytes it drew and the results of its work on secrets (never a
+ * secret itself), and replayed through the engine at start-up after the last snapshot; background changes are kept
+ * as the slice they changed. Requests that change state run one at a time, so a record holds exactly its own
+ * request's clock, draws and outcomes. A change whose record cannot be written is answered 507 and undone: room is
+ * set aside before the change is made, and should its record still fail, the state is rebuilt from what was kept.
  */
 export class DurableState {
   #turn: Promise<unknown> = Promise.resolve();
@@ -149,8 +189,7 @@ export class DurableState {
     private readonly project: Project,
     private readonly journal: Journal,
     private readonly handle: (request: Request) => Promise<Response>,
-    private readonly kindOf: (request: Request) => RequestKind,
-    private readonly bodyLimit: (request: Request) => number,
+    private readonly rules: RequestRules,
   ) {
     project.onBackgroundChange((slice) => {
       if (!project.restoring && !project.persistsItself(slice))
@@ -160,10 +199,12 @@ export class DurableState {
 
   /**
    * Rebuilds the state the journal kept: the snapshot, then every record after it, replayed in order. A journal that
-   * keeps nothing yet starts from the project's `initialState` (`--import`), kept at once.
+   * keeps nothing yet starts from the project's `initialState` (`--import`), kept at once. Nothing is written before
+   * the whole state is rebuilt, so a journal that cannot be replayed is left as it was.
    */
   async restore(): Promise<RestoreSummary> {
     const { snapshot, records, dropped } = await this.journal.load();
+    checkFormats(this.journal.location, snapshot, records);
     const { project } = this;
     if (snapshot === undefined && records.length === 0) {
       if (project.initialState) {
@@ -174,24 +215,8 @@ export class DurableState {
     }
     // A kept state is restored with the start it had: a reset returns to that, not to a state given to this run.
     project.initialState = undefined;
-    project.restoring = true;
-    let diverged = 0;
-    try {
-      if (snapshot !== undefined) this.#loadSnapshot(snapshot);
-      for (const [i, record] of records.entries()) {
-        const replayed = await this.#replay(record as JournalRecord).catch((error: unknown) => {
-          throw new StateRestoreError(
-            this.journal.location,
-            `record ${i + 1} of the journal cannot be replayed: ${(error as Error).message}`,
-          );
-        });
-        if (!replayed) diverged++;
-      }
-    } finally {
-      project.restoring = false;
-    }
+    const diverged = await this.#rebuild(snapshot, records as JournalRecord[]);
     for (const slice of project.slices) slice.restarted?.(project.state(slice), project);
-    this.#records = records.length;
     // The records are folded into a snapshot, so the next start does not replay them again: after the start, before
     // any further change (reads need not wait). Should it fail, the journal still holds every record.
     if (records.length > 0) void this.#alone(() => this.#compact()).catch(() => undefined);
@@ -200,10 +225,10 @@ export class DurableState {
 
   /** Handles a request; one that changes state is kept before its answer is returned. */
   fetch(request: Request): Promise<Response> {
-    const kind = this.kindOf(request);
+    const kind = this.rules.kind(request);
     if (kind === 'read' || (kind === 'own' && this.#context)) return this.handle(request);
     if (kind === 'own') return this.#alone(() => this.handle(request));
-    return this.#record(request);
+    return this.#record(request, kind);
   }
 
   get #context() {
@@ -222,37 +247,89 @@ export class DurableState {
     await this.snapshot();
   }
 
-  async #record(request: Request): Promise<Response> {
+  async #record(request: Request, kind: 'record' | 'snapshot'): Promise<Response> {
     // Read before its turn, so that a slow client never holds the others up; no further than the engine would.
-    const { bytes: body, refused } = await bodyUpTo(request, this.bodyLimit(request));
+    const { bytes: body, refused } = await bodyUpTo(request, this.rules.bodyLimit(request));
     if (refused) return this.#alone(() => this.handle(refused));
-    const headers = [...request.headers].filter(([name]) => !HEADERS_NOT_KEPT.has(name));
     return this.#alone(async () => {
+      const { project } = this;
+      if (kind === 'record') {
+        // Room for the record before the change is made: a full disk refuses it while nothing has changed.
+        const bound = RECORD_ALLOWANCE + (body ? Math.ceil(body.length / 3) * 4 : 0);
+        const room = await this.journal.reserve?.(bound).then(
+          () => undefined,
+          (error: unknown) => storageFailure(error),
+        );
+        if (room) return errorResponse(room);
+      }
+      const kept = keptHeaders(request, project);
+      const issuer = project.tokens;
       const timeMs = Date.now();
-      const drawn: Uint8Array[] = [];
       const context = this.#context;
       const mine = {};
-      const stopRecording = recordDraws((bytes) => {
-        if (!context || context.getStore() === mine) drawn.push(bytes);
-      });
-      this.project.clock.pin(timeMs);
+      const seen = new Witness(() => !context || context.getStore() === mine);
+      const stopWitnessing = witnessing(seen);
+      project.clock.pin(timeMs);
       let response: Response;
+      let credentials: Credential[];
       try {
         const handle = () => this.handle(body ? withBodyRead(request, body) : request);
         response = await (context ? context.run(mine, handle) : handle());
+        credentials = keptCredentials(kept, issuer);
       } finally {
-        this.project.clock.unpin();
-        stopRecording();
+        project.clock.unpin();
+        stopWitnessing();
       }
-      if (succeeded(response) && !this.#closed) {
-        const record: RequestRecord = { kind: 'request', method: request.method, url: request.url, headers, timeMs };
-        if (this.project.serverUrl) record.serverUrl = this.project.serverUrl;
-        if (body) record.body = toBase64(body);
-        if (drawn.length > 0) record.random = toBase64(concatBytes(drawn));
-        await this.#append(record);
+      if (!succeeded(response) || this.#closed) return response;
+      try {
+        if (kind === 'snapshot') await this.#compact();
+        else {
+          const record: RequestRecord = {
+            v: FORMAT,
+            kind: 'request',
+            method: request.method,
+            url: request.url,
+            headers: kept.headers,
+            timeMs,
+          };
+          if (credentials.length > 0) record.credentials = credentials;
+          if (project.serverUrl) record.serverUrl = project.serverUrl;
+          const secrets = this.rules.secrets(request);
+          if (secrets) record.url = strippedUrl(request.url, secrets);
+          if (body) await this.#keepBody(record, request, body, secrets);
+          if (seen.drawn.length > 0) record.random = toBase64(concatBytes(seen.drawn));
+          if (seen.outcomes.length > 0) record.outcomes = seen.outcomes;
+          await this.#append(record);
+        }
+      } catch (error) {
+        // The change was made but cannot be kept: it is undone, from what the journal holds.
+        await response.body?.cancel();
+        const { snapshot, records } = await this.journal.load();
+        await this.#rebuild(snapshot, records as JournalRecord[]);
+        return errorResponse(storageFailure(error));
       }
       return response;
     });
+  }
+
+  /** Puts the request's body in its record, its secret fields stripped (a form kept URL-encoded then). */
+  async #keepBody(
+    record: RequestRecord,
+    request: Request,
+    body: Uint8Array<ArrayBuffer>,
+    secrets: SecretInputs | undefined,
+  ): Promise<void> {
+    if (!secrets) {
+      record.body = toBase64(body);
+      return;
+    }
+    const stripped = await strippedBody(request, body, secrets);
+    record.body = toBase64(stripped.body);
+    if (stripped.contentType)
+      record.headers = [
+        ...record.headers.filter(([name]) => name !== 'content-type'),
+        ['content-type', stripped.contentType],
+      ];
   }
 
   /** Runs `work` after every change before it, and before any change after it. */
@@ -266,22 +343,29 @@ export class DurableState {
     if (this.#closed) return;
     const state = this.project.state(slice);
     await this.#append({
+      v: FORMAT,
       kind: 'slice',
       key: slice.key,
       json: slice.toJSON ? slice.toJSON(state, this.project) : state,
     });
   }
 
+  /** Appends a record; every `journalCompactAfter` records, a snapshot too (which, failing, is tried again later). */
   async #append(record: JournalRecord): Promise<void> {
     await this.journal.append(record);
-    if (++this.#records >= this.project.config.journalCompactAfter) await this.#compact();
+    const after = this.project.config.journalCompactAfter;
+    if (++this.#records < after) return;
+    await this.#compact().catch(() => {
+      this.#records = after - Math.max(1, Math.floor(after / 10));
+    });
   }
 
   async #compact(): Promise<void> {
     const { project } = this;
+    const { config: _settings, ...state } = project.exportState((slice) => !project.persistsItself(slice));
     const snapshot: Snapshot = {
-      basekitSnapshot: 1,
-      ...project.exportState((slice) => !project.persistsItself(slice)),
+      basekitSnapshot: FORMAT,
+      ...state,
       configChanges: project.configChanges(),
       ...(project.initialState && { initialState: project.initialState }),
     };
@@ -289,13 +373,47 @@ export class DurableState {
     this.#records = 0;
   }
 
+  /**
+   * Makes the state what the journal keeps: the snapshot (else the start), then each record replayed in order.
+   * Answers how many replayed requests did not succeed as they did the first time.
+   */
+  async #rebuild(snapshot: unknown, records: readonly JournalRecord[]): Promise<number> {
+    const { project } = this;
+    project.restoring = true;
+    let diverged = 0;
+    try {
+      if (snapshot !== undefined) this.#loadSnapshot(snapshot);
+      else {
+        project.reconfigure(project.startConfig);
+        project.importState({});
+      }
+      for (const [i, record] of records.entries()) {
+        const replayed = await this.#replay(record).catch((error: unknown) => {
+          throw new StateRestoreError(
+            this.journal.location,
+            `record ${i + 1} of the journal cannot be replayed: ${(error as Error).message}`,
+          );
+        });
+        if (!replayed) diverged++;
+      }
+    } finally {
+      project.restoring = false;
+    }
+    this.#records = records.length;
+    return diverged;
+  }
+
   #loadSnapshot(json: unknown): void {
     const snapshot = json as Partial<Snapshot> | null;
-    if (typeof snapshot !== 'object' || snapshot === null || snapshot.basekitSnapshot !== 1)
+    if (
+      typeof snapshot !== 'object' ||
+      snapshot === null ||
+      (snapshot.basekitSnapshot !== 1 && snapshot.basekitSnapshot !== FORMAT)
+    )
       throw new StateRestoreError(this.journal.location, 'the snapshot is not a basekit snapshot');
     try {
       this.project.applyConfigChanges(snapshot.configChanges ?? {});
-      this.project.importState(snapshot);
+      this.project.importState(snapshot, { settings: false });
       this.project.initialState = snapshot.initialState;
     } catch (error) {
       throw new StateRestoreError(this.journal.location, `the snapshot does not fit: ${(error as Error).message}`);
@@ -308,29 +426,25 @@ export class DurableState {
       this.project.importSlice(record.key, record.json);
       return true;
     }
-    const random = record.random ? fromBase64(record.random) : new Uint8Array(0);
-    let used = 0;
-    const draw = entropy.draw;
-    // Each draw takes the bytes the request drew the first time, in order; past them (an engine that draws more
-    // than the one that recorded), fresh ones.
-    entropy.draw = (length) => {
-      const bytes = used + length <= random.length ? random.slice(used, used + length) : draw(length);
-      used += length;
-      return bytes;
-    };
+    const stopReplaying = replaying(
+      record.random ? fromBase64(record.random) : new Uint8Array(0),
+      record.outcomes ?? [],
+      record.v === undefined || record.v === 1,
+    );
     this.project.clock.pin(record.timeMs);
     const { serverUrl } = this.project;
     this.project.serverUrl = record.serverUrl;
     try {
       const body = record.body === undefined ? undefined : fromBase64(record.body);
-      const request = new Request(record.url, { method: record.method, headers: record.headers });
+      const headers = await replayedHeaders(record.headers, record.credentials ?? [], this.project);
+      const request = new Request(record.url, { method: record.method, headers });
       const response = await this.handle(body ? withBodyRead(request, body) : request);
       await response.body?.cancel();
       return succeeded(response);
     } finally {
       this.project.serverUrl = serverUrl;
       this.project.clock.unpin();
-      entropy.draw = draw;
+      stopReplaying();
     }
   }
 }

@@ -1,4 +1,4 @@
-import { resolveConfig, type Config } from '../config.js';
+import { projectSettings, resolveConfig, type Config } from '../config.js';
 import type { Capabilities } from './capabilities.js';
 import { Clock } from './clock.js';
 import { TokenIssuer } from './tokens.js';
@@ -17,18 +17,50 @@ export interface StateSlice<S> {
    * that capability is present, the journal neither keeps nor rebuilds it.
    */
   persistsItself?: boolean;
+  /** What the slice holds, counted by kind (`{ users: 3, sessions: 2 }`): what an import says it restored. */
+  count?(state: S): Record<string, number>;
   /** Called once after the state was restored from a previous run, to settle what was under way when it stopped. */
   restarted?(state: S, project: Project): void;
 }
 
-/** The form of `GET /__admin/state`. */
+/**
+ * The form of `GET /__admin/state`: the whole project but its identity (ids and keys).
+ *
+ * @example
+ * const state: StateJson = await (await engine.fetch(new Request('http://local/__admin/state', { headers: masterKeyHeaders }))).json();
+ * const copy = createEngine({ initialState: state });
+ */
 export interface StateJson {
+  /** The project's settings (`projectSettings`): events, leaderboards, every key changed at run time. */
+  config?: Partial<Config>;
   clockOffsetMs?: number;
   outbox?: Mail[];
+  /** Each area's state by its slice's key. */
   areas?: Record<string, unknown>;
 }
 
-/** An e-mail the service would have sent; collected for `GET /__admin/outbox`. */
+/**
+ * What a project holds, counted: the answer of an import (`PUT /__admin/state`), which the panel shows.
+ *
+ * @example
+ * const summary: StateSummary = project.summary(); // { settings: 31, clockOffsetSeconds: 0, outbox: 0, areas: { users: { users: 2, … }, … } }
+ */
+export interface StateSummary {
+  /** How many settings the project has (`projectSettings`), changed or not. */
+  settings: number;
+  clockOffsetSeconds: number;
+  outbox: number;
+  /** Each area's counts (`StateSlice.count`), by its slice's key; `{}` for an area that counts nothing. */
+  areas: Record<string, Record<string, number>>;
+}
+
+/**
+ * An e-mail the service would have sent; collected for `GET /__admin/outbox`.
+ *
+ * @example
+ * const [mail]: Mail[] = await backend.outbox();
+ * const confirm = new URL(mail!.link!);
+ */
 export interface Mail {
   to: string;
   subject: string;
@@ -107,7 +139,15 @@ export class Project {
     // The config first: it may be refused (its ids taken by another project meanwhile), and then nothing changes.
     this.reconfigure(this.startConfig);
     this.#clear();
-    if (this.initialState) this.importState(this.initialState);
+    this.importInitialState();
+  }
+
+  /**
+   * Imports the `initialState`, if any, as a copy: areas keep the objects they import, and a reset must find the
+   * initial state as it was given, not as the project's requests left it.
+   */
+  importInitialState(): void {
+    if (this.initialState) this.importState(structuredClone(this.initialState));
   }
 
   reconfigure(config: Config): void {
@@ -143,10 +183,28 @@ export class Project {
       const state = this.state(slice);
       areas[slice.key] = slice.toJSON ? slice.toJSON(state, this) : state;
     }
-    return { clockOffsetMs: this.clock.offsetMs, outbox: this.outbox, areas };
+    return { config: projectSettings(this.config), clockOffsetMs: this.clock.offsetMs, outbox: this.outbox, areas };
   }
 
-  importState(json: StateJson): void {
+  /** What the project holds now, counted. */
+  summary(): StateSummary {
+    const areas: Record<string, Record<string, number>> = {};
+    for (const slice of this.slices) areas[slice.key] = slice.count?.(this.state(slice)) ?? {};
+    return {
+      settings: Object.keys(projectSettings(this.config)).length,
+      clockOffsetSeconds: this.clock.offsetMs / 1000,
+      outbox: this.outbox.length,
+      areas,
+    };
+  }
+
+  /**
+   * Makes the state `json` (an export): its settings first (`settings: false` keeps the config as it is), since areas
+   * read their state against them (the standings of a leaderboard defined at run time), then every slice.
+   */
+  importState(json: StateJson, { settings = true } = {}): void {
+    if (settings && json.config !== undefined)
+      this.reconfigure(resolveConfig({ ...this.config, ...projectSettings(json.config) }));
     this.#clear();
     this.clock.advance((json.clockOffsetMs ?? 0) / 1000);
     this.outbox.push(...(json.outbox ?? []));

@@ -2,7 +2,13 @@ import type { Project } from './project.js';
 
 // What starting from a kept or given state needs, with a journal or without one.
 
-/** What the state was rebuilt from at start-up. */
+/**
+ * What the state was rebuilt from at start-up.
+ *
+ * @example
+ * const summary: RestoreSummary | undefined = await engine.ready;
+ * if (summary) console.log(`restored ${summary.records} changes after the snapshot`);
+ */
 export interface RestoreSummary {
   /** True when there was a snapshot. */
   snapshot: boolean;
@@ -14,7 +20,16 @@ export interface RestoreSummary {
   dropped?: string;
 }
 
-/** The state a journal keeps cannot be rebuilt; the message says where it is and what to do. Nothing was written. */
+/**
+ * The state a journal keeps cannot be rebuilt; the message says where it is and what to do. Nothing was written.
+ *
+ * @example
+ * try {
+ *   await engine.ready;
+ * } catch (error) {
+ *   if (error instanceof StateRestoreError) console.error(error.message); // where the state is and what to do
+ * }
+ */
 export class StateRestoreError extends Error {
   override name = 'StateRestoreError';
 
@@ -30,7 +45,7 @@ export class StateRestoreError extends Error {
 /** Starts the project from its `initialState`; one that does not fit is a `StateRestoreError`, not a crash. */
 export function importInitialState(project: Project): void {
   try {
-    if (project.initialState) project.importState(project.initialState);
+    project.importInitialState();
   } catch (error) {
     throw new StateRestoreError(
       'the state to start from (initialState, --import)',

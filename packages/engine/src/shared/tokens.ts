@@ -1,4 +1,4 @@
-import { CompactSign, compactVerify } from 'jose';
+import { CompactSign, base64url, compactVerify } from 'jose';
 import type { Clock } from './clock.js';
 import { newId } from './ids.js';
 
@@ -68,6 +68,15 @@ export class TokenIssuer {
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .sign(await this.#signingKey());
     return { token, jti, expiresIn: ttlSeconds };
+  }
+
+  /**
+   * `unsigned` (a token's `header.payload`) signed with this issuer's key: the journal keeps the access tokens of
+   * requests without their signature, and signs them again when it replays them (HS256 signs the same way each time).
+   */
+  async sign(unsigned: string): Promise<string> {
+    const signature = await crypto.subtle.sign('HMAC', await this.#signingKey(), bytesOf(unsigned));
+    return `${unsigned}.${base64url.encode(new Uint8Array(signature))}`;
   }
 
   /** The token's claims, or undefined when it is malformed, forged, of another project or expired. */

@@ -8,6 +8,8 @@
  * await admin.reset();
  * await admin.clock.advance(7200); // every access token of the project has expired
  * const [mail] = await admin.outbox();
+ *
+ * @module @basekit/sdk/admin
  */
 import { createHttpClient, dataOf, type TransportOptions } from '../core/core.js';
 import { NetworkError } from '../core/errors.js';
@@ -17,62 +19,234 @@ import { serverSentEvents } from './events.js';
 
 type Schemas = components['schemas'];
 
-/** A project's config as the server resolved it, every default filled in. */
+/**
+ * A project's config as the server resolved it, every default filled in.
+ *
+ * @example
+ * const config: Config = await admin.config.get();
+ * const client = createClient({ baseUrl, authenticationId: config.authenticationId, clientKey: config.clientKey });
+ */
 export type Config = Schemas['Config'];
-/** Config keys, any of them: what `config.update` and `projects.create` take. */
+/**
+ * Config keys, any of them: what `config.update` and `projects.create` take.
+ *
+ * @example
+ * const keys: ConfigKeys = { emailConfirmation: true, accessTokenTtlSeconds: 60 };
+ * await admin.config.update(keys);
+ */
 export type ConfigKeys = Schemas['ConfigKeys'];
-/** The server clock: its time and how far it was moved ahead of real time. */
+/**
+ * The server clock: its time and how far it was moved ahead of real time.
+ *
+ * @example
+ * const { now, offsetSeconds }: ClockReading = await admin.clock.read(); // offsetSeconds: 7200 after advance(7200)
+ */
 export type ClockReading = Schemas['AdminClock'];
-/** An e-mail the service would have sent. */
+/**
+ * An e-mail the service would have sent.
+ *
+ * @example
+ * const [mail]: Mail[] = await admin.outbox();
+ * expect(mail).toMatchObject({ to: 'ann@example.com' });
+ * await fetch(mail.link!); // confirms the registration
+ */
 export type Mail = Schemas['AdminMail'];
-/** A project's whole state, as exported. */
+/**
+ * A project's whole state, as exported.
+ *
+ * @example
+ * const seeded: StateExport = await admin.state.export();
+ * beforeEach(() => admin.state.import(seeded));
+ */
 export type StateExport = Schemas['AdminState'];
-/** A state to import: an export, parts left out starting empty. */
+/**
+ * A state to import: an export, parts left out starting empty.
+ *
+ * @example
+ * const onlyMail: StateImport = { outbox: [{ to: 'ann@example.com', subject: 'Welcome', text: 'Hello' }] };
+ * await admin.state.import(onlyMail);
+ */
 export type StateImport = Schemas['AdminStateImport'];
-/** A user's record. */
+/**
+ * What an import restored, counted: settings, the clock's offset, the outbox, and each area's counts by kind.
+ *
+ * @example
+ * const summary: StateSummary = await admin.state.import(seeded);
+ * console.log(summary.areas['database']); // rows by table
+ */
+export type StateSummary = Schemas['AdminStateSummary'];
+/**
+ * A user's record.
+ *
+ * @example
+ * const user: UserRecord = await admin.users.activate(userId);
+ */
 export type UserRecord = Schemas['User'];
-/** A page of users and how many match in all. */
+/**
+ * A page of users and how many match in all.
+ *
+ * @example
+ * const { userCount, users }: UserList = await admin.users.find({ q: 'garcia' });
+ */
 export type UserList = Schemas['UserList'];
-/** Which users `users.find` answers: every given part must match. */
+/**
+ * Which users `users.find` answers: every given part must match.
+ *
+ * @example
+ * const activeGarcias: UserFilter = { q: 'garcia', active: 'true' };
+ * const { users } = await admin.users.find(activeGarcias);
+ */
 export type UserFilter = NonNullable<paths['/__admin/users']['get']['parameters']['query']>;
-/** A file or folder of the storage, with its Content-Type (files) and last change. */
+/**
+ * A file or folder of the storage, with its Content-Type (files) and last change.
+ *
+ * @example
+ * const [first]: FileEntry[] = (await admin.files.list({ path: 'photos' })).entries;
+ * if (!first.isDirectory) console.log(first.url, first.contentType);
+ */
 export type FileEntry = Schemas['AdminFileEntry'];
-/** A location of the storage and a page of the entries below it. */
+/**
+ * A location of the storage and a page of the entries below it.
+ *
+ * @example
+ * const { entry, entries }: FileListing = await admin.files.list({ path: 'photos' });
+ */
 export type FileListing = Schemas['AdminFileListing'];
-/** Which location `files.list` looks at, and which entries below it. */
+/**
+ * Which location `files.list` looks at, and which entries below it.
+ *
+ * @example
+ * const cats: FileQuery = { path: 'photos', name: 'cat' };
+ * const { entries } = await admin.files.list(cats);
+ */
 export type FileQuery = NonNullable<paths['/__admin/files']['get']['parameters']['query']>;
-/** The answered requests as a HAR 1.2 log. */
+/**
+ * The answered requests as a HAR 1.2 log.
+ *
+ * @example
+ * const har: Har = await admin.requests.har();
+ * writeFileSync('requests.har', JSON.stringify(har));
+ */
 export type Har = Schemas['AdminHar'];
-/** Which answered requests a HAR export holds: the list's filters and the newest `limit`. */
+/**
+ * Which answered requests a HAR export holds: the list's filters and the newest `limit`.
+ *
+ * @example
+ * const failures: HarFilter = { status: '5xx', limit: 100 };
+ * const har = await admin.requests.har(failures);
+ */
 export type HarFilter = NonNullable<paths['/__admin/requests/har']['get']['parameters']['query']>;
-/** A database table with its row count and column types. */
+/**
+ * A database table with its row count and column types.
+ *
+ * @example
+ * const notes: TableSummary | undefined = (await admin.database.tables()).find((table) => table.name === 'Note');
+ * expect(notes?.rowCount).toBe(3);
+ */
 export type TableSummary = Schemas['AdminTable'];
-/** A transcoder convert job with its deliveries, calls and the converter's log. */
+/**
+ * A transcoder convert job with its deliveries, calls and the converter's log.
+ *
+ * @example
+ * const [job]: TranscoderJob[] = await admin.transcoder.jobs();
+ * if (job.state === 'rejected') console.log(job.reason, job.log.at(-1)?.output);
+ */
 export type TranscoderJob = Schemas['AdminTranscoderJob'];
-/** Every transcoder settings record: the project's and each user's. */
+/**
+ * Every transcoder settings record: the project's and each user's.
+ *
+ * @example
+ * const { settings, userSettings }: TranscoderSettings = await admin.transcoder.settings();
+ * expect(settings.webhook).toHaveLength(1);
+ */
 export type TranscoderSettings = Schemas['AdminTranscoderSettings'];
-/** How convert jobs are scheduled and deliveries retried. */
+/**
+ * How convert jobs are scheduled and deliveries retried.
+ *
+ * @example
+ * const { concurrency, deliveryAttempts }: TranscoderPolicy = await admin.transcoder.policy();
+ */
 export type TranscoderPolicy = Schemas['AdminTranscoderPolicy'];
-/** Keys of the transcoder's policy to change. */
+/**
+ * Keys of the transcoder's policy to change.
+ *
+ * @example
+ * const noRetries: TranscoderPolicyPatch = { deliveryAttempts: 1, retryDelayMs: 0 };
+ * await admin.transcoder.updatePolicy(noRetries);
+ */
 export type TranscoderPolicyPatch = Schemas['AdminTranscoderPolicyPatch'];
-/** One answered request, as the inspector lists it. */
+/**
+ * One answered request, as the inspector lists it.
+ *
+ * @example
+ * const [last]: RequestSummary[] = (await admin.requests.list()).requests;
+ * console.log(last.method, last.path, last.status, last.caller.kind);
+ */
 export type RequestSummary = Schemas['AdminRequestSummary'];
-/** One answered request in full: headers (secrets masked) and bodies. */
+/**
+ * One answered request in full: headers (secrets masked) and bodies.
+ *
+ * @example
+ * const details: RequestDetails = await admin.requests.get(id);
+ * if (details.request.body.kind === 'json') console.log(details.request.body.json);
+ */
 export type RequestDetails = Schemas['AdminRequestDetails'];
-/** One page of answered requests, newest first. */
+/**
+ * One page of answered requests, newest first.
+ *
+ * @example
+ * let page: RequestPage = await admin.requests.list({ limit: 50 });
+ * while (page.next) page = await admin.requests.list({ limit: 50, before: page.next });
+ */
 export type RequestPage = Schemas['AdminRequestPage'];
-/** Which answered requests a page lists, and how many: every given part must match. */
+/**
+ * Which answered requests a page lists, and how many: every given part must match.
+ *
+ * @example
+ * const failedWrites: RequestFilter = { area: 'database', status: '4xx' };
+ * const { requests } = await admin.requests.list(failedWrites);
+ */
 export type RequestFilter = NonNullable<paths['/__admin/requests']['get']['parameters']['query']>;
-/** A body as the inspector shows it. */
+/**
+ * A body as the inspector shows it.
+ *
+ * @example
+ * const body: BodyView = (await admin.requests.get(id)).response.body;
+ * if (body.kind === 'omitted') console.log(`not shown (${body.reason})`);
+ */
 export type BodyView = Schemas['AdminBodyView'];
-/** Who made a request. */
+/**
+ * Who made a request.
+ *
+ * @example
+ * const caller: Caller = (await admin.requests.get(id)).caller;
+ * if (caller.kind === 'user') console.log(caller.userId);
+ */
 export type Caller = Schemas['AdminCaller'];
-/** The part of the service a request went to. */
+/**
+ * The part of the service a request went to.
+ *
+ * @example
+ * const area: InspectedArea = 'storage';
+ * const { requests } = await admin.requests.list({ area });
+ */
 export type InspectedArea = Schemas['AdminInspectedArea'];
-/** A project of the server: its id (the authentication id) and its config. */
+/**
+ * A project of the server: its id (the authentication id) and its config.
+ *
+ * @example
+ * const project: ServerProject = await admin.projects.create({ emailConfirmation: true });
+ * const own = createAdminClient({ baseUrl, masterKey: project.config.masterKey, authenticationId: project.id });
+ */
 export type ServerProject = Schemas['AdminProject'];
 
-/** What the admin client needs: the server and the key of the project it acts on. */
+/**
+ * What the admin client needs: the server and the key of the project it acts on.
+ *
+ * @example
+ * const options: AdminClientOptions = { baseUrl: 'http://127.0.0.1:3000', masterKey: 'dev-master-key', headerWord: 'Backtory' };
+ * const admin = createAdminClient(options);
+ */
 export interface AdminClientOptions extends TransportOptions {
   /** The server's address, `http://HOST:PORT`. */
   baseUrl: string;
@@ -85,7 +259,14 @@ export interface AdminClientOptions extends TransportOptions {
   authenticationId?: string;
 }
 
-/** The admin API of one project of a reference server. */
+/**
+ * The admin API of one project of a reference server: what `createAdminClient` returns.
+ *
+ * @example
+ * export async function expireSessions(admin: AdminClient) {
+ *   await admin.clock.advance(7200);
+ * }
+ */
 export type AdminClient = ReturnType<typeof createAdminClient>;
 
 /**
@@ -185,13 +366,15 @@ export function createAdminClient({ baseUrl, masterKey, authenticationId, ...tra
       export: ({ signal }: CallOptions = {}): Promise<StateExport> => dataOf(http.GET('/__admin/state', { signal })),
 
       /**
-       * Replaces the state with an export; all or nothing (a `ValidationError` leaves it as it was).
+       * Replaces the state with an export, its settings first; all or nothing (a `ValidationError` leaves it as it
+       * was). Answers what it restored, counted.
        *
        * @example
        * beforeEach(() => admin.state.import(seeded));
+       * const { areas } = await admin.state.import(seeded); // areas.users.users: how many users came back
        */
-      async import(state: StateImport, { signal }: CallOptions = {}): Promise<void> {
-        await dataOf(http.PUT('/__admin/state', { body: state, signal }));
+      async import(state: StateImport, { signal }: CallOptions = {}): Promise<StateSummary> {
+        return (await dataOf(http.PUT('/__admin/state', { body: state, signal }))).restored;
       },
     },
 
@@ -482,9 +665,10 @@ export function createAdminClient({ baseUrl, masterKey, authenticationId, ...tra
        * @example
        * await admin.projects.importState(project.id, fixture);
        */
-      async importState(projectId: string, state: StateImport, { signal }: CallOptions = {}): Promise<void> {
+      async importState(projectId: string, state: StateImport, { signal }: CallOptions = {}): Promise<StateSummary> {
         const params = path('projectId', projectId);
-        await dataOf(http.PUT('/__admin/projects/{projectId}/state', { params, body: state, signal }));
+        return (await dataOf(http.PUT('/__admin/projects/{projectId}/state', { params, body: state, signal })))
+          .restored;
       },
     },
   };

@@ -1,3 +1,13 @@
+/**
+ * `@basekit/sdk/auth`: the users service (registration, sessions, users), for an app that imports it alone.
+ *
+ * @example
+ * import { createCore } from '@basekit/sdk/core';
+ * import { createAuth } from '@basekit/sdk/auth';
+ * const auth = createAuth(createCore({ baseUrl, authenticationId, clientKey }));
+ *
+ * @module @basekit/sdk/auth
+ */
 import type { Core } from '../core/core.js';
 import { formData } from '../core/form.js';
 import type { CallOptions } from '../core/options.js';
@@ -6,27 +16,79 @@ import type { Session } from '../core/token-store.js';
 import type { components } from '../generated/schema.js';
 
 type Schemas = components['schemas'];
-/** A user as the service returns it (spec 2.1). */
+/**
+ * A user as the service returns it (spec 2.1).
+ *
+ * @example
+ * const me: User = await client.auth.me();
+ * console.log(me.userId, me.username);
+ */
 export type User = Schemas['User'];
-/** The registration response: the user record with `avatar`. */
+/**
+ * The registration response: the user record with `avatar`.
+ *
+ * @example
+ * const user: RegisteredUser = await client.auth.register({ username: 'ann', password: 's3cret' });
+ */
 export type RegisteredUser = Schemas['RegisteredUser'];
-/** A registration: username and password, the profile fields, and extra string fields. */
+/**
+ * A registration: username and password, the profile fields, and extra string fields.
+ *
+ * @example
+ * const registration: Registration = { username: 'ann', password: 's3cret', firstName: 'Ann', team: 'red' };
+ * await client.auth.register(registration);
+ */
 export type Registration = Schemas['UserRegistration'];
-/** The profile fields a user update may change. */
+/**
+ * The profile fields a user update may change.
+ *
+ * @example
+ * const changes: UserChanges = { firstName: 'Annie' };
+ * await client.auth.updateMe(changes);
+ */
 export type UserChanges = Schemas['UserUpdate'];
-/** A page of users with the total count (spec 2.3). */
+/**
+ * A page of users with the total count (spec 2.3).
+ *
+ * @example
+ * const { users, userCount }: UserList = await admin.auth.list({ page: 0, pageSize: 20 });
+ */
 export type UserList = Schemas['UserList'];
-/** A new guest (beyond the spec): its user record, the id again as `id`, and its generated password. */
+/**
+ * A new guest (beyond the spec): its user record, the id again as `id`, and its generated password.
+ *
+ * @example
+ * const guest: GuestCredentials = await client.auth.registerGuest();
+ * localStorage.setItem('guest', JSON.stringify({ username: guest.username, password: guest.password }));
+ */
 export type GuestCredentials = Schemas['GuestCredentials'];
-/** What completes a guest's registration (beyond the spec): its id, the last and new credentials, profile fields. */
+/**
+ * What completes a guest's registration (beyond the spec): its id, the last and new credentials, profile fields.
+ *
+ * @example
+ * const completion: GuestCompletion = { userId: guest.id, lastPassword: guest.password, newUsername: 'ann', newPassword: 's3cret' };
+ * await admin.auth.completeGuestRegistration(completion);
+ */
 export type GuestCompletion = Schemas['GuestRegistrationCompletion'];
-/** Paging of user search and listing; `page` counts from 0. */
+/**
+ * Paging of user search and listing; `page` counts from 0.
+ *
+ * @example
+ * const page: Paging = { page: 2, pageSize: 50 };
+ * await admin.auth.search('ann', page);
+ */
 export interface Paging extends CallOptions {
   page?: number;
   pageSize?: number;
 }
 
-/** The users service (spec 4.1): registration, sessions, and user lookups and updates. */
+/**
+ * The users service (spec 4.1): registration, sessions, and user lookups and updates.
+ *
+ * @example
+ * const auth: Auth = client.auth;
+ * await auth.login('ann', 's3cret');
+ */
 export type Auth = ReturnType<typeof createAuth>;
 
 /**

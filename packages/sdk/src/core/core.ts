@@ -2,18 +2,31 @@ import createFetchClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from '../generated/schema.js';
 import { AbortError, BasekitError, NetworkError, ServiceError } from './errors.js';
 import { renameServiceHeaders } from './header-word.js';
+import type { KnownOptions } from './area-ids.js';
 import { describeNetworkFailure } from './network-failure.js';
 import type { ClientOptions } from './options.js';
 import { SessionManager, type TokenResponse } from './session.js';
 import { formData } from './form.js';
 import { memoryTokenStore } from './token-store.js';
 
-/** The typed openapi-fetch client of the whole contract. */
+/**
+ * The typed openapi-fetch client of the whole contract.
+ *
+ * @example
+ * const http: HttpClient = client.core.http(client.core.options.baseUrl);
+ * const { data } = await http.GET('/auth/users/me');
+ */
 export type HttpClient = Client<paths>;
 
-/** What every area client is built on: the options, the session and the transport. */
-export interface Core {
-  readonly options: ClientOptions & { storageUrl: string; transcoderUrl: string };
+/**
+ * What every area client is built on: the options (of type `O`, with every URL), the session and the transport.
+ *
+ * @example
+ * const core: Core = createCore({ baseUrl, authenticationId, clientKey });
+ * const session = await core.session.current();
+ */
+export interface Core<O extends ClientOptions = ClientOptions> {
+  readonly options: O & { storageUrl: string; transcoderUrl: string };
   readonly session: SessionManager;
   /** fetch with the SDK's error mapping: `NetworkError`, `AbortError`, `ServiceError`. */
   send(operation: string, request: Request): Promise<Response>;
@@ -62,7 +75,13 @@ const errorMiddleware: Middleware = {
   onError: ({ request, schemaPath, error }) => transportError(`${request.method} ${schemaPath}`, error, request.url),
 };
 
-/** What a client of the contract sends its requests with: see `ClientOptions`. */
+/**
+ * What a client of the contract sends its requests with: see `ClientOptions`.
+ *
+ * @example
+ * const transport: TransportOptions = { fetch: myFetch, headerWord: 'Backtory' };
+ * const http = createHttpClient(baseUrl, headers, transport);
+ */
 export type TransportOptions = Pick<ClientOptions, 'fetch' | 'headerWord'>;
 
 /** The fetch of the options; `globalThis.fetch` read at call time, since msw (or a test) may replace it later. */
@@ -136,7 +155,7 @@ function sessionMiddleware(core: Core, send: (request: Request) => Promise<Respo
  * const core = createCore({ baseUrl: 'http://localhost:3000', authenticationId: 'dev-auth-id', clientKey: 'dev-client-key' });
  * const auth = createAuth(core);
  */
-export function createCore(options: ClientOptions): Core {
+export function createCore<O extends ClientOptions>(options: O & KnownOptions<O>): Core<NoInfer<O>> {
   const resolved = {
     ...options,
     storageUrl: options.storageUrl ?? options.baseUrl,
@@ -144,7 +163,7 @@ export function createCore(options: ClientOptions): Core {
   };
   const rawFetch = fetchOf(options);
 
-  const core: Core = {
+  const core: Core<O> = {
     options: resolved,
     session: new SessionManager(options.tokenStore ?? memoryTokenStore(), (refreshToken) => renew(core, refreshToken)),
     async send(operation, request) {

@@ -1,6 +1,11 @@
 import type { NetworkFailureReason } from './network-failure.js';
 
-/** The body of every error the service answers. */
+/**
+ * The body of every error the service answers.
+ *
+ * @example
+ * const body: ErrorBody = await response.json(); // { code: 101, error: 'no such user' }
+ */
 export interface ErrorBody {
   code: number;
   error: string;
@@ -16,7 +21,12 @@ export class BasekitError extends Error {
   override name = 'BasekitError';
 }
 
-/** Where a failed call went: the operation (`POST /auth/login`) and the request sent. */
+/**
+ * Where a failed call went: the operation (`POST /auth/login`) and the request sent.
+ *
+ * @example
+ * catch (e) { if (e instanceof ServiceError) console.log(e.request.method, e.request.url) }
+ */
 export interface RequestInfo {
   operation: string;
   method: string;
@@ -174,6 +184,23 @@ export class AbortError extends BasekitError {
  */
 export class SessionExpiredError extends BasekitError {
   override name = 'SessionExpiredError';
+}
+
+/**
+ * The client was created without an option the area needs (`objectStorageId`, `storageId`, `gameId`): the area's
+ * calls reject with it before anything is sent. `option` names it.
+ *
+ * @example
+ * catch (e) { if (e instanceof MissingOptionError) console.error(`set ${e.option} in createClient`) }
+ */
+export class MissingOptionError extends BasekitError {
+  override name = 'MissingOptionError';
+  constructor(
+    readonly option: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /**

@@ -5,7 +5,10 @@
  * import { createCore } from '@basekit/sdk/core';
  * import { createLeaderboards } from '@basekit/sdk/leaderboards';
  * const boards = createLeaderboards(createCore({ baseUrl, authenticationId, clientKey, gameId }));
+ *
+ * @module @basekit/sdk/core
  */
+export type { AreaId, AreaOf, FilesOf, KnownOptions, MissingOption } from './area-ids.js';
 export { createCore, createHttpClient, dataOf, type Core, type HttpClient, type TransportOptions } from './core.js';
 export * from './errors.js';
 export type { NetworkFailureReason } from './network-failure.js';

@@ -1,6 +1,12 @@
 import type { TokenStore } from './token-store.js';
 
-/** What a client needs to reach one project of the service (the keys come from the management panel). */
+/**
+ * What a client needs to reach one project of the service (the keys come from the management panel).
+ *
+ * @example
+ * const options: ClientOptions = { baseUrl: 'http://localhost:3000', authenticationId: 'dev-auth-id', clientKey: 'dev-client-key', objectStorageId: 'dev-db' };
+ * const client = createClient(options);
+ */
 export interface ClientOptions {
   /** `{base_url}`: users, database, leaderboards. */
   baseUrl: string;
@@ -31,7 +37,14 @@ export interface ClientOptions {
   fetch?: (request: Request) => Promise<Response>;
 }
 
-/** What every call takes besides its own arguments. */
+/**
+ * What every call takes besides its own arguments.
+ *
+ * @example
+ * const controller = new AbortController();
+ * setTimeout(() => controller.abort(), 5000);
+ * await client.auth.me({ signal: controller.signal });
+ */
 export interface CallOptions {
   /** Aborts the call: it then rejects with `AbortError`. */
   signal?: AbortSignal;

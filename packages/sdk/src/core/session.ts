@@ -1,7 +1,13 @@
 import { ServiceError, SessionExpiredError } from './errors.js';
 import type { Session, TokenStore } from './token-store.js';
 
-/** The token response of login and renewal (spec 2.2). */
+/**
+ * The token response of login and renewal (spec 2.2).
+ *
+ * @example
+ * const tokens: TokenResponse = await (await fetch(`${baseUrl}/auth/login`, init)).json();
+ * await client.core.session.signIn(tokens);
+ */
 export interface TokenResponse {
   access_token: string;
   token_type: string;
@@ -11,9 +17,20 @@ export interface TokenResponse {
   jti: string;
 }
 
-/** What happened to the session: a login, a renewal, a logout, or a renewal the service refused. */
+/**
+ * What happened to the session: a login, a renewal, a logout, or a renewal the service refused.
+ *
+ * @example
+ * client.auth.onSessionChange((change: SessionChange) => console.log('session', change));
+ */
 export type SessionChange = 'signedIn' | 'refreshed' | 'signedOut' | 'expired';
-/** Hears each session change with the session after it (undefined once signed out or expired). */
+/**
+ * Hears each session change with the session after it (undefined once signed out or expired).
+ *
+ * @example
+ * const listener: SessionListener = (change, session) => { if (change === 'expired') showLogin() };
+ * client.auth.onSessionChange(listener);
+ */
 export type SessionListener = (change: SessionChange, session: Session | undefined) => void;
 
 /** Renew the access token this long before it expires, so a request never leaves with a token about to lapse. */

@@ -1,4 +1,10 @@
-/** A signed-in session as the SDK keeps it. */
+/**
+ * A signed-in session as the SDK keeps it.
+ *
+ * @example
+ * const session: Session | undefined = await client.auth.session();
+ * if (session && session.expiresAt < Date.now()) await client.auth.refresh();
+ */
 export interface Session {
   accessToken: string;
   tokenType: string;
@@ -9,7 +15,16 @@ export interface Session {
   expiresAt: number;
 }
 
-/** Where the session is kept: memory by default, `localStorage` in browsers, or anything with these three methods. */
+/**
+ * Where the session is kept: memory by default, `localStorage` in browsers, or anything with these three methods.
+ *
+ * @example
+ * const cookieStore: TokenStore = {
+ *   get: () => readCookie('session'),
+ *   set: (session) => writeCookie('session', session),
+ *   clear: () => deleteCookie('session'),
+ * };
+ */
 export interface TokenStore {
   /** The kept session, or undefined. */
   get(): Session | undefined | Promise<Session | undefined>;
@@ -37,6 +52,10 @@ export function memoryTokenStore(): TokenStore {
 /**
  * What `localStorageTokenStore` uses of Web Storage: `localStorage`, `sessionStorage`, or a stand-in. Declared here
  * rather than as the DOM's `Storage`, so that Node projects type-check without the DOM library.
+ *
+ * @example
+ * const storage: KeyValueStorage = sessionStorage; // or anything with getItem, setItem and removeItem
+ * const store = localStorageTokenStore('app.session', storage);
  */
 export interface KeyValueStorage {
   /** The value kept under `key`, or `null`. */

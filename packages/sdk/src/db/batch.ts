@@ -13,7 +13,13 @@ import { decode, encode } from './values.js';
  */
 export const BATCH_LIMIT = 50;
 
-/** One item's outcome, in the service's shape (spec 2.5), dates as `Date`. */
+/**
+ * One item's outcome, in the service's shape (spec 2.5), dates as `Date`.
+ *
+ * @example
+ * const results: BatchResult[] = await client.db.batch().create('Note', { title: 'a' }).delete('Note', 'n1').run();
+ * for (const result of results) if ('error' in result) console.warn(result.error.error);
+ */
 export type BatchResult = { success: Created | Updated | Record<string, never> } | { error: ErrorBody };
 
 interface BatchItem {

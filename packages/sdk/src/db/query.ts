@@ -4,9 +4,19 @@ import type { DbContext } from './context.js';
 import type { Data, Pointer, Row, SystemColumns } from './types.js';
 import { decode, encode } from './values.js';
 
-/** A column of `T` or a system column. */
+/**
+ * A column of `T` or a system column.
+ *
+ * @example
+ * const column: Key<{ title: string }> = 'title'; // or a system column: '_id', 'createdAt', …
+ */
 export type Key<T> = Extract<keyof T, string> | Extract<keyof SystemColumns, string>;
-/** The type of a column's values (any value for tables declared without a row type). */
+/**
+ * The type of a column's values (any value for tables declared without a row type).
+ *
+ * @example
+ * type Created = ValueOf<{ title: string }, 'createdAt'>; // Date
+ */
 export type ValueOf<T, K> = K extends keyof SystemColumns
   ? SystemColumns[K]
   : K extends keyof T
@@ -14,17 +24,33 @@ export type ValueOf<T, K> = K extends keyof SystemColumns
       ? unknown
       : NonNullable<T[K]>
     : never;
-/** What equality compares a column with: a value of it, or for array columns one element (the array contains it). */
+/**
+ * What equality compares a column with: a value of it, or for array columns one element (the array contains it).
+ *
+ * @example
+ * notes.query().equalTo('tags', 'news'); // an array column compares with one of its elements too
+ */
 export type Comparable<V> = V extends readonly (infer E)[] ? V | E : V;
 type ElementOf<V> = V extends readonly (infer E)[] ? E : unknown;
 type StringKey<T> = {
   [K in Key<T>]: ValueOf<T, K> extends string ? K : unknown extends ValueOf<T, K> ? K : never;
 }[Key<T>];
 
-/** The JSON query of spec 4.4. */
+/**
+ * The JSON query of spec 4.4.
+ *
+ * @example
+ * const where: Where = notes.query().greaterThan('views', 10).where; // { views: { $gt: 10 } }
+ */
 export type Where = Record<string, unknown>;
 
-/** A query on another table, used inside this one. */
+/**
+ * A query on another table, used inside this one.
+ *
+ * @example
+ * const popular = client.db.table('Author').query().greaterThan('followers', 1000);
+ * await notes.query().matchesQuery('author', popular).find();
+ */
 export interface SubQuery {
   readonly className: string;
   readonly where: Where;
@@ -41,7 +67,12 @@ interface Params {
   sample?: number;
 }
 
-/** `find` with a total: the rows of this page and the number of all matching rows. */
+/**
+ * `find` with a total: the rows of this page and the number of all matching rows.
+ *
+ * @example
+ * const { results, count } = await notes.query().limit(10).findAndCount();
+ */
 export interface Counted<T extends object> {
   results: Row<T>[];
   count: number;
@@ -316,6 +347,12 @@ export class Query<T extends object = Data> {
     }
   }
 
+  /**
+   * Every matching row, page after page (as `all()`): a query is iterable with `for await`.
+   *
+   * @example
+   * for await (const note of notes.query().equalTo('done', false)) console.log(note.title);
+   */
   [Symbol.asyncIterator](): AsyncGenerator<Row<T>, void, undefined> {
     return this.all();
   }

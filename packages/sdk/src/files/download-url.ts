@@ -1,4 +1,10 @@
-/** How to serve a downloaded file (spec 4.6, download options). */
+/**
+ * How to serve a downloaded file (spec 4.6, download options).
+ *
+ * @example
+ * const options: DownloadOptions = { resize: { width: 64, height: 64 }, filename: 'avatar.png' };
+ * img.src = client.files.downloadUrl('photos/cat.png', options);
+ */
 export interface DownloadOptions {
   /** Resize an image to fit these pixels (`/r/<width>x<height>`). */
   resize?: { width: number; height: number };

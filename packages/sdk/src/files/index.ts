@@ -1,5 +1,17 @@
+/**
+ * `@basekit/sdk/files`: the file storage (uploads with progress, folders, downloads), for an app that imports it
+ * alone.
+ *
+ * @example
+ * import { createCore } from '@basekit/sdk/core';
+ * import { createFiles } from '@basekit/sdk/files';
+ * const files = createFiles(createCore({ baseUrl, authenticationId, clientKey, storageId }));
+ *
+ * @module @basekit/sdk/files
+ */
+import { areaHttp, missingOption, type FilesOf } from '../core/area-ids.js';
 import type { Core } from '../core/core.js';
-import type { CallOptions } from '../core/options.js';
+import type { CallOptions, ClientOptions } from '../core/options.js';
 import type { components } from '../generated/schema.js';
 import { downloadUrl, type DownloadOptions } from './download-url.js';
 import { progressFetch, type UploadProgress } from './progress-fetch.js';
@@ -9,18 +21,39 @@ export { downloadUrl, type DownloadOptions } from './download-url.js';
 export type { UploadProgress } from './progress-fetch.js';
 export type { UploadItem, UploadSource } from './upload.js';
 
-/** A file or folder of a listing (spec 2.6). */
+/**
+ * A file or folder of a listing (spec 2.6).
+ *
+ * @example
+ * for (const record of await admin.files.list('photos')) console.log(record.url);
+ */
 export type FileRecord = components['schemas']['FileRecord'];
-/** A file's details (spec 2.6). */
+/**
+ * A file's details (spec 2.6).
+ *
+ * @example
+ * const info: FileInfo = await admin.files.info('photos/cat.png');
+ * console.log(info.fileSizeInBytes, info.md5Hash);
+ */
 export type FileInfo = components['schemas']['FileInfo'];
 
-/** Paging of a folder listing: `page` counts from 0, at most 50 records a page. */
+/**
+ * Paging of a folder listing: `page` counts from 0, at most 50 records a page.
+ *
+ * @example
+ * const second = await admin.files.list('photos', { page: 1, pageSize: 20 });
+ */
 export interface ListOptions extends CallOptions {
   page?: number;
   pageSize?: number;
 }
 
-/** `force` for delete, copy and move: one flag for every path, or one per path. */
+/**
+ * `force` for delete, copy and move: one flag for every path, or one per path.
+ *
+ * @example
+ * await admin.files.delete(['photos/a.png', 'photos/old'], { force: [false, true] });
+ */
 export interface ForceOptions extends CallOptions {
   force?: boolean | boolean[];
 }
@@ -29,21 +62,38 @@ const flags = (count: number, force: boolean | boolean[] = false) =>
   Array.isArray(force) ? force : Array<boolean>(count).fill(force);
 const list = (paths: string | string[]) => (Array.isArray(paths) ? paths : [paths]);
 
-/** The file storage (spec 4.6). */
-export type Files = ReturnType<typeof createFiles>;
+/**
+ * The file storage (spec 4.6).
+ *
+ * @example
+ * const files: Files = client.files;
+ * const [saved] = await files.upload([{ file, path: 'photos' }]);
+ */
+export type Files = ReturnType<typeof filesOn>;
 
 /**
  * Creates the file storage client on a core; it sends `X-Service-Storage-Id` and the session's token to
- * `storageUrl`. Listing, info, copy and move need the master token.
+ * `storageUrl`. Listing, info, copy and move need the master token. On a core without `storageId` it does not
+ * compile, but for the downloads when a `bucket` is given (`FilesOf`); its other calls reject with
+ * `MissingOptionError`.
  *
  * @example
  * const files = createFiles(createCore({ baseUrl, authenticationId, clientKey, storageId }));
  * const [url] = await files.upload([{ file: input.files[0], path: 'photos' }]);
  * img.src = files.downloadUrl(url, { resize: { width: 200, height: 200 } });
  */
-export function createFiles(core: Core) {
-  const { storageUrl, storageId, bucket = storageId ?? '' } = core.options;
-  const http = core.http(storageUrl, storageId ? { 'X-Service-Storage-Id': storageId } : {});
+export function createFiles<O extends ClientOptions>(core: Core<O>): FilesOf<O, Files> {
+  return filesOn(core) as FilesOf<O, Files>;
+}
+
+function filesOn(core: Core) {
+  const { storageUrl, storageId, bucket = storageId } = core.options;
+  const http = areaHttp(core, storageUrl, 'storageId');
+  // Downloads are public: they need the bucket's name, which is the storage id unless given apart.
+  const bucketName = () => {
+    if (bucket === undefined) throw missingOption('storageId');
+    return bucket;
+  };
 
   const transfer = (
     operation: '/files/copy' | '/files/move',
@@ -176,7 +226,8 @@ export function createFiles(core: Core) {
      * @example
      * files.downloadUrl('photos/cat.jpg', { resize: { width: 64, height: 64 }, filename: 'avatar.jpg' });
      */
-    downloadUrl: (path: string, options?: DownloadOptions): string => downloadUrl(storageUrl, bucket, path, options),
+    downloadUrl: (path: string, options?: DownloadOptions): string =>
+      downloadUrl(storageUrl, bucketName(), path, options),
 
     /**
      * Downloads a stored file (its public address, see `downloadUrl`), resized when asked.
@@ -185,7 +236,7 @@ export function createFiles(core: Core) {
      * const thumbnail = await files.download('photos/cat.jpg', { resize: { width: 64, height: 64 } });
      */
     async download(path: string, { signal, ...options }: DownloadOptions & CallOptions = {}): Promise<Blob> {
-      const request = new Request(downloadUrl(storageUrl, bucket, path, options), { signal: signal ?? null });
+      const request = new Request(downloadUrl(storageUrl, bucketName(), path, options), { signal: signal ?? null });
       return (await core.send('GET /{bucket}/{path}', request)).blob();
     },
   };

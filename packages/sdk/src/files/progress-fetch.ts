@@ -1,4 +1,11 @@
-/** Bytes of the request body sent so far, and the body's size when known. */
+/**
+ * Bytes of the request body sent so far, and the body's size when known.
+ *
+ * @example
+ * await client.files.upload(items, {
+ *   onProgress: ({ loaded, total }: UploadProgress) => (bar.value = total ? loaded / total : 0),
+ * });
+ */
 export interface UploadProgress {
   loaded: number;
   total?: number;
@@ -15,7 +22,8 @@ const NULL_BODY_STATUSES = new Set([204, 205, 304]);
 /**
  * A fetch that reports upload progress. fetch itself has no upload events, so: where `XMLHttpRequest` exists
  * (browsers, jsdom, happy-dom) the request goes through it and its upload events; elsewhere (Node) the body is
- * streamed to fetch and counted as the connection takes it. The body is read into memory once either way.
+ * streamed to fetch and counted as the connection takes it. The body is read into memory once either way. Every
+ * upload that is answered reports a last event with `loaded === total`, whatever events the platform gave before.
  */
 export function progressFetch(onProgress: OnProgress) {
   return async (request: Request): Promise<Response> => {
@@ -41,7 +49,9 @@ function sendStreamed(request: Request, body: Uint8Array<ArrayBuffer>, onProgres
     },
     { highWaterMark: 0 },
   );
-  const headers = new Headers(request.headers);
+  // Copied entry by entry: msw (its interceptors) patches `Headers` so that `new Headers(request.headers)` keeps only
+  // what it recorded, the body's Content-Type, and drops the ids and the token.
+  const headers = new Headers([...request.headers]);
   // A known length instead of chunked encoding: the server sees the same request as without progress.
   headers.set('content-length', String(body.length));
   // `duplex` is required by fetch for a streamed body; the DOM typings do not know it yet.
@@ -60,10 +70,16 @@ function sendWithXhr(request: Request, body: Uint8Array<ArrayBuffer>, onProgress
     xhr.open(request.method, request.url);
     request.headers.forEach((value, name) => xhr.setRequestHeader(name, value));
     xhr.responseType = 'arraybuffer';
-    xhr.upload.onprogress = ({ loaded, total, lengthComputable }) =>
-      onProgress(lengthComputable ? { loaded, total } : { loaded });
+    let loaded = 0;
+    xhr.upload.onprogress = (event) => {
+      loaded = event.loaded;
+      onProgress(event.lengthComputable ? { loaded, total: event.total } : { loaded });
+    };
     xhr.onload = () => {
       settle();
+      // Chromium fires no upload event for a request a service worker answers (msw's in a browser): once the answer
+      // is there, the whole body was taken.
+      if (loaded !== body.length) onProgress({ loaded: body.length, total: body.length });
       const headers = responseHeaders(xhr.getAllResponseHeaders());
       resolve(
         new Response(NULL_BODY_STATUSES.has(xhr.status) ? null : (xhr.response as ArrayBuffer), {

@@ -1,7 +1,18 @@
-/** Where a file's bytes come from: a `Blob`/`File` (browsers and Node), bytes, or a file path (Node only). */
+/**
+ * Where a file's bytes come from: a `Blob`/`File` (browsers and Node), bytes, or a file path (Node only).
+ *
+ * @example
+ * const sources: UploadSource[] = [input.files![0]!, new Uint8Array([1, 2, 3]), 'video.mp4']; // a path: Node only
+ */
 export type UploadSource = Blob | Uint8Array | ArrayBuffer | string;
 
-/** One file of an upload. `name` is required unless the source is a `File` or a path, which carry one. */
+/**
+ * One file of an upload. `name` is required unless the source is a `File` or a path, which carry one.
+ *
+ * @example
+ * const items: UploadItem[] = [{ file: input.files![0]!, path: 'photos', replacing: true }, { file: bytes, name: 'notes.txt', path: 'docs' }];
+ * await client.files.upload(items);
+ */
 export type UploadItem = {
   /** The destination folder; missing folders are created. */
   path: string;

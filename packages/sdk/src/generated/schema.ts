@@ -98,15 +98,16 @@ export interface paths {
         };
         /**
          * Export the project's state
-         * @description The whole state as JSON: the clock's offset, the outbox and one entry per area under `areas`. What
-         *     `PUT /__admin/state` and `--import` take back.
+         * @description The whole project but its identity (ids and keys) as JSON: its settings (`config`), the clock's offset, the
+         *     outbox and one entry per area under `areas`. What `PUT /__admin/state` and `--import` take back.
          */
         get: operations["adminExportState"];
         /**
          * Import a state
-         * @description Replaces the project's state with an export (`GET /__admin/state`); parts left out start empty. All or
-         *     nothing: a state that does not fit answers 400 and leaves the state as it was. The body may be as large as
-         *     `maxUploadBytes` (413, code 5, past it).
+         * @description Replaces the project's state with an export (`GET /__admin/state`), its settings first; parts left out start
+         *     empty, the project's ids and keys stay. All or nothing: a state that does not fit answers 400 and leaves the
+         *     state as it was. The body may be as large as `maxUploadBytes` (413, code 5, past it). Answers what it
+         *     restored, counted.
          */
         put: operations["adminImportState"];
         post?: never;
@@ -2135,13 +2136,39 @@ export interface components {
         };
         /** @description The project's whole state. */
         AdminState: {
+            config: components["schemas"]["AdminSettings"];
             /** @description How far the clock was moved ahead of real time, in milliseconds. */
             clockOffsetMs: number;
             outbox: components["schemas"]["AdminMail"][];
             areas: components["schemas"]["AdminStateAreas"];
         };
+        /**
+         * @description The project's settings: every key of its config (see `Config`) but its ids and keys, `publicUrl`,
+         *     `journalCompactAfter` and the server's own keys. An import applies them over the importing project's config.
+         */
+        AdminSettings: {
+            [key: string]: unknown;
+        };
+        /** @description What a project holds, counted, as an import restored it. */
+        AdminStateSummary: {
+            /** @description How many settings the project has. */
+            settings: number;
+            clockOffsetSeconds: number;
+            /** @description E-mails in the outbox. */
+            outbox: number;
+            /** @description Each area's counts by kind (`{"users": 3, "sessions": 2}`), by the area's key. */
+            areas: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+        };
+        AdminStateImported: {
+            restored: components["schemas"]["AdminStateSummary"];
+        };
         /** @description A state export; parts left out start empty. */
         AdminStateImport: {
+            config?: components["schemas"]["AdminSettings"];
             clockOffsetMs?: number;
             outbox?: components["schemas"]["AdminMail"][];
             areas?: components["schemas"]["AdminStateAreas"];
@@ -3916,12 +3943,17 @@ export interface components {
             content: {
                 /**
                  * @example {
+                 *       "config": {
+                 *         "emailConfirmation": false,
+                 *         "events": [],
+                 *         "leaderboards": []
+                 *       },
                  *       "clockOffsetMs": 0,
                  *       "outbox": [],
                  *       "areas": {
                  *         "users": {
                  *           "users": [],
-                 *           "refreshTokens": [],
+                 *           "refreshTokenDigests": [],
                  *           "confirmations": []
                  *         },
                  *         "leaderboards": {
@@ -3955,6 +3987,47 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["AdminState"];
+            };
+        };
+        /** @description The state was imported; what it restored, counted. */
+        AdminStateImported: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "restored": {
+                 *         "settings": 33,
+                 *         "clockOffsetSeconds": 0,
+                 *         "outbox": 1,
+                 *         "areas": {
+                 *           "users": {
+                 *             "users": 1,
+                 *             "sessions": 1,
+                 *             "confirmations": 1
+                 *           },
+                 *           "leaderboards": {
+                 *             "leaderboards": 1,
+                 *             "standings": 1
+                 *           },
+                 *           "database": {
+                 *             "tables": 1,
+                 *             "rows": 12
+                 *           },
+                 *           "transcoder": {
+                 *             "settings": 1,
+                 *             "jobs": 0
+                 *           },
+                 *           "files": {
+                 *             "files": 2,
+                 *             "folders": 1
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminStateImported"];
             };
         };
         /** @description The project's config. */
@@ -4552,12 +4625,17 @@ export interface components {
             content: {
                 /**
                  * @example {
+                 *       "config": {
+                 *         "emailConfirmation": false,
+                 *         "events": [],
+                 *         "leaderboards": []
+                 *       },
                  *       "clockOffsetMs": 0,
                  *       "outbox": [],
                  *       "areas": {
                  *         "users": {
                  *           "users": [],
-                 *           "refreshTokens": [],
+                 *           "refreshTokenDigests": [],
                  *           "confirmations": []
                  *         },
                  *         "database": {}
@@ -4779,7 +4857,7 @@ export interface operations {
         };
         requestBody: components["requestBodies"]["AdminStateImportBody"];
         responses: {
-            200: components["responses"]["AdminDone"];
+            200: components["responses"]["AdminStateImported"];
             400: components["responses"]["AdminBadRequest"];
             403: components["responses"]["AdminForbidden"];
             413: components["responses"]["AdminPayloadTooLarge"];
@@ -6059,7 +6137,7 @@ export interface operations {
         };
         requestBody: components["requestBodies"]["AdminStateImportBody"];
         responses: {
-            200: components["responses"]["AdminDone"];
+            200: components["responses"]["AdminStateImported"];
             400: components["responses"]["AdminBadRequest"];
             403: components["responses"]["AdminForbidden"];
             404: components["responses"]["AdminProjectNotFound"];

@@ -1,17 +1,55 @@
+/**
+ * `@basekit/sdk/leaderboards`: game events and leaderboards, for an app that imports it alone.
+ *
+ * @example
+ * import { createCore } from '@basekit/sdk/core';
+ * import { createLeaderboards } from '@basekit/sdk/leaderboards';
+ * const boards = createLeaderboards(createCore({ baseUrl, authenticationId, clientKey, gameId }));
+ *
+ * @module @basekit/sdk/leaderboards
+ */
+import { areaHttp, type AreaOf } from '../core/area-ids.js';
 import type { Core } from '../core/core.js';
-import type { CallOptions } from '../core/options.js';
+import type { CallOptions, ClientOptions } from '../core/options.js';
 import type { components } from '../generated/schema.js';
 
-/** A player's rank (from 1) and scores (spec 2.7). */
+/**
+ * A player's rank (from 1) and scores (spec 2.7).
+ *
+ * @example
+ * const { rank, scores }: Rank = await client.leaderboards.rank('high-score');
+ */
 export type Rank = components['schemas']['LeaderboardRankResult'];
-/** A list of players with their scores (spec 2.7). */
+/**
+ * A list of players with their scores (spec 2.7).
+ *
+ * @example
+ * const top: ProfileList = await client.leaderboards.top('high-score', 10);
+ * top.usersProfile.map((player) => player.userBriefProfile.userName);
+ */
 export type ProfileList = components['schemas']['LeaderboardProfileList'];
 
-/** One player of a profile list: brief profile and scores. */
+/**
+ * One player of a profile list: brief profile and scores.
+ *
+ * @example
+ * const [first]: RankedPlayer[] = (await client.leaderboards.top('high-score', 1)).usersProfile;
+ */
 export type RankedPlayer = ProfileList['usersProfile'][number];
-/** A listed player's rank (0 without a score) and scores, from `usersScores`. */
+/**
+ * A listed player's rank (0 without a score) and scores, from `usersScores`.
+ *
+ * @example
+ * const scores: PlayerScore[] = await admin.leaderboards.usersScores('high-score', [annId, bobId]);
+ */
 export type PlayerScore = components['schemas']['LeaderboardUsersScores']['leaderboardInfoList'][number];
-/** One player's event in `sendEvents`: whose it is, the event's name and its field values. */
+/**
+ * One player's event in `sendEvents`: whose it is, the event's name and its field values.
+ *
+ * @example
+ * const events: PlayerEvent[] = [{ userId: annId, eventName: 'match_end', fields: { score: 120 } }];
+ * await admin.leaderboards.sendEvents(events);
+ */
 export interface PlayerEvent {
   userId: string;
   eventName: string;
@@ -21,7 +59,12 @@ export interface PlayerEvent {
 const fieldValues = (fields: Record<string, number>) =>
   Object.entries(fields).map(([fieldName, value]) => ({ fieldName, value }));
 
-/** Options of the calls about one player. */
+/**
+ * Options of the calls about one player.
+ *
+ * @example
+ * await admin.leaderboards.sendEvent('match_end', { score: 90 }, { userId: 'player-id' });
+ */
 export interface PlayerOptions extends CallOptions {
   /**
    * With the master token (server-side code only): the player to act for. Beyond the spec: the service accepted
@@ -30,20 +73,30 @@ export interface PlayerOptions extends CallOptions {
   userId?: string;
 }
 
-/** Game events and leaderboards (spec 4.8). */
-export type Leaderboards = ReturnType<typeof createLeaderboards>;
+/**
+ * Game events and leaderboards (spec 4.8).
+ *
+ * @example
+ * const boards: Leaderboards = client.leaderboards;
+ * await boards.sendEvent('match_end', { score: 120 });
+ */
+export type Leaderboards = ReturnType<typeof leaderboardsOn>;
 
 /**
- * Creates the leaderboards client on a core; it sends `X-Service-Game-Id` and the session's (user) token.
+ * Creates the leaderboards client on a core; it sends `X-Service-Game-Id` and the session's (user) token. On a core
+ * without `gameId` it does not compile (`MissingOption<'gameId'>`), and its calls reject with `MissingOptionError`.
  *
  * @example
  * const boards = createLeaderboards(createCore({ baseUrl, authenticationId, clientKey, gameId }));
  * await boards.sendEvent('match_end', { score: 120, kills: 3 });
  * const { rank } = await boards.rank('high-score');
  */
-export function createLeaderboards(core: Core) {
-  const { baseUrl, gameId } = core.options;
-  const http = core.http(baseUrl, gameId ? { 'X-Service-Game-Id': gameId } : {});
+export function createLeaderboards<O extends ClientOptions>(core: Core<O>): AreaOf<O, 'gameId', Leaderboards> {
+  return leaderboardsOn(core) as AreaOf<O, 'gameId', Leaderboards>;
+}
+
+function leaderboardsOn(core: Core) {
+  const http = areaHttp(core, core.options.baseUrl, 'gameId');
 
   /**
    * One page of the ranking: `count` players from position `page × count`, page 0 first (beyond the spec: the

@@ -6,10 +6,22 @@
  * Platform-neutral: it works on web `Request`/`Response` (Node 18+, Deno, Bun, service workers, edge runtimes).
  */
 
-/** Status values of a webhook notification (spec 3, 6.1). */
+/**
+ * Status values of a webhook notification (spec 3, 6.1).
+ *
+ * @example
+ * const note = await parseNotification(request);
+ * const status: TranscoderStatus = note.status; // 'REJECTED' | 'THUMBNAIL_REJECTED' | 'COMPLETE'
+ */
 export type TranscoderStatus = 'REJECTED' | 'THUMBNAIL_REJECTED' | 'COMPLETE';
 
-/** What a notification's `payload` carries. */
+/**
+ * What a notification's `payload` carries.
+ *
+ * @example
+ * const { payload } = await parseNotification(request);
+ * console.log(payload.playlist);
+ */
 export interface TranscoderNotificationPayload {
   videoId: string;
   /** Why the job or its thumbnails were rejected. */
@@ -24,7 +36,13 @@ export interface TranscoderNotificationPayload {
   playlist?: string;
 }
 
-/** The JSON body the transcoder posts to the webhook setting's url (spec 6.1). */
+/**
+ * The JSON body the transcoder posts to the webhook setting's url (spec 6.1).
+ *
+ * @example
+ * const note: TranscoderNotification = await parseNotification(request);
+ * if (note.status === 'REJECTED') console.warn(note.job, 'rejected');
+ */
 export interface TranscoderNotification {
   queueId: string;
   requestId: string;
@@ -42,17 +60,35 @@ interface DeliveryBase {
   file: File;
 }
 
-/** Category 1: a captured image. */
+/**
+ * Category 1: a captured image.
+ *
+ * @example
+ * const delivery = await parseDelivery(request);
+ * if (delivery.category === 'thumbnail') await save(deliveryPath(delivery), delivery.file);
+ */
 export interface ThumbnailDelivery extends DeliveryBase {
   category: 'thumbnail';
   thumbnail: true;
 }
-/** Category 2: a whole converted file (no VOD). */
+/**
+ * Category 2: a whole converted file (no VOD).
+ *
+ * @example
+ * const delivery = await parseDelivery(request);
+ * if (delivery.category === 'converted') await save(deliveryPath(delivery), delivery.file);
+ */
 export interface ConvertedFileDelivery extends DeliveryBase {
   category: 'converted';
   vod: false;
 }
-/** Category 3: a file of one HLS quality (segment, key or the quality's playlist), to be stored at `path`. */
+/**
+ * Category 3: a file of one HLS quality (segment, key or the quality's playlist), to be stored at `path`.
+ *
+ * @example
+ * const delivery = await parseDelivery(request);
+ * if (delivery.category === 'chunk') await save(delivery.path, delivery.file);
+ */
 export interface HlsChunkDelivery extends DeliveryBase {
   category: 'chunk';
   vod: true;
@@ -60,21 +96,39 @@ export interface HlsChunkDelivery extends DeliveryBase {
   resolution: string;
   path: string;
 }
-/** Category 4: the master playlist, to be stored at `path`. */
+/**
+ * Category 4: the master playlist, to be stored at `path`.
+ *
+ * @example
+ * const delivery = await parseDelivery(request);
+ * if (delivery.category === 'playlist') await save(delivery.path, delivery.file);
+ */
 export interface HlsPlaylistDelivery extends DeliveryBase {
   category: 'playlist';
   vod: true;
   playlist: true;
   path: string;
 }
-/** Category 5: a per-quality MP4 meant for download. */
+/**
+ * Category 5: a per-quality MP4 meant for download.
+ *
+ * @example
+ * const delivery = await parseDelivery(request);
+ * if (delivery.category === 'downloadable') await save(deliveryPath(delivery), delivery.file);
+ */
 export interface DownloadableDelivery extends DeliveryBase {
   category: 'downloadable';
   vod: true;
   downloadable: true;
 }
 
-/** One upload delivery (spec 6.2), told apart by its fields; `category` is added by the parser. */
+/**
+ * One upload delivery (spec 6.2), told apart by its fields; `category` is added by the parser.
+ *
+ * @example
+ * const delivery: TranscoderDelivery = await parseDelivery(request);
+ * console.log(delivery.category, deliveryPath(delivery));
+ */
 export type TranscoderDelivery =
   | ThumbnailDelivery
   | ConvertedFileDelivery
@@ -82,7 +136,12 @@ export type TranscoderDelivery =
   | HlsPlaylistDelivery
   | DownloadableDelivery;
 
-/** A request that is not a well-formed delivery or notification. */
+/**
+ * A request that is not a well-formed delivery or notification.
+ *
+ * @example
+ * try { await parseDelivery(request) } catch (e) { if (e instanceof DeliveryFormatError) return new Response(e.message, { status: 400 }) }
+ */
 export class DeliveryFormatError extends Error {
   override name = 'DeliveryFormatError';
 }
@@ -164,7 +223,13 @@ export async function parseNotification(request: Request): Promise<TranscoderNot
   return body as TranscoderNotification;
 }
 
-/** Where a delivery is stored: its `path`, or `<videoId>/<file name>` for the categories without one. */
+/**
+ * Where a delivery is stored: its `path`, or `<videoId>/<file name>` for the categories without one.
+ *
+ * @example
+ * const delivery = await parseDelivery(request);
+ * await writeFile(join('videos', deliveryPath(delivery)), delivery.file.stream());
+ */
 export function deliveryPath(delivery: TranscoderDelivery): string {
   return 'path' in delivery ? delivery.path : safePath(`${delivery.videoId}/${delivery.file.name}`);
 }

@@ -1,25 +1,83 @@
+/**
+ * `@basekit/sdk/transcoder`: the video transcoder's settings and conversions, and the receiving side of its
+ * deliveries and notifications, for an app that imports it alone.
+ *
+ * @example
+ * import { createCore } from '@basekit/sdk/core';
+ * import { createTranscoder } from '@basekit/sdk/transcoder';
+ * const transcoder = createTranscoder(createCore({ baseUrl, authenticationId, clientKey }));
+ *
+ * @module @basekit/sdk/transcoder
+ */
 import type { Core } from '../core/core.js';
 import type { CallOptions } from '../core/options.js';
 import type { JsonBody, JsonResult } from '../core/types.js';
 
-/** Thumbnail settings (spec 2.8): `shots`, or `random` with `count`, or `interval` with `count` from `startTime`. */
+/**
+ * Thumbnail settings (spec 2.8): `shots`, or `random` with `count`, or `interval` with `count` from `startTime`.
+ *
+ * @example
+ * const cover: ThumbnailSettings = { name: 'cover', default: true, shots: ['00:00:01'] };
+ * await client.transcoder.saveThumbnail(cover);
+ */
 export type ThumbnailSettings = JsonBody<'/metadata/thumbnail', 'post'>;
-/** Webhook settings (spec 2.8): where status changes are posted. */
+/**
+ * Webhook settings (spec 2.8): where status changes are posted.
+ *
+ * @example
+ * const hook: WebhookSettings = { name: 'status', default: true, url: 'https://example.com/hooks/transcoder' };
+ * await client.transcoder.saveWebhook(hook);
+ */
 export type WebhookSettings = JsonBody<'/metadata/webhook', 'post'>;
-/** Upload settings (spec 2.8): where results are delivered, with extra headers. */
+/**
+ * Upload settings (spec 2.8): where results are delivered, with extra headers.
+ *
+ * @example
+ * const deliveries: UploadSettings = { name: 'mine', default: true, url: 'https://example.com/deliveries', headers: {} };
+ * await client.transcoder.saveUpload(deliveries);
+ */
 export type UploadSettings = JsonBody<'/metadata/upload', 'post'>;
-/** Watermark settings (spec 2.8): a static image at one of six places. */
+/**
+ * Watermark settings (spec 2.8): a static image at one of six places.
+ *
+ * @example
+ * const mark: WatermarkSettings = { name: 'logo', default: true, url: 'https://example.com/logo.png', location: 'TOP_RIGHT', paddingX: 10, paddingY: 10 };
+ * await client.transcoder.saveWatermark(mark);
+ */
 export type WatermarkSettings = JsonBody<'/metadata/watermark', 'post'>;
-/** Preset settings (spec 2.8): encoders, speed, VOD (HLS) and the outputs. */
+/**
+ * Preset settings (spec 2.8): encoders, speed, VOD (HLS) and the outputs.
+ *
+ * @example
+ * const hls: PresetSettings = { name: 'hls', default: true, vod: true, outputs: [{ resolution: '360', videoBitrate: '800k', audioBitrate: '96k' }] };
+ * await client.transcoder.savePreset(hls);
+ */
 export type PresetSettings = JsonBody<'/metadata/preset', 'post'>;
-/** A conversion request (spec 4.7 #6): the source video and, per kind, a setting's name or `true` for the default. */
+/**
+ * A conversion request (spec 4.7 #6): the source video and, per kind, a setting's name or `true` for the default.
+ *
+ * @example
+ * const request: ConvertRequest = { url: 'https://example.com/in.mp4', preset: true, upload: true, webhook: 'status' };
+ * await client.transcoder.convert(request);
+ */
 export type ConvertRequest = JsonBody<'/video/convert', 'post'>;
-/** What the service answers to a conversion request. */
+/**
+ * What the service answers to a conversion request.
+ *
+ * @example
+ * const { requestId, videoId }: ConvertResult = await client.transcoder.convert({ url, upload: true });
+ */
 export type ConvertResult = JsonResult<'/video/convert', 'post'>;
 
 export * from './deliveries.js';
 
-/** The video transcoder (spec 4.7). */
+/**
+ * The video transcoder (spec 4.7).
+ *
+ * @example
+ * const transcoder: Transcoder = client.transcoder;
+ * await transcoder.convert({ url: 'https://example.com/in.mp4', upload: true });
+ */
 export type Transcoder = ReturnType<typeof createTranscoder>;
 
 /**

@@ -1,9 +1,19 @@
+import type { StateSummary } from '@basekit/sdk/admin';
 import { useState } from 'preact/hooks';
 import { admin, project, reloadConfig } from '../../api.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { Field } from '../../components/field.js';
 import { Status } from '../../components/status.js';
 import { useAction } from '../../use-action.js';
+
+/** What an import restored, in words: `users 3, sessions 2; database: tables 2, rows 12; …`. */
+export function restoredText({ settings, clockOffsetSeconds, outbox, areas }: StateSummary): string {
+  const parts = Object.entries(areas).map(([area, counts]) => {
+    const counted = Object.entries(counts).map(([what, n]) => `${what} ${n}`);
+    return `${area}: ${counted.join(', ') || 'restored'}`;
+  });
+  return [...parts, `settings ${settings}`, `e-mails ${outbox}`, `clock ${clockOffsetSeconds} s ahead`].join('; ');
+}
 
 /** Reset, export (a JSON download) and import (a file) of the project's whole state, through the admin API. */
 export function StateActions() {
@@ -26,9 +36,9 @@ export function StateActions() {
     event.preventDefault();
     if (!file) return;
     void action.run(async () => {
-      await admin().state.import(JSON.parse(await file.text()));
+      const restored = await admin().state.import(JSON.parse(await file.text()));
       await reloadConfig();
-      return `State imported from ${file.name}.`;
+      return `State imported from ${file.name}. Restored: ${restoredText(restored)}.`;
     });
   };
 

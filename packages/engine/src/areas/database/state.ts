@@ -59,6 +59,10 @@ const tableFromJson = (json: TableJson): Table => ({
 export const databaseState: StateSlice<DatabaseState> = {
   key: 'database',
   init: () => ({ tables: new Map() }),
+  count: (state) => ({
+    tables: state.tables.size,
+    rows: [...state.tables.values()].reduce((sum, table) => sum + table.rows.size, 0),
+  }),
   toJSON: (state) => Object.fromEntries([...state.tables].map(([name, table]) => [name, tableToJson(table)])),
   fromJSON: (json) => ({
     tables: new Map(

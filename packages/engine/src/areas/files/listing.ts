@@ -4,7 +4,12 @@ import { type FilePath, publicUrl } from './paths.js';
 import { filesState } from './state.js';
 import { type FolderNode, type TreeNode, descendantCount, existing, sizeOf } from './tree.js';
 
-/** A folder listing item (spec 2.6). */
+/**
+ * A folder listing item (spec 2.6).
+ *
+ * @example
+ * const { files }: { files: FileRecord[] } = await (await engine.fetch(directoryInfoRequest)).json();
+ */
 export interface FileRecord {
   guid: string;
   url: string;
@@ -15,7 +20,13 @@ export interface FileRecord {
   numberOfTotalChildren: number;
 }
 
-/** File info (spec 2.6): the listing item plus dates, hashes and the fields the spec shows as null. */
+/**
+ * File info (spec 2.6): the listing item plus dates, hashes and the fields the spec shows as null.
+ *
+ * @example
+ * const info: FileInfo = await (await engine.fetch(fileInfoRequest)).json();
+ * console.log(info.md5Hash, info.fileSizeInBytes);
+ */
 export interface FileInfo extends FileRecord {
   creationDate: number;
   lastModificationDate: number;

@@ -14,6 +14,8 @@ export interface FilesState {
   resized: ResizeCache;
   /** Mutations run one after another, so each validates and applies against a tree nobody else is changing. */
   queue: Promise<unknown>;
+  /** The tree as last saved (with a durable store), which a change that cannot be saved returns to. */
+  saved?: EntryJson[];
 }
 
 /** One folder or file in the JSON form: `path` is its names joined with `/` (names never contain `/`). */
@@ -142,16 +144,59 @@ export const filesState: StateSlice<FilesState> = {
   persistsItself: true,
   init(project) {
     const { persistence } = project.capabilities;
-    const saved = persistence?.restore('files', (json) => fromJSON(json, project));
-    if (saved) return saved;
+    const restored = persistence?.restore('files', (json) => fromJSON(json, project));
+    if (restored) return { ...restored, saved: toEntries(restored.root, '', []) };
     const state = newState(project, newFolder(null, project.clock.now()));
+    if (!persistence) return state;
     // After an admin reset, a restart must find the empty tree too; a failing disk shows on the next change's save.
-    void persistence?.save('files', toJSON(state)).catch(() => undefined);
+    const json = toJSON(state);
+    void persistence.save('files', json).then(
+      () => (state.saved = json.entries),
+      () => undefined,
+    );
     return state;
   },
   toJSON,
-  fromJSON,
+  fromJSON(json, project) {
+    const state = fromJSON(json, project);
+    // An imported tree (`PUT /__admin/state`, `--import`) is kept at once, as every change of the tree is.
+    const { persistence } = project.capabilities;
+    if (persistence) {
+      const saved = toJSON(state);
+      void persistence.save('files', saved).then(
+        () => void (state.saved = saved.entries),
+        () => undefined,
+      );
+    }
+    return state;
+  },
+  count: (state) => {
+    const counts = { files: 0, folders: 0 };
+    const visit = (folder: FolderNode): void => {
+      for (const node of folder.children.values()) {
+        if (node.kind === 'file') counts.files++;
+        else {
+          counts.folders++;
+          visit(node);
+        }
+      }
+    };
+    visit(state.root);
+    return counts;
+  },
 };
+
+/**
+ * Takes a change whose tree could not be saved (a full disk) back: the tree as last saved, without the bytes the
+ * change stored (the bytes it replaced are still there: they are deleted only after a save).
+ */
+async function undo(state: FilesState, changed: readonly EntryJson[]): Promise<void> {
+  const saved = state.saved ?? [];
+  state.root = fromEntries(saved);
+  const kept = new Set(saved.map((entry) => entry.blobKey));
+  const added = changed.filter((entry) => entry.blobKey !== undefined && !kept.has(entry.blobKey));
+  await Promise.all(added.map((entry) => state.blobs.delete(entry.blobKey!).catch(() => undefined)));
+}
 
 /** Hands blob keys that a change no longer refers to back to `mutate`, which deletes them once that is safe. */
 export type Release = (keys: Iterable<string>) => void;
@@ -167,7 +212,15 @@ export function mutate<T>(project: Project, work: (state: FilesState, release: R
   const run = state.queue.then(async () => {
     const released: string[] = [];
     const result = await work(state, (keys) => released.push(...keys));
-    await project.capabilities.persistence?.save('files', toJSON(state));
+    const { persistence } = project.capabilities;
+    if (persistence) {
+      const json = toJSON(state);
+      await persistence.save('files', json).catch(async (error: unknown) => {
+        await undo(state, json.entries);
+        throw error;
+      });
+      state.saved = json.entries;
+    }
     await Promise.all(released.map((key) => state.blobs.delete(key)));
     return result;
   });

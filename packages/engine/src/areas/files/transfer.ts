@@ -100,7 +100,13 @@ export function transfer(
     const now = project.clock.now();
     const blobCopies: [string, string][] = [];
     const incoming = items.map(({ node }) => (mode === 'copy' ? cloneNode(node, now, blobCopies) : node));
-    await Promise.all(blobCopies.map(([from, to]) => state.blobs.copy(from, to)));
+    const copies = await Promise.allSettled(blobCopies.map(([from, to]) => state.blobs.copy(from, to)));
+    const failed = copies.find((copy) => copy.status === 'rejected');
+    if (failed) {
+      // A copy that cannot be made in full (a full disk) leaves none of its bytes behind.
+      await Promise.all(blobCopies.map(([, to]) => state.blobs.delete(to).catch(() => undefined)));
+      throw failed.reason;
+    }
     const { folder } = ensureFolder(state.root, destination, null, now);
     const replaced: string[] = [];
     items.forEach(({ path }, i) => graft(folder, nameOf(path), incoming[i]!, now, replaced));

@@ -70,6 +70,10 @@ export const leaderboardsState: StateSlice<LeaderboardsState> = {
     })),
   }),
   fromJSON,
+  count: (state) => ({
+    leaderboards: state.boards.size,
+    standings: [...state.boards.values()].reduce((sum, board) => sum + board.size, 0),
+  }),
 };
 
 /** The project's leaderboards state, its boards those of the current config. */

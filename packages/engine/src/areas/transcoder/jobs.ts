@@ -14,7 +14,13 @@ import { booksFor, type SettingsOwner } from './store.js';
 
 export type JobState = 'queued' | 'running' | 'complete' | 'rejected';
 
-/** A conversion job as the admin API lists it (`GET /__admin/jobs`). */
+/**
+ * A conversion job as the admin API lists it (`GET /__admin/jobs`).
+ *
+ * @example
+ * const jobs: JobRecord[] = (await (await engine.fetch(new Request('http://local/__admin/jobs', { headers: masterKeyHeaders }))).json()).jobs;
+ * jobs.filter((job) => job.state === 'rejected').map((job) => job.reason);
+ */
 export interface JobRecord {
   queueId: string;
   requestId: string;

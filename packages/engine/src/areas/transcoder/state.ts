@@ -76,6 +76,13 @@ function create({ settings, userSettings, jobs, policy }: TranscoderJson): Trans
 export const transcoderState: StateSlice<TranscoderState> = {
   key: 'transcoder',
   init: () => create({ settings: {}, userSettings: {}, jobs: [], policy: { ...DEFAULT_POLICY } }),
+  count: (s) => ({
+    settings: [s.settings, ...s.userSettings.values()].reduce(
+      (sum, book) => sum + Object.values(book).reduce((n, records) => n + records.size, 0),
+      0,
+    ),
+    jobs: s.jobs.size,
+  }),
   toJSON: (s): TranscoderJson => ({
     ...settingsJson(s),
     jobs: [...s.jobs.values()],

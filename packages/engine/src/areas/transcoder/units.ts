@@ -20,5 +20,10 @@ export function parseResolution(text: string): { width?: number; height: number 
 /** Bitrates a preset may ask for, in bits per second. */
 export const BITRATE_RANGE = { min: 1e3, max: 100e6 };
 
-/** The largest frame the transcoder makes (8K UHD); also the most pixels it decodes in one picture of a source or watermark. */
+/**
+ * The largest frame the transcoder makes (8K UHD); also the most pixels it decodes in one picture of a source or watermark.
+ *
+ * @example
+ * if (width * height > MAX_FRAME.pixels) throw new UnreadableSource('the frame is larger than 8K');
+ */
 export const MAX_FRAME = { width: 7680, height: 4320, pixels: 7680 * 4320 };

@@ -1,5 +1,5 @@
 import { ApiError, ErrorCode } from '../../shared/errors.js';
-import { newSecret } from '../../shared/ids.js';
+import { newKeptSecret } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
 import { usersState, type StoredUser } from './state.js';
 
@@ -21,7 +21,7 @@ function linkBase(project: Project, requestOrigin: string): string {
  * @param requestOrigin the origin of the registration request, used only when the server's own address is unknown
  */
 export function sendConfirmation(project: Project, user: StoredUser, requestOrigin: string): void {
-  const token = newSecret();
+  const token = newKeptSecret();
   project.state(usersState).confirmations.add(token, { userId: user.userId });
   const link = `${linkBase(project, requestOrigin)}${CONFIRMATION_PATH}/${token}`;
   project.outbox.push({

@@ -1,4 +1,5 @@
 import { randomBytes } from '../../shared/ids.js';
+import { secretOutcome } from '../../shared/secret-outcome.js';
 import { sameSecret } from '../../shared/secrets.js';
 
 // PBKDF2 through WebCrypto so the engine hashes the same way in Node and in browsers.
@@ -7,7 +8,12 @@ const ITERATIONS = 10_000;
 
 const toHex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 
-async function derive(password: string, salt: Uint8Array): Promise<string> {
+/** The password's PBKDF2 hash, hex: the journal keeps it in place of the password (`secretOutcome`). */
+function derive(password: string, salt: Uint8Array): Promise<string> {
+  return secretOutcome(() => pbkdf2(password, salt));
+}
+
+async function pbkdf2(password: string, salt: Uint8Array): Promise<string> {
   const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(password), 'PBKDF2', false, ['deriveBits']);
   const bits = await crypto.subtle.deriveBits(
     { name: 'PBKDF2', hash: 'SHA-256', salt: salt as BufferSource, iterations: ITERATIONS },

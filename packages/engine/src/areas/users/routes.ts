@@ -120,11 +120,11 @@ usersRoutes.post('/auth/login', authIdOr417, async (c) => {
   return c.json(await login(project, username, password));
 });
 
-usersRoutes.delete('/auth/logout', authIdOr417, (c) => {
+usersRoutes.delete('/auth/logout', authIdOr417, async (c) => {
   keyLevel(c); // either key may expire a refresh token
   const refreshToken = c.req.query('refresh-token');
   if (!refreshToken) throw badRequest(ErrorCode.VALIDATION_FAILED, 'query parameter "refresh-token" is required');
-  logout(c.env.project, refreshToken);
+  await logout(c.env.project, refreshToken);
   return c.json({});
 });
 

@@ -3,6 +3,7 @@ import { newSecret } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
 import { verifyPassword } from './password.js';
 import { usersState } from './state.js';
+import { secretTokenDigest } from './token-digest.js';
 
 /** The token response of spec 2.2. */
 export interface TokenResponse {
@@ -42,7 +43,7 @@ export async function login(project: Project, username: string, password: string
   // each costs O(log n), whatever the number of tokens kept.
   state.refreshTokens.dropExpired(now);
   const refreshToken = newSecret();
-  state.refreshTokens.add(refreshToken, {
+  state.refreshTokens.add(await secretTokenDigest(refreshToken), {
     userId: user.userId,
     expiresAt: now + project.config.refreshTokenTtlSeconds * 1000,
   });
@@ -52,7 +53,7 @@ export async function login(project: Project, username: string, password: string
 /** Renewal (spec 4.1 #3): a new access token for a valid refresh token, which itself stays valid (no rotation). */
 export async function renew(project: Project, refreshToken: string): Promise<TokenResponse> {
   const { refreshTokens, users } = project.state(usersState);
-  const entry = refreshTokens.get(refreshToken);
+  const entry = refreshTokens.get(await secretTokenDigest(refreshToken));
   if (!entry || entry.expiresAt <= project.clock.now() || !users.get(entry.userId)?.active) {
     throw new ApiError(401, ErrorCode.INVALID_REFRESH_TOKEN, 'refresh token is incorrect or expired');
   }
@@ -75,8 +76,8 @@ export async function masterLogin(project: Project): Promise<TokenResponse> {
  * Logout (spec 4.1 #6): expires the refresh token. Idempotent: an unknown or already expired token is
  * just as logged out afterwards. Access tokens already issued stay valid until their `expires_in`.
  */
-export function logout(project: Project, refreshToken: string): void {
-  project.state(usersState).refreshTokens.delete(refreshToken);
+export async function logout(project: Project, refreshToken: string): Promise<void> {
+  project.state(usersState).refreshTokens.delete(await secretTokenDigest(refreshToken));
 }
 
 /**

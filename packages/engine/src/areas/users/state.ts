@@ -2,6 +2,7 @@ import type { StateSlice } from '../../shared/project.js';
 import { RankedSet } from '../../shared/ranked-set.js';
 import { OwnedSecrets } from './owned-secrets.js';
 import { type RefreshToken, RefreshTokens } from './refresh-tokens.js';
+import { tokenDigest } from './token-digest.js';
 
 export interface StoredUser {
   userId: string;
@@ -47,6 +48,7 @@ export interface UsersState {
   byUsername: Map<string, string>;
   /** The users by position in registration order (listings). */
   order: RegistrationOrder;
+  /** The digest of each refresh token (`tokenDigest`) and its session: the tokens themselves are never kept. */
   refreshTokens: RefreshTokens;
   /** The confirmation token of each e-mail link, and its user. */
   confirmations: OwnedSecrets<{ userId: string }>;
@@ -54,7 +56,10 @@ export interface UsersState {
 
 interface UsersJson {
   users: StoredUser[];
-  refreshTokens: [string, RefreshToken][];
+  /** By their digests. */
+  refreshTokenDigests?: [string, RefreshToken][];
+  /** The tokens themselves, as exports before state format 2 kept them: digested on import. */
+  refreshTokens?: [string, RefreshToken][];
   confirmations?: [string, string][];
 }
 
@@ -69,18 +74,22 @@ export const usersState: StateSlice<UsersState> = {
   }),
   toJSON: (s): UsersJson => ({
     users: [...s.users.values()],
-    refreshTokens: [...s.refreshTokens],
+    refreshTokenDigests: [...s.refreshTokens],
     confirmations: Array.from(s.confirmations, ([token, { userId }]) => [token, userId]),
   }),
+  count: (s) => ({ users: s.users.size, sessions: s.refreshTokens.size, confirmations: s.confirmations.size }),
   fromJSON: (json) => {
-    const { users, refreshTokens, confirmations = [] } = json as UsersJson;
+    const { users, refreshTokenDigests = [], refreshTokens = [], confirmations = [] } = json as UsersJson;
     const order = new RegistrationOrder();
     for (const user of users) order.add(user);
     return {
       users: new Map(users.map((u) => [u.userId, u])),
       byUsername: new Map(users.map((u) => [u.username, u.userId])),
       order,
-      refreshTokens: new RefreshTokens(refreshTokens),
+      refreshTokens: new RefreshTokens([
+        ...refreshTokenDigests,
+        ...refreshTokens.map(([token, session]): [string, RefreshToken] => [tokenDigest(token), session]),
+      ]),
       confirmations: confirmationsOf(confirmations),
     };
   },

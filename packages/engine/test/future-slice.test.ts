@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { AREAS } from '../src/areas/index.js';
+import { developmentConfig, resolveConfig } from '../src/config.js';
+import { defaultCapabilities, type Journal, type JournalContents } from '../src/shared/capabilities.js';
+import { DurableState } from '../src/shared/journal.js';
+import { Project, type StateSlice } from '../src/shared/project.js';
+
+// A kind of state added by a later area is carried by the export, the import, a reset and the journal's snapshot
+// with no code of its own beyond its slice: nothing lists the slices but the areas themselves.
+
+interface Badges {
+  earned: Map<string, string[]>;
+}
+
+const badges: StateSlice<Badges> = {
+  key: 'badges',
+  init: () => ({ earned: new Map() }),
+  toJSON: (state) => [...state.earned],
+  fromJSON: (json) => ({ earned: new Map(json as [string, string[]][]) }),
+  count: (state) => ({ players: state.earned.size }),
+};
+
+const config = resolveConfig(developmentConfig());
+const newProject = () =>
+  new Project(config, defaultCapabilities(), [...AREAS.map((area) => area.state), badges as StateSlice<unknown>]);
+
+/** A journal in memory: what `compact` and `append` leave is what `load` gives the next project. */
+class MemoryJournal implements Journal {
+  readonly location = 'memory';
+  contents: JournalContents = { snapshot: undefined, records: [] };
+  load = () => Promise.resolve(structuredClone(this.contents));
+  append = (record: unknown) => Promise.resolve(void this.contents.records.push(record));
+  compact = (snapshot: unknown) => Promise.resolve(void (this.contents = { snapshot, records: [] }));
+}
+
+describe('a kind of state added by a future area', () => {
+  it('comes back from an export after a reset, in a fresh project, and from the journal', async () => {
+    const project = newProject();
+    project.state(badges).earned.set('ann', ['first-blood']);
+    const exported = JSON.parse(JSON.stringify(project.exportState()));
+    expect(exported.areas.badges).toEqual([['ann', ['first-blood']]]);
+
+    project.reset();
+    expect(project.state(badges).earned.size).toBe(0);
+    project.importState(exported);
+    expect(project.state(badges).earned.get('ann')).toEqual(['first-blood']);
+    expect(project.summary().areas['badges']).toEqual({ players: 1 });
+
+    const fresh = newProject();
+    fresh.importState(exported);
+    expect(JSON.parse(JSON.stringify(fresh.exportState()))).toEqual(exported);
+
+    const journal = new MemoryJournal();
+    const handle = () => Promise.resolve(new Response(null, { status: 204 }));
+    const rules = { kind: () => 'read' as const, bodyLimit: () => 0, secrets: () => undefined };
+    await new DurableState(project, journal, handle, rules).snapshot();
+    const restarted = newProject();
+    await new DurableState(restarted, journal, handle, rules).restore();
+    expect(restarted.state(badges).earned.get('ann')).toEqual(['first-blood']);
+  });
+});
