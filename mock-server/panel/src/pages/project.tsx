@@ -1,4 +1,5 @@
 import { useConfig } from '../api.js';
+import { focusField, press, usePageCommands } from '../commands.js';
 import { Clock } from './project/clock.js';
 import { Keys } from './project/keys.js';
 import { Settings } from './project/settings.js';
@@ -8,6 +9,11 @@ import { StateActions } from './project/state.js';
 /** The Project page: keys and URLs, snippets, run-time settings, the clock, and the whole state. */
 export default function ProjectPage() {
   const config = useConfig()!;
+  usePageCommands([
+    { title: 'Export the state', run: () => press('Export state') },
+    { title: 'Reset the project…', run: () => press('Reset…') },
+    { title: 'Move the clock forward', run: () => focusField('Move forward by') },
+  ]);
   return (
     <>
       <Keys config={config} />
