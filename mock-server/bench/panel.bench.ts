@@ -1,6 +1,7 @@
 // The management panel (issue 17): its built size (gzip: every file, and what the browser fetches to show the sign-in
 // form and a signed-in page; ceiling 150 KB) and its load time from the local server in Chromium (cold cache, until
-// the page is usable; ceiling 1 s), in rounds.
+// the page is usable; ceiling 1 s), in rounds; the request inspector live at 200 requests a second (issue 30,
+// panel-inspector.ts).
 // Run: `npm run bench -w @basekit/mock-server -- panel`.
 import { readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startServer } from '../src/server.js';
 import { launchChromium } from '../../test/support/chromium.js';
 import { buildPanel } from '../test/panel/support.js';
+import { inspectorBench } from './panel-inspector.js';
 
 const ROUNDS = 7;
 const CEILING_KB = 150;
@@ -91,6 +93,7 @@ try {
         `load median ${Math.round(median(times))} ms [${times.map((t) => Math.round(t)).join(', ')}] (${median(times) <= CEILING_MS ? 'within' : 'OVER'} ${CEILING_MS} ms)`,
     );
   }
+  await inspectorBench(server, panelUrl, browser);
 } finally {
   await browser.close();
   await server.close();
