@@ -20,7 +20,17 @@ function mergeInto(target, source, where) {
 }
 
 /** The keys a resolved config may lack: the engine fills in every other (packages/engine/src/config.ts). */
-const UNSET_WHEN_RESOLVED = ['$schema', 'dataDir', 'publicUrl', 'projects', 'httpsPort', 'tlsCert', 'tlsKey'];
+const UNSET_WHEN_RESOLVED = [
+  '$schema',
+  'dataDir',
+  'publicUrl',
+  'projects',
+  'httpsPort',
+  'tlsCert',
+  'tlsKey',
+  'allowedHosts',
+  'maxConnections',
+];
 
 /**
  * The config file's schema as component schemas, so that the file stays the one place where config keys are

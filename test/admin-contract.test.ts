@@ -10,6 +10,7 @@ import { AREAS } from '../packages/engine/src/areas/index.js';
 import { inspectorRoutes } from '../packages/engine/src/inspector/routes.js';
 import { projectsAdminRoutes } from '../packages/engine/src/projects/admin-routes.js';
 import type { ServerProjects } from '../packages/engine/src/projects/server-projects.js';
+import type { AppEnv } from '../packages/engine/src/shared/env.js';
 import { startTestServer, type TestServer } from '../mock-server/test/support/server.js';
 import { authIdHeader, createUser, login, masterAuth, type TestUser } from '../mock-server/test/support/users.js';
 import { loadContract, type Operation } from './fidelity/support/contract.js';
@@ -23,7 +24,7 @@ const normalize = (path: string) => path.replace(/:[^/]+|\{[^}]+\}/g, '{}');
 /** Every admin route the engine serves, as `METHOD /path`: the route apps it mounts, middleware left out. */
 function engineAdminRoutes(): string[] {
   // The projects API's routes close over the server's projects, which registering them does not touch.
-  const apps: Hono<any>[] = [
+  const apps: Hono<AppEnv>[] = [
     adminRoutes,
     inspectorRoutes,
     projectsAdminRoutes({} as ServerProjects),
@@ -460,7 +461,7 @@ describe('the admin API on the reference server', () => {
     const shown = contract.adminOperations.flatMap((op) =>
       Object.entries(op.responses)
         .filter(([status]) => Number(status) >= 400)
-        .map(([, response]) => (response.content?.['application/json']?.example as { code: number }).code),
+        .map(([, response]) => (response.content!['application/json']!.example as { code: number }).code),
     );
     expect(answeredCodes.size).toBeGreaterThan(10);
     expect([...new Set([...answeredCodes, ...shown])].filter((code) => !documented.includes(code))).toEqual([]);

@@ -45,7 +45,7 @@ function resolve<T>(doc: Record<string, unknown>, node: T & { $ref?: string }): 
   return node.$ref
     .slice(2)
     .split('/')
-    .reduce<any>((at, key) => at[key], doc) as T;
+    .reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], doc) as T;
 }
 
 /** True when a body or response shows an example (binary downloads are shown by their schema). */

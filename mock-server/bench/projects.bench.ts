@@ -51,7 +51,10 @@ async function populate(options: TestClientOptions): Promise<Requests> {
 }
 
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
-const heap = () => (gc(), process.memoryUsage().heapUsed);
+const heap = () => {
+  gc();
+  return process.memoryUsage().heapUsed;
+};
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 const micro = (n: number) => `${n.toFixed(0)} µs`;

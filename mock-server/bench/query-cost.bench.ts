@@ -7,7 +7,6 @@
 import { DEFAULT_CONFIG, createEngine, resolveConfig } from '@basekit/engine';
 import { QueryBudget } from '../../packages/engine/src/areas/database/budget.js';
 import { createRow } from '../../packages/engine/src/areas/database/rows.js';
-import type { Principal } from '../../packages/engine/src/shared/env.js';
 
 const RUNS = 7;
 
@@ -23,13 +22,6 @@ const defaultBudget = resolveConfig(DEFAULT_CONFIG).maxQueryCost;
 const engine = createEngine({
   config: { ...DEFAULT_CONFIG, maxQueryCost: Number.MAX_SAFE_INTEGER, maxJsonBodyBytes: 16 * 1024 * 1024 },
 });
-const master: Principal = {
-  projectId: DEFAULT_CONFIG.authenticationId,
-  scope: 'master',
-  jti: 'bench',
-  exp: Number.MAX_SAFE_INTEGER,
-  isMaster: true,
-};
 const login = await engine.fetch(
   new Request('http://bench/auth/login', {
     method: 'POST',
@@ -48,7 +40,7 @@ const headers = {
 const words = 'the quick brown fox jumps over the lazy dog and keeps running far away ';
 const fill = (table: string, count: number, row: (i: number) => Record<string, unknown>) => {
   const ids: string[] = [];
-  for (let i = 0; i < count; i++) ids.push(createRow(engine.project, master, table, row(i))._id);
+  for (let i = 0; i < count; i++) ids.push(createRow(engine.project, table, row(i))._id);
   return ids;
 };
 fill('Wide', 100_000, (i) => ({ score: (i * 7919) % 100_000, name: `n${i}`, tags: ['red', 'blue', `t${i % 10}`] }));

@@ -30,12 +30,13 @@ function reachLines(httpUrl: string, https: HttpsBanner | undefined): string[] {
   ];
 }
 
-/** The start-up banner: every key and URL a developer needs to point an app at this server. */
+/** The start-up banner: every key and URL a developer needs to point an app at this server, warnings first. */
 export function banner(
   listenUrl: string,
   config: Config,
   notes: string[] = [],
   https: HttpsBanner | undefined = undefined,
+  warnings: string[] = [],
 ): string {
   // Listening on 0.0.0.0 or ::, this machine reaches the server on loopback; other machines on the addresses below.
   const url = reach(listenUrl).local;
@@ -44,6 +45,7 @@ export function banner(
   const header = (name: string) => `X-${word}-${name}`.padEnd(31);
   return [
     'basekit reference server',
+    ...warnings.map((w) => `  WARNING: ${w}`),
     `  base_url        ${url}   users${on('users')}, database${on('database')}, leaderboards${on('leaderboards')}`,
     `  storage_url     ${url}   bucket "${config.bucket}"${on('storage')}, every state and file ${config.dataDir ? `kept in ${config.dataDir}` : 'in memory'}`,
     `  transcoder_url  ${url}${on('transcoder')}`,

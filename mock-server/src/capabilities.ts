@@ -6,6 +6,7 @@ import { jsonResponse } from './json-response.js';
 import { DiskJournal } from './journal/disk-journal.js';
 import { byteSearch, requestBody } from './request-body.js';
 import { DiskProjectStore } from './journal/project-store.js';
+import { tokenSecret } from './token-secret.js';
 import { nodeTranscoder } from './transcoder/index.js';
 
 /** The Node implementations of the engine's platform capabilities; with a data folder, every state is kept there. */
@@ -22,6 +23,7 @@ export async function nodeCapabilities({
     byteSearch,
     transcoder: await nodeTranscoder(),
     ...(await nodeFiles({ dataDir, fsync })),
+    tokenSecret: await tokenSecret(dataDir), // after the files, which make the data folder
     ...(dataDir && {
       journal: new DiskJournal(join(dataDir, 'journal'), fsync),
       projects: new DiskProjectStore(dataDir, fsync),

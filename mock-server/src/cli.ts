@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
   ConfigError,
+  DEFAULT_CONFIG,
   StateRestoreError,
+  isLoopback,
   resolveConfig,
   type Capabilities,
   type Config,
@@ -14,6 +16,7 @@ import {
 import { banner } from './banner.js';
 import { SavedStateError } from './files/disk.js';
 import { startServer } from './server.js';
+import { isWildcard } from './tls/addresses.js';
 import type { ServedCertificate } from './tls/certificate.js';
 import { TlsSetupError } from './tls/setup-error.js';
 
@@ -31,6 +34,28 @@ function projectNotes({ projects }: Engine): string[] {
   return more > 0
     ? [`${more} more project${more === 1 ? '' : 's'} beside this one: GET /__admin/projects lists them`]
     : [];
+}
+
+/**
+ * A banner warning when other machines can reach this server (it listens beyond loopback) while a project uses a
+ * built-in key, which everybody knows.
+ */
+function exposureWarnings(url: string, { projects }: Engine): string[] {
+  const host = new URL(url).hostname;
+  if (isLoopback(host)) return [];
+  const where = isWildcard(host.replace(/^\[|\]$/g, '')) ? 'every address of this machine' : host;
+  const configs = projects.registry.list().map(({ project }) => project.config);
+  const keys = [
+    ...(configs.some((c) => c.masterKey === DEFAULT_CONFIG.masterKey) ? ['master key'] : []),
+    ...(configs.some((c) => c.clientKey === DEFAULT_CONFIG.clientKey) ? ['client key'] : []),
+  ];
+  if (keys.length === 0) return [];
+  const reach = keys.includes('master key')
+    ? 'act as master: read and change every user, row and file, reset the project'
+    : 'log in as its users';
+  return [
+    `this server listens on ${where}, so other machines can reach it, and uses the built-in ${keys.join(' and ')}, which everybody knows: anyone who reaches it can ${reach}. Give it keys of its own (--config) or listen on 127.0.0.1 (--host).`,
+  ];
 }
 
 function fail(message: string): never {
@@ -171,8 +196,9 @@ async function main(): Promise<void> {
     // Tools read the first line for the HTTP address: the HTTPS one comes second.
     const https =
       server.httpsUrl && server.certificate ? { url: server.httpsUrl, certificate: server.certificate } : undefined;
+    const warnings = exposureWarnings(server.url, server.engine);
     process.stdout.write(
-      `listening on ${server.url}\n${https ? `listening on ${https.url}\n` : ''}${banner(server.url, server.engine.project.config, notes, https)}\n`,
+      `listening on ${server.url}\n${https ? `listening on ${https.url}\n` : ''}${banner(server.url, server.engine.project.config, notes, https, warnings)}\n`,
     );
   } catch (error) {
     if (error instanceof ConfigError || error instanceof TlsSetupError) fail(error.message);

@@ -12,6 +12,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
  * The same lazy pattern as `@hono/node-server`'s Response, which is not exported and comes only with replacing the
  * global `Response` (that breaks every fetch client in the process, tests included).
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface below declares what the loops after it define.
 export class JsonResponse {
   readonly #text: string;
   readonly #init: JsonResponseInit;

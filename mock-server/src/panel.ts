@@ -25,6 +25,31 @@ const HEADER_WORD_META = '<meta name="basekit-header-word" content="Service" />'
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /**
+ * Sent with every answer below the panel's path (issue 24). Scripts of the panel's own files only (the build has no
+ * inline script), so that text a client wrote can never run as the panel, where the master key is kept; never
+ * framed (clickjacking). Images, videos and hls.js's requests may reach any http(s) address: a job's delivered files
+ * are where its receiver serves them.
+ */
+const PANEL_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: blob: http: https:",
+    "media-src 'self' blob: http: https:",
+    "connect-src 'self' http: https:",
+    "worker-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; '),
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+};
+
+/**
  * Serves the built panel's static files under `/__admin/panel/`: hashed assets for a year, and `index.html` for every
  * other path below it (the panel's own URLs, so each is shareable), with the project's header word written in.
  * Answers only GET and HEAD below the panel's path; everything else is left to the engine (undefined).
@@ -41,7 +66,13 @@ export function panelFiles(
     // Every request of the service passes here: most are told apart without cutting the URL up.
     if (!url.includes(PANEL_PATH.slice(0, -1))) return undefined;
     const path = url.slice(url.indexOf('/', url.indexOf('//') + 2)).split('?')[0]!;
-    if (path === PANEL_PATH.slice(0, -1)) return Promise.resolve(Response.redirect(new URL(PANEL_PATH, url), 308));
+    if (path === PANEL_PATH.slice(0, -1))
+      return Promise.resolve(
+        new Response(null, {
+          status: 308,
+          headers: { ...PANEL_SECURITY_HEADERS, Location: new URL(PANEL_PATH, url).href },
+        }),
+      );
     if (!path.startsWith(PANEL_PATH)) return undefined;
     return serve(root, path.slice(PANEL_PATH.length), headerWord, request.method === 'HEAD');
   };
@@ -68,7 +99,10 @@ async function serve(root: string, relative: string, headerWord: () => string, h
   const page = await readFile(resolve(root, 'index.html'), 'utf8').catch(() => undefined);
   if (page === undefined) {
     const text = `The panel is not built: run "npm run build -w @basekit/mock-server" (looked in ${root}).\n`;
-    return new Response(head ? null : text, { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+    return new Response(head ? null : text, {
+      status: 404,
+      headers: { ...PANEL_SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' },
+    });
   }
   const html = page.replace(
     HEADER_WORD_META,
@@ -79,10 +113,10 @@ async function serve(root: string, relative: string, headerWord: () => string, h
 
 function respond(body: NonSharedBuffer | string, type: string, cacheControl: string, head: boolean): Response {
   const headers = {
+    ...PANEL_SECURITY_HEADERS,
     'Content-Type': type,
     'Content-Length': String(Buffer.byteLength(body)),
     'Cache-Control': cacheControl,
-    'X-Content-Type-Options': 'nosniff',
   };
   return new Response(head ? null : body, { headers });
 }

@@ -1,4 +1,5 @@
 import { createAdaptorServer } from '@hono/node-server';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import {
@@ -11,10 +12,11 @@ import {
   type StateJson,
 } from '@basekit/engine';
 import { nodeCapabilities } from './capabilities.js';
+import { ConnectionLimiter } from './connections.js';
 import { writeJsonAnswer } from './json-response.js';
 import { BUILT_PANEL_DIR, panelFiles } from './panel.js';
 import { keepRequestBody } from './request-body.js';
-import { urlHost } from './tls/addresses.js';
+import { machineNames, urlHost } from './tls/addresses.js';
 import type { ServedCertificate } from './tls/certificate.js';
 import type { FetchCallback } from './tls/https.js';
 import { userDataFolder } from './tls/user-folder.js';
@@ -107,6 +109,7 @@ export async function startServer({
       ...(https?.fetch && { fetch: https.fetch }),
     },
     initialState,
+    network: { names: [host, ...machineNames()] },
   });
   const restored = await engine.ready;
   // Keep the global Request/Response: fetch clients in the same process (tests) must keep working.
@@ -117,18 +120,23 @@ export async function startServer({
     return panel(request) ?? engine.fetch(request).then((response) => writeJsonAnswer(response, outgoing));
   };
   const server = createAdaptorServer({ fetch, overrideGlobalObjects: false });
+  // One cap for both listeners: their connections take files of the same process.
+  const connections = new ConnectionLimiter(() => engine.project.config);
+  connections.watch(server as Server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
   const address = server.address() as AddressInfo;
   const url = `http://${urlHost(address.address)}:${address.port}`;
-  const secure = await https?.start(fetch).catch(async (error: unknown) => {
-    // The HTTP side listens already: a start that fails leaves nothing running.
-    await new Promise((resolve) => server.close(resolve));
-    await engine.close();
-    throw error;
-  });
+  const secure = await https
+    ?.start(fetch, (secureServer) => connections.watch(secureServer))
+    .catch(async (error: unknown) => {
+      // The HTTP side listens already: a start that fails leaves nothing running.
+      await new Promise((resolve) => server.close(resolve));
+      await engine.close();
+      throw error;
+    });
   // Links the server sends (confirmation e-mails) point here unless the config has a publicUrl, never at a Host header.
   engine.projects.registry.serverUrl = url;
   return {

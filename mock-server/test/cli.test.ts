@@ -23,6 +23,7 @@ describe('basekit-server', () => {
     });
     const [first, ...banner] = run.stdout.trim().split('\n');
     expect(first).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
+    expect(run.stdout).not.toContain('WARNING'); // the built-in keys, on this machine only
     for (const key of [
       'dev-auth-id',
       'dev-client-key',
@@ -54,6 +55,35 @@ describe('basekit-server', () => {
       expect(res.status).toBe(200);
     });
     expect(run.stdout).toContain('bucket "s1"');
+  });
+
+  it('warns plainly in its banner when it listens beyond this machine with a built-in key, and only then', async () => {
+    const exposed = await runCli(['--port', '0', '--host', '0.0.0.0']);
+    expect(exposed.stdout).toMatch(
+      /^ {2}WARNING: this server listens on every address of this machine, so other machines can reach it, and uses the built-in master key and client key, which everybody knows: anyone who reaches it can act as master/m,
+    );
+    const own = {
+      authenticationId: 'a1',
+      clientKey: 'c1',
+      masterKey: 'm1',
+      objectStorageId: 'd1',
+      storageId: 's1',
+      gameId: 'g1',
+    };
+    const clientOnly = await runCli([
+      '--config',
+      configFile({ ...own, clientKey: 'dev-client-key' }),
+      '--port',
+      '0',
+      '--host',
+      '0.0.0.0',
+    ]);
+    expect(clientOnly.stdout).toContain(
+      'WARNING: this server listens on every address of this machine, so other machines can reach it, and uses the built-in client key',
+    );
+    expect(clientOnly.stdout).toContain('can log in as its users');
+    const ownKeys = await runCli(['--config', configFile(own), '--port', '0', '--host', '0.0.0.0']);
+    expect(ownKeys.stdout).not.toContain('WARNING');
   });
 
   it('refuses a bad config file with a message naming the key and the problem', async () => {

@@ -218,7 +218,7 @@ describe('the data folder', () => {
       await write();
       const before = await walk(dir);
       const refusal = await startServer({ port: 0, dataDir: dir }).then(
-        (s) => (running.push(s), undefined),
+        (s) => void running.push(s),
         (error: unknown) => error,
       );
       expect(refusal).toBeInstanceOf(StateRestoreError);

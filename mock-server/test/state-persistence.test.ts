@@ -237,7 +237,7 @@ describe('every state under --data-dir', () => {
     for (const content of ['{"basekitJournal": 1, "generation": 1, "state": {"basek', '{"some": "other file"}']) {
       await writeFile(snapshot, content);
       const failed = await startServer({ port: 0, dataDir: dir }).then(
-        (server) => (running.push(server), undefined),
+        (server) => void running.push(server),
         (error: unknown) => error,
       );
       expect(failed).toBeInstanceOf(StateRestoreError);
@@ -259,7 +259,12 @@ describe('every state under --data-dir', () => {
     const headers = { 'X-Service-Object-Storage-Id': objectStorageId, Authorization: `Bearer ${token}`, ...json };
     const big = JSON.stringify({ text: 'x'.repeat(10_000) });
     const chunked = () =>
-      new ReadableStream<Uint8Array>({ start: (c) => (c.enqueue(new TextEncoder().encode(big)), c.close()) });
+      new ReadableStream<Uint8Array>({
+        start: (c) => {
+          c.enqueue(new TextEncoder().encode(big));
+          c.close();
+        },
+      });
     for (const body of [big, chunked()]) {
       const res = await call(server, '/object-storage/classes/Big', {
         method: 'POST',
@@ -300,7 +305,10 @@ describe('every state under --data-dir', () => {
     const body = new ReadableStream<Uint8Array>({
       start: (controller) => {
         controller.enqueue(new TextEncoder().encode(`${head}first half, `));
-        finish = () => (controller.enqueue(new TextEncoder().encode(`second half${tail}`)), controller.close());
+        finish = () => {
+          controller.enqueue(new TextEncoder().encode(`second half${tail}`));
+          controller.close();
+        };
       },
     });
     const upload = call(server, '/files', {
@@ -345,7 +353,7 @@ describe('every state under --data-dir', () => {
       `${crc32(json).toString(16).padStart(8, '0')} ${json.toString()}\n`,
     );
     const failed = await startServer({ port: 0, dataDir: dir }).then(
-      (server) => (running.push(server), undefined),
+      (server) => void running.push(server),
       (error: unknown) => error,
     );
     expect(failed).toBeInstanceOf(StateRestoreError);
@@ -367,7 +375,7 @@ describe('every state under --data-dir', () => {
     await rm(join(dir, 'journal', 'snapshot.json'));
     await rm(join(dir, 'journal', 'snapshot.previous.json'), { force: true });
     const failed = await startServer({ port: 0, dataDir: dir }).then(
-      (server) => (running.push(server), undefined),
+      (server) => void running.push(server),
       (error: unknown) => error,
     );
     expect(failed).toBeInstanceOf(StateRestoreError);

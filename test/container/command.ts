@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { consumerEnv, WORKSPACE } from '../packaging/consumer.js';
 import type { Image } from './dockerfile.js';
 
-export interface Started {
+interface Started {
   url: string;
   port: number;
   /** SIGTERM, as `docker stop` sends; resolves with the exit code. */
@@ -48,7 +48,14 @@ export function imageCommand(image: Image, installDir: string, volumeDir: string
           const listening = /listening on http:\/\/[^:]+:(\d+)/.exec(output);
           if (!listening) return;
           const port = Number(listening[1]);
-          resolve({ url: `http://127.0.0.1:${port}`, port, stop: () => (child.kill('SIGTERM'), exited) });
+          resolve({
+            url: `http://127.0.0.1:${port}`,
+            port,
+            stop: () => {
+              child.kill('SIGTERM');
+              return exited;
+            },
+          });
         };
         child.stdout.on('data', onData);
         child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const DOCKERFILE = fileURLToPath(new URL('../../Dockerfile', import.meta.url));
+const DOCKERFILE = fileURLToPath(new URL('../../Dockerfile', import.meta.url));
 
 export interface Image {
   entrypoint: string[];

@@ -10,7 +10,7 @@ import { describe, inject, it } from 'vitest';
 import { WORKSPACE } from '../packaging/consumer.js';
 
 /** What the global set-up hands the tests: the build's folder, or why no engine can be used. */
-export type ImageBuild = { dir: string } | { unavailable: string };
+type ImageBuild = { dir: string } | { unavailable: string };
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -45,7 +45,7 @@ const der = (certificate: string) => certificate.replace(/-----[A-Z ]+-----|\s/g
  * The certificates this machine trusts beyond Node's own: those of NODE_EXTRA_CA_CERTS that Node does not carry. Behind
  * a proxy that intercepts TLS, npm inside the build needs them (the Dockerfile's EXTRA_CA_CERTS argument).
  */
-export function extraCaCerts(file = process.env['NODE_EXTRA_CA_CERTS']): string {
+function extraCaCerts(file = process.env['NODE_EXTRA_CA_CERTS']): string {
   if (!file || !existsSync(file)) return '';
   const known = new Set(rootCertificates.map(der));
   return (readFileSync(file, 'utf8').match(pem) ?? []).filter((certificate) => !known.has(der(certificate))).join('\n');

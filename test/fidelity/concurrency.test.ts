@@ -19,8 +19,11 @@ const db = () => ({
   'Content-Type': 'application/json',
 });
 const storage = () => ({ 'X-Service-Storage-Id': fixture.schemeValues['storageId']!, ...fixture.auth('user') });
-const statusCount = (statuses: number[]) =>
-  statuses.reduce<Record<number, number>>((counts, s) => ({ ...counts, [s]: (counts[s] ?? 0) + 1 }), {});
+function statusCount(statuses: number[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const s of statuses) counts[s] = (counts[s] ?? 0) + 1;
+  return counts;
+}
 
 async function newRow(body: unknown): Promise<string> {
   const res = await fixture.server.request('/object-storage/classes/Counter', {

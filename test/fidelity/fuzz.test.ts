@@ -5,7 +5,7 @@ import { seededFixture } from './support/seed.js';
 import { summarize } from './support/summary.js';
 
 /** `npm run fuzz` runs many more cases with other seeds (see docs/reliability.md). */
-export const SEED = 20_261_122;
+const SEED = 20_261_122;
 const CASES = 1_000;
 
 describe('the contract-driven fuzzer', () => {

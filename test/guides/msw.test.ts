@@ -39,7 +39,12 @@ it('lists every control of the backend and says rightly which return a Promise',
   expect(new Set(calls.map(({ path }) => path.split('.')[0]))).toEqual(new Set(controlNames));
   for (const { documentedAsPromise, path } of calls) {
     const names = path.split('.');
-    const owner = names.slice(0, -1).reduce((at: any, name) => at[name], backend);
+    const owner = names
+      .slice(0, -1)
+      .reduce(
+        (at: Record<string, unknown>, name) => at[name] as Record<string, unknown>,
+        backend as unknown as Record<string, unknown>,
+      );
     const member = owner[names.at(-1)!];
     const value = typeof member === 'function' ? member.apply(owner, ARGUMENTS[path] ?? []) : member;
     expect({ path, promise: documentedAsPromise }).toEqual({ path, promise: value instanceof Promise });

@@ -86,7 +86,12 @@ describe('a NetworkError names why there was no answer', () => {
   it('timed out: connecting (a TLS handshake that never comes) and waiting for the answer', async () => {
     const silent = await listening(createTcpServer(() => undefined));
     const hanging = await listening(createHttpServer(() => undefined));
-    others.push(silent, { close: () => (hanging.closeAllConnections(), hanging.close()) });
+    others.push(silent, {
+      close: () => {
+        hanging.closeAllConnections();
+        hanging.close();
+      },
+    });
     const connecting = await registerFails(
       clientOf(`https://127.0.0.1:${port(silent)}`, { fetch: fetchWith({ connectTimeout: 200 }) }),
     );

@@ -17,11 +17,8 @@ const CHROMIUM_ARGS = [
 /**
  * Options that launch the machine's Chromium with the usual flags and `args` besides. Throws, naming what to
  * install, when there is no Chromium.
- *
- * @example
- * const browser = await chromium.launch(chromiumOptions(['--autoplay-policy=no-user-gesture-required']));
  */
-export function chromiumOptions(args: string[] = []): LaunchOptions {
+function chromiumOptions(args: string[] = []): LaunchOptions {
   return { executablePath: programPath(CHROMIUM), args: [...CHROMIUM_ARGS, ...args] };
 }
 

@@ -127,7 +127,7 @@ export const FFPROBE: Program = {
   packages: FFMPEG_PACKAGES,
 };
 
-export const CURL: Program = {
+const CURL: Program = {
   name: 'curl',
   neededBy: 'the download and HTTPS tests',
   variable: 'PATH',
@@ -139,7 +139,7 @@ export const CURL: Program = {
 };
 
 /** Every program `npm test` needs. */
-export const PROGRAMS = [CHROMIUM, FFMPEG, FFPROBE, CURL];
+const PROGRAMS = [CHROMIUM, FFMPEG, FFPROBE, CURL];
 
 /** The programs that cannot be found, each with the reason. */
 export function missingPrograms(env: NodeJS.ProcessEnv = process.env): { program: Program; reason: string }[] {

@@ -1,6 +1,6 @@
 // The password check alone (PBKDF2 through WebCrypto, as `login` runs it), in a process of its own: asked
 // `{ seconds }`, it verifies the password `connections` at a time for that long and answers how many it verified.
-import { hashPassword, verifyPassword } from '../../../packages/engine/src/areas/users/password.js';
+import { hashPassword, verifyPassword } from '../../../packages/engine/src/shared/password.js';
 import { CONNECTIONS } from '../processes.js';
 
 const stored = await hashPassword('login-0-pw');

@@ -8,7 +8,6 @@ import { ForbiddenError, createHttpClient, dataOf, type HttpClient } from '@base
 import { useEffect, useState } from 'preact/hooks';
 
 export { dataOf };
-export type { ServerProject } from '@basekit/sdk/admin';
 
 /** The project's config as `GET /__admin/config` answers it. */
 export type ProjectConfig = Config;

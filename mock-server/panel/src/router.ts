@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 
 /** Where the server serves the panel, with its trailing slash (Vite's `base`). */
-export const PANEL_BASE = import.meta.env.BASE_URL;
+const PANEL_BASE = import.meta.env.BASE_URL;
 
 /** The panel's place: the project (when not the one signed in to), the page's name, the URL segments after it (decoded), and the query string. */
 export interface Route {
@@ -17,7 +17,7 @@ export interface Route {
 const CHANGE = 'panel:navigate';
 
 /** The route of the address bar now. */
-export function currentRoute(): Route {
+function currentRoute(): Route {
   const path = location.pathname.startsWith(PANEL_BASE) ? location.pathname.slice(PANEL_BASE.length) : '';
   const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
   const project = segments[0]?.startsWith('@') ? segments.shift()!.slice(1) : undefined;

@@ -1,5 +1,5 @@
 import { closeSync, fdatasyncSync, ftruncateSync, fstatSync, openSync, writeSync } from 'node:fs';
-import { chmod, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { StateRestoreError, type Journal, type JournalContents } from '@basekit/engine';
@@ -263,7 +263,7 @@ export class DiskJournal implements Journal {
       if (!match || Number(match[1]) <= generation) continue;
       const file = join(this.folder, name);
       const bytes = await readOptional(file);
-      if (bytes && bytes.some((byte) => byte !== 0))
+      if (bytes?.some((byte) => byte !== 0))
         throw new StateRestoreError(
           file,
           `it follows a snapshot that is missing (${SNAPSHOT} is of generation ${generation})`,

@@ -1,5 +1,5 @@
 import { createAdaptorServer } from '@hono/node-server';
-import { createSecureServer } from 'node:http2';
+import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import { urlHost } from './addresses.js';
 import { tlsSetup, type ServedCertificate } from './certificate.js';
@@ -21,8 +21,11 @@ export interface PreparedHttps {
   certificate: ServedCertificate;
   /** The engine's outbound fetch when the server must trust its own local CA (calls to its own HTTPS address). */
   fetch: typeof fetch | undefined;
-  /** Serves `handler` over TLS on the port: HTTP/2 to clients that offer it (ALPN), HTTP/1.1 to the others. */
-  start(handler: FetchCallback): Promise<HttpsSide>;
+  /**
+   * Serves `handler` over TLS on the port: HTTP/2 to clients that offer it (ALPN), HTTP/1.1 to the others. `prepare`
+   * gets the server before it listens (the connection limits).
+   */
+  start(handler: FetchCallback, prepare?: (server: Http2SecureServer) => void): Promise<HttpsSide>;
 }
 
 /**
@@ -49,13 +52,14 @@ export async function prepareHttps(options: {
       tls.ownCa === undefined
         ? undefined
         : fetchTrustingOwnCa(tls.ownCa, (url) => url.protocol === 'https:' && url.port === bound),
-    async start(handler) {
+    async start(handler, prepare) {
       const server = createAdaptorServer({
         fetch: handler,
         overrideGlobalObjects: false,
         createServer: createSecureServer,
         serverOptions: { key: tls.key, cert: tls.cert, allowHTTP1: true },
-      });
+      }) as Http2SecureServer;
+      prepare?.(server);
       // An HTTP/2 server has no closeAllConnections: its sockets are kept to be ended at close.
       const sockets = new Set<Socket>();
       server.on('connection', (socket: Socket) => {

@@ -21,7 +21,7 @@ const guarded = (formats: string) => [
   String(MAX_FRAME.pixels),
 ];
 export const SOURCE_INPUT = guarded(VIDEO_CONTAINERS);
-export const IMAGE_INPUT = guarded(IMAGE_FORMATS);
+const IMAGE_INPUT = guarded(IMAGE_FORMATS);
 
 /** What the transcoder knows of a source after probing it. */
 export interface SourceInfo {

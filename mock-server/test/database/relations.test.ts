@@ -51,7 +51,7 @@ describe('a relation column in a row', () => {
     const [kept] = (await db.query('Band', { _id: teamId }, 'keys=members')).body.results;
     expect(kept!['members']).toHaveLength(3);
     const [included] = (await db.query('Band', { _id: teamId }, 'include=members')).body.results;
-    expect(included!['members'].map((m: Record<string, unknown>) => [m['__type'], m['name']])).toEqual([
+    expect((included!['members'] as Record<string, unknown>[]).map((m) => [m['__type'], m['name']])).toEqual([
       ['Object', 'ann'],
       ['Object', 'bob'],
       ['Object', 'cat'],
@@ -62,7 +62,9 @@ describe('a relation column in a row', () => {
     const { teamId, members } = await team('Club');
     const { body } = await db.create('Fan', { club: pointer('Club', teamId) });
     const [fan] = (await db.query('Fan', { _id: body._id }, 'include=club')).body.results;
-    expect(fan!['club']['members']).toEqual(members.map((id) => pointer('ClubMember', id)));
+    expect((fan!['club'] as Record<string, unknown>)['members']).toEqual(
+      members.map((id) => pointer('ClubMember', id)),
+    );
   });
 
   it('still refuses a relation written directly, as an array of pointers or as the marker', async () => {

@@ -1,14 +1,14 @@
 import type { TestServer } from '../support/server.js';
 
 /** A response: the status and the JSON body, which is either the success shape or an error `{code, error}`. */
-export interface Reply<T = any> {
+export interface Reply<T = Record<string, unknown>> {
   status: number;
   body: T & { code?: number; error?: string };
 }
 
 /** A database client for tests: every request carries the storage id and the given Authorization header. */
 export function database(server: TestServer, auth: Record<string, string>) {
-  const call = async <T = any>(
+  const call = async <T = Record<string, unknown>>(
     method: string,
     path: string,
     body?: unknown,
@@ -36,7 +36,7 @@ export function database(server: TestServer, auth: Record<string, string>) {
     remove: (table: string, id: string) => call('DELETE', `/classes/${table}/${id}`),
     removeAll: (table: string) => call<{ deletedCount: number }>('DELETE', `/classes/${table}`),
     query: (table: string, where: unknown = {}, params = '') =>
-      call<{ results: Record<string, any>[]; count?: number }>(
+      call<{ results: Record<string, unknown>[]; count?: number }>(
         'POST',
         `/classes/query/${table}${params ? `?${params}` : ''}`,
         where,

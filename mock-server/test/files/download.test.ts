@@ -104,11 +104,11 @@ describe('GET /{bucket}/{path}', () => {
   });
 
   it('sets Content-Disposition from ?name= or ?filename=, with filename* for non-ASCII names', async () => {
-    const named = await get('media/notes.txt?name=' + encodeURIComponent('report & summary #1 100%.txt'));
+    const named = await get(`media/notes.txt?name=${encodeURIComponent('report & summary #1 100%.txt')}`);
     expect(named.headers.get('content-disposition')).toBe(
       `attachment; filename="report & summary #1 100%.txt"; filename*=UTF-8''report%20&%20summary%20#1%20100%25.txt`,
     );
-    const persian = await get('media/notes.txt?filename=' + encodeURIComponent('گزارش.txt'));
+    const persian = await get(`media/notes.txt?filename=${encodeURIComponent('گزارش.txt')}`);
     const disposition = persian.headers.get('content-disposition')!;
     expect(disposition).toMatch(/^attachment; filename="[^"]+"; filename\*=UTF-8''/);
     expect(decodeURIComponent(disposition.split("UTF-8''")[1]!)).toBe('گزارش.txt');
@@ -116,7 +116,7 @@ describe('GET /{bucket}/{path}', () => {
       `inline; filename="notes.txt"; filename*=UTF-8''notes.txt`,
     );
     expect((await get('media/notes.txt?name=')).status).toBe(400);
-    expect((await get('media/notes.txt?name=' + encodeURIComponent('../x'))).status).toBe(400);
+    expect((await get(`media/notes.txt?name=${encodeURIComponent('../x')}`)).status).toBe(400);
   });
 
   it('saves under the non-ASCII name with a real client (curl -OJ)', async () => {

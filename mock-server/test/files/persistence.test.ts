@@ -69,7 +69,7 @@ describe('--data-dir (config dataDir)', () => {
     expect((await readdir(join(dataDir, 'blobs'))).length).toBe(3);
     await master.post('/files/delete', { urls: ['p'], forced: [true] });
     expect((await readdir(join(dataDir, 'blobs'))).length).toBe(1);
-    expect((await readdir(dataDir)).sort()).toEqual(['blobs', 'journal', 'state']);
+    expect((await readdir(dataDir)).sort()).toEqual(['blobs', 'journal', 'state', 'token-secret']);
     expect(await readdir(join(dataDir, 'state'))).toEqual(['files.json']);
     expect(await readdir(join(dataDir, 'journal'))).toEqual(['journal-0.log']);
     expect((await readdir(join(dataDir, 'blobs')))[0]).toMatch(/^[A-Za-z0-9]+$/);

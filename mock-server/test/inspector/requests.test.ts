@@ -1,5 +1,5 @@
 // The request inspector's list and detail API over real HTTP: what is recorded, masked, filtered and paged.
-import type { ExchangeSummary } from '@basekit/engine';
+import type { ExchangeDetails, ExchangeSummary } from '@basekit/engine';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { uploadForm, storageHeaders } from '../files/support.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -30,10 +30,10 @@ async function list(query = ''): Promise<Page> {
   return (await res.json()) as Page;
 }
 
-async function details(id: string): Promise<Record<string, any>> {
+async function details(id: string): Promise<ExchangeDetails> {
   const res = await server.admin(`/__admin/requests/${id}`);
   expect(res.status).toBe(200);
-  return (await res.json()) as Record<string, any>;
+  return (await res.json()) as ExchangeDetails;
 }
 
 const db = (user: TestUser) => ({
@@ -174,11 +174,14 @@ describe('GET /__admin/requests/{id}', () => {
     const loginShown = await details(login!.id);
     expect(loginShown.request.headers['x-service-authentication-key']).toBe('[masked]');
     expect(loginShown.request.body).toEqual({ kind: 'form', fields: { username: 'ann', password: '[masked]' } });
-    expect(loginShown.response.body.json).toMatchObject({
-      access_token: '[masked]',
-      refresh_token: '[masked]',
-      token_type: 'bearer',
-      scope: 'client',
+    expect(loginShown.response.body).toMatchObject({
+      kind: 'json',
+      json: {
+        access_token: '[masked]',
+        refresh_token: '[masked]',
+        token_type: 'bearer',
+        scope: 'client',
+      },
     });
 
     const everything = JSON.stringify([noteShown, loginShown, await details(logout!.id)]);
@@ -204,7 +207,7 @@ describe('GET /__admin/requests/{id}', () => {
       reason: 'unread',
       contentType: expect.stringMatching(/^multipart\/form-data/),
     });
-    expect(shown.request.body.size).toBeGreaterThan(200_000);
+    expect((shown.request.body as { size: number }).size).toBeGreaterThan(200_000);
   });
 
   it('shows a large JSON body by its size only', async () => {

@@ -203,7 +203,7 @@ describe("convert jobs of one project never wait for another project's", () => {
     sourceUrl = `http://127.0.0.1:${(source.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
-    held.forEach((release) => release());
+    for (const release of held) release();
     await new Promise((resolve) => source.close(resolve));
   });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ErrorCode, type Config } from '@basekit/engine';
+import { DEFAULT_CONFIG, ErrorCode, type Config } from '@basekit/engine';
+import { startServer } from '../../src/server.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createUser } from '../support/users.js';
 import { createProject, postProject, serverAdmin } from './support.js';
@@ -88,6 +89,50 @@ describe('POST /__admin/projects', () => {
     for (let i = (await list()).length; i < 5; i++) await createProject(server);
     await expectError(await postProject(server, {}), 400, ErrorCode.TOO_MANY_PROJECTS);
     expect(await list()).toHaveLength(5);
+  });
+
+  it('refuses a master key another project holds (409, code 22), at creation and in a config change, changing nothing', async () => {
+    const first = await createProject(server, { masterKey: 'first-master' });
+    const second = await createProject(server);
+    const before = await list();
+    for (const masterKey of ['first-master', server.config.masterKey])
+      await expectError(await postProject(server, { masterKey }), 409, ErrorCode.MASTER_KEY_TAKEN);
+    const { authenticationId: id } = second.config;
+    await expectError(
+      await call('PATCH', `/__admin/projects/${id}`, { masterKey: 'first-master' }),
+      409,
+      ErrorCode.MASTER_KEY_TAKEN,
+    );
+    const ownPatch = await second.admin('/__admin/config', {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ masterKey: server.config.masterKey }),
+    });
+    await expectError(ownPatch, 409, ErrorCode.MASTER_KEY_TAKEN);
+    await expectError(
+      await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ masterKey: 'first-master' }) }),
+      409,
+      ErrorCode.MASTER_KEY_TAKEN,
+    );
+    expect(await list()).toEqual(before);
+    // A request that carries only the key still reaches the project whose key it is.
+    const config = await first.admin('/__admin/config');
+    expect(((await config.json()) as Config).authenticationId).toBe(first.config.authenticationId);
+    // A project may keep (re-send) its own master key.
+    expect((await call('PATCH', `/__admin/projects/${id}`, { masterKey: second.config.masterKey })).status).toBe(200);
+  });
+
+  it('refuses to start on a config whose projects share a master key, naming the project', async () => {
+    const project = (id: string) => ({
+      ...DEFAULT_CONFIG,
+      authenticationId: id,
+      objectStorageId: `${id}-db`,
+      storageId: `${id}-st`,
+      gameId: `${id}-game`,
+    });
+    await expect(startServer({ port: 0, config: { projects: [project('one')] } })).rejects.toThrow(
+      /project "one" of the config: this masterKey is the master key of project "dev-auth-id"/,
+    );
   });
 
   it('needs the server admin key: another project master key is refused (403)', async () => {

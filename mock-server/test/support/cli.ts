@@ -37,7 +37,10 @@ export function runCli(
         started = true;
         (whileUp ?? (async () => undefined))(url, stdout).then(
           () => child.kill('SIGTERM'),
-          (error) => (child.kill('SIGKILL'), reject(error)),
+          (error) => {
+            child.kill('SIGKILL');
+            reject(error);
+          },
         );
       }
     });

@@ -16,7 +16,7 @@ import {
   makeWatermark,
   probe,
   resetForProducer,
-  transcoderClient,
+  type transcoderClient,
   understateDuration,
 } from './support.js';
 
@@ -49,7 +49,10 @@ async function endless({ contentLength }: { contentLength?: number } = {}) {
       pump();
     }),
   );
-  closers.push(() => (http.closeAllConnections(), http.close()));
+  closers.push(() => {
+    http.closeAllConnections();
+    http.close();
+  });
   counter.url = address(http);
   return counter;
 }
@@ -58,7 +61,10 @@ async function endless({ contentLength }: { contentLength?: number } = {}) {
 async function silent(): Promise<string> {
   const sockets: Socket[] = [];
   const tcp = await listening(createTcpServer((socket) => sockets.push(socket.on('error', () => undefined))));
-  closers.push(() => (sockets.forEach((s) => s.destroy()), tcp.close()));
+  closers.push(() => {
+    for (const socket of sockets) socket.destroy();
+    tcp.close();
+  });
   return address(tcp);
 }
 
@@ -157,10 +163,8 @@ describe('size limits', () => {
     await config({ transcoderMaxSourceBytes: 1024 * 1024 });
     const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024));
     const zipped = await listening(
-      createHttpServer(
-        (_, res) => (
-          res.writeHead(200, { 'content-encoding': 'gzip', 'content-length': String(bomb.length) }), res.end(bomb)
-        ),
+      createHttpServer((_, res) =>
+        res.writeHead(200, { 'content-encoding': 'gzip', 'content-length': String(bomb.length) }).end(bomb),
       ),
     );
     closers.push(() => zipped.close());
@@ -257,8 +261,11 @@ describe('time limits', () => {
   it('gives up on a source that never answers, and on one that sends too slowly', async () => {
     await config({ transcoderFirstByteTimeoutMs: 300, transcoderTransferTimeoutMs: 1000 });
     const silentSource = await convert({ url: `${await silent()}/video.mp4`, thumbnail: true });
-    const trickle = await listening(createHttpServer((_, res) => (res.writeHead(200), res.write('0'))));
-    closers.push(() => (trickle.closeAllConnections(), trickle.close()));
+    const trickle = await listening(createHttpServer((_, res) => res.writeHead(200).write('0')));
+    closers.push(() => {
+      trickle.closeAllConnections();
+      trickle.close();
+    });
     const slowSource = await convert({ url: `${address(trickle)}/video.mp4`, thumbnail: true });
     await receiver.notificationsOf(silentSource.requestId, 1, 10);
     await receiver.notificationsOf(slowSource.requestId, 1, 10);
@@ -276,9 +283,9 @@ describe('time limits', () => {
 describe('the reason a caller is told', () => {
   it('is the same whether the source is unreachable, refused, silent, too large, not a video or redirected off http', async () => {
     await config({ transcoderFirstByteTimeoutMs: 300, transcoderMaxSourceBytes: 1024 * 1024 });
-    const forbidding = await listening(createHttpServer((_, res) => (res.writeHead(403), res.end('no'))));
+    const forbidding = await listening(createHttpServer((_, res) => res.writeHead(403).end('no')));
     const redirecting = await listening(
-      createHttpServer((_, res) => (res.writeHead(302, { location: 'file:///etc/passwd' }), res.end())),
+      createHttpServer((_, res) => res.writeHead(302, { location: 'file:///etc/passwd' }).end()),
     );
     closers.push(
       () => forbidding.close(),

@@ -7,8 +7,7 @@ import type { Project, StateSlice } from './shared/project.js';
 export interface Area {
   name: ServiceName;
   routes: Hono<AppEnv>;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  state: StateSlice<any>;
+  state: StateSlice<unknown>;
   /** Called once per project, after it is created; wires what the area offers to the others. */
   attach?(project: Project): void;
 }

@@ -7,7 +7,6 @@ import validateGenerated from './generated/validate-config.js';
  * const config = developmentConfig({ services: { transcoder: false } satisfies Partial<Record<ServiceName, boolean>> });
  */
 export type ServiceName = 'users' | 'database' | 'storage' | 'transcoder' | 'leaderboards';
-export const SERVICE_NAMES: readonly ServiceName[] = ['users', 'database', 'storage', 'transcoder', 'leaderboards'];
 
 export interface EventDefinition {
   name: string;
@@ -98,10 +97,34 @@ export interface Config {
   projects?: ConfigInput[];
   /** Most projects one server holds, the default project included. */
   maxProjects: number;
+  /**
+   * Host names of this server besides localhost, its IP addresses, the host it listens on and `publicUrl`'s: the
+   * admin API answers under them, and their pages may use the built-in master key (`.example.com`: and every name
+   * below it). Only the server's config has it.
+   */
+  allowedHosts?: string[];
+  /** Most connections the Node server keeps open; absent: from the open-files limit. Only the server's config has it. */
+  maxConnections?: number;
+  /** A request's headers must arrive whole within this time (Node server). Only the server's config has it. */
+  headersTimeoutMs: number;
+  /** A kept-alive connection with no request under way is closed after this time (Node server). Only the server's config has it. */
+  idleTimeoutMs: number;
 }
 
 /** Keys that describe the whole server, not one project: only the server's config (the default project's) has them. */
-export const SERVER_KEYS = ['projects', 'maxProjects', 'dataDir', 'fsync', 'httpsPort', 'tlsCert', 'tlsKey'] as const;
+export const SERVER_KEYS = [
+  'projects',
+  'maxProjects',
+  'dataDir',
+  'fsync',
+  'httpsPort',
+  'tlsCert',
+  'tlsKey',
+  'allowedHosts',
+  'maxConnections',
+  'headersTimeoutMs',
+  'idleTimeoutMs',
+] as const;
 
 /** A project's identity: its ids and keys, which no other project's config or state gives it. */
 export const IDENTITY_KEYS = [
@@ -215,7 +238,7 @@ function describe(error: SchemaError): string {
  * Checks a config against `config.schema.json` and the cross-references between events and leaderboards, in it and
  * in each of its `projects`, which may not hold the server's own keys (`SERVER_KEYS`).
  */
-export function validateConfig(input: unknown): asserts input is ConfigInput {
+function validateConfig(input: unknown): asserts input is ConfigInput {
   if (!validateSchema(input)) {
     throw new ConfigError(`invalid config: ${(validateSchema.errors ?? []).map(describe).join('; ')}`);
   }
@@ -285,6 +308,8 @@ export function resolveConfig(input: unknown): Config {
     journalCompactAfter: 10_000,
     fsync: 'never',
     maxProjects: 1000,
+    headersTimeoutMs: 10_000,
+    idleTimeoutMs: 5000,
     events: [],
     ...input,
     headerWord: [input.headerWord ?? 'Service'].flat(),

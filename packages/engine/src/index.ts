@@ -13,8 +13,8 @@
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { getPath } from 'hono/utils/url';
+import { ADMIN_PREFIX, networkGuard } from './admin/network-guard.js';
 import { adminRoutes } from './admin/routes.js';
-import type { Area } from './area.js';
 import { AREAS } from './areas/index.js';
 import { resolveConfig, DEFAULT_CONFIG } from './config.js';
 import { recordExchanges, type ExchangeListener } from './inspector/recorder.js';
@@ -23,7 +23,6 @@ import { PROJECTS_ADMIN_PATH, projectsAdminRoutes } from './projects/admin-route
 import { hostProject } from './projects/hosted.js';
 import { ServerProjects } from './projects/server-projects.js';
 import { defaultCapabilities, type Capabilities } from './shared/capabilities.js';
-import type { AppEnv } from './shared/env.js';
 import { ApiError, ErrorCode, errorResponse } from './shared/errors.js';
 import { withServiceHeaders } from './shared/header-word.js';
 import { answerJson } from './shared/json-answer.js';
@@ -56,6 +55,13 @@ export interface EngineOptions {
    * journal that already keeps a state, that state is restored instead.
    */
   initialState?: StateJson;
+  /**
+   * Set when the engine is served over a network (the Node server), with the names it goes by there (the host it
+   * listens on, the machine's names): admin calls are then answered only under host names the server knows, and pages
+   * of other sites may not use the built-in master key (see `networkGuard`). Absent in msw, which nothing but its own
+   * page or process can reach.
+   */
+  network?: { names: string[] };
 }
 
 /**
@@ -108,7 +114,6 @@ export interface Engine {
  */
 export function createEngine(options: EngineOptions = {}): Engine {
   const { projects: declared = [], ...config } = resolveConfig(options.config ?? DEFAULT_CONFIG);
-  const areas: readonly Area[] = AREAS;
   const capabilities = { ...defaultCapabilities(), ...options.capabilities };
 
   const app = withErrorHandling(
@@ -119,24 +124,29 @@ export function createEngine(options: EngineOptions = {}): Engine {
   app.use('*', answerJson);
   app.use('*', recordExchanges(exchangeListeners, options.onInternalError ?? console.error));
   // Browser apps call the service from their own origin; downloads expose the headers players and savers read.
-  // Only requests with an Origin (browsers) need CORS headers: others skip the middleware's cost.
+  // Only requests with an Origin (browsers) need CORS headers: others skip the middleware's cost. The admin API
+  // answers its own origin only (the panel): no page of another origin may send it a key or read its answers.
   const allowOrigins = cors({
     origin: '*',
     exposeHeaders: ['Content-Disposition', 'Content-Length', 'Content-Range', 'Accept-Ranges', 'ETag', 'Last-Modified'],
   });
-  app.use('*', (c, next) => (c.req.header('origin') === undefined ? next() : allowOrigins(c, next)));
+  app.use('*', (c, next) =>
+    c.req.header('origin') === undefined || c.req.path.startsWith(ADMIN_PREFIX) ? next() : allowOrigins(c, next),
+  );
+  const guard = options.network && networkGuard(options.network.names, () => defaultProject.project.config);
+  if (guard) app.use('*', guard);
   app.route('/', adminRoutes);
   app.route('/', inspectorRoutes);
-  for (const area of areas) app.route('/', area.routes);
+  for (const area of AREAS) app.route('/', area.routes);
 
   const routes = (request: Request, env: { project: Project }) => app.fetch(request, env);
-  const defaultProject = hostProject(routes, areas, config, capabilities, options.initialState);
+  const defaultProject = hostProject(routes, AREAS, config, capabilities, options.initialState);
   // The default project's capabilities keep its own state; every other project gets a place of its own from the store.
   const { blobs: _blobs, persistence: _persistence, journal: _journal, projects: store, ...shared } = capabilities;
   const projects = new ServerProjects(
     defaultProject,
     shared,
-    (own, ownCapabilities) => hostProject(routes, areas, own, ownCapabilities),
+    (own, ownCapabilities) => hostProject(routes, AREAS, own, ownCapabilities),
     store,
   );
 
@@ -144,6 +154,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     createRoutes((request) => servicePath(getPath(request))),
     options,
   );
+  if (guard) adminApp.use('*', guard);
   adminApp.route('/', projectsAdminRoutes(projects));
   const adminEnv = { project: defaultProject.project };
   const route = (request: Request): Promise<Response> => {
@@ -229,10 +240,11 @@ export {
   type TranscodeRunner,
   type TranscoderCapability,
   type WatermarkLocation,
-} from './areas/transcoder/runner.js';
+} from './shared/transcode-runner.js';
 export { ffmpegOptions } from './areas/transcoder/ffmpeg-options.js';
 export { MAX_FRAME } from './areas/transcoder/units.js';
 export { ErrorCode, StorageError, type ErrorCodeValue } from './shared/errors.js';
+export { isLoopback } from './shared/hosts.js';
 export type {
   BodyView,
   Caller,
@@ -244,5 +256,5 @@ export type {
 export type { ExchangeListener } from './inspector/recorder.js';
 export type { Mail, StateJson, StateSummary } from './shared/project.js';
 export { StateRestoreError, type RestoreSummary } from './shared/restore.js';
-export type { JobRecord } from './areas/transcoder/jobs.js';
+export type { JobRecord } from './areas/transcoder/job-record.js';
 export type { FileInfo, FileRecord } from './areas/files/listing.js';

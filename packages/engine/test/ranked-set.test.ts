@@ -86,13 +86,13 @@ describe('RankedSet', () => {
   it('stays right through growth to several levels and shrinking back (splits and merges)', () => {
     const m = model((a, b) => a - b);
     const values = Array.from({ length: 6000 }, (_, i) => (i * 104729) % 6007);
-    values.forEach((n) => m.set.insert(n));
-    m.set.values().forEach((n, i) => expect(m.set.rankOf(n)).toBe(i));
+    for (const n of values) m.set.insert(n);
+    for (const [i, n] of m.set.values().entries()) expect(m.set.rankOf(n)).toBe(i);
     // Remove all but every 50th, from the middle outwards, then put half back.
     for (const n of values) if (n % 50 !== 0) expect(m.set.remove(n)).toBe(true);
     const left = values.filter((n) => n % 50 === 0).sort((a, b) => a - b);
     expect(m.set.values()).toEqual(left);
-    left.forEach((n, i) => expect(m.set.rankOf(n)).toBe(i));
+    for (const [i, n] of left.entries()) expect(m.set.rankOf(n)).toBe(i);
     for (const n of values) if (n % 2 === 1) m.set.insert(n);
     const back = [...left, ...values.filter((n) => n % 2 === 1 && n % 50 !== 0)].sort((a, b) => a - b);
     expect(m.set.values()).toEqual(back);

@@ -52,7 +52,10 @@ describe('ResizeCache.produce', () => {
   it('makes a copy asked for twice at once only once, and keeps it', async () => {
     const cache = new ResizeCache();
     let made = 0;
-    const make = async () => (made++, image(1));
+    const make = async () => {
+      made++;
+      return image(1);
+    };
     const [a, b] = await Promise.all([cache.produce('k', make, limits), cache.produce('k', make, limits)]);
     expect([made, a, cache.get('k')]).toEqual([1, b, a]);
   });

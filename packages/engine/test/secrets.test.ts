@@ -36,7 +36,7 @@ describe('RefreshTokens', () => {
   it('drops the expired tokens, earliest first, and only those', () => {
     const tokens = new RefreshTokens();
     const expiries = Array.from({ length: 2000 }, (_, i) => (i * 7919) % 2000);
-    expiries.forEach((expiresAt, i) => tokens.add(`t${i}`, { userId: `u${i % 10}`, expiresAt }));
+    for (const [i, expiresAt] of expiries.entries()) tokens.add(`t${i}`, { userId: `u${i % 10}`, expiresAt });
     tokens.dropExpired(999);
     expect(tokens.size).toBe(1000);
     expect([...tokens].every(([, { expiresAt }]) => expiresAt > 999)).toBe(true);

@@ -1,6 +1,6 @@
 import type { Engine } from '@basekit/engine';
-import type { AdminClient, AdminClientOptions, Config, Mail, StateExport, TranscoderJob } from '@basekit/sdk/admin';
-import type { Seed } from './seed.js';
+import type { AdminClient, Config, Mail, StateExport, TranscoderJob } from '@basekit/sdk/admin';
+import type { BackendAccess, Seed } from './seed.js';
 
 export type { Mail, StateExport, TranscoderJob };
 
@@ -12,9 +12,6 @@ export type { Mail, StateExport, TranscoderJob };
  * expect(note).toMatchObject({ title: 'Hello' });
  */
 export type StoredRow = Record<string, unknown> & { _id: string; createdAt: string; updatedAt: string };
-
-/** How a backend's controls reach it: the admin client's options (the engine's own fetch in msw, or a server's). */
-export type BackendAccess = Pick<AdminClientOptions, 'baseUrl' | 'masterKey' | 'headerWord' | 'fetch'>;
 
 /** What a backend starts from. */
 export interface BackendStart {

@@ -1,6 +1,8 @@
 import { BasekitError, ServiceError, createClient, type Client } from '@basekit/sdk';
-import type { AdminClient, Config, StateExport } from '@basekit/sdk/admin';
-import type { BackendAccess } from './backend.js';
+import type { AdminClient, AdminClientOptions, Config, StateExport } from '@basekit/sdk/admin';
+
+/** How a backend's controls reach it: the admin client's options (the engine's own fetch in msw, or a server's). */
+export type BackendAccess = Pick<AdminClientOptions, 'baseUrl' | 'masterKey' | 'headerWord' | 'fetch'>;
 
 /**
  * A user to create. It can log in with `password` afterwards.

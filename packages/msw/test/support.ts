@@ -1,7 +1,8 @@
 import { DEFAULT_CONFIG } from '@basekit/engine';
 
 export const BASE = 'https://api.basekit.test';
-export const { authenticationId, clientKey, masterKey, objectStorageId, storageId, gameId } = DEFAULT_CONFIG;
+export const { authenticationId, masterKey, objectStorageId, storageId, gameId } = DEFAULT_CONFIG;
+const { clientKey } = DEFAULT_CONFIG;
 
 /** A JSON request init. */
 export const json = (method: string, body: unknown, headers: Record<string, string> = {}): RequestInit => ({

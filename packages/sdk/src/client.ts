@@ -1,7 +1,7 @@
 import { createAuth, type Auth } from './auth/index.js';
-import type { AreaOf, FilesOf, KnownOptions } from './core/area-ids.js';
+import type { AreaOf, FilesOf } from './core/area-ids.js';
 import { createCore, type Core } from './core/core.js';
-import type { ClientOptions } from './core/options.js';
+import type { ClientOptions, KnownOptions } from './core/options.js';
 import { createDb, type Db } from './db/index.js';
 import { createFiles, type Files } from './files/index.js';
 import { createLeaderboards, type Leaderboards } from './leaderboards/index.js';

@@ -19,7 +19,7 @@ export const startTestServer: typeof startTestEndpoint = (overrides = {}) =>
   startTestEndpoint({ ...(HEADER_WORD && { headerWord: HEADER_WORD }), ...overrides });
 
 /** One request the SDK sent, as the server answered it. */
-export interface Exchange {
+interface Exchange {
   method: string;
   path: string;
   status: number;

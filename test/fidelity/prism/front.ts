@@ -46,7 +46,7 @@ export async function startFront(options: {
       body: new Uint8Array(body),
     }).formData();
     const fields: Record<string, string> = {};
-    form.forEach((value, key) => (fields[key] = typeof value === 'string' ? value : '(file)'));
+    for (const [key, value] of form) fields[key] = typeof value === 'string' ? value : '(file)';
     const problem = contract.checkRequestBody(op, 'multipart/form-data', fields);
     if (problem) violations.push(`${req.method} ${req.url}: ${problem}`);
   }
@@ -66,7 +66,10 @@ export async function startFront(options: {
         (answer) => {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           const chunks: Buffer[] = [];
-          answer.on('data', (chunk: Buffer) => (chunks.push(chunk), res.write(chunk)));
+          answer.on('data', (chunk: Buffer) => {
+            chunks.push(chunk);
+            res.write(chunk);
+          });
           answer.on('end', () => {
             res.end();
             if (!op) return;

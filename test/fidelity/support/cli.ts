@@ -27,7 +27,15 @@ export function startServerProcess(args: string[]): Promise<ServerProcess> {
       stdout += chunk.toString();
       const url = /listening on (http:\/\/\S+)/.exec(stdout)?.[1];
       if (url)
-        resolve({ url, child, stderr: () => stderr, kill: async (signal) => void (child.kill(signal), await exited) });
+        resolve({
+          url,
+          child,
+          stderr: () => stderr,
+          kill: async (signal) => {
+            child.kill(signal);
+            await exited;
+          },
+        });
     });
     child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening: ${stderr}`)));
   });

@@ -10,7 +10,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 type Json = Record<string, unknown>;
 
-export interface Parameter {
+interface Parameter {
   name: string;
   in: 'path' | 'query' | 'header';
   required: boolean;
@@ -28,7 +28,7 @@ export interface BodyContent {
 }
 
 /** The tag of the admin API's operations. */
-export const ADMIN_TAG = 'admin';
+const ADMIN_TAG = 'admin';
 
 /** One operation of the contract, with every `$ref` of its parameters and bodies resolved. */
 export interface Operation {
@@ -95,7 +95,7 @@ export function loadContract(): Contract {
     if (!validate) validators.set(pointer, (validate = ajv.compile({ $ref: `basekit.json#${pointer}` })));
     return validate;
   };
-  const escape = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1');
+  const pointerToken = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1');
 
   const operations: Operation[] = [];
   for (const [path, rawItem] of Object.entries(doc['paths'] as Json)) {
@@ -167,12 +167,12 @@ export function loadContract(): Contract {
     const responsePointer =
       typeof raw['$ref'] === 'string'
         ? raw['$ref'].slice(1)
-        : `/paths/${escape(op.path)}/${op.method}/responses/${key}`;
+        : `/paths/${pointerToken(op.path)}/${op.method}/responses/${key}`;
     const content = resolve<Json>(raw)['content'] as Json | undefined;
     if (!content || !contentType?.includes('application/json')) return undefined; // only JSON bodies are checked here
     const mediaType = Object.keys(content).find((t) => t.includes('json'));
     if (!mediaType) return `a JSON body where the contract documents ${Object.keys(content).join(', ')}`;
-    const validate = validatorAt(`${responsePointer}/content/${escape(mediaType)}/schema`);
+    const validate = validatorAt(`${responsePointer}/content/${pointerToken(mediaType)}/schema`);
     if (validate(body)) return undefined;
     return `body does not match the ${key} response schema: ${ajv.errorsText(validate.errors, { separator: '; ' })}`;
   }
@@ -181,9 +181,11 @@ export function loadContract(): Contract {
     const raw = (((doc['paths'] as Json)[op.path] as Json)[op.method] as Json)['requestBody'] as Json | undefined;
     if (!raw) return 'the contract documents no request body';
     const base =
-      typeof raw['$ref'] === 'string' ? raw['$ref'].slice(1) : `/paths/${escape(op.path)}/${op.method}/requestBody`;
+      typeof raw['$ref'] === 'string'
+        ? raw['$ref'].slice(1)
+        : `/paths/${pointerToken(op.path)}/${op.method}/requestBody`;
     if (!(mediaType in (resolve<Json>(raw)['content'] as Json))) return `media type ${mediaType} is not documented`;
-    const validate = validatorAt(`${base}/content/${escape(mediaType)}/schema`);
+    const validate = validatorAt(`${base}/content/${pointerToken(mediaType)}/schema`);
     return validate(body)
       ? undefined
       : `request body does not match the schema: ${ajv.errorsText(validate.errors, { separator: '; ' })}`;

@@ -42,7 +42,7 @@ export interface Fixture {
 }
 
 /** `GET /__admin/state`, normalized so that two exports of an unchanged state are equal strings. */
-export async function stateSnapshot(server: TestServer): Promise<string> {
+async function stateSnapshot(server: TestServer): Promise<string> {
   const res = await server.admin('/__admin/state');
   if (res.status !== 200) throw new Error(`state export failed: ${res.status}`);
   const state = (await res.json()) as { clockOffsetMs?: number; areas: Record<string, Record<string, unknown>> };

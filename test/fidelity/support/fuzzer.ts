@@ -23,7 +23,7 @@ type Mutation =
   | { kind: 'query'; pick: number; value: string | null }
   | { kind: 'pathParam'; pick: number; value: string };
 
-export interface FuzzCase {
+interface FuzzCase {
   op: number;
   caller: Caller;
   /** Which example and which media type of the body, which alternative of the security, which optional parameters. */
@@ -116,7 +116,7 @@ const rawBody = fc.oneof(
     '{"a":{"__proto__":{"x":1}}}',
   ),
   fc.integer({ min: 1_000, max: 200_000 }).map((n) => '['.repeat(n) + ']'.repeat(n)),
-  fc.integer({ min: 1_000, max: 200_000 }).map((n) => '{"a":'.repeat(n) + '1' + '}'.repeat(n)),
+  fc.integer({ min: 1_000, max: 200_000 }).map((n) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`),
   fc.string({ unit: 'binary', maxLength: 200 }),
   // Past the server's limits (docs/reliability.md, "Limits"): a body over maxJsonBodyBytes, a $regex past maxQueryCost.
   fc.integer({ min: 1, max: 2 }).map((mib) => `{"a":"${'x'.repeat(mib * 1024 * 1024)}"}`),
@@ -204,7 +204,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 );
 
 /** Cases over the operations of a contract: valid ones (no mutation) and mutated ones. */
-export function fuzzCase(operations: number): fc.Arbitrary<FuzzCase> {
+function fuzzCase(operations: number): fc.Arbitrary<FuzzCase> {
   return fc.record({
     op: fc.nat({ max: operations - 1 }),
     caller: fc.oneof(
@@ -303,7 +303,7 @@ function brief(m: Mutation): string {
     .join(' ')})`;
 }
 
-export interface BuiltRequest {
+interface BuiltRequest {
   op: Operation;
   url: string;
   init: RequestInit & { headers: Record<string, string> };
@@ -314,7 +314,7 @@ export interface BuiltRequest {
 /** Known good values of path parameters by name (real ids of the fixture), beside the contract's examples. */
 export type ParameterPool = Record<string, string[]>;
 
-export function buildRequest(contract: Contract, fixture: Fixture, pool: ParameterPool, c: FuzzCase): BuiltRequest {
+function buildRequest(contract: Contract, fixture: Fixture, pool: ParameterPool, c: FuzzCase): BuiltRequest {
   const op = contract.operations[c.op]!;
   const headers: Record<string, string> = {};
   const query = new URLSearchParams();
@@ -401,7 +401,7 @@ export function buildRequest(contract: Contract, fixture: Fixture, pool: Paramet
 
 // ---- the invariants -----------------------------------------------------------------------------------------------
 
-export type ViolationKind =
+type ViolationKind =
   | 'server error (5xx)'
   | 'error body is not {code, error}'
   | 'failed request changed state'
@@ -433,7 +433,7 @@ function errorShape(body: unknown): boolean {
 }
 
 /** Sends one request; its status (0 when unanswered) and every invariant it broke. */
-export async function checkRequest(
+async function checkRequest(
   contract: Contract,
   fixture: Fixture,
   built: BuiltRequest,

@@ -99,7 +99,7 @@ async function send<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** Values that only grow, read back after a restart: at least the last answered, at most the last sent. */
-export class Growing {
+class Growing {
   acked = 0;
   sent = 0;
 

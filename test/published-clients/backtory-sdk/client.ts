@@ -21,16 +21,16 @@ export interface Row {
   destroy(options: Callbacks<[]>): void;
 }
 
-export interface Relation {
+interface Relation {
   add(row: Row): void;
   remove(row: Row): void;
   getById(id: string): Row;
   size(): number;
 }
 
-export type RowClass = new () => Row;
+type RowClass = new () => Row;
 
-export interface Query {
+interface Query {
   equalTo(key: string, value: unknown): void;
   greaterThan(key: string, value: unknown): void;
   descending(key: string): void;
@@ -40,12 +40,12 @@ export interface Query {
   get(id: string, options: Callbacks<[Row]>): void;
 }
 
-export interface GameEvent {
+interface GameEvent {
   add(fieldName: string, value: number): void;
   sendFromUser(userId: string, options: Callbacks<[]>): void;
 }
 
-export interface LeaderBoard {
+interface LeaderBoard {
   getUserRank(userId: string, options: Callbacks<[number, number[]]>): void;
   getAroundUser(userId: string, count: number, options: Callbacks<[unknown]>): void;
   getTopUsers(count: number, options: Callbacks<[unknown]>): void;

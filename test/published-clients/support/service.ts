@@ -1,7 +1,7 @@
 import { createUser, masterAuth, type TestUser } from '../../../mock-server/test/support/users.js';
 import type { TestServer } from '../../../mock-server/test/support/server.js';
 
-export interface Reply<T = Record<string, unknown>> {
+interface Reply<T = Record<string, unknown>> {
   status: number;
   body: T;
 }

@@ -7,7 +7,7 @@ import { demoSeed } from './demo-seed';
  * What a Playwright test reaches through `page.evaluate`: the backend's controls, the worker for per-test
  * overrides, and msw's `http` and `HttpResponse` to write them with (a handler must be created inside the page).
  */
-export interface MockControls {
+interface MockControls {
   backend: BasekitHandlers;
   worker: SetupWorker;
   http: typeof http;

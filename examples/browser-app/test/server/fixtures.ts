@@ -12,7 +12,7 @@ const GAME = {
 };
 
 /** The page's address for a project: the server and the project's ids and keys as parameters (see `keysFrom`). */
-export function appUrl(siteUrl: string, project: TestProject): string {
+function appUrl(siteUrl: string, project: TestProject): string {
   const { baseUrl, authenticationId, clientKey, objectStorageId, storageId, gameId } = project.clientOptions;
   return `${siteUrl}?${new URLSearchParams({ server: baseUrl, authenticationId, clientKey, objectStorageId, storageId, gameId })}`;
 }
@@ -26,12 +26,14 @@ export function appUrl(siteUrl: string, project: TestProject): string {
  * });
  */
 export const test = base
+  // biome-ignore lint/correctness/noEmptyPattern: Vitest takes a fixture's dependencies from a destructuring pattern.
   .extend('project', { scope: 'worker' }, async ({}, { onCleanup }) => {
     const { serverUrl, adminKey } = inject('e2e');
     const project = await createTestProject({ url: serverUrl, adminKey, config: GAME });
     onCleanup(() => project.delete());
     return project;
   })
+  // biome-ignore lint/correctness/noEmptyPattern: Vitest takes a fixture's dependencies from a destructuring pattern.
   .extend('browser', { scope: 'worker' }, async ({}, { onCleanup }) => {
     const browser = await chromium.connect(inject('e2e').browserEndpoint);
     onCleanup(() => browser.close());

@@ -3,7 +3,7 @@ import { createTestProject, type TestProject } from '@basekit/mock-server/testin
 import { afterAll, beforeAll, inject } from 'vitest';
 
 /** The game this app needs in its project: the event it sends and the leaderboard it reads. */
-export const GAME = {
+const GAME = {
   events: [{ name: 'match_end', fields: ['score'] }],
   leaderboards: [{ id: 'high-score', fields: [{ event: 'match_end', field: 'score' }] }],
 };

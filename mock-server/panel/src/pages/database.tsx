@@ -6,7 +6,7 @@ import { Field } from '../components/field.js';
 import { Status } from '../components/status.js';
 import { href, navigate } from '../router.js';
 import { useLoad } from '../use-load.js';
-import type { PageProps } from './index.js';
+import type { PageProps } from './page-props.js';
 import { RowView } from './database/row-view.js';
 import { TableView } from './database/table-view.js';
 import { loadTables, type TableSummary } from './database/tables.js';

@@ -4,7 +4,7 @@
 import { Status } from '../components/status.js';
 import { href, useRoute } from '../router.js';
 import { useLoad } from '../use-load.js';
-import type { PageProps } from './index.js';
+import type { PageProps } from './page-props.js';
 import { FileView } from './files/file-view.js';
 import { FolderView } from './files/folder-view.js';
 import { locate } from './files/storage.js';

@@ -1,11 +1,7 @@
 // The table of pages: the navigation lists them in this order, and each page is loaded only when first opened (its
 // own chunk). A page's module default-exports its component; `params` are the URL segments after its name.
 import type { FunctionComponent } from 'preact';
-
-/** Props of every page: the URL segments after the page's name (the selection), decoded. */
-export interface PageProps {
-  params: string[];
-}
+import type { PageProps } from './page-props.js';
 
 export interface PageEntry {
   /** The URL segment: /__admin/panel/<name>/... */

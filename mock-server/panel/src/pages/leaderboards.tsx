@@ -6,7 +6,7 @@ import { DataTable } from '../components/data-table.js';
 import { Status } from '../components/status.js';
 import { href, navigate } from '../router.js';
 import { useAction } from '../use-action.js';
-import type { PageProps } from './index.js';
+import type { PageProps } from './page-props.js';
 import { BoardView } from './leaderboards/board.js';
 import { BoardForm, EventForm } from './leaderboards/forms.js';
 import { fieldLabel } from './leaderboards/model.js';

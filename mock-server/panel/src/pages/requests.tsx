@@ -1,4 +1,4 @@
-import type { PageProps } from './index.js';
+import type { PageProps } from './page-props.js';
 import { RequestList } from './requests/request-list.js';
 import { RequestView } from './requests/request-view.js';
 

@@ -6,7 +6,7 @@ import { focusField, usePageCommands } from '../commands.js';
 import { Status } from '../components/status.js';
 import { href } from '../router.js';
 import { useLoad } from '../use-load.js';
-import type { PageProps } from './index.js';
+import type { PageProps } from './page-props.js';
 import { finished, listJobs, listSettings } from './transcoder/calls.js';
 import { ConvertForm } from './transcoder/convert-form.js';
 import { JobView } from './transcoder/job.js';

@@ -1,4 +1,4 @@
-import type { PageProps } from './index.js';
+import type { PageProps } from './page-props.js';
 import { UserList } from './users/user-list.js';
 import { UserView } from './users/user-view.js';
 

@@ -1,4 +1,5 @@
 import { ConfigError, resolveConfig } from '../config.js';
+import { MAX_CLOCK_OFFSET_SECONDS } from '../shared/clock.js';
 import { ErrorCode, badRequest } from '../shared/errors.js';
 import { isPlainObject, readJsonObject } from '../shared/http.js';
 import { createRoutes } from '../shared/routes.js';
@@ -27,7 +28,14 @@ adminRoutes.post('/__admin/clock', async (c) => {
   if (typeof advanceSeconds !== 'number' || !Number.isFinite(advanceSeconds) || advanceSeconds < 0) {
     throw badRequest(ErrorCode.VALIDATION_FAILED, '"advanceSeconds" must be a non-negative number');
   }
-  c.env.project.clock.advance(advanceSeconds);
+  const { clock } = c.env.project;
+  // Past the bound a date would leave the service's four-digit years (and, far past it, be no date at all).
+  if (advanceSeconds > clock.headroomSeconds)
+    throw badRequest(
+      ErrorCode.CLOCK_OUT_OF_RANGE,
+      `"advanceSeconds" may be at most ${clock.headroomSeconds}: the clock runs at most ${MAX_CLOCK_OFFSET_SECONDS} seconds (100 years) ahead of real time`,
+    );
+  clock.advance(advanceSeconds);
   return c.json({ now: c.env.project.clock.iso() });
 });
 

@@ -7,7 +7,7 @@ export interface StreamOptions {
   maxBacklogBytes: number;
 }
 
-export const STREAM_DEFAULTS: StreamOptions = { heartbeatMs: 15_000, maxBacklogBytes: 1024 * 1024 };
+const STREAM_DEFAULTS: StreamOptions = { heartbeatMs: 15_000, maxBacklogBytes: 1024 * 1024 };
 
 const encoder = new TextEncoder();
 

@@ -8,7 +8,7 @@ import type { HostedProject } from './hosted.js';
 import { tokenProjectId } from './token-project.js';
 
 /** The ids no two projects may share: each leads requests to one project. */
-export const UNIQUE_IDS = ['authenticationId', 'objectStorageId', 'storageId', 'gameId', 'bucket'] as const;
+const UNIQUE_IDS = ['authenticationId', 'objectStorageId', 'storageId', 'gameId', 'bucket'] as const;
 type UniqueId = (typeof UNIQUE_IDS)[number];
 
 /** The headers (after `x-<word>-`) that carry a project's id, in the order they are read. */
@@ -87,7 +87,10 @@ export class ProjectRegistry {
     this.#reindex();
   }
 
-  /** Refuses (409) a config with an id another project than `self` holds. */
+  /**
+   * Refuses (409) a config with an id or a master key another project than `self` holds: a request that carries only
+   * a master key (the admin API) must lead to one project.
+   */
   checkIds(config: Config, self?: HostedProject): void {
     for (const key of UNIQUE_IDS) {
       const holder = this.#byId.get(key)?.get(config[key]);
@@ -98,6 +101,14 @@ export class ProjectRegistry {
           `${key} "${config[key]}" is taken by project "${holder.project.config.authenticationId}"`,
         );
       }
+    }
+    const holder = this.#byMasterKey.get(config.masterKey);
+    if (holder && holder !== self) {
+      throw new ApiError(
+        409,
+        ErrorCode.MASTER_KEY_TAKEN,
+        `this masterKey is the master key of project "${holder.project.config.authenticationId}": each project needs its own`,
+      );
     }
   }
 

@@ -14,7 +14,7 @@ function bearerToken(header: string | undefined): string | undefined {
  * whose user no longer exists (after an admin reset, or a restart of a server that keeps users in memory) is
  * refused with 401 as well: a signature outlives its user, access must not.
  */
-export async function principalOf(c: AppContext): Promise<Principal | undefined> {
+async function principalOf(c: AppContext): Promise<Principal | undefined> {
   const token = bearerToken(c.req.header('authorization'));
   if (!token) return undefined;
   const { tokens } = c.env.project;

@@ -3,7 +3,7 @@
  * implementations (disk, sharp, ffmpeg, outbound HTTP); the browser side supplies stand-ins.
  * Areas add their interface here and read it from `project.capabilities`.
  */
-import type { TranscoderCapability } from '../areas/transcoder/runner.js';
+import type { TranscoderCapability } from './transcode-runner.js';
 
 /**
  * What a platform lends the engine (`createEngine({ capabilities })`): each one absent has a browser-safe default.
@@ -46,6 +46,12 @@ export interface Capabilities {
   images?: ImageResizer;
   /** Video conversion (ffmpeg in Node), or why it cannot run. Absent: the transcoder simulates it with tiny files (browsers). */
   transcoder?: TranscoderCapability;
+  /**
+   * A secret of the server mixed into the key that signs access tokens, so that a project's keys alone (the built-in
+   * ones are public) cannot make a token: the Node server draws it at random, kept in its data folder. Absent (msw,
+   * where only the page itself reaches the engine): tokens are signed with the project's keys alone.
+   */
+  tokenSecret?: string;
   /**
    * Makes the Response of each JSON answer (`c.json`). Node's server gives a lighter one that behaves as a Response
    * and that its transport writes as it is, without the body stream a standard Response builds. Absent: `new Response`.

@@ -82,6 +82,11 @@ export const ErrorCode = {
   // the data folder (--data-dir)
   STORAGE_FULL: 30,
   STORAGE_FAILED: 31,
+  // reaching the server from a browser, the admin API, the clock (issue 24)
+  HOST_NOT_ALLOWED: 20,
+  BUILT_IN_KEY_REFUSED: 21,
+  MASTER_KEY_TAKEN: 22,
+  CLOCK_OUT_OF_RANGE: 23,
   // the request inspector's replay (admin API)
   REQUEST_BODY_NOT_KEPT: 60,
 } as const;

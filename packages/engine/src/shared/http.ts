@@ -2,7 +2,7 @@ import type { AppContext } from './env.js';
 import { ApiError, ErrorCode, badRequest } from './errors.js';
 
 /** Deeper bodies are refused before any area sees them (areas have stricter limits of their own, with their own codes). */
-export const MAX_JSON_DEPTH = 512;
+const MAX_JSON_DEPTH = 512;
 
 /**
  * Refuses `__proto__` keys (copied into an object they can change its prototype) and bodies nested deeper than
@@ -36,7 +36,7 @@ const tooLarge = (limit: number) =>
  * declared length is within the limit is read whole: the HTTP parser passes no more than that length on (in Node,
  * `@hono/node-server` then reads the socket without building a web stream and a full Request, about 10 µs a request).
  */
-export async function readBody(
+async function readBody(
   c: AppContext,
   { maxBytes = c.env.project.config.maxJsonBodyBytes }: BodyLimit = {},
 ): Promise<Uint8Array<ArrayBuffer>> {
@@ -123,7 +123,7 @@ async function readStreamed(
 }
 
 /** The request body parsed as JSON (400, code 107 when it is not; 413 past the body limit); `__proto__` keys and very deep nesting are refused. */
-export async function readJson(c: AppContext, limit: BodyLimit = {}): Promise<unknown> {
+async function readJson(c: AppContext, limit: BodyLimit = {}): Promise<unknown> {
   const text = new TextDecoder().decode(await readBody(c, limit));
   if (text.trim() === '') return undefined;
   let body: unknown;

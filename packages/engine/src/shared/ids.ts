@@ -20,7 +20,7 @@ const POOL_BYTES = 4096;
 let pool = new Uint8Array(0);
 let used = 0;
 
-function drawPooled(length: number): Uint8Array {
+function drawPooled(length: number): Uint8Array<ArrayBuffer> {
   if (length > POOL_BYTES) return crypto.getRandomValues(new Uint8Array(length));
   if (used + length > pool.length) {
     pool = crypto.getRandomValues(new Uint8Array(POOL_BYTES));
@@ -33,6 +33,20 @@ function drawPooled(length: number): Uint8Array {
 /** `length` random bytes from the engine's one random source. */
 export function randomBytes(length: number): Uint8Array {
   return entropy.draw(length);
+}
+
+/**
+ * `length` random bytes that the journal never sees, for draws that no state keeps and no replay needs: a sample of
+ * rows (read requests run beside recorded ones), the moments of random thumbnails and a stream's encryption key (a
+ * job runs after its request was answered). Whatever a state-changing request keeps comes from `randomBytes`.
+ */
+export function unrecordedBytes(length: number): Uint8Array<ArrayBuffer> {
+  return drawPooled(length);
+}
+
+/** A random number in [0, 1) (48 bits) from `unrecordedBytes`: what `Math.random()` gives, from the engine's source. */
+export function unrecordedFraction(): number {
+  return unrecordedBytes(6).reduce((n, byte) => n * 256 + byte, 0) / 2 ** 48;
 }
 
 /** A random identifier of `length` letters and digits (Parse-style object ids have 10). */

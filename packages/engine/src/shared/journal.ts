@@ -153,7 +153,9 @@ async function bodyUpTo(
     size += value.length;
     if (size <= limit) continue;
     const rest = new ReadableStream<Uint8Array>({
-      start: (controller) => chunks.forEach((chunk) => controller.enqueue(chunk)),
+      start: (controller) => {
+        for (const chunk of chunks) controller.enqueue(chunk);
+      },
       pull: async (controller) => {
         const next = await reader.read();
         if (next.done) controller.close();

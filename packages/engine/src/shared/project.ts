@@ -1,6 +1,6 @@
 import { projectSettings, resolveConfig, type Config } from '../config.js';
 import type { Capabilities } from './capabilities.js';
-import { Clock } from './clock.js';
+import { Clock, MAX_CLOCK_OFFSET_SECONDS, isClockOffset } from './clock.js';
 import { TokenIssuer } from './tokens.js';
 import type { UserDirectory } from './directory.js';
 
@@ -203,10 +203,15 @@ export class Project {
    * read their state against them (the standings of a leaderboard defined at run time), then every slice.
    */
   importState(json: StateJson, { settings = true } = {}): void {
+    const offsetMs = json.clockOffsetMs ?? 0;
+    if (!isClockOffset(offsetMs))
+      throw new Error(
+        `"clockOffsetMs" must be a number of milliseconds from 0 to ${MAX_CLOCK_OFFSET_SECONDS * 1000} (the clock runs at most 100 years ahead of real time)`,
+      );
     if (settings && json.config !== undefined)
       this.reconfigure(resolveConfig({ ...this.config, ...projectSettings(json.config) }));
     this.#clear();
-    this.clock.advance((json.clockOffsetMs ?? 0) / 1000);
+    this.clock.advance(offsetMs / 1000);
     this.outbox.push(...(json.outbox ?? []));
     for (const slice of this.slices) {
       const data = json.areas?.[slice.key];
@@ -236,6 +241,8 @@ export class Project {
 
   #newIssuer(): TokenIssuer {
     const { authenticationId, masterKey } = this.config;
-    return new TokenIssuer(`basekit-access:${authenticationId}:${masterKey}`, authenticationId, this.clock);
+    const { tokenSecret } = this.capabilities;
+    const secret = `basekit-access:${authenticationId}:${masterKey}${tokenSecret ? `:${tokenSecret}` : ''}`;
+    return new TokenIssuer(secret, authenticationId, this.clock);
   }
 }

@@ -42,7 +42,7 @@ export class SecretMap<V> implements Iterable<[string, V]> {
 
   get(secret: string): V | undefined {
     const bucket = this.#buckets.get(secret.slice(0, SELECTOR_LENGTH));
-    return bucket && bucket[this.#indexIn(bucket, secret)]?.[1];
+    return bucket?.[this.#indexIn(bucket, secret)]?.[1];
   }
 
   set(secret: string, value: V): this {

@@ -2,7 +2,6 @@ import createFetchClient from 'openapi-fetch';
 import type { paths } from '../generated/schema.js';
 import type { Core, HttpClient } from './core.js';
 import { MissingOptionError } from './errors.js';
-import type { ClientOptions } from './options.js';
 
 /**
  * The options that name the project's database, file storage and game: each of those areas sends its own.
@@ -98,12 +97,3 @@ export type FilesOf<O, Files extends { download: unknown; downloadUrl: unknown }
     : Gives<O, 'bucket'> extends true
       ? Pick<Files, 'download' | 'downloadUrl'> & MissingOption<'storageId'>
       : MissingOption<'storageId'>;
-
-/**
- * Options of `createClient` and `createCore` that are no `ClientOptions` key: each typed `never`, so a misspelt option
- * (`objectStorageID`) does not compile.
- *
- * @example
- * function create<O extends ClientOptions>(options: O & KnownOptions<O>) {}
- */
-export type KnownOptions<O> = Record<Exclude<keyof O, keyof ClientOptions>, never>;

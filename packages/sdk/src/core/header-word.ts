@@ -6,6 +6,9 @@
  * renameServiceHeaders(request.headers, 'Acme'); // X-Service-Storage-Id becomes x-Acme-storage-id
  */
 export function renameServiceHeaders(headers: Headers, word: string): void {
-  for (const [name, value] of [...headers])
-    if (name.startsWith('x-service-')) headers.delete(name), headers.set(name.replace('service', word), value);
+  for (const [name, value] of [...headers]) {
+    if (!name.startsWith('x-service-')) continue;
+    headers.delete(name);
+    headers.set(name.replace('service', word), value);
+  }
 }

@@ -8,11 +8,11 @@
  *
  * @module @basekit/sdk/core
  */
-export type { AreaId, AreaOf, FilesOf, KnownOptions, MissingOption } from './area-ids.js';
+export type { AreaId, AreaOf, FilesOf, MissingOption } from './area-ids.js';
 export { createCore, createHttpClient, dataOf, type Core, type HttpClient, type TransportOptions } from './core.js';
 export * from './errors.js';
 export type { NetworkFailureReason } from './network-failure.js';
-export type { CallOptions, ClientOptions } from './options.js';
+export type { CallOptions, ClientOptions, KnownOptions } from './options.js';
 export { SessionManager, type SessionChange, type SessionListener, type TokenResponse } from './session.js';
 export {
   localStorageTokenStore,

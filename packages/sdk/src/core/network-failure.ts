@@ -84,6 +84,6 @@ export function describeNetworkFailure(error: unknown): { reason: NetworkFailure
         : `the server's certificate is not trusted (${detail}): trust the CA that signed it (in Node: NODE_EXTRA_CA_CERTS=<its file>)`,
     };
   }
-  const [, reason, text] = REASONS.find(([codes]) => codes.test(code)) ?? [, 'unknown' as const, 'no answer'];
+  const [, reason, text] = REASONS.find(([codes]) => codes.test(code)) ?? [undefined, 'unknown' as const, 'no answer'];
   return { reason, text: `${text} (${detail})` };
 }

@@ -49,3 +49,12 @@ export interface CallOptions {
   /** Aborts the call: it then rejects with `AbortError`. */
   signal?: AbortSignal;
 }
+
+/**
+ * Options of `createClient` and `createCore` that are no `ClientOptions` key: each typed `never`, so a misspelt option
+ * (`objectStorageID`) does not compile.
+ *
+ * @example
+ * function create<O extends ClientOptions>(options: O & KnownOptions<O>) {}
+ */
+export type KnownOptions<O> = Record<Exclude<keyof O, keyof ClientOptions>, never>;

@@ -68,7 +68,7 @@ function sendWithXhr(request: Request, body: Uint8Array<ArrayBuffer>, onProgress
     const abort = () => xhr.abort();
     const settle = () => signal.removeEventListener('abort', abort);
     xhr.open(request.method, request.url);
-    request.headers.forEach((value, name) => xhr.setRequestHeader(name, value));
+    for (const [name, value] of request.headers) xhr.setRequestHeader(name, value);
     xhr.responseType = 'arraybuffer';
     let loaded = 0;
     xhr.upload.onprogress = (event) => {

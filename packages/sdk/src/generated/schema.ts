@@ -60,7 +60,8 @@ export interface paths {
         /**
          * Move the server clock forward
          * @description Moves the project's clock forward without waiting: access and refresh tokens expire by it, new timestamps
-         *     follow it. It never goes back (a reset puts it back to real time).
+         *     follow it. It never goes back (a reset puts it back to real time), and runs at most 100 years ahead of real
+         *     time in all, so that every date keeps its four-digit year: past that, 400 (code 23) and nothing changes.
          */
         post: operations["adminAdvanceClock"];
         delete?: never;
@@ -106,8 +107,8 @@ export interface paths {
          * Import a state
          * @description Replaces the project's state with an export (`GET /__admin/state`), its settings first; parts left out start
          *     empty, the project's ids and keys stay. All or nothing: a state that does not fit answers 400 and leaves the
-         *     state as it was. The body may be as large as `maxUploadBytes` (413, code 5, past it). Answers what it
-         *     restored, counted.
+         *     state as it was (a `clockOffsetMs` too: from 0 to 100 years, in milliseconds). The body may be as large as
+         *     `maxUploadBytes` (413, code 5, past it). Answers what it restored, counted.
          */
         put: operations["adminImportState"];
         post?: never;
@@ -138,7 +139,7 @@ export interface paths {
          * Change config keys at run time
          * @description Sets the given keys over the current config, validated as a config file is (400, code 142, naming the key
          *     and the problem; nothing changes). A reset drops these changes; with `--data-dir` they survive a restart.
-         *     Ids another project of the server holds answer 409 (code 161).
+         *     Ids or a master key another project of the server holds answer 409 (code 161, code 22).
          */
         patch: operations["adminUpdateConfig"];
         trace?: never;
@@ -496,8 +497,8 @@ export interface paths {
          *     services and header words), with ids and keys of its own, generated unless given (a random authentication
          *     id, the other ids named after it, random keys). Answers its id and whole config. Every `/__admin/projects`
          *     call needs the server's admin key: the default project's master key. 400 for a bad key (code 142), a key
-         *     of the whole server (code 164) or past `maxProjects` (code 163); 409 (code 161) for an id another project
-         *     holds.
+         *     of the whole server (code 164) or past `maxProjects` (code 163); 409 for an id (code 161) or the master key
+         *     (code 22) another project holds.
          */
         post: operations["adminCreateProject"];
         delete?: never;
@@ -1599,6 +1600,9 @@ export interface paths {
          *     a body that does not parse as the declared form answers 400.
          *     **Decision:** renewal does not rotate the refresh token: it stays valid until logout or its lifetime, so
          *     concurrent renewals all succeed.
+         *     **Decision:** the built-in master key (`dev-master-key`) is public, so a master login with it from a page of
+         *     another site (an `Origin` not of the server, this machine, its local network or `allowedHosts`) answers 417
+         *     with code 21, as a wrong key does.
          */
         post: operations["login"];
         delete?: never;
@@ -3486,6 +3490,20 @@ export interface components {
              * @default 1000
              */
             maxProjects?: number;
+            /** @description Of the whole server: host names (no port) that name this server besides localhost, its IP addresses, the host it listens on and publicUrl's. The admin API answers only under such names (a DNS-rebound name gets 403), and pages of these sites may use the built-in master key as pages of this machine may. A name with a leading dot (.example.com) stands for itself and every name below it. */
+            allowedHosts?: string[];
+            /** @description Of the whole server: most connections the Node server keeps open. At the cap a new connection takes the place of the one idle the longest (no request under way); when every one has a request under way, the new one is closed. Absent: half the process's open-files limit less a reserve, at most 10000 (480 under a limit of 1024; 1000 where the limit cannot be read). */
+            maxConnections?: number;
+            /**
+             * @description Of the whole server: a request's headers must arrive whole within this time, counted from the connection (or the end of the previous answer on a kept-alive one); a connection that sends none is closed after it.
+             * @default 10000
+             */
+            headersTimeoutMs?: number;
+            /**
+             * @description Of the whole server: a kept-alive connection with no request under way is closed after this time.
+             * @default 5000
+             */
+            idleTimeoutMs?: number;
             services?: {
                 users?: boolean;
                 database?: boolean;
@@ -3673,6 +3691,20 @@ export interface components {
              * @default 1000
              */
             maxProjects: number;
+            /** @description Of the whole server: host names (no port) that name this server besides localhost, its IP addresses, the host it listens on and publicUrl's. The admin API answers only under such names (a DNS-rebound name gets 403), and pages of these sites may use the built-in master key as pages of this machine may. A name with a leading dot (.example.com) stands for itself and every name below it. */
+            allowedHosts?: string[];
+            /** @description Of the whole server: most connections the Node server keeps open. At the cap a new connection takes the place of the one idle the longest (no request under way); when every one has a request under way, the new one is closed. Absent: half the process's open-files limit less a reserve, at most 10000 (480 under a limit of 1024; 1000 where the limit cannot be read). */
+            maxConnections?: number;
+            /**
+             * @description Of the whole server: a request's headers must arrive whole within this time, counted from the connection (or the end of the previous answer on a kept-alive one); a connection that sends none is closed after it.
+             * @default 10000
+             */
+            headersTimeoutMs: number;
+            /**
+             * @description Of the whole server: a kept-alive connection with no request under way is closed after this time.
+             * @default 5000
+             */
+            idleTimeoutMs: number;
             services: {
                 users: boolean;
                 database: boolean;
@@ -3830,7 +3862,7 @@ export interface components {
                 "application/json": components["schemas"]["AdminDone"];
             };
         };
-        /** @description The call does not carry the project's master key (for `/__admin/projects`, the server's admin key) in `X-Service-Authentication-Key` (code 119). */
+        /** @description The call does not carry the project's master key (for `/__admin/projects`, the server's admin key) in `X-Service-Authentication-Key` (code 119). The Node server also refuses a call under a `Host` that names no name of the server (code 20, DNS rebinding; see `allowedHosts`) and the built-in master key from a page of another site (code 21). No admin answer carries CORS headers. */
         AdminForbidden: {
             headers: {
                 [name: string]: unknown;
@@ -3905,7 +3937,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Another project holds one of the ids (code 161). */
+        /** @description Another project holds one of the ids (code 161) or the master key (code 22). */
         AdminProjectIdTaken: {
             headers: {
                 [name: string]: unknown;
@@ -4071,6 +4103,8 @@ export interface components {
                  *       "journalCompactAfter": 10000,
                  *       "fsync": "never",
                  *       "maxProjects": 1000,
+                 *       "headersTimeoutMs": 10000,
+                 *       "idleTimeoutMs": 5000,
                  *       "headerWord": [
                  *         "Service"
                  *       ],
@@ -4151,6 +4185,8 @@ export interface components {
                  *         "journalCompactAfter": 10000,
                  *         "fsync": "never",
                  *         "maxProjects": 1000,
+                 *         "headersTimeoutMs": 10000,
+                 *         "idleTimeoutMs": 5000,
                  *         "headerWord": [
                  *           "Service"
                  *         ],
@@ -5846,6 +5882,8 @@ export interface operations {
                      *             "journalCompactAfter": 10000,
                      *             "fsync": "never",
                      *             "maxProjects": 1000,
+                     *             "headersTimeoutMs": 10000,
+                     *             "idleTimeoutMs": 5000,
                      *             "headerWord": [
                      *               "Service"
                      *             ],
@@ -5945,6 +5983,8 @@ export interface operations {
                      *         "journalCompactAfter": 10000,
                      *         "fsync": "never",
                      *         "maxProjects": 1000,
+                     *         "headersTimeoutMs": 10000,
+                     *         "idleTimeoutMs": 5000,
                      *         "headerWord": [
                      *           "Service"
                      *         ],

@@ -80,7 +80,7 @@ export function toDraft(kind: Kind, value: unknown, targetClass = ''): Draft {
 }
 
 /** The value to send for a draft (not for relations, which change by operators: `relationChanges`), or why it is not one. */
-export function draftValue(draft: Exclude<Draft, { kind: 'Relation' }>): { value: unknown } | { error: string } {
+function draftValue(draft: Exclude<Draft, { kind: 'Relation' }>): { value: unknown } | { error: string } {
   switch (draft.kind) {
     case 'String':
       return { value: draft.text };
@@ -118,10 +118,7 @@ export function draftValue(draft: Exclude<Draft, { kind: 'Relation' }>): { value
 const pointers = (className: string, ids: string[]) => ids.map((_id) => ({ __type: 'Pointer', className, _id }));
 
 /** The relation operators that turn `before`'s members into `after`'s: one AddRelation and one RemoveRelation at most. */
-export function relationChanges(
-  before: string[],
-  after: Extract<Draft, { kind: 'Relation' }>,
-): { add?: Json; remove?: Json } {
+function relationChanges(before: string[], after: Extract<Draft, { kind: 'Relation' }>): { add?: Json; remove?: Json } {
   const added = after.ids.filter((id) => id && !before.includes(id));
   const removed = before.filter((id) => !after.ids.includes(id));
   return {

@@ -11,8 +11,6 @@ import { Cell } from './cell.js';
 import { RowEditor } from './row-editor.js';
 import { rowParams, type TableColumn } from './tables.js';
 
-type Json = Record<string, unknown>;
-
 /** One row (`/database/<table>/<objectId>`): its columns (pointers as links to follow), its JSON, edit and delete. */
 export function RowView({
   table,

@@ -13,7 +13,7 @@ export interface Progress {
  * A fetch over XMLHttpRequest that reports upload progress (the answer is read whole). A form goes as a form, so that
  * the browser streams its files (and sets its boundary) as fetch would.
  */
-export function xhrFetch(onProgress: (progress: Progress) => void): (request: Request) => Promise<Response> {
+function xhrFetch(onProgress: (progress: Progress) => void): (request: Request) => Promise<Response> {
   return async (request) => {
     const form = request.headers.get('content-type')?.startsWith('multipart/form-data');
     const body = form ? await request.formData() : await request.arrayBuffer();

@@ -12,7 +12,7 @@ export type Standing = components['schemas']['LeaderboardProfileList']['usersPro
 /** Players a page of the top list shows. */
 export const TOP_PAGE_SIZE = 20;
 /** Players around the chosen one (the service's largest around-me `count` is 20). */
-export const NEIGHBOURHOOD_SIZE = 10;
+const NEIGHBOURHOOD_SIZE = 10;
 
 export const fieldLabel = (field: BoardField) => `${field.event}.${field.field}`;
 

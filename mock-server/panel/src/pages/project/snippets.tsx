@@ -74,7 +74,7 @@ export function Snippets({ config }: { config: ProjectConfig }) {
               <h3>{title}</h3>
               <CopyButton text={text} label={`Copy the ${title} snippet`} />
             </div>
-            <pre class="json" tabIndex={0} aria-label={`${title} snippet`}>
+            <pre class="json" role="region" tabIndex={0} aria-label={`${title} snippet`}>
               <code>{text}</code>
             </pre>
           </div>

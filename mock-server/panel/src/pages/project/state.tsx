@@ -7,7 +7,7 @@ import { Status } from '../../components/status.js';
 import { useAction } from '../../use-action.js';
 
 /** What an import restored, in words: `users 3, sessions 2; database: tables 2, rows 12; …`. */
-export function restoredText({ settings, clockOffsetSeconds, outbox, areas }: StateSummary): string {
+function restoredText({ settings, clockOffsetSeconds, outbox, areas }: StateSummary): string {
   const parts = Object.entries(areas).map(([area, counts]) => {
     const counted = Object.entries(counts).map(([what, n]) => `${what} ${n}`);
     return `${area}: ${counted.join(', ') || 'restored'}`;

@@ -1,14 +1,8 @@
 // The request inspector's admin API (`/__admin/requests`): the kept list, one request in full, the live stream.
-import type {
-  BodyView,
-  InspectedArea,
-  RequestDetails as ExchangeDetails,
-  RequestSummary as ExchangeSummary,
-  RequestPage,
-} from '@basekit/sdk/admin';
+import type { BodyView, InspectedArea, RequestSummary as ExchangeSummary } from '@basekit/sdk/admin';
 import { admin } from '../../api.js';
 
-export type { BodyView, ExchangeDetails, ExchangeSummary, RequestPage };
+export type { BodyView, ExchangeSummary };
 
 export const AREAS: readonly InspectedArea[] = [
   'users',
@@ -20,7 +14,7 @@ export const AREAS: readonly InspectedArea[] = [
   'other',
 ];
 export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
-export const PAGE_SIZE = 100;
+const PAGE_SIZE = 100;
 
 /** The list's filters, as the URL's query and the admin API name them. */
 export interface RequestFilter {

@@ -41,7 +41,7 @@ function Body({ body, label }: { body: BodyView; label: string }) {
       return <JsonView value={body.json} label={`${label} (JSON, ${formatBytes(body.size)})`} />;
     case 'text':
       return (
-        <pre class="json" tabIndex={0} aria-label={`${label} (text, ${formatBytes(body.size)})`}>
+        <pre class="json" role="region" tabIndex={0} aria-label={`${label} (text, ${formatBytes(body.size)})`}>
           {body.text}
         </pre>
       );

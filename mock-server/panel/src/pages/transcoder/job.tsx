@@ -2,7 +2,9 @@ import { useState } from 'preact/hooks';
 import { DataTable } from '../../components/data-table.js';
 import { Field } from '../../components/field.js';
 import { JsonView } from '../../components/json-view.js';
+import { Status } from '../../components/status.js';
 import { UserLink } from '../../components/user-link.js';
+import { httpAddress } from '../../links.js';
 import { count } from '../../plural.js';
 import { href, setQuery, useRoute } from '../../router.js';
 import type { DeliveryCall, JobRecord } from './calls.js';
@@ -94,9 +96,8 @@ function Timeline({ job }: { job: JobRecord }) {
   for (const run of job.log)
     events.push([run.endedAt, `${commandName(run.command)} ended (exit ${run.exitCode ?? 'killed'}, ${run.ms} ms)`]);
   for (const call of job.calls) {
-    call.tries.forEach((attempt, i) =>
-      events.push([attempt.at, `${callName(call)}: try ${i + 1} ${answerOf(attempt)}`]),
-    );
+    for (const [i, attempt] of call.tries.entries())
+      events.push([attempt.at, `${callName(call)}: try ${i + 1} ${answerOf(attempt)}`]);
   }
   if (job.finishedAt) events.push([job.finishedAt, `finished: ${job.state}`]);
   events.sort((a, b) => Date.parse(a[0]) - Date.parse(b[0]));
@@ -177,10 +178,10 @@ function Log({ job }: { job: JobRecord }) {
           <summary>
             {commandName(run.command)}: exit {run.exitCode ?? 'killed'} after {run.ms} ms
           </summary>
-          <pre tabIndex={0} aria-label={`Command ${i + 1}`}>
+          <pre role="region" tabIndex={0} aria-label={`Command ${i + 1}`}>
             {run.command}
           </pre>
-          <pre tabIndex={0} aria-label={`Output of command ${i + 1}`}>
+          <pre role="region" tabIndex={0} aria-label={`Output of command ${i + 1}`}>
             {run.output || '(no output)'}
           </pre>
         </details>
@@ -198,7 +199,9 @@ function Log({ job }: { job: JobRecord }) {
 function Results({ job }: { job: JobRecord }) {
   const query = useRoute().query;
   const presetBase = job.settings.preset?.['vodPlaylistBaseUrl'] as string | undefined;
-  const base = (query.get('base') ?? presetBase ?? '').replace(/\/+$/, '');
+  // The address comes from the URL (anyone may send the admin a link) or a stored preset: http(s) only.
+  const given = query.get('base') ?? presetBase ?? '';
+  const base = httpAddress(given)?.replace(/\/+$/, '');
   const [playing, setPlaying] = useState(false);
   const uploads = job.calls.filter(
     (c): c is Extract<DeliveryCall, { kind: 'upload' }> => c.kind === 'upload' && c.delivered,
@@ -215,8 +218,9 @@ function Results({ job }: { job: JobRecord }) {
         label="Where the receiver serves the delivered files"
         hint="The preset's vodPlaylistBaseUrl unless you give another address."
       >
-        {(id) => <input id={id} type="url" value={base} onChange={(e) => setQuery({ base: e.currentTarget.value })} />}
+        {(id) => <input id={id} type="url" value={given} onChange={(e) => setQuery({ base: e.currentTarget.value })} />}
       </Field>
+      {given && !base && <Status error={new Error('Only an http: or https: address can show the delivered files.')} />}
       {base && thumbnails.length > 0 && (
         <ul class="thumbnails">
           {thumbnails.map((call) => (

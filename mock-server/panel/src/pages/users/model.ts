@@ -1,7 +1,7 @@
 import type { UserFilter } from '@basekit/sdk/admin';
 import { admin, dataOf, service } from '../../api.js';
 
-export type { Mail, UserFilter, UserRecord } from '@basekit/sdk/admin';
+export type { Mail, UserFilter } from '@basekit/sdk/admin';
 
 /** The profile fields a user record can change (spec 4.1 #10), in form order with their labels. */
 export const PROFILE_FIELDS = [

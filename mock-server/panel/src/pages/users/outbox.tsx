@@ -1,14 +1,21 @@
 import { DataTable } from '../../components/data-table.js';
+import { httpAddress } from '../../links.js';
 import type { Mail } from './model.js';
 
 /** E-mails the service would have sent, newest first, each with its confirmation link (opening it activates the user). */
 export function Outbox({ messages, caption }: { messages: Mail[]; caption: string }) {
   const newestFirst = [...messages].reverse();
-  const link = (mail: Mail) => (
-    <a href={mail.link} target="_blank" rel="noreferrer">
-      Confirmation link for {mail.to}
-    </a>
-  );
+  // An outbox may come from an imported state: only an http(s) link is made a link.
+  const link = (mail: Mail) => {
+    const address = httpAddress(mail.link);
+    return address ? (
+      <a href={address} target="_blank" rel="noreferrer">
+        Confirmation link for {mail.to}
+      </a>
+    ) : (
+      <code>{mail.link}</code>
+    );
+  };
   return (
     <div class="outbox">
       <DataTable

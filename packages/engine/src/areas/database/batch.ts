@@ -4,7 +4,7 @@ import { isPlainObject } from '../../shared/http.js';
 import type { Project } from '../../shared/project.js';
 import { createRow, deleteRow, updateRow } from './rows.js';
 
-export const BATCH_LIMIT = 50;
+const BATCH_LIMIT = 50;
 
 export type BatchResult = { success: unknown } | { error: { code: number; error: string } };
 
@@ -28,7 +28,7 @@ function route(project: Project, principal: Principal, item: unknown, index: num
   const fields = body ?? {};
   const table = TABLE_PATH.exec(path);
   const row = ROW_PATH.exec(path);
-  if (method === 'POST' && table) return () => createRow(project, principal, table[1]!, fields);
+  if (method === 'POST' && table) return () => createRow(project, table[1]!, fields);
   if (method === 'PUT' && row) return () => updateRow(project, principal, row[1]!, row[2]!, fields);
   if (method === 'DELETE' && row) return () => deleteRow(project, principal, row[1]!, row[2]!);
   throw invalid(

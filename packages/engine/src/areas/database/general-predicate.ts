@@ -4,15 +4,14 @@ import { $exists } from 'mingo/operators/query/element';
 import type { $regex } from 'mingo/operators/query/evaluation';
 import { Query } from 'mingo/query';
 import { resolve } from 'mingo/util';
-import { SAFE_REGEX, type Clause } from './predicate.js';
-import type { RegexOperand } from './regex.js';
+import { type Clause, SAFE_REGEX, type SafeRegexOperand } from './clause.js';
 import type { Row } from './state.js';
 import type { ValueSet } from './value-set.js';
 
 type Operator = typeof $regex;
 
 /** The value at a clause's path, as mingo's own operators see it (through arrays of objects). */
-const valueOf = (row: Parameters<typeof resolve>[0], selector: string): unknown =>
+const selected = (row: Parameters<typeof resolve>[0], selector: string): unknown =>
   resolve(row, selector, { unwrapArray: true });
 
 /** mingo's `$in`, over a `ValueSet` built once per query instead of a list hashed again for every row. */
@@ -21,14 +20,14 @@ function isIn(value: unknown, set: ValueSet): boolean {
   return (Array.isArray(value) ? value : [value]).some((item) => set.has(item));
 }
 
-const $in: Operator = (selector, set) => (row) => isIn(valueOf(row, selector), set as ValueSet);
-const $nin: Operator = (selector, set) => (row) => !isIn(valueOf(row, selector), set as ValueSet);
+const $in: Operator = (selector, set) => (row) => isIn(selected(row, selector), set as ValueSet);
+const $nin: Operator = (selector, set) => (row) => !isIn(selected(row, selector), set as ValueSet);
 
 /** mingo's `$all` over a `ValueSet`: an array holding every value of the set (none when the set is empty). */
 const $all: Operator = (selector, value) => {
   const set = value as ValueSet;
   return (row) => {
-    const stored = valueOf(row, selector);
+    const stored = selected(row, selector);
     if (!Array.isArray(stored) || stored.length === 0 || set.size === 0) return false;
     const found = new Set<number>();
     for (const item of stored) {
@@ -39,11 +38,11 @@ const $all: Operator = (selector, value) => {
   };
 };
 
-/** `$regex` through the query's `RegexOperand` (re2js, paid for by the query's budget). */
+/** `$regex` through the query's `RegexOperand` (regex.ts: re2js, paid for by the query's budget). */
 const $safeRegex: Operator = (selector, value) => {
-  const re = value as RegexOperand;
+  const re = value as SafeRegexOperand;
   return (row) => {
-    const stored = valueOf(row, selector);
+    const stored = selected(row, selector);
     return (Array.isArray(stored) ? stored : [stored]).some((item) => typeof item === 'string' && re.test(item));
   };
 };

@@ -142,7 +142,10 @@ export function indexNewRow(table: Table, row: Row): void {
  */
 export function changeIndexedRow(table: Table, row: Row, change: () => void): void {
   const indexes = byTable.get(table);
-  if (!indexes?.sequence.has(row)) return change();
+  if (!indexes?.sequence.has(row)) {
+    change();
+    return;
+  }
   const before = [...indexes.columns].map(([column, index]) => {
     const read = columnReader(column);
     return { index, read, old: read(row) };

@@ -21,8 +21,6 @@ export function checkColumnName(name: string): string {
   return name;
 }
 
-export const isColumnName = (name: string): boolean => NAME.test(name);
-
 /** Steps of a column path at most: as deep as values may nest (values.ts), and as deep as `include` recurses. */
 const MAX_PATH_STEPS = 32;
 

@@ -26,7 +26,7 @@ function sortable(value: unknown, kind: number): unknown {
   return value;
 }
 
-export function compareValues(a: unknown, b: unknown): number {
+function compareValues(a: unknown, b: unknown): number {
   if (a === b) return 0;
   // The common case first: two numbers (or two strings) of a typed column.
   if (typeof a === typeof b && (typeof a === 'number' || typeof a === 'string'))

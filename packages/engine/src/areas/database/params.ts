@@ -4,9 +4,9 @@ import { intParam } from '../../shared/http.js';
 import { checkPath } from './names.js';
 import type { QueryOptions } from './query.js';
 
-export const LIMIT_MAX = 1000;
-export const LIMIT_DEFAULT = 100;
-export const SAMPLE_MAX = 1000;
+const LIMIT_MAX = 1000;
+const LIMIT_DEFAULT = 100;
+const SAMPLE_MAX = 1000;
 
 /** A malformed URL parameter of a query is an invalid query (code 102). */
 function queryInt(c: AppContext, name: string, bounds: { min: number; max: number; fallback?: number }): number {

@@ -1,11 +1,11 @@
 import { isPlainObject } from '../../shared/http.js';
 import { columnIndex, indexableType, lowerBound, upperBound, type ColumnIndex, type Scalar } from './indexes.js';
-import type { Clause } from './predicate.js';
+import type { Clause } from './clause.js';
 import type { Table } from './state.js';
 import { ValueSet } from './value-set.js';
 
 /** Positions [from, to) of an index. */
-export type Span = [number, number];
+type Span = [number, number];
 
 /**
  * What one column's index can do for a where: the spans of its entries that may match, in index order. Every row

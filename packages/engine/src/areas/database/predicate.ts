@@ -1,18 +1,10 @@
 import { isPlainObject } from '../../shared/http.js';
 import { COST, type QueryBudget } from './budget.js';
+import type { Clause } from './clause.js';
 import { generalEvaluator } from './evaluators.js';
 import { SYSTEM_COLUMNS } from './names.js';
 import type { Row, Table } from './state.js';
 import { ownValue } from './values.js';
-
-/**
- * One condition with one key, all of which in a list must hold: `{path: {op: operand}}` in mingo's query language,
- * or `{$and | $or | $nor: [[...clauses], ...]}` whose branches are lists of clauses again.
- */
-export type Clause = Record<string, unknown>;
-
-/** The name of the custom mingo operator that matches with re2js (linear time) instead of JavaScript's RegExp. */
-export const SAFE_REGEX = '$safeRegex';
 
 type Compare = (stored: unknown, operand: unknown) => boolean;
 type Test = (row: Row) => boolean;

@@ -1,4 +1,5 @@
 import type { Principal } from '../../shared/env.js';
+import { unrecordedFraction } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
 import { canRead } from './acl.js';
 import { COST, QueryBudget, outputCost } from './budget.js';
@@ -8,7 +9,8 @@ import { narrowest, planIndexes, wholeIndexPlan, type IndexPlan } from './planne
 import { compilePredicate } from './predicate.js';
 import { findTable } from './rows.js';
 import { showRelations } from './relations.js';
-import { includePointers, pathTree, projectKeys } from './shape.js';
+import { pathTree } from './path-tree.js';
+import { includePointers, projectKeys } from './shape.js';
 import type { Row, Table } from './state.js';
 import { resolveWhere, type QueryRun, type WhereContext } from './where.js';
 
@@ -82,7 +84,7 @@ function inCreationOrder(ctx: WhereContext, table: Table, plan: IndexPlan): Row[
 function scan(
   ctx: WhereContext,
   prepared: Prepared | undefined,
-  visit: (row: Row) => boolean | void,
+  visit: (row: Row) => unknown,
   { stopsEarly = false, wanted = Infinity } = {},
 ): void {
   if (!prepared) return;
@@ -180,7 +182,7 @@ function paidComparator(budget: QueryBudget, keys: SortKey[]): (a: Row, b: Row) 
 }
 
 /** Every readable row of `ctx.tableName` that satisfies the where, in creation order (sub-queries use it). */
-export function matchingRows(ctx: WhereContext, where: unknown): Row[] {
+function matchingRows(ctx: WhereContext, where: unknown): Row[] {
   const rows: Row[] = [];
   const table = findTable(ctx.project, ctx.tableName);
   scan(ctx, prepare(ctx, table, where), (row) => void rows.push(row));
@@ -190,7 +192,7 @@ export function matchingRows(ctx: WhereContext, where: unknown): Row[] {
 /** `sample` rows chosen uniformly at random (a partial Fisher-Yates shuffle). */
 function sampleOf(rows: Row[], size: number): Row[] {
   for (let i = 0; i < Math.min(size, rows.length); i++) {
-    const j = i + Math.floor(Math.random() * (rows.length - i));
+    const j = i + Math.floor(unrecordedFraction() * (rows.length - i));
     [rows[i], rows[j]] = [rows[j]!, rows[i]!];
   }
   return rows.slice(0, size);
@@ -257,7 +259,7 @@ export function queryRows(
   where: unknown,
   options: QueryOptions,
 ): QueryResult {
-  const run: QueryRun = { budget: new QueryBudget(project.config.maxQueryCost), subQueries: new Map() };
+  const run: QueryRun = { budget: new QueryBudget(project.config.maxQueryCost), subQueries: new Map(), matchingRows };
   const ctx: WhereContext = { project, principal, tableName, depth: 0, run };
   const table = findTable(project, tableName);
   const { rows, count } = selectRows(ctx, table, where, options);

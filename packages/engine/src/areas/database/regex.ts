@@ -1,5 +1,6 @@
 import { ErrorCode, badRequest } from '../../shared/errors.js';
 import { COST, type QueryBudget } from './budget.js';
+import type { SafeRegexOperand } from './clause.js';
 import { safeRegex } from './evaluators.js';
 
 /**
@@ -7,7 +8,7 @@ import { safeRegex } from './evaluators.js';
  * backtrack for ever. Linear is not free, so the query's budget pays for the pattern's compilation by its length and
  * for every text it tests by the text's length: neither a huge pattern nor huge stored strings outrun the budget.
  */
-export class RegexOperand {
+export class RegexOperand implements SafeRegexOperand {
   readonly #re: { test(text: string): boolean };
   readonly #budget: QueryBudget;
 

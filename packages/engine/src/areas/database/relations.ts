@@ -1,5 +1,5 @@
 import { COST, type QueryBudget } from './budget.js';
-import type { PathTree } from './shape.js';
+import type { PathTree } from './path-tree.js';
 import type { Row, Table } from './state.js';
 import { isTyped } from './values.js';
 

@@ -29,7 +29,7 @@ databaseRoutes.post('/object-storage/classes/query/:table', async (c) => {
 for (const path of ['/object-storage/classes/:table', '/object-storage/classes/:table/'] as const) {
   databaseRoutes.post(path, async (c) => {
     const body = await readJsonObject(c);
-    return c.json(createRow(c.env.project, c.get('principal'), c.req.param('table'), body), 201);
+    return c.json(createRow(c.env.project, c.req.param('table'), body), 201);
   });
 }
 

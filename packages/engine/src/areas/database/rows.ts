@@ -99,11 +99,10 @@ function existingRow(project: Project, tableName: string, id: string): { table: 
  * Creates a row (spec 4.2 #1). The table is created by its first row. Operators are allowed and apply to an empty row.
  *
  * @example
- * createRow(project, principal, 'Score', { player: 'ann', score: 10 }); // { createdAt: '2024-…Z', _id: 'a1B2c3D4e5' }
+ * createRow(project, 'Score', { player: 'ann', score: 10 }); // { createdAt: '2024-…Z', _id: 'a1B2c3D4e5' }
  */
 export function createRow(
   project: Project,
-  principal: Principal,
   tableName: string,
   body: Record<string, unknown>,
 ): { createdAt: string; _id: string } {

@@ -4,25 +4,10 @@ import type { Project } from '../../shared/project.js';
 import { canRead } from './acl.js';
 import { outputCost, type QueryBudget } from './budget.js';
 import { SYSTEM_COLUMNS } from './names.js';
+import type { PathTree } from './path-tree.js';
 import { showRelations } from './relations.js';
 import { databaseState } from './state.js';
 import { isTyped } from './values.js';
-
-/** Dotted paths (`owner,owner.team`) as a tree: `owner` -> `team` -> (leaf). */
-export type PathTree = Map<string, PathTree>;
-
-export function pathTree(paths: readonly string[]): PathTree {
-  const root: PathTree = new Map();
-  for (const path of paths) {
-    let node = root;
-    for (const step of path.split('.')) {
-      const next = node.get(step) ?? new Map();
-      node.set(step, next);
-      node = next;
-    }
-  }
-  return root;
-}
 
 type Doc = Record<string, unknown>;
 

@@ -3,7 +3,7 @@ import { isPlainObject } from '../../shared/http.js';
 import { checkNestedKey, checkTableName } from './names.js';
 import type { Column } from './state.js';
 
-export interface DateValue {
+interface DateValue {
   __type: 'Date';
   iso: string;
 }
@@ -33,7 +33,7 @@ export const isTyped = (value: unknown, type: string): value is Record<string, u
   isPlainObject(value) && value['__type'] === type;
 
 /** `{__type: "Date", iso}` with a valid timestamp, in canonical form; 400 code 111 otherwise. */
-export function parseDate(value: Record<string, unknown>): DateValue {
+function parseDate(value: Record<string, unknown>): DateValue {
   const iso = normalizeIso(value['iso']);
   if (!iso || Object.keys(value).length !== 2)
     throw badRequest(ErrorCode.INCORRECT_TYPE, 'a Date is {"__type": "Date", "iso": "YYYY-MM-DDTHH:MM:SS.MMMZ"}');

@@ -5,11 +5,10 @@ import type { Project } from '../../shared/project.js';
 import { canRead } from './acl.js';
 import { COST, type QueryBudget } from './budget.js';
 import { canonicalJson } from './canonical.js';
-import { SAFE_REGEX, type Clause } from './predicate.js';
+import { type Clause, SAFE_REGEX } from './clause.js';
 import { checkPath, checkTableName } from './names.js';
-import { matchingRows } from './query.js';
 import { RegexOperand } from './regex.js';
-import { databaseState } from './state.js';
+import { databaseState, type Row } from './state.js';
 import { ValueSet } from './value-set.js';
 import { MAX_DEPTH, isTyped, normalizeIso, normalizeValue, parsePointer, valueAt } from './values.js';
 
@@ -18,6 +17,11 @@ export interface QueryRun {
   budget: QueryBudget;
   /** The values of each distinct sub-query, by its canonical key: each is evaluated once per request. */
   subQueries: Map<string, ValueSet>;
+  /**
+   * Every readable row of `ctx.tableName` that satisfies a where: how a sub-query runs. Given by query.ts, which
+   * resolves its wheres through this module (a sub-query is a query inside a where).
+   */
+  matchingRows(ctx: WhereContext, where: unknown): Row[];
 }
 
 /** Who is asking and for which table: sub-queries and `$relatedTo` depend on both. */
@@ -77,7 +81,7 @@ function subQuery(op: string, spec: unknown): { className: string; where: unknow
 }
 
 const rowsOf = (ctx: WhereContext, { className, where }: { className: string; where: unknown }) =>
-  matchingRows({ ...ctx, tableName: className, depth: ctx.depth + 1 }, where);
+  ctx.run.matchingRows({ ...ctx, tableName: className, depth: ctx.depth + 1 }, where);
 
 /** `$select`/`$dontSelect`: the values of `key` in the rows of a sub-query `{query: {className, where}, key}`. */
 function selectedValues(ctx: WhereContext, op: string, spec: unknown): ValueSet {

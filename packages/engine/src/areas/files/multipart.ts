@@ -4,7 +4,7 @@ import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
 import type { BodyChunks } from '../../shared/http.js';
 
 /** The headers of one part of a `multipart/form-data` body. */
-export interface PartHeaders {
+interface PartHeaders {
   name: string;
   /** Present for file parts. */
   filename?: string;
@@ -150,7 +150,7 @@ function parseHeaders(block: string): PartHeaders {
  * Both are undone; any other backslash stays, as browsers sent it.
  */
 function unquote(quoted: string): string {
-  return quoted.replace(/\\(["\\])/g, '$1').replace(/%(?:22|0D|0A)/gi, (escape) => decodeURIComponent(escape));
+  return quoted.replace(/\\(["\\])/g, '$1').replace(/%(?:22|0D|0A)/gi, (encoded) => decodeURIComponent(encoded));
 }
 
 function safeDecode(text: string): string {

@@ -7,17 +7,7 @@ import type { Caller } from './ownership.js';
 import { MAX_PATH_INPUT } from './paths.js';
 import { filesState } from './state.js';
 import { readAll } from './stored-bytes.js';
-import { upload, uploadItems } from './upload.js';
-
-/** A file of an upload, written but not yet committed to the blob store it arrived in, with its size and digests. */
-export interface ReceivedFile {
-  blobKey: string;
-  size: number;
-  md5: string;
-  crc: string;
-  /** Makes the content visible in `blobs`, the store of the files state the upload is applied to. */
-  commit(blobs: BlobStore): Promise<void>;
-}
+import { type ReceivedFile, upload, uploadItems } from './upload.js';
 
 /**
  * Content committed to a store that an admin reset or state import has replaced since the upload began (in memory

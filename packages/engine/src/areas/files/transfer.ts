@@ -109,7 +109,7 @@ export function transfer(
     }
     const { folder } = ensureFolder(state.root, destination, null, now);
     const replaced: string[] = [];
-    items.forEach(({ path }, i) => graft(folder, nameOf(path), incoming[i]!, now, replaced));
+    for (const [i, { path }] of items.entries()) graft(folder, nameOf(path), incoming[i]!, now, replaced);
     if (mode === 'move') {
       const source = find(state.root, parent) as FolderNode;
       for (const { path } of items) removeChild(source, nameOf(path), now);

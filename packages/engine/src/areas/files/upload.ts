@@ -1,3 +1,4 @@
+import type { BlobStore } from '../../shared/capabilities.js';
 import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
@@ -5,9 +6,18 @@ import { contentTypes } from './content-type.js';
 import type { FormPart } from './multipart.js';
 import { type Caller, checkOwnership } from './ownership.js';
 import { type FilePath, checkName, checkPathLength, firstRepeated, parsePath, publicUrl, savedPath } from './paths.js';
-import type { ReceivedFile } from './receive.js';
 import { mutate } from './state.js';
 import { type FileNode, checkFolderPath, ensureFolder, find, setChild } from './tree.js';
+
+/** A file of an upload, written but not yet committed to the blob store it arrived in, with its size and digests. */
+export interface ReceivedFile {
+  blobKey: string;
+  size: number;
+  md5: string;
+  crc: string;
+  /** Makes the content visible in `blobs`, the store of the files state the upload is applied to. */
+  commit(blobs: BlobStore): Promise<void>;
+}
 
 /** One file of an upload request: `fileItems[i].fileToUpload`, `.path` and `.replacing`. */
 export interface UploadItem {

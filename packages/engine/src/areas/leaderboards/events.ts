@@ -139,7 +139,7 @@ export function submitEvents(project: Project, body: Record<string, unknown>): v
   const sequence = state.sequence;
   const undo: Undo = [];
   try {
-    events.forEach((event, index) => atItem(index, () => applyEvent(project, event, undo)));
+    for (const [index, event] of events.entries()) atItem(index, () => applyEvent(project, event, undo));
   } catch (error) {
     for (const [board, userId, before] of undo.reverse()) {
       if (before) board.record(before);

@@ -1,13 +1,9 @@
-import type { JobRecord } from './jobs.js';
+import { stopwatch } from '../../shared/clock.js';
+import type { DeliveryCall, DeliveryTry, JobKind, JobRecord, Status, UploadFields } from './job-record.js';
 import { send, type OutboundLimits } from './outbound.js';
-import type { ProducedFile } from './runner.js';
+import type { ProducedFile } from '../../shared/transcode-runner.js';
 import type { SettingRecord } from './kinds.js';
 import type { TranscoderPolicy } from './state.js';
-
-/** Webhook statuses of spec 6.1. */
-export type Status = 'REJECTED' | 'THUMBNAIL_REJECTED' | 'COMPLETE';
-/** Which part of a request a notification is about. */
-export type JobKind = 'convert' | 'thumbnail';
 
 /** Files of one batch sent at the same time, at most (a job's uploads overlap their round trips). */
 const PARALLEL_UPLOADS = 4;
@@ -16,29 +12,7 @@ const PARALLEL_UPLOADS = 4;
  * Calls one job record lists with their tries; the counters cover the rest. A VOD job sends one call per HLS
  * segment, so a long video would otherwise keep thousands in the job history.
  */
-export const MAX_LISTED_CALLS = 200;
-
-/** One try of a call: when it started, how long it took, and the answer's status or what went wrong. */
-export interface DeliveryTry {
-  at: string;
-  ms: number;
-  status?: number;
-  error?: string;
-}
-
-/** One upload delivery or webhook notification, as the admin job view lists it. */
-export type DeliveryCall = { url: string; delivered: boolean; tries: DeliveryTry[] } & (
-  | { kind: 'upload'; file: string; fields: UploadFields }
-  | { kind: 'webhook'; status: Status; job: JobKind }
-);
-
-/** The category fields of an upload delivery (spec 6.2), besides requestId, videoId and file. */
-export type UploadFields =
-  | { thumbnail: true }
-  | { vod: false }
-  | { vod: true; resolution: string; path: string }
-  | { vod: true; playlist: true; path: string }
-  | { vod: true; downloadable: true };
+const MAX_LISTED_CALLS = 200;
 
 /** One file to deliver with its category fields. */
 export interface Upload {
@@ -167,7 +141,7 @@ export class Deliveries {
     while (attempts < this.policy.deliveryAttempts) {
       if (attempts > 0) await sleep(this.policy.retryDelayMs * 2 ** (attempts - 1), signal);
       attempts++;
-      const started = Date.now();
+      const elapsed = stopwatch();
       const attempt: DeliveryTry = { at: this.now(), ms: 0 };
       call.tries.push(attempt);
       try {
@@ -182,7 +156,7 @@ export class Deliveries {
         if (signal?.aborted) throw signal.reason;
         attempt.error = this.record.lastDeliveryError = (error as Error).message;
       } finally {
-        attempt.ms = Date.now() - started;
+        attempt.ms = elapsed();
       }
     }
     return { delivered: false, attempts };

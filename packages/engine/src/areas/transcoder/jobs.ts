@@ -1,53 +1,15 @@
 import { ApiError, ErrorCode } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
-import type { DeliveryCall, JobKind, Status } from './deliveries.js';
 import { httpUrl, invalid, object, type Check } from './fields.js';
 import { runJob, type JobSpec } from './pipeline.js';
-import type { ConverterRun } from './runner.js';
+import type { JobRecord } from './job-record.js';
 import type { Kind, SettingRecord } from './kinds.js';
 import { validateSetting } from './settings.js';
 import { simulatedRunner } from './simulated.js';
 import { MASTER_OWNER } from './queue.js';
 import { transcoderState, type TranscoderState } from './state.js';
 import { booksFor, type SettingsOwner } from './store.js';
-
-export type JobState = 'queued' | 'running' | 'complete' | 'rejected';
-
-/**
- * A conversion job as the admin API lists it (`GET /__admin/jobs`).
- *
- * @example
- * const jobs: JobRecord[] = (await (await engine.fetch(new Request('http://local/__admin/jobs', { headers: masterKeyHeaders }))).json()).jobs;
- * jobs.filter((job) => job.state === 'rejected').map((job) => job.reason);
- */
-export interface JobRecord {
-  queueId: string;
-  requestId: string;
-  videoId: string;
-  /** Who submitted it; absent for the master token. */
-  userId?: string;
-  url: string;
-  state: JobState;
-  /** Why the job was rejected, as the webhook told the caller. */
-  reason?: string;
-  /** What happened, in the server's words (only in this master-only view): which address failed and how. */
-  detail?: string;
-  createdAt: string;
-  startedAt?: string;
-  finishedAt?: string;
-  /** Upload deliveries that arrived, that failed after every try, and the retries they took. */
-  deliveries: { delivered: number; failed: number; retries: number };
-  /** Webhook notifications sent, with the tries each took. */
-  notifications: { status: Status; job: JobKind; attempts: number; delivered: boolean }[];
-  lastDeliveryError?: string;
-  /** The settings records the job uses, by kind, as they were at submission. */
-  settings: Partial<Record<Kind, SettingRecord>>;
-  /** Each upload delivery and webhook notification with its tries and answers (the first `MAX_LISTED_CALLS`). */
-  calls: DeliveryCall[];
-  /** The commands the converter ran (ffmpeg's, on Node), with their output and when they ended (server clock). */
-  log: (ConverterRun & { endedAt: string })[];
-}
 
 /** A reference to a settings record: its name, `true` for the kind's default, `false` (or absent) for none. */
 const reference: Check<string | boolean> = (value, field) => {

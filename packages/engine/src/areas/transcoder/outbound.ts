@@ -20,7 +20,7 @@ export function outboundLimits(config: Config): OutboundLimits {
 }
 
 /** Why an outbound exchange failed, in detail: for the server's own records (the admin job view), not for callers. */
-export class OutboundFailure extends Error {}
+class OutboundFailure extends Error {}
 
 /**
  * One outbound exchange under its limits: `abort` ends it with a failure, and the timers end it when they run out.

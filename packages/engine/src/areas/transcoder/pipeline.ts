@@ -1,6 +1,7 @@
+import { unrecordedBytes } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
-import { Deliveries, type JobKind, type Status, type Upload } from './deliveries.js';
-import type { JobRecord } from './jobs.js';
+import { Deliveries, type Upload } from './deliveries.js';
+import type { JobKind, JobRecord, Status } from './job-record.js';
 import { masterPlaylist, playlistAddress } from './playlist.js';
 import { download, outboundLimits, type OutboundLimits } from './outbound.js';
 import {
@@ -12,7 +13,7 @@ import {
   type Rendition,
   type TranscodeRunner,
   type WatermarkLocation,
-} from './runner.js';
+} from '../../shared/transcode-runner.js';
 import type { SettingRecord } from './kinds.js';
 import type { TranscoderPolicy } from './state.js';
 import { hms, thumbnailMoments } from './thumbnails.js';
@@ -171,7 +172,7 @@ function convertPlan(preset: SettingRecord): ConvertPlan {
   if (preset['vod'] === true)
     plan.hls = {
       segmentSeconds: SEGMENT_SECONDS,
-      key: preset['encrypt'] === true ? crypto.getRandomValues(new Uint8Array(16)) : undefined,
+      key: preset['encrypt'] === true ? unrecordedBytes(16) : undefined,
     };
   return plan;
 }

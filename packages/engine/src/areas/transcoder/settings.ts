@@ -1,10 +1,10 @@
 import { arrayOf, boolean, httpUrl, integer, invalid, object, oneOf, string, stringMap, type Check } from './fields.js';
 import { ffmpegOptions } from './ffmpeg-options.js';
 import type { Kind, SettingRecord } from './kinds.js';
-import type { WatermarkLocation } from './runner.js';
+import type { WatermarkLocation } from '../../shared/transcode-runner.js';
 import { BITRATE, BITRATE_RANGE, MAX_FRAME, RESOLUTION, parseBitrate, parseResolution } from './units.js';
 
-export const LOCATIONS: readonly WatermarkLocation[] = [
+const LOCATIONS: readonly WatermarkLocation[] = [
   'TOP_LEFT',
   'TOP_CENTER',
   'TOP_RIGHT',
@@ -12,7 +12,7 @@ export const LOCATIONS: readonly WatermarkLocation[] = [
   'BOTTOM_CENTER',
   'BOTTOM_RIGHT',
 ];
-export const SPEEDS = [
+const SPEEDS = [
   'ultrafast',
   'superfast',
   'veryfast',

@@ -1,5 +1,5 @@
 import type { StateSlice } from '../../shared/project.js';
-import type { JobRecord } from './jobs.js';
+import type { JobRecord } from './job-record.js';
 import { JobQueue } from './queue.js';
 import { KINDS, type Kind, type SettingRecord } from './kinds.js';
 
@@ -17,7 +17,7 @@ export interface TranscoderPolicy {
   retryDelayMs: number;
 }
 
-export const DEFAULT_POLICY: TranscoderPolicy = {
+const DEFAULT_POLICY: TranscoderPolicy = {
   concurrency: 2,
   concurrencyPerUser: 1,
   timeLimitMs: 30 * 60_000,

@@ -1,7 +1,8 @@
+import { unrecordedFraction } from '../../shared/ids.js';
 import type { SettingRecord } from './kinds.js';
 
 /** `"01:02:03"` -> 3723 seconds. */
-export function seconds(hms: string): number {
+function seconds(hms: string): number {
   const [h = 0, m = 0, s = 0] = hms.split(':').map(Number);
   return h * 3600 + m * 60 + s;
 }
@@ -17,13 +18,13 @@ export function hms(totalSeconds: number): string {
  * the precedence of spec 4.7: `shots`, else `random` with `count`, else `interval` with `count` from `startTime`.
  * Random moments are spread out: one in each of `count` equal parts of the video.
  */
-export function thumbnailMoments(setting: SettingRecord, duration: number, random = Math.random): number[] {
+export function thumbnailMoments(setting: SettingRecord, duration: number): number[] {
   const shots = setting['shots'] as string[] | undefined;
   const count = (setting['count'] as number | undefined) ?? 1;
   let times: number[];
   if (shots) times = shots.map(seconds);
   else if (setting['random'] === true)
-    times = Array.from({ length: count }, (_, i) => (duration * (i + random())) / count);
+    times = Array.from({ length: count }, (_, i) => (duration * (i + unrecordedFraction())) / count);
   else {
     const interval = setting['interval'] as number;
     const start = (setting['startTime'] as number | undefined) ?? 0;

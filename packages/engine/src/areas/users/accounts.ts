@@ -3,7 +3,7 @@ import type { Principal } from '../../shared/env.js';
 import { newId } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
 import { sendConfirmation } from './confirmation.js';
-import { hashPassword } from './password.js';
+import { hashPassword } from '../../shared/password.js';
 import { addUser, removeUser, usersState, type StoredUser, type UsersState } from './state.js';
 import {
   checkFieldsSize,

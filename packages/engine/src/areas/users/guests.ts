@@ -2,7 +2,7 @@ import { ApiError, ErrorCode, badRequest, notFound } from '../../shared/errors.j
 import { newId, newSecret } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
 import { assertUsernameFree } from './accounts.js';
-import { hashPassword, verifyPassword } from './password.js';
+import { hashPassword, verifyPassword } from '../../shared/password.js';
 import { userRecord, type UserRecord } from './record.js';
 import { addUser, usersState, type StoredUser } from './state.js';
 import { readProfile, rejectUnknownKeys, requiredString } from './validation.js';

@@ -19,7 +19,7 @@ export interface Paging {
 
 export const PAGE_SIZE = { min: 1, max: 100, fallback: 20 };
 /** At most this many ids in one by-ids request. */
-export const MAX_IDS = 100;
+const MAX_IDS = 100;
 
 /** Every user, in registration order (spec 4.1 #12): the page alone is read, whatever the number of users. */
 export function listUsers(project: Project, { page, pageSize }: Paging): UserList {

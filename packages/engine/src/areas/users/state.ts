@@ -21,7 +21,7 @@ export interface StoredUser {
 }
 
 /** The users in registration order, by position: a page of a listing costs O(log n + page size), never a copy of all. */
-export class RegistrationOrder {
+class RegistrationOrder {
   readonly #seq = new WeakMap<StoredUser, number>();
   #next = 0;
   readonly #set = new RankedSet<StoredUser>((a, b) => this.#seq.get(a)! - this.#seq.get(b)!);

@@ -2,7 +2,7 @@ import { ErrorCode, badRequest } from '../../shared/errors.js';
 import { jsonBytes } from '../../shared/http.js';
 
 /** The fields a user sets at registration and changes by update (spec 4.1 #1, #5, #10). */
-export const PROFILE_FIELDS = ['username', 'firstName', 'lastName', 'email', 'phoneNumber'] as const;
+const PROFILE_FIELDS = ['username', 'firstName', 'lastName', 'email', 'phoneNumber'] as const;
 export type Profile = Partial<Record<(typeof PROFILE_FIELDS)[number], string>>;
 
 /** What a registration body holds once checked. */

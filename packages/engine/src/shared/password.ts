@@ -1,6 +1,6 @@
-import { randomBytes } from '../../shared/ids.js';
-import { secretOutcome } from '../../shared/secret-outcome.js';
-import { sameSecret } from '../../shared/secrets.js';
+import { randomBytes } from './ids.js';
+import { secretOutcome } from './secret-outcome.js';
+import { sameSecret } from './secrets.js';
 
 // PBKDF2 through WebCrypto so the engine hashes the same way in Node and in browsers.
 // 10,000 iterations: this is a development server, and tests register many users.
