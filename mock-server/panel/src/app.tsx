@@ -79,7 +79,15 @@ function Layout({ project }: { project: string }) {
           Sign out
         </button>
       </header>
-      {menuOpen && <div class="backdrop" onClick={() => setMenuOpen(false)} />}
+      {menuOpen && (
+        <button
+          type="button"
+          class="backdrop"
+          tabIndex={-1}
+          aria-label="Close the menu"
+          onClick={() => setMenuOpen(false)}
+        />
+      )}
       <nav id="side-nav" class={menuOpen ? 'side open' : 'side'} aria-label="Pages">
         <ul>
           {pages.map((p) => (

@@ -9,6 +9,13 @@ import { startServer, type RunningServer } from '../../src/server.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createUser, type TestUser } from '../support/users.js';
 
+/** The parts of a HAR entry these tests read. */
+interface HarEntry {
+  request: { method: string; url: string; postData: { text: string; params: { name: string; value: string }[] } };
+  response: { status: number; content: { mimeType: string; text: string } };
+  _caller: unknown;
+}
+
 const newest = async (server: TestServer, query: string): Promise<ExchangeSummary> => {
   const res = await server.admin(`/__admin/requests?limit=1&${query}`);
   return ((await res.json()) as { requests: ExchangeSummary[] }).requests[0]!;
@@ -107,7 +114,7 @@ describe('GET /__admin/requests/har', () => {
   it('exports the kept requests as HAR 1.2, oldest first, secrets masked, filters applied', async () => {
     const res = await server.admin('/__admin/requests/har?area=users');
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="requests.har"');
-    const { log } = (await res.json()) as { log: { version: string; entries: any[] } };
+    const { log } = (await res.json()) as { log: { version: string; entries: HarEntry[] } };
     expect(log.version).toBe('1.2');
     const [register, login] = log.entries;
     expect(register.request).toMatchObject({ method: 'POST', url: `${server.url}/auth/users` });

@@ -49,23 +49,24 @@ export function CommandPalette({ commands, onClose }: { commands: Command[]; onC
         }}
         onKeyDown={keyDown}
       />
-      <ul id="palette-commands" role="listbox" aria-label="Commands" class="palette-list">
+      <div id="palette-commands" role="listbox" aria-label="Commands" class="palette-list">
         {shown.map((command, i) => (
-          // The input keeps the focus and the keyboard; a click chooses too.
+          // The input keeps the keyboard (its arrows and Enter choose); a click chooses too.
           // biome-ignore lint/a11y/useKeyWithClickEvents: the combobox's keys choose the option
-          <li
+          <div
             key={command.title}
             id={`palette-${i}`}
             role="option"
+            tabIndex={-1}
             aria-selected={i === active}
             onClick={() => run(command)}
             onMouseMove={() => setActive(i)}
           >
             {command.title}
-          </li>
+          </div>
         ))}
-        {shown.length === 0 && <li class="hint">No command matches.</li>}
-      </ul>
+        {shown.length === 0 && <p class="hint">No command matches.</p>}
+      </div>
     </Dialog>
   );
 }

@@ -41,7 +41,7 @@ const madeBy = ({ caller }: ExchangeSummary, user: string): boolean =>
   caller.kind === 'user' ? caller.userId === user || caller.username === user : caller.kind === user;
 
 /** The list's filters as the admin API takes them: those given. */
-export const asked = ({ area, status, user, text }: RequestFilter) => ({
+const asked = ({ area, status, user, text }: RequestFilter) => ({
   ...(area && { area: area as InspectedArea }),
   ...(status && { status }),
   ...(user && { user }),

@@ -8,7 +8,7 @@ import { filesState } from './state.js';
 import { type TreeNode, existing } from './tree.js';
 
 /** A listing item with what the admin view adds: a file's Content-Type and the last change. */
-export interface AdminFileEntry extends FileRecord {
+interface AdminFileEntry extends FileRecord {
   /** The type the file is served with (files only). */
   contentType?: string;
   /** Epoch milliseconds of the server clock. */
