@@ -116,7 +116,7 @@ describe('GET /__admin/requests/har', () => {
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="requests.har"');
     const { log } = (await res.json()) as { log: { version: string; entries: HarEntry[] } };
     expect(log.version).toBe('1.2');
-    const [register, login] = log.entries;
+    const [register, login] = log.entries as [HarEntry, HarEntry];
     expect(register.request).toMatchObject({ method: 'POST', url: `${server.url}/auth/users` });
     expect(JSON.parse(register.request.postData.text)).toEqual({ username: 'bob', password: '[masked]' });
     expect(register.response).toMatchObject({ status: 200, content: { mimeType: 'application/json' } });

@@ -61,7 +61,10 @@ describe('at 400 px wide', () => {
       await page.getByRole('heading', { level: 1 }).waitFor();
       // Once the page's data is in (no "Loading…" left).
       await expect.poll(() => page.getByText(/^Loading/).count()).toBe(0);
-      const { scrollWidth, clientWidth } = await page.evaluate(() => document.documentElement);
+      const { scrollWidth, clientWidth } = await page.evaluate(() => {
+        const { scrollWidth, clientWidth } = document.documentElement;
+        return { scrollWidth, clientWidth };
+      });
       if (scrollWidth > clientWidth) overflowing.push(`${path}: ${scrollWidth} px`);
     }
     expect(overflowing).toEqual([]);
@@ -72,7 +75,7 @@ describe('at 400 px wide', () => {
     await openPanel(panel, 'users');
     const menu = page.getByRole('navigation', { name: 'Pages', exact: true });
     expect(await menu.isVisible()).toBe(false);
-    const toggle = page.getByRole('button', { name: 'Menu' });
+    const toggle = page.getByRole('button', { name: 'Menu', exact: true });
     await toggle.click();
     expect(await toggle.getAttribute('aria-expanded')).toBe('true');
     await menu.getByRole('link', { name: 'Files' }).click();
