@@ -1,8 +1,13 @@
 // The request inspector's admin API (`/__admin/requests`): the kept list, one request in full, the live stream.
-import type { BodyView, InspectedArea, RequestSummary as ExchangeSummary } from '@basekit/sdk/admin';
+import type {
+  BodyView,
+  InspectedArea,
+  RequestDetails as ExchangeDetails,
+  RequestSummary as ExchangeSummary,
+} from '@basekit/sdk/admin';
 import { admin } from '../../api.js';
 
-export type { BodyView, ExchangeSummary };
+export type { BodyView, ExchangeDetails, ExchangeSummary };
 
 export const AREAS: readonly InspectedArea[] = [
   'users',
