@@ -22,12 +22,14 @@ let site: Server;
 let server: RunningServer;
 
 beforeAll(async () => {
-  // The SDK as an app bundles it, on a page served from 127.0.0.1.
+  // The SDK as an app bundles it for browsers (from its sources), on a page served from 127.0.0.1.
   const bundle = await build({
     entryPoints: [join(import.meta.dirname, '../../packages/sdk/src/index.ts')],
     bundle: true,
     format: 'iife',
     globalName: 'basekit',
+    platform: 'browser',
+    conditions: ['@basekit/source'],
     write: false,
   });
   const script = bundle.outputFiles[0]!.text;

@@ -129,13 +129,14 @@ describe('the packed packages', () => {
     expect(panel.filter((path) => !path.startsWith('panel/dist/') || path.endsWith('.map'))).toEqual([]);
   });
 
-  it('ship a file for every entry their exports name', () => {
+  it('ship a file for every entry their exports and imports name', () => {
     const targets = (exports: unknown): string[] =>
       typeof exports === 'string' ? [exports] : Object.values(exports ?? {}).flatMap(targets);
     for (const dir of publishable) {
       const manifest = readJson<Manifest>(`${dir}/package.json`);
       const shipped = new Set(packed.get(manifest.name)!.files.map((file) => file.path));
-      const missing = targets(manifest['exports']).filter((target) => !shipped.has(posix.normalize(target)));
+      const named = [...targets(manifest['exports']), ...targets(manifest['imports'])];
+      const missing = named.filter((target) => !shipped.has(posix.normalize(target)));
       expect(missing, manifest.name).toEqual([]);
     }
   });
@@ -175,6 +176,7 @@ describe('installed into fresh projects', () => {
       tracked: 300_000,
       rank: { rank: 1, scores: [42, 0, 0] },
       anonymous: true,
+      unanswered: { name: 'NetworkError', reason: 'refused' },
     });
     // Progress in Node: the streamed body counted as the connection takes it, up to the whole multipart body.
     const { steps, last } = output.progress as { steps: number; last: { loaded: number; total: number } };
@@ -218,6 +220,9 @@ describe('installed into fresh projects', () => {
       )
     ).join('\n');
     expect(code).toContain('api.example.test');
+    // The SDK's network-failure messages for browsers (its `browser` condition): none of Node's error codes.
+    expect(code).toContain('no reason given');
+    expect(code).not.toContain('NODE_EXTRA_CA_CERTS');
     const names = builtinModules.map((name) => name.replace(/[/]/g, '\\/')).join('|');
     const nodeImport = new RegExp(
       `(?:\\bfrom|\\bimport|\\brequire)\\s*\\(?\\s*(["'\`])(?:node:[^"'\`]+|(?:${names}))\\1`,

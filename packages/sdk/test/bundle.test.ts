@@ -1,19 +1,24 @@
 // What an app's bundle gets of the SDK: the admin client (`@basekit/sdk/admin`) never comes along with the app's
-// entries, and stands alone for the test code that imports it.
+// entries, and stands alone for the test code that imports it; a bundle for browsers carries none of Node's error codes.
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const src = fileURLToPath(new URL('../src/', import.meta.url));
 
-/** An app of `contents` bundled for browsers, minified: its code and the SDK sources it holds. */
-async function bundle(contents: string): Promise<{ code: string; sources: string[] }> {
+/** An app of `contents` bundled for browsers (or `platform`), minified: its code and the SDK sources it holds. */
+async function bundle(
+  contents: string,
+  platform: 'browser' | 'node' = 'browser',
+): Promise<{ code: string; sources: string[] }> {
   const result = await build({
     stdin: { contents, resolveDir: src, loader: 'ts' },
     bundle: true,
     minify: true,
     format: 'esm',
-    platform: 'browser',
+    platform,
+    // The SDK's sources, with the conditions of package.json's `imports` as a bundler applies them to the package.
+    conditions: ['@basekit/source'],
     write: false,
     metafile: true,
   });
@@ -39,5 +44,25 @@ describe('the admin client in app bundles', () => {
       expect.not.arrayContaining([expect.stringMatching(/src\/(auth|db|files|transcoder|leaderboards)\//)]),
     );
     expect(sources.some((source) => source.endsWith('core/session.ts'))).toBe(false);
+  });
+});
+
+describe('network failures in app bundles', () => {
+  const app = `export * from './index.js';`;
+
+  it("leaves Node's error codes out of a bundle for browsers, whose fetch never gives them", async () => {
+    const { code, sources } = await bundle(app);
+    const failureSources = sources.filter((source) => source.includes('network-failure'));
+    expect(failureSources.map((source) => source.replace(/.*\/src\//, ''))).toEqual([
+      'core/network-failure.browser.ts',
+    ]);
+    for (const word of ['ECONNREFUSED', 'NODE_EXTRA_CA_CERTS', 'CERT_HAS_EXPIRED']) expect(code).not.toContain(word);
+    expect(code).toContain('no reason given');
+  });
+
+  it('names them in a bundle for Node', async () => {
+    const { code } = await bundle(app, 'node');
+    for (const word of ['ECONNREFUSED', 'NODE_EXTRA_CA_CERTS', 'CERT_HAS_EXPIRED', 'no reason given'])
+      expect(code).toContain(word);
   });
 });

@@ -2,7 +2,8 @@ import createFetchClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from '../generated/schema.js';
 import { AbortError, BasekitError, NetworkError, ServiceError } from './errors.js';
 import { renameServiceHeaders } from './header-word.js';
-import { describeNetworkFailure } from './network-failure.js';
+// Through package.json's `imports`: bundles for browsers get the variant without Node's error codes (`browser`).
+import { describeNetworkFailure } from '#network-failure';
 import type { ClientOptions, KnownOptions } from './options.js';
 import { SessionManager, type TokenResponse } from './session.js';
 import { formData } from './form.js';

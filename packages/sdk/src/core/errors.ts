@@ -1,4 +1,4 @@
-import type { NetworkFailureReason } from './network-failure.js';
+import type { NetworkFailureReason } from './network-failure.browser.js';
 
 /**
  * The body of every error the service answers.

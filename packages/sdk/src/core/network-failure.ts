@@ -1,19 +1,14 @@
 /**
- * Why a request got no answer, as far as the platform says: Node's fetch (undici) names the cause in the error's
- * `cause` chain; a browser tells a script nothing (`unknown`), only its console says.
- *
- * @example
- * catch (e) { if (e instanceof NetworkError && e.reason === 'refused') console.log('is the server running?') }
+ * Why a request got no answer, from the error codes of Node (libuv, getaddrinfo, undici, OpenSSL) that its fetch puts
+ * in the error's `cause` chain. Bundles for browsers get `./network-failure.browser.ts` instead (the `browser`
+ * condition of `#network-failure` in package.json): a browser's fetch gives scripts no cause, so none of these codes
+ * ever reaches them.
  */
-export type NetworkFailureReason =
-  | 'certificate'
-  | 'refused'
-  | 'host-not-found'
-  | 'timed-out'
-  | 'connection-lost'
-  | 'unreachable'
-  | 'not-tls'
-  | 'unknown';
+import {
+  type NetworkFailure,
+  type NetworkFailureReason,
+  describeNetworkFailure as describeUnexplained,
+} from './network-failure.browser.js';
 
 /** What the certificate codes of Node's TLS mean; any other certificate code: not trusted. */
 const CERTIFICATE_CODES: Record<string, string> = {
@@ -54,23 +49,14 @@ function codedCause(error: unknown, depth = 0): (Error & { code: string }) | und
 
 /**
  * Why `error` (what fetch rejected with) left the request unanswered, in words: the reason and a sentence naming it
- * and the platform's own code and message.
+ * and the platform's own code and message; where the platform names no cause, what a browser's variant says.
  *
  * @example
  * describeNetworkFailure(error).text; // 'connection refused: is the server running at that address? (connect ECONNREFUSED 127.0.0.1:3000)'
  */
-export function describeNetworkFailure(error: unknown): { reason: NetworkFailureReason; text: string } {
+export function describeNetworkFailure(error: unknown): NetworkFailure {
   const cause = codedCause(error);
-  if (!cause) {
-    const offline = (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false;
-    if (offline) return { reason: 'unreachable', text: 'the device is offline' };
-    const said = (error as Error)?.message ?? String(error);
-    // A browser's fetch says only "Failed to fetch" (Chromium), "Load failed" (Safari) or "NetworkError…" (Firefox).
-    return {
-      reason: 'unknown',
-      text: `${said}: no reason given (a browser names it only in its console: the server down or unreachable, its certificate not trusted, or CORS)`,
-    };
-  }
+  if (!cause) return describeUnexplained(error);
   const { code } = cause;
   // OpenSSL's own messages are internal detail (function names, source paths): the code says it all.
   const message = /error:[0-9A-F]+:/.test(cause.message) ? '' : cause.message;
