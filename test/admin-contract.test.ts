@@ -6,7 +6,9 @@ import { ErrorCode, type JobRecord } from '@basekit/engine';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminRoutes } from '../packages/engine/src/admin/routes.js';
+import { snapshotRoutes } from '../packages/engine/src/admin/snapshots.js';
 import { AREAS } from '../packages/engine/src/areas/index.js';
+import { faultsRoutes } from '../packages/engine/src/faults/routes.js';
 import { inspectorRoutes } from '../packages/engine/src/inspector/routes.js';
 import { projectsAdminRoutes } from '../packages/engine/src/projects/admin-routes.js';
 import type { ServerProjects } from '../packages/engine/src/projects/server-projects.js';
@@ -27,6 +29,8 @@ function engineAdminRoutes(): string[] {
   const apps: Hono<AppEnv>[] = [
     adminRoutes,
     inspectorRoutes,
+    faultsRoutes,
+    snapshotRoutes,
     projectsAdminRoutes({} as ServerProjects),
     ...AREAS.map((area) => area.routes),
   ];
@@ -284,6 +288,58 @@ const RUNS: [string, () => Promise<void>][] = [
     },
   ],
   [
+    'adminGetTable',
+    async () => {
+      expect(await call('adminGetTable', 200, '/__admin/database/tables/GameScore')).toMatchObject({
+        rowCount: 1,
+        columns: [
+          { name: 'score', rowsWithValue: 1 },
+          { name: 'player', targetClass: 'Player', rowsWithValue: 1 },
+        ],
+      });
+      await call('adminGetTable', 404, '/__admin/database/tables/Nothing');
+      await call('adminGetTable', 400, '/__admin/database/tables/bad-name');
+    },
+  ],
+  [
+    'adminImportRows',
+    async () => {
+      const path = '/__admin/database/tables/Imported/import';
+      const columns = [{ name: 'likes', type: 'Relation', targetClass: 'GameScore' }];
+      expect(await call('adminImportRows', 200, path, { body: { columns, rows: [{ n: 1 }, { n: 2 }] } })).toEqual({
+        imported: 2,
+      });
+      await call('adminImportRows', 400, path, { body: { rows: [{ n: 3 }, { n: 'three' }] } });
+      await call('adminImportRows', 400, path, { body: { rows: 'none' } });
+    },
+  ],
+  [
+    'adminRenameColumn',
+    async () => {
+      const path = '/__admin/database/tables/Imported/columns/n';
+      await call('adminRenameColumn', 200, path, { body: { name: 'm' } });
+      await call('adminRenameColumn', 409, '/__admin/database/tables/Imported/columns/m', { body: { name: 'likes' } });
+      await call('adminRenameColumn', 400, '/__admin/database/tables/Imported/columns/m', { body: { name: '1st' } });
+      await call('adminRenameColumn', 404, path, { body: { name: 'k' } });
+    },
+  ],
+  [
+    'adminDropColumn',
+    async () => {
+      await call('adminDropColumn', 200, '/__admin/database/tables/Imported/columns/m');
+      await call('adminDropColumn', 404, '/__admin/database/tables/Imported/columns/m');
+      await call('adminDropColumn', 400, '/__admin/database/tables/Imported/columns/ACL');
+    },
+  ],
+  [
+    'adminDeleteTable',
+    async () => {
+      expect(await call('adminDeleteTable', 200, '/__admin/database/tables/Imported')).toEqual({ deletedCount: 2 });
+      await call('adminDeleteTable', 404, '/__admin/database/tables/Imported');
+      await call('adminDeleteTable', 400, '/__admin/database/tables/bad-name');
+    },
+  ],
+  [
     'adminListJobs',
     async () => {
       const jobs = async () => ((await call('adminListJobs', 200, '/__admin/jobs')) as { jobs: JobRecord[] }).jobs;
@@ -426,6 +482,71 @@ const RUNS: [string, () => Promise<void>][] = [
       await call('adminDeleteProject', 204, '/__admin/projects/worker-1');
       await call('adminDeleteProject', 409, `/__admin/projects/${server.config.authenticationId}`);
       await call('adminDeleteProject', 404, '/__admin/projects/worker-1');
+    },
+  ],
+  [
+    'adminSetFault',
+    async () => {
+      await call('adminSetFault', 201, '/__admin/faults', {
+        body: { method: 'get', path: '/auth/users/{userId}', status: 503, times: 1 },
+      });
+      await call('adminSetFault', 201, '/__admin/faults', {
+        body: { path: '/files', network: 'reset', delayMs: 10, probability: 0.5 },
+      });
+      await call('adminSetFault', 400, '/__admin/faults', { body: { path: '/auth/login', status: 200 } });
+      await send('PATCH', '/__admin/config', { maxFaults: 2 });
+      await call('adminSetFault', 400, '/__admin/faults', { body: { path: '/auth/login', status: 500 } });
+      await send('PATCH', '/__admin/config', { maxFaults: 100 });
+      // An injected answer, as the inspector lists it.
+      const res = await server.request(`/auth/users/${user.userId}`, {
+        headers: { 'X-Service-Authentication-Id': server.config.authenticationId, ...user.auth },
+      });
+      expect(res.status).toBe(503);
+      const page = (await call(
+        'adminListRequests',
+        200,
+        '/__admin/requests?method=GET&path=/auth/users/{userId}&count=1',
+      )) as {
+        requests: { injected?: unknown }[];
+        count: number;
+      };
+      expect(page.count).toBeGreaterThan(0);
+      expect(page.requests[0]!.injected).toMatchObject({ kind: 'status' });
+    },
+  ],
+  ['adminListFaults', async () => void (await call('adminListFaults', 200, '/__admin/faults'))],
+  [
+    'adminRemoveFault',
+    async () => {
+      const { faults } = (await call('adminListFaults', 200, '/__admin/faults')) as { faults: { id: string }[] };
+      await call('adminRemoveFault', 204, `/__admin/faults/${faults[0]!.id}`);
+      await call('adminRemoveFault', 404, `/__admin/faults/${faults[0]!.id}`);
+    },
+  ],
+  ['adminClearFaults', async () => void (await call('adminClearFaults', 204, '/__admin/faults'))],
+  [
+    'adminSaveSnapshot',
+    async () => {
+      await call('adminSaveSnapshot', 201, '/__admin/snapshots/seeded');
+      await call('adminSaveSnapshot', 400, '/__admin/snapshots/-bad');
+      await send('PATCH', '/__admin/config', { maxSnapshots: 1 });
+      await call('adminSaveSnapshot', 400, '/__admin/snapshots/another');
+      await send('PATCH', '/__admin/config', { maxSnapshots: 20 });
+    },
+  ],
+  ['adminListSnapshots', async () => void (await call('adminListSnapshots', 200, '/__admin/snapshots'))],
+  [
+    'adminRestoreSnapshot',
+    async () => {
+      await call('adminRestoreSnapshot', 200, '/__admin/snapshots/seeded/restore');
+      await call('adminRestoreSnapshot', 404, '/__admin/snapshots/nope/restore');
+    },
+  ],
+  [
+    'adminDeleteSnapshot',
+    async () => {
+      await call('adminDeleteSnapshot', 204, '/__admin/snapshots/seeded');
+      await call('adminDeleteSnapshot', 404, '/__admin/snapshots/seeded');
     },
   ],
   [

@@ -1,4 +1,4 @@
-// The panel's request inspector under load (issue 30): the Requests page in Chromium while the server answers about
+// The panel's request inspector under load: the Requests page in Chromium while the server answers about
 // 200 requests a second (autocannon at a fixed rate, in a process of its own), in rounds: frames a second and the
 // longest main-thread task while the list runs live, then how long Pause and a filter take to show (from the click's
 // input event to the first frame that shows the result). Targets: ≥ 50 frames/s, Pause and filters within 100 ms.

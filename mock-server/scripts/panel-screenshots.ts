@@ -73,7 +73,19 @@ async function seed(server: RunningServer, receiver: Receiver): Promise<string> 
     const auth = { Authorization: `Bearer ${access_token as string}` };
     await call(
       '/object-storage/classes/GameScore',
-      json('POST', { player: profile.username, score, level: i + 3, cheat: false }, auth),
+      json(
+        'POST',
+        {
+          player: profile.username,
+          score,
+          level: i + 3,
+          cheat: false,
+          playedAt: { __type: 'Date', iso: new Date(Date.UTC(2026, 10, 20 + i, 18, 30)).toISOString() },
+          stats: { kills: 3 + i, deaths: i, weapons: { main: 'bow', spare: 'axe' } },
+          badges: ['first-win', ...(i % 2 ? ['streak'] : [])],
+        },
+        auth,
+      ),
     );
     await call(
       '/game/events',

@@ -73,10 +73,27 @@ for (const key of ['arrayBuffer', 'blob', 'bytes', 'clone', 'formData', 'json', 
 // `instanceof Response` holds, as Hono (its HEAD and CORS handling) and tests check.
 Object.setPrototypeOf(JsonResponse.prototype, Response.prototype);
 
-/** What `writeTo` needs of Node's answer (HTTP/1's `ServerResponse` or HTTP/2's). */
+/** What `writeTo` needs of Node's answer (HTTP/1's `ServerResponse` or HTTP/2's), and how it is dropped unanswered. */
 export interface NodeAnswer {
   writeHead(status: number, headers: OutgoingHttpHeaders): unknown;
   end(text: string): unknown;
+  /** HTTP/1: destroys the socket. */
+  destroy?(): unknown;
+  /** HTTP/2: the request's own stream, closed instead (the connection carries other requests). */
+  stream?: { close(code?: number): unknown };
+}
+
+/** NGHTTP2_INTERNAL_ERROR: the stream is reset, as a connection dropped halfway resets an HTTP/1 request. */
+const HTTP2_INTERNAL_ERROR = 2;
+
+/**
+ * Answers the engine's `Response.error()` (a fault's `network: "reset"`) as the web means it: no answer at all. The
+ * client sees the connection reset (HTTP/2: its stream), as with a server that crashed or a network that failed.
+ */
+export function dropConnection(outgoing: NodeAnswer): Response {
+  if (outgoing.stream) outgoing.stream.close(HTTP2_INTERNAL_ERROR);
+  else outgoing.destroy?.();
+  return RESPONSE_ALREADY_SENT;
 }
 
 function headersRecord(headers: Headers): OutgoingHttpHeaders {

@@ -13,7 +13,7 @@ import {
 } from '@basekit/engine';
 import { nodeCapabilities } from './capabilities.js';
 import { ConnectionLimiter } from './connections.js';
-import { writeJsonAnswer } from './json-response.js';
+import { dropConnection, writeJsonAnswer } from './json-response.js';
 import { BUILT_PANEL_DIR, panelFiles } from './panel.js';
 import { keepRequestBody } from './request-body.js';
 import { machineNames, urlHost } from './tls/addresses.js';
@@ -114,10 +114,18 @@ export async function startServer({
   const restored = await engine.ready;
   // Keep the global Request/Response: fetch clients in the same process (tests) must keep working.
   const panel = panelFiles(panelDir, () => engine.project.config.headerWord[0]!);
-  // The engine's JSON answers are written as they are (see JsonResponse); anything else goes through the adaptor.
+  // The engine's JSON answers are written as they are (see JsonResponse); anything else goes through the adaptor. A
+  // `Response.error()` (a fault's dropped connection) is no answer at all.
   const fetch: FetchCallback = (request, { incoming, outgoing }) => {
     keepRequestBody(request, incoming);
-    return panel(request) ?? engine.fetch(request).then((response) => writeJsonAnswer(response, outgoing));
+    return (
+      panel(request) ??
+      engine
+        .fetch(request)
+        .then((response) =>
+          response.type === 'error' ? dropConnection(outgoing) : writeJsonAnswer(response, outgoing),
+        )
+    );
   };
   const server = createAdaptorServer({ fetch, overrideGlobalObjects: false });
   // One cap for both listeners: their connections take files of the same process.

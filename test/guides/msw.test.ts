@@ -26,7 +26,16 @@ function serving() {
 }
 
 /** Arguments that make each control run. */
-const ARGUMENTS: Record<string, unknown[]> = { seed: [{}], rows: ['Note'], 'clock.advance': [0] };
+const ARGUMENTS: Record<string, unknown[]> = {
+  seed: [{}],
+  rows: ['Note'],
+  'clock.advance': [0],
+  'faults.add': [{ method: 'GET', path: '/nothing', status: 503 }],
+  'faults.remove': ['f1'],
+  'snapshots.save': ['guide'],
+  'snapshots.restore': ['guide'],
+  'snapshots.delete': ['guide'],
+};
 
 it('lists every control of the backend and says rightly which return a Promise', async () => {
   const backend = serving();

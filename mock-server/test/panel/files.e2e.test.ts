@@ -132,7 +132,7 @@ it('copies and deletes selected entries of a folder, a non-empty folder only whe
   await expect.poll(() => entries.textContent()).not.toContain('backup/');
 });
 
-it('opens a file without asking for a listing of it: no 4xx in the console or the inspector (issue 30)', async () => {
+it('opens a file without asking for a listing of it: no 4xx in the console or the inspector', async () => {
   const { page, server } = panel;
   const form = new FormData();
   form.set('fileItems[0].fileToUpload', new Blob(['read me']), 'readme.txt');

@@ -1,4 +1,4 @@
-// The panel's layout from a phone's width to a wide screen, and its keyboard shortcuts, in Chromium (issue 30): no page
+// The panel's layout from a phone's width to a wide screen, and its keyboard shortcuts, in Chromium: no page
 // overflows sideways at 400 px, the side menu folds away behind a button, the top bar stays one line; `/` goes to the
 // page's search field and Ctrl+K opens the command palette of pages and actions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -167,6 +167,8 @@ describe('keyboard shortcuts', () => {
 
     // An action of the Users page, chosen with the arrow keys; the Requests page's actions are gone with it.
     await openPanel(panel, 'users');
+    // The page's actions join the palette once the page is on screen, which may be after the menu.
+    await page.getByRole('button', { name: 'Create user' }).waitFor();
     await page.keyboard.press('Control+k');
     await palette.waitFor();
     await page.keyboard.type('user');

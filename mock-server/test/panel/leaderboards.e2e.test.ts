@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { player } from '../leaderboards/support.js';
+import { player } from '../../../packages/engine/test/leaderboards/support.js';
 import { createUser, type TestUser } from '../support/users.js';
 import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
 
@@ -95,7 +95,7 @@ it('refuses to remove an event a leaderboard ranks, removes the leaderboard, the
   expect((await config()).events).not.toContainEqual(expect.objectContaining({ name: 'race' }));
 });
 
-it("shows a failed player look-up in the neighbourhood, without the previous player's rank and table (issue 30)", async () => {
+it("shows a failed player look-up in the neighbourhood, without the previous player's rank and table", async () => {
   const { page, server } = panel;
   const posted = await player(server, ann).post({
     eventName: 'match_end',

@@ -83,7 +83,7 @@ describe('panel: serving and sign-in', () => {
     expect(await background()).toBe('rgb(255, 255, 255)');
   });
 
-  it('lists a project created while the panel is open, without a reload (issue 30)', async () => {
+  it('lists a project created while the panel is open, without a reload', async () => {
     const { page, server } = panel;
     await openPanel(panel, 'users');
     const created = await server.admin('/__admin/projects', {

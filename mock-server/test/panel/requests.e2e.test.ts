@@ -67,7 +67,7 @@ it('shows a request live, opens it at its own URL with its secrets masked, and f
   await table.getByText('No request matches.').waitFor();
 });
 
-it('names callers by username, copies a request as curl, sends it again and exports the list as HAR (issue 30)', async () => {
+it('names callers by username, copies a request as curl, sends it again and exports the list as HAR', async () => {
   const { page, server } = panel;
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   const cara = await createUser(server, 'cara');

@@ -93,7 +93,7 @@ it('saves a preset, converts a video, shows the job with its log, calls and thum
   expect(scripts.filter((url) => /hls/i.test(url))).toHaveLength(1);
 }, 90_000);
 
-it("sums up a rejected job's calls as they ended: a webhook that answered 503 and then 204 is delivered (issue 30)", async () => {
+it("sums up a rejected job's calls as they ended: a webhook that answered 503 and then 204 is delivered", async () => {
   const { page, server } = panel;
   await server.admin('/__admin/transcoder/policy', {
     method: 'PATCH',

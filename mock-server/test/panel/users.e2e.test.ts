@@ -83,7 +83,7 @@ describe('panel: Users page', () => {
     }
   });
 
-  it('finds users however their names are written, and by their id (issue 30)', async () => {
+  it('finds users however their names are written, and by their id', async () => {
     const { page, server } = panel;
     const ids: string[] = [];
     for (let i = 0; i < 23; i++) ids.push((await createUser(server, `player${i}`, { lastName: 'García' })).userId);

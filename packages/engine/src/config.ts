@@ -76,6 +76,12 @@ export interface Config {
   inspectorLimit: number;
   /** Largest body the request inspector shows; larger ones by their size only. */
   inspectorBodyBytes: number;
+  /** Faults one project may have set at once (`POST /__admin/faults`, 400 past it). */
+  maxFaults: number;
+  /** Longest delay a fault may give (400 past it). */
+  maxFaultDelayMs: number;
+  /** Named snapshots one project may keep (`PUT /__admin/snapshots/{name}`, 400 past it). */
+  maxSnapshots: number;
   dataDir?: string;
   /** With `dataDir`: journal records kept before they are folded into a snapshot. */
   journalCompactAfter: number;
@@ -305,6 +311,9 @@ export function resolveConfig(input: unknown): Config {
     transcoderJobHistory: 1000,
     inspectorLimit: 500,
     inspectorBodyBytes: 64 * 1024,
+    maxFaults: 100,
+    maxFaultDelayMs: 5 * 60_000,
+    maxSnapshots: 20,
     journalCompactAfter: 10_000,
     fsync: 'never',
     maxProjects: 1000,

@@ -10,19 +10,24 @@
  *
  * @module @basekit/engine
  */
+import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { getPath } from 'hono/utils/url';
 import { ADMIN_PREFIX, networkGuard } from './admin/network-guard.js';
 import { adminRoutes } from './admin/routes.js';
+import { snapshotRoutes } from './admin/snapshots.js';
+import type { Operation } from './operations.js';
+import { faultsRoutes } from './faults/routes.js';
 import { AREAS } from './areas/index.js';
 import { resolveConfig, DEFAULT_CONFIG } from './config.js';
 import { recordExchanges, type ExchangeListener } from './inspector/recorder.js';
 import { inspectorRoutes } from './inspector/routes.js';
 import { PROJECTS_ADMIN_PATH, projectsAdminRoutes } from './projects/admin-routes.js';
-import { hostProject } from './projects/hosted.js';
+import { hostProject, type RouteRunner } from './projects/hosted.js';
 import { ServerProjects } from './projects/server-projects.js';
 import { defaultCapabilities, type Capabilities } from './shared/capabilities.js';
+import type { AppEnv } from './shared/env.js';
 import { ApiError, ErrorCode, errorResponse } from './shared/errors.js';
 import { withServiceHeaders } from './shared/header-word.js';
 import { answerJson } from './shared/json-answer.js';
@@ -121,8 +126,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
     options,
   );
   const exchangeListeners = new Set<ExchangeListener>();
+  const recorder = recordExchanges(exchangeListeners, options.onInternalError ?? console.error);
   app.use('*', answerJson);
-  app.use('*', recordExchanges(exchangeListeners, options.onInternalError ?? console.error));
+  app.use('*', recorder);
   // Browser apps call the service from their own origin; downloads expose the headers players and savers read.
   // Only requests with an Origin (browsers) need CORS headers: others skip the middleware's cost. The admin API
   // answers its own origin only (the panel): no page of another origin may send it a key or read its answers.
@@ -130,16 +136,32 @@ export function createEngine(options: EngineOptions = {}): Engine {
     origin: '*',
     exposeHeaders: ['Content-Disposition', 'Content-Length', 'Content-Range', 'Accept-Ranges', 'ETag', 'Last-Modified'],
   });
-  app.use('*', (c, next) =>
-    c.req.header('origin') === undefined || c.req.path.startsWith(ADMIN_PREFIX) ? next() : allowOrigins(c, next),
-  );
+  const withCors: MiddlewareHandler<AppEnv> = (c, next) =>
+    c.req.header('origin') === undefined || c.req.path.startsWith(ADMIN_PREFIX) ? next() : allowOrigins(c, next);
+  app.use('*', withCors);
   const guard = options.network && networkGuard(options.network.names, () => defaultProject.project.config);
   if (guard) app.use('*', guard);
   app.route('/', adminRoutes);
   app.route('/', inspectorRoutes);
+  app.route('/', faultsRoutes);
+  app.route('/', snapshotRoutes);
   for (const area of AREAS) app.route('/', area.routes);
 
-  const routes = (request: Request, env: { project: Project }) => app.fetch(request, env);
+  // A fault's answer, recorded as every answer is; a dropped connection has no headers to add CORS to.
+  const injector = withErrorHandling(
+    createRoutes((request) => servicePath(getPath(request))),
+    options,
+  );
+  injector.use('*', answerJson);
+  injector.use('*', recorder);
+  injector.use('*', (c, next) => (c.env.fault?.kind === 'reset' ? next() : withCors(c, next)));
+  // What the guard refuses is refused with a fault set too.
+  if (guard) injector.use('*', guard);
+  // Loaded with the first injected answer, as the faults' checks load with the first fault set.
+  injector.all('*', async (c) => (await import('./faults/answer.js')).injectedAnswer(c, c.env.fault!));
+
+  const routes: RouteRunner = (request, env) =>
+    env.fault === undefined || env.fault.kind === 'delay' ? app.fetch(request, env) : injector.fetch(request, env);
   const defaultProject = hostProject(routes, AREAS, config, capabilities, options.initialState);
   // The default project's capabilities keep its own state; every other project gets a place of its own from the store.
   const { blobs: _blobs, persistence: _persistence, journal: _journal, projects: store, ...shared } = capabilities;
@@ -202,7 +224,24 @@ function withErrorHandling(app: ReturnType<typeof createRoutes>, options: Engine
     (options.onInternalError ?? console.error)(error);
     return c.json({ code: ErrorCode.INTERNAL, error: 'internal server error' }, 500);
   });
-  app.notFound((c) => errorResponse(new ApiError(404, ErrorCode.ROUTE_NOT_FOUND, 'no such operation'), c));
+  let operations: Operation[] | undefined;
+  app.notFound(async (c) => {
+    // Loaded with the first request of no operation (an msw handler meets many: requests that are not the service's).
+    const { closestOperations, operationsOf } = await import('./operations.js');
+    // The app's routes are all in place by the first request; the downloads route is each project's bucket.
+    operations ??= operationsOf(app.routes);
+    const downloads = { method: 'GET', segments: [c.env.project.config.bucket, '{path}'] };
+    const closest = closestOperations([...operations, downloads], c.req.method, c.req.path);
+    const asked = `${c.req.method} ${c.req.path.slice(0, 200)}`;
+    return errorResponse(
+      new ApiError(
+        404,
+        ErrorCode.ROUTE_NOT_FOUND,
+        `no such operation: ${asked}; the closest are ${closest.join(', ')}`,
+      ),
+      c,
+    );
+  });
   return app;
 }
 
@@ -255,6 +294,8 @@ export type {
 } from './inspector/exchange.js';
 export type { ExchangeListener } from './inspector/recorder.js';
 export type { Mail, StateJson, StateSummary } from './shared/project.js';
+export type { FaultSpec, FaultView } from './faults/fault.js';
+export type { SnapshotInfo } from './shared/snapshots.js';
 export { StateRestoreError, type RestoreSummary } from './shared/restore.js';
 export type { JobRecord } from './areas/transcoder/job-record.js';
 export type { FileInfo, FileRecord } from './areas/files/listing.js';

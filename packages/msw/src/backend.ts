@@ -1,8 +1,11 @@
 import type { Engine } from '@basekit/engine';
-import type { AdminClient, Config, Mail, StateExport, TranscoderJob } from '@basekit/sdk/admin';
+import type { AdminClient, Fault, FaultSpec, Mail, Snapshot, StateExport, TranscoderJob } from '@basekit/sdk/admin';
 import type { BackendAccess, Seed } from './seed.js';
 
-export type { Mail, StateExport, TranscoderJob };
+export type { Fault, FaultSpec, Mail, Snapshot, StateExport, TranscoderJob };
+
+/** The named snapshot a backend saves right after its seed, which `reset()` restores. */
+const SEED_SNAPSHOT = 'basekit-seed';
 
 /**
  * A row as the database stores it.
@@ -39,7 +42,10 @@ export interface BackendStart {
 export interface Backend {
   /** Settles when the initial seed is in; rejects with the seed's error. Every other call waits for it. */
   ready: Promise<void>;
-  /** Back to the state right after the initial seed (and its config, if a test changed it). */
+  /**
+   * Back to the state right after the initial seed (and its config and clock, if a test changed them), with no fault
+   * set. With a seed, the named snapshot `basekit-seed` saved right after it, restored in milliseconds whatever its size.
+   */
   reset(): Promise<void>;
   /** Adds users, folders, files, rows and scores; all or nothing. `reset()` drops them again. */
   seed(fixture: Seed): Promise<void>;
@@ -58,12 +64,24 @@ export interface Backend {
   state(): Promise<StateExport>;
   /** The rows of a table in creation order (none when the table does not exist), ACLs ignored. */
   rows(table: string): Promise<StoredRow[]>;
-}
-
-/** What `reset()` puts back on a backend that does not keep it itself. */
-interface Baseline {
-  state: StateExport;
-  config: Config;
+  /**
+   * Faults (`/__admin/faults`): make requests of a method and path fail with a status, lose their connection (a
+   * network error) or wait, for `times` requests or a `probability` share of them. `reset()` removes them all.
+   *
+   * @example
+   * await backend.faults.add({ method: 'POST', path: '/auth/login', status: 503, times: 1 });
+   */
+  faults: Pick<AdminClient['faults'], 'add' | 'list' | 'remove' | 'clear'>;
+  /**
+   * Named snapshots (`/__admin/snapshots`) of the whole backend, restored exactly in milliseconds: seed once, restore
+   * before every test.
+   *
+   * @example
+   * await backend.seed(bigFixture);
+   * await backend.snapshots.save('seeded');
+   * beforeEach(() => backend.snapshots.restore('seeded'));
+   */
+  snapshots: Pick<AdminClient['snapshots'], 'save' | 'restore' | 'list' | 'delete'>;
 }
 
 /**
@@ -81,15 +99,17 @@ export function createBackend(
   const applySeed = async (fixture: Seed) =>
     (await import('./seed.js')).applySeed(await admin(), access, fixture, passwords);
 
-  const ready = (async (): Promise<Baseline | undefined> => {
+  // What `reset()` restores: none on a backend that keeps it itself (a journal, or an engine started as a reset leaves
+  // it), else the snapshot saved right after the seed.
+  const ready = (async (): Promise<string | undefined> => {
     const restored = await engine?.ready;
     if (restored && (restored.snapshot || restored.records > 0)) return undefined;
     if (engine && !initial) return undefined;
     if (initial) await applySeed(initial);
     const client = await admin();
-    const state = await client.state.export();
-    if (journaled) return void (await engine!.setInitialState(state));
-    return { state, config: await client.config.get() };
+    if (journaled) return void (await engine!.setInitialState(await client.state.export()));
+    await client.snapshots.save(SEED_SNAPSHOT);
+    return SEED_SNAPSHOT;
   })();
   const settled = async () => {
     await ready;
@@ -102,9 +122,8 @@ export function createBackend(
       const baseline = await ready;
       const client = await admin();
       if (!baseline) return client.reset();
-      await client.state.import(baseline.state);
-      if (JSON.stringify(await client.config.get()) !== JSON.stringify(baseline.config))
-        await client.config.update(baseline.config);
+      await client.faults.clear();
+      await client.snapshots.restore(baseline);
     },
     async seed(fixture) {
       await ready;
@@ -120,6 +139,18 @@ export function createBackend(
     async rows(table) {
       const { areas } = await (await settled()).state.export();
       return (areas['database'] as Record<string, { rows: StoredRow[] }>)[table]?.rows ?? [];
+    },
+    faults: {
+      add: async (fault, options) => (await settled()).faults.add(fault, options),
+      list: async (options) => (await settled()).faults.list(options),
+      remove: async (id, options) => (await settled()).faults.remove(id, options),
+      clear: async (options) => (await settled()).faults.clear(options),
+    },
+    snapshots: {
+      save: async (name, options) => (await settled()).snapshots.save(name, options),
+      restore: async (name, options) => (await settled()).snapshots.restore(name, options),
+      list: async (options) => (await settled()).snapshots.list(options),
+      delete: async (name, options) => (await settled()).snapshots.delete(name, options),
     },
   };
 }

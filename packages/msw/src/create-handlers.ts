@@ -68,19 +68,20 @@ export type BasekitHandlers = EngineHandler[] &
     close(): Promise<void>;
   };
 
-async function isUnknownRoute(response: Response): Promise<boolean> {
-  if (response.status !== 404) return false;
+/** The engine's answer, or why it has no such operation (its 404 with code 2 names the closest ones). */
+async function claimed(response: Response): Promise<Response | { unknownOperation: string }> {
+  if (response.status !== 404) return response;
   const body = (await response
     .clone()
     .json()
-    .catch(() => undefined)) as { code?: unknown } | undefined;
-  return body?.code === ErrorCode.ROUTE_NOT_FOUND;
+    .catch(() => undefined)) as { code?: unknown; error?: unknown } | undefined;
+  return body?.code === ErrorCode.ROUTE_NOT_FOUND ? { unknownOperation: String(body.error) } : response;
 }
 
 /**
  * msw 2.x handlers that answer every area of the service with the reference server's engine, in memory: one
  * catch-all handler per distinct base URL. A request the engine has no operation for (its 404 with code 2) is not
- * claimed, so msw's `onUnhandledRequest` sees it. The returned array also carries the test controls (`reset`,
+ * claimed, so msw's `onUnhandledRequest` sees it (`explainUnhandled` prints the closest operations). The returned array also carries the test controls (`reset`,
  * `seed`, `clock`, `outbox`, `jobs`, `state`, `rows`) and the `engine`.
  *
  * @example
@@ -115,8 +116,7 @@ export function createHandlers(options: HandlersOptions): BasekitHandlers {
     (base) =>
       new EngineHandler(base.href, async (request) => {
         await backend.ready;
-        const response = await engine.fetch(await toEngineRequest(request, base));
-        return (await isUnknownRoute(response)) ? undefined : response;
+        return claimed(await engine.fetch(await toEngineRequest(request, base)));
       }),
   );
   const close = async () => {

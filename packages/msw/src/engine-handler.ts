@@ -1,7 +1,16 @@
 import { HttpHandler, type HttpRequestParsedResult, type ResponseResolutionContext } from 'msw';
 
-/** Answers a request, or undefined when the engine serves no such operation. */
-export type Serve = (request: Request) => Promise<Response | undefined>;
+/**
+ * Answers a request, or undefined when the engine serves no such operation; or, for those, why:
+ * `{ unknownOperation }`, the engine's 404 message naming the closest operations (see `explainUnhandled`).
+ */
+export type Serve = (request: Request) => Promise<Response | { unknownOperation: string } | undefined>;
+
+/** Why the engine serves no operation for requests its handlers left unclaimed, for msw's `onUnhandledRequest`. */
+const unknownOperations = new WeakMap<Request, string>();
+
+/** Why no engine handler claimed `request` (msw hands the same object to `onUnhandledRequest`), if one was asked. */
+export const unknownOperation = (request: Request): string | undefined => unknownOperations.get(request);
 
 interface EngineParsedResult extends HttpRequestParsedResult {
   /** The engine's answer, present when the URL matched and the engine serves the operation. */
@@ -36,8 +45,10 @@ export class EngineHandler extends HttpHandler {
     const parsed = await super.parse(args);
     if (!parsed.match.matches) return parsed;
     // A clone: msw hands the same request to later handlers when this one does not claim it.
-    const response = await this.serve(args.request.clone());
-    return response ? { ...parsed, response } : { ...parsed, match: { ...parsed.match, matches: false } };
+    const answer = await this.serve(args.request.clone());
+    if (answer && !('unknownOperation' in answer)) return { ...parsed, response: answer };
+    if (answer) unknownOperations.set(args.request, answer.unknownOperation);
+    return { ...parsed, match: { ...parsed.match, matches: false } };
   }
 
   /** Hands the engine's answer (from `parse`) to the resolver, which returns it. */

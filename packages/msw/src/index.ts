@@ -12,8 +12,9 @@
  */
 export { createHandlers, type BasekitHandlers, type HandlersOptions } from './create-handlers.js';
 export { connectServer, type ServerOptions } from './connect-server.js';
-export type { Backend, Mail, StateExport, StoredRow, TranscoderJob } from './backend.js';
+export type { Backend, Fault, FaultSpec, Mail, Snapshot, StateExport, StoredRow, TranscoderJob } from './backend.js';
 export type { Seed, SeedFile, SeedRow, SeedScore, SeedUser } from './seed.js';
 export { EngineHandler } from './engine-handler.js';
+export { explainUnhandled } from './unhandled.js';
 export { canvasImageResizer } from './canvas-resizer.js';
 export { clearPersistedState } from './persist.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer as startServerOfItsOwn } from '../../../mock-server/test/support/server.js';
 import { contractCheckingFetch } from '../../../test/fidelity/support/checking-fetch.js';
 import { loadContract } from '../../../test/fidelity/support/contract.js';
-import { createAdminClient, type AdminClient, type AdminClientOptions } from '../src/admin/index.js';
+import { VerificationError, createAdminClient, type AdminClient, type AdminClientOptions } from '../src/admin/index.js';
 import {
   AbortError,
   ForbiddenError,
@@ -97,6 +97,32 @@ describe('the admin client', () => {
     expect((await admin.transcoder.policy()).deliveryAttempts).toBe(1);
   });
 
+  it('imports rows at once, describes a table, renames and drops a column, deletes the table', async () => {
+    await admin.reset();
+    const columns = [{ name: 'likes', type: 'Relation' as const, targetClass: 'Shelf' }];
+    const rows = [
+      { _id: 's1', n: 1 },
+      { n: 2, likes: [] },
+    ];
+    expect(await admin.database.importRows('Shelf', rows, { columns })).toBe(2);
+    const refused = await rejection(admin.database.importRows('Shelf', [{ n: 3 }, { n: 'four' }]));
+    expect(refused).toBeInstanceOf(ValidationError);
+    expect(refused).toMatchObject({ code: 53, message: expect.stringMatching(/^row 2: /) });
+    expect(await admin.database.table('Shelf')).toEqual({
+      name: 'Shelf',
+      rowCount: 2,
+      columns: [
+        { name: 'likes', type: 'Relation', targetClass: 'Shelf', rowsWithValue: 0 },
+        { name: 'n', type: 'Number', rowsWithValue: 2 },
+      ],
+      referencedBy: [{ table: 'Shelf', column: 'likes', type: 'Relation', rowsWithValue: 0 }],
+    });
+    expect((await admin.database.renameColumn('Shelf', 'n', 'count')).columns[1]).toMatchObject({ name: 'count' });
+    expect((await admin.database.dropColumn('Shelf', 'count')).columns).toHaveLength(1);
+    expect(await admin.database.deleteTable('Shelf')).toBe(2);
+    expect(await rejection(admin.database.table('Shelf'))).toMatchObject({ status: 404, code: 50 });
+  });
+
   it('inspects the answered requests: a filtered page, one in full, live, and empties the list', async () => {
     await admin.requests.clear();
     const client = createClient(optionsFor(server));
@@ -142,6 +168,65 @@ describe('the admin client', () => {
     } finally {
       await own.close();
     }
+  });
+});
+
+describe('faults, snapshots and verification through the admin client', () => {
+  it('sets faults that the SDK then meets, lists what is left of them, removes them', async () => {
+    const client = createClient(optionsFor(server));
+    await client.auth.register({ username: 'faulted', password: 'pw' });
+    const fault = await admin.faults.add({ method: 'post', path: '/auth/login', status: 503, times: 1 });
+    expect(fault).toMatchObject({ method: 'POST', remaining: 1, applied: 0 });
+    expect(await rejection(client.auth.login('faulted', 'pw'))).toMatchObject({ status: 503, code: 3 });
+    expect(await admin.faults.list()).toMatchObject([{ id: fault.id, remaining: 0, applied: 1 }]);
+    await client.auth.login('faulted', 'pw');
+    await admin.faults.remove(fault.id);
+    expect(await rejection(admin.faults.remove(fault.id))).toMatchObject({ status: 404, code: 41 });
+    await admin.faults.add({ path: '/auth/users/me', network: 'reset' });
+    expect(await rejection(client.auth.me())).toBeInstanceOf(NetworkError);
+    await admin.faults.clear();
+    expect(await admin.faults.list()).toEqual([]);
+  });
+
+  it('saves the project and brings it back exactly', async () => {
+    const before = await admin.state.export();
+    expect(await admin.snapshots.save('before')).toMatchObject({ name: 'before', restores: 0 });
+    const client = createClient(optionsFor(server));
+    await client.auth.register({ username: 'ephemeral', password: 'pw' });
+    expect(await admin.state.export()).not.toEqual(before);
+    await admin.snapshots.restore('before');
+    expect(await admin.state.export()).toEqual(before);
+    expect(await admin.snapshots.list()).toMatchObject([{ name: 'before', restores: 1 }]);
+    await admin.snapshots.delete('before');
+    expect(await rejection(admin.snapshots.restore('before'))).toMatchObject({ status: 404, code: 43 });
+  });
+
+  it('asserts the requests an app made, and lists what did arrive when they are not', async () => {
+    const client = createClient(optionsFor(server));
+    await client.auth.register({ username: 'verified', password: 'pw' });
+    await admin.requests.clear();
+    await client.auth.login('verified', 'pw');
+    await client.db.table('Note').create({ title: 'a' });
+    await client.db.table('Note').create({ title: 'b' });
+    const created = await admin.requests.expect({
+      method: 'POST',
+      path: '/object-storage/classes/{tableName}',
+      times: 2,
+    });
+    expect(created.map((r) => r.status)).toEqual([201, 201]);
+    const error = await rejection(
+      admin.requests.expect({ method: 'PUT', path: '/object-storage/classes/{tableName}' }),
+    );
+    expect(error).toBeInstanceOf(VerificationError);
+    expect((error as VerificationError).message).toBe(
+      [
+        'expected 1 request PUT /object-storage/classes/{tableName}; the project answered 0',
+        'the closest of the other requests it answered (of its last 3):',
+        '  POST /object-storage/classes/Note → 201',
+        '  POST /object-storage/classes/Note → 201',
+        '  POST /auth/login → 200',
+      ].join('\n'),
+    );
   });
 });
 

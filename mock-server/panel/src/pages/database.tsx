@@ -1,5 +1,6 @@
-// The database page: the tables with their row counts and column types, a table's rows through the spec's query
-// language (all of it in the URL), and one row to read, edit, delete or follow pointers from.
+// The database page: the tables with their row counts and column types, a table's rows in a data grid over the spec's
+// query language (all of it in the URL), and one row to read, edit, delete or follow pointers from. Its modules and
+// styles are a chunk of their own, loaded with the page (vite.config.ts).
 import { useState } from 'preact/hooks';
 import { DataTable } from '../components/data-table.js';
 import { Field } from '../components/field.js';
@@ -9,23 +10,24 @@ import { useLoad } from '../use-load.js';
 import type { PageProps } from './page-props.js';
 import { RowView } from './database/row-view.js';
 import { TableView } from './database/table-view.js';
+import './database/database.css';
 import { loadTables, type TableSummary } from './database/tables.js';
 
 export default function DatabasePage({ params: [table, id] }: PageProps) {
   const tables = useLoad(loadTables, []);
   if (!table) return <TableList tables={tables.data} error={tables.error} />;
-  const columns = tables.data?.find((t) => t.name === table)?.columns ?? [];
   return (
-    <>
+    <div class="database">
       <nav aria-label="Breadcrumb" class="toolbar">
         <a href={href('database')}>All tables</a>›<a href={href('database', table)}>{table}</a>
       </nav>
       {id ? (
-        <RowView table={table} id={id} columns={columns} onChanged={tables.reload} />
+        <RowView key={`${table}/${id}`} table={table} id={id} tables={tables.data} onChanged={tables.reload} />
       ) : (
-        <TableView table={table} columns={columns} onChanged={tables.reload} />
+        // Keyed by table: its layout, selection and dialogs are its own.
+        <TableView key={table} table={table} tables={tables.data} onChanged={tables.reload} />
       )}
-    </>
+    </div>
   );
 }
 
@@ -35,7 +37,7 @@ const describeColumns = (table: TableSummary) =>
 function TableList({ tables, error }: { tables: TableSummary[] | undefined; error: unknown }) {
   const [name, setName] = useState('');
   return (
-    <>
+    <div class="database">
       <Status error={error}>{tables ? `${tables.length} table${tables.length === 1 ? '' : 's'}.` : 'Loading…'}</Status>
       <DataTable
         caption="Tables"
@@ -60,6 +62,6 @@ function TableList({ tables, error }: { tables: TableSummary[] | undefined; erro
         </Field>
         <button type="submit">Open table</button>
       </form>
-    </>
+    </div>
   );
 }

@@ -1,12 +1,14 @@
 import { useConfig } from '../api.js';
 import { focusField, press, usePageCommands } from '../commands.js';
 import { Clock } from './project/clock.js';
+import { Faults } from './project/faults.js';
 import { Keys } from './project/keys.js';
 import { Settings } from './project/settings.js';
+import { Snapshots } from './project/snapshots.js';
 import { Snippets } from './project/snippets.js';
 import { StateActions } from './project/state.js';
 
-/** The Project page: keys and URLs, snippets, run-time settings, the clock, and the whole state. */
+/** The Project page: keys and URLs, snippets, run-time settings, the clock, the whole state, snapshots and faults. */
 export default function ProjectPage() {
   const config = useConfig()!;
   usePageCommands([
@@ -21,6 +23,8 @@ export default function ProjectPage() {
       <Settings config={config} />
       <Clock config={config} />
       <StateActions />
+      <Snapshots config={config} />
+      <Faults config={config} />
     </>
   );
 }

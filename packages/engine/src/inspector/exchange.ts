@@ -1,4 +1,5 @@
 import type { ServiceName } from '../config.js';
+import type { AppliedFault } from '../faults/faults.js';
 import { servicePath } from '../shared/path.js';
 import type { Project } from '../shared/project.js';
 import { MASK, isSecretName, maskHeaders, maskJson, maskJsonLikeText, maskPathAndQuery, maskQuery } from './masking.js';
@@ -56,6 +57,11 @@ export interface ExchangeSummary {
   area: InspectedArea;
   /** The authentication id of the project that answered. */
   project: string;
+  /**
+   * Set when a fault (`POST /__admin/faults`) had its way with the request: `status` and `reset` answered in place
+   * of the service (the status is the fault's, 0 for a dropped connection), `delay` held the real answer back.
+   */
+  injected?: { faultId: string; kind: AppliedFault['kind']; delayMs?: number };
 }
 
 /**
@@ -83,6 +89,8 @@ export interface ExchangeFacts {
   /** Its headers are read only when the exchange is shown: a platform's lighter Response makes them on first read. */
   response: Response;
   hasResponseBody: boolean;
+  /** The request has a body stream: in process (msw's requests, `engine.fetch`) no Content-Length or Transfer-Encoding tells. */
+  hasRequestBody: boolean;
   project: Project;
   /** The user of the verified access token, if it was a user's. */
   userId: string | undefined;
@@ -98,6 +106,8 @@ export interface ExchangeFacts {
   responseJsonLength: number | undefined;
   /** The largest body shown (the config's `inspectorBodyBytes` then). */
   bodyLimit: number;
+  /** The fault the request got, if any. */
+  fault: AppliedFault | undefined;
 }
 
 /** The header a replayed request carries: the id of the request it repeats. */
@@ -170,7 +180,7 @@ function formView(form: FormData): BodyView {
 function bodyLength(facts: ExchangeFacts): { size: number | undefined; none: boolean } {
   const declared = facts.requestHeaders.get('content-length');
   const size = facts.requestBodySize ?? (declared === null ? undefined : Number(declared));
-  return { size, none: size === 0 || (size === undefined && !facts.requestHeaders.has('transfer-encoding')) };
+  return { size, none: size === 0 || (size === undefined && !facts.hasRequestBody) };
 }
 
 function requestBodyView(facts: ExchangeFacts): BodyView {
@@ -251,6 +261,11 @@ export class Exchange {
       area: areaOf(facts.method, servicePath(url.pathname)),
       project: facts.project.config.authenticationId,
     };
+    const { fault } = facts;
+    if (fault) {
+      const { delayMs } = fault.spec;
+      this.#summary.injected = { faultId: fault.id, kind: fault.kind, ...(delayMs && { delayMs }) };
+    }
     return this.#summary;
   }
 

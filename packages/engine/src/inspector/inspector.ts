@@ -1,3 +1,5 @@
+import { servicePath } from '../shared/path.js';
+import type { PathTest } from '../shared/path-pattern.js';
 import type { Project } from '../shared/project.js';
 import type { Exchange, ExchangeSummary, InspectedArea } from './exchange.js';
 import { seqOfId } from './exchange.js';
@@ -9,6 +11,10 @@ export interface ExchangeFilter {
   status?: { class: number } | { exact: number };
   /** `master`, `anonymous`, a user id or a username. */
   user?: string;
+  /** One method (upper case). */
+  method?: string;
+  /** The request's path (without its query) is of this shape (`pathPattern`). */
+  path?: PathTest;
   /** Found, in any case, in the method, path, status, caller, area or the (masked) bodies. */
   text?: string;
 }
@@ -38,6 +44,8 @@ function matches(exchange: Exchange, filter: ExchangeFilter): boolean {
   )
     return false;
   if (filter.user !== undefined && !madeBy(summary, filter.user)) return false;
+  if (filter.method !== undefined && summary.method !== filter.method) return false;
+  if (filter.path && !filter.path(servicePath(summary.path.split('?', 1)[0]!))) return false;
   if (filter.text === undefined) return true;
   const needle = filter.text.toLowerCase();
   const { method, path, status, area } = summary;
@@ -110,6 +118,13 @@ export class Inspector {
       if (matches(exchange, filter)) exchanges.push(exchange);
     }
     return { exchanges, more: index >= 0 && exchanges.length === limit };
+  }
+
+  /** How many kept requests match (every page). */
+  count(filter: ExchangeFilter): number {
+    let count = 0;
+    for (const exchange of this.#kept) if (matches(exchange, filter)) count++;
+    return count;
   }
 
   clear(): void {

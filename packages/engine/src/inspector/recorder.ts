@@ -53,6 +53,7 @@ export function recordExchanges(
       response: res,
       // Reading `body` may make the stream of a text body: only asked of answers that did not come from `c.json`.
       hasResponseBody: responseJson !== undefined || res.body !== null,
+      hasRequestBody: c.req.raw.body !== null,
       project,
       // The caller as plain values: the principal object itself is larger than all the rest.
       userId: principal?.userId,
@@ -64,6 +65,7 @@ export function recordExchanges(
       responseJson: responseJson !== undefined && responseJson.length <= bodyLimit ? responseJson : undefined,
       responseJsonLength: responseJson?.length,
       bodyLimit,
+      fault: c.env.fault,
     });
     if (inspectorLimit > 0) inspectorOf(project).add(exchange);
     if (listeners.size > 0) notify(listeners, exchange, onListenerError);

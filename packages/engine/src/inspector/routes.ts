@@ -1,115 +1,21 @@
 import { adminKey } from '../admin/guard.js';
-import type { AppContext } from '../shared/env.js';
-import { ApiError, ErrorCode, badRequest } from '../shared/errors.js';
-import { intParam } from '../shared/http.js';
 import { createRoutes } from '../shared/routes.js';
-import { seqOfId, type InspectedArea } from './exchange.js';
-import type { Exchange } from './exchange.js';
-import { inspectorOf, type ExchangeFilter, type Inspector } from './inspector.js';
 import { INSPECTOR_PATH } from './recorder.js';
-import { replay } from './replay.js';
-import { exchangeEvents } from './stream.js';
 
-const AREAS: readonly InspectedArea[] = [
-  'users',
-  'database',
-  'storage',
-  'transcoder',
-  'leaderboards',
-  'admin',
-  'other',
-];
+const calls = () => import('./calls.js');
 
-/** The project's inspector; 409 (code 171) while recording is off, so that a client is told why it sees nothing. */
-function recordingInspector(c: AppContext): Inspector {
-  const inspector = inspectorOf(c.env.project);
-  if (inspector.capacity === 0)
-    throw new ApiError(409, ErrorCode.INSPECTOR_OFF, "request recording is off (the config's inspectorLimit is 0)");
-  return inspector;
-}
-
-function filterOf(c: AppContext): ExchangeFilter {
-  const { area, status, user, text } = c.req.query();
-  const filter: ExchangeFilter = {};
-  if (area) {
-    if (!AREAS.includes(area as InspectedArea))
-      throw badRequest(ErrorCode.VALIDATION_FAILED, `"area" must be one of ${AREAS.join(', ')}`);
-    filter.area = area as InspectedArea;
-  }
-  if (status) {
-    if (/^[1-5]xx$/i.test(status)) filter.status = { class: Number(status[0]) };
-    else if (/^[1-5]\d\d$/.test(status)) filter.status = { exact: Number(status) };
-    else
-      throw badRequest(ErrorCode.VALIDATION_FAILED, '"status" must be a status class (2xx ... 5xx) or a status (404)');
-  }
-  if (user) filter.user = user;
-  if (text) filter.text = text;
-  return filter;
-}
-
-function beforeOf(c: AppContext): number | undefined {
-  const before = c.req.query('before');
-  if (!before) return undefined;
-  const seq = seqOfId(before);
-  if (seq === undefined)
-    throw badRequest(ErrorCode.VALIDATION_FAILED, '"before" must be the id of a request of this server run');
-  return seq;
-}
-
-/** The request inspector's admin API: the kept requests (filtered, paged), one in full, the live stream, clearing. */
+/**
+ * The request inspector's admin API: the kept requests (filtered, paged), one in full, the live stream, clearing, the
+ * list as HAR, a request sent again (see `calls.ts`).
+ */
 export const inspectorRoutes = createRoutes();
 
 inspectorRoutes.use(`${INSPECTOR_PATH}/*`, adminKey);
 inspectorRoutes.use(INSPECTOR_PATH, adminKey);
-
-inspectorRoutes.get(INSPECTOR_PATH, (c) => {
-  const inspector = recordingInspector(c);
-  const page = inspector.list(filterOf(c), intParam(c, 'limit', { min: 1, max: 1000, fallback: 100 }), beforeOf(c));
-  return c.json({ ...page, capacity: inspector.capacity });
-});
-
-inspectorRoutes.delete(INSPECTOR_PATH, (c) => {
-  inspectorOf(c.env.project).clear();
-  return c.json({});
-});
-
-inspectorRoutes.get(`${INSPECTOR_PATH}/stream`, (c) => {
-  const events = exchangeEvents(recordingInspector(c), c.req.raw.signal);
-  return new Response(events, {
-    headers: {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache',
-      'X-Accel-Buffering': 'no',
-    },
-  });
-});
-
+inspectorRoutes.get(INSPECTOR_PATH, async (c) => (await calls()).listRequests(c));
+inspectorRoutes.delete(INSPECTOR_PATH, async (c) => (await calls()).clearRequests(c));
+inspectorRoutes.get(`${INSPECTOR_PATH}/stream`, async (c) => (await calls()).streamRequests(c));
 // Before `/:id`, which would take "har" for an id.
-inspectorRoutes.get(`${INSPECTOR_PATH}/har`, async (c) => {
-  const inspector = recordingInspector(c);
-  const limit = intParam(c, 'limit', { min: 1, max: Number.MAX_SAFE_INTEGER, fallback: inspector.capacity });
-  const exchanges = inspector.matching(filterOf(c), limit);
-  const { toHar } = await import('./har.js');
-  return c.json(toHar(exchanges), 200, { 'Content-Disposition': 'attachment; filename="requests.har"' });
-});
-
-/** A kept request, or 404 (code 170). */
-function keptExchange(inspector: Inspector, id: string): Exchange {
-  const exchange = inspector.get(id);
-  if (!exchange)
-    throw new ApiError(
-      404,
-      ErrorCode.REQUEST_NOT_KEPT,
-      'no such request is kept (only the last inspectorLimit requests of this server run are)',
-    );
-  return exchange;
-}
-
-inspectorRoutes.get(`${INSPECTOR_PATH}/:id`, (c) =>
-  c.json(keptExchange(recordingInspector(c), c.req.param('id')).details()),
-);
-
-inspectorRoutes.post(`${INSPECTOR_PATH}/:id/replay`, async (c) => {
-  const inspector = recordingInspector(c);
-  return c.json(await replay(c.env.project, inspector, keptExchange(inspector, c.req.param('id'))));
-});
+inspectorRoutes.get(`${INSPECTOR_PATH}/har`, async (c) => (await calls()).exportHar(c));
+inspectorRoutes.get(`${INSPECTOR_PATH}/:id`, async (c) => (await calls()).oneRequest(c));
+inspectorRoutes.post(`${INSPECTOR_PATH}/:id/replay`, async (c) => (await calls()).replayRequest(c));

@@ -1,5 +1,6 @@
 import type { Area } from '../area.js';
 import type { Config } from '../config.js';
+import { type AppliedFault, faultsOf, serveWithFaults } from '../faults/faults.js';
 import type { Capabilities } from '../shared/capabilities.js';
 import { withServiceHeaders } from '../shared/header-word.js';
 import type { DurableState } from '../shared/journal.js';
@@ -25,8 +26,11 @@ export interface HostedProject {
   setInitialState(state: StateJson): Promise<void>;
 }
 
-/** The engine's routes, run for one project: `env` carries the project to every route. */
-export type RouteRunner = (request: Request, env: { project: Project }) => Response | Promise<Response>;
+/** The engine's routes, run for one project: `env` carries the project to every route, and the fault a request got. */
+export type RouteRunner = (
+  request: Request,
+  env: { project: Project; fault?: AppliedFault },
+) => Response | Promise<Response>;
 
 /**
  * Creates a project over the areas and serves it through `routes`: each request under the project's own header
@@ -46,17 +50,35 @@ export function hostProject(
   );
   for (const area of areas) area.attach?.(project);
   const env = { project };
-  const handle = (request: Request) =>
-    Promise.resolve(routes(withServiceHeaders(request, project.config.headerWord), env));
+  const route = (request: Request, fault?: AppliedFault) =>
+    Promise.resolve(routes(withServiceHeaders(request, project.config.headerWord), fault ? { project, fault } : env));
+  // With no fault set (nearly always), a request costs one check more than it would without faults at all.
+  const faults = faultsOf(project);
+  const delayed = new WeakMap<Request, AppliedFault>();
+  const handle = (request: Request) => route(request, faults.size === 0 ? undefined : delayed.get(request));
+  const withFaults = (serve: (request: Request) => Promise<Response>) => (request: Request) =>
+    faults.size === 0
+      ? serve(request)
+      : serveWithFaults(
+          faults,
+          request,
+          (delayedRequest, fault) => {
+            // Through the journal, if any, to `handle`, which hands the delay on to the request inspector.
+            if (fault) delayed.set(delayedRequest, fault);
+            return serve(delayedRequest);
+          },
+          route,
+        );
   project.initialState = initialState;
   const { journal } = capabilities;
   if (!journal) {
     importInitialState(project);
     const setInitialState = (state: StateJson) => Promise.resolve(void (project.initialState = state));
-    project.dispatch = handle;
+    const fetch = withFaults(handle);
+    project.dispatch = fetch;
     return {
       project,
-      fetch: handle,
+      fetch,
       ready: Promise.resolve(undefined),
       close: () => Promise.resolve(),
       setInitialState,
@@ -78,7 +100,7 @@ export function hostProject(
     project.initialState = state;
     await durable.snapshot();
   };
-  const fetch = (request: Request) => ready.then(() => durable.fetch(request));
+  const fetch = withFaults((request) => ready.then(() => durable.fetch(request)));
   project.dispatch = fetch;
   return {
     project,

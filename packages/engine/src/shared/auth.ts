@@ -10,16 +10,20 @@ function bearerToken(header: string | undefined): string | undefined {
 }
 
 /**
- * Verifies the caller's access token for this project; undefined when there is none or it is invalid. A user token
- * whose user no longer exists (after an admin reset, or a restart of a server that keeps users in memory) is
- * refused with 401 as well: a signature outlives its user, access must not.
+ * The caller of a request, from its access token for this project; 401 saying why when there is none: no header, a
+ * header not of the form `<token_type> <access_token>`, a token refused (see `refusal.ts`), or the token of
+ * a user that no longer exists (after an admin reset, or a restart of a server that keeps users in memory): a
+ * signature outlives its user, access must not.
  */
-async function principalOf(c: AppContext): Promise<Principal | undefined> {
-  const token = bearerToken(c.req.header('authorization'));
-  if (!token) return undefined;
+async function principalOf(c: AppContext): Promise<Principal> {
+  const header = c.req.header('authorization');
+  if (header === undefined) throw unauthorized('the Authorization header is missing: send "Bearer <access_token>"');
+  const token = bearerToken(header);
+  if (!token)
+    throw unauthorized('the Authorization header is not "<token_type> <access_token>" (token type bearer, one space)');
   const { tokens } = c.env.project;
   const claims = tokens.verified(token) ?? (await tokens.verify(token));
-  if (!claims) return undefined;
+  if (!claims) throw unauthorized(await (await import('./refusal.js')).refusal(c.env.project, token));
   if (claims.userId !== undefined && !c.env.project.directory.has(claims.userId))
     throw unauthorized('the user of this access token no longer exists');
   return { ...claims, isMaster: claims.scope === 'master' };
@@ -27,24 +31,20 @@ async function principalOf(c: AppContext): Promise<Principal | undefined> {
 
 /** Requires a valid access token (client or master): 401 otherwise. */
 export const bearer = createMiddleware<AppEnv>(async (c, next) => {
-  const principal = await principalOf(c);
-  if (!principal) throw unauthorized();
-  c.set('principal', principal);
+  c.set('principal', await principalOf(c));
   await next();
 });
 
 /**
  * Requires a master token. A valid client token is refused with `clientStatus`:
- * 403 by default, 401 where section 7 of the spec says so (file storage).
+ * 403 by default, 401 where docs/errors.md says so (file storage).
  */
 export function master(clientStatus: 401 | 403 = 403) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const principal = await principalOf(c);
-    if (!principal) throw unauthorized();
     if (!principal.isMaster) {
-      throw clientStatus === 401
-        ? unauthorized('this operation requires the master token')
-        : forbidden('this operation requires the master token');
+      const message = "this operation requires the master token; this is a user's token (scope client)";
+      throw clientStatus === 401 ? unauthorized(message) : forbidden(message);
     }
     c.set('principal', principal);
     await next();

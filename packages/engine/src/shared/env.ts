@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { AppliedFault } from '../faults/faults.js';
 import type { Project } from './project.js';
 import type { AccessClaims } from './tokens.js';
 
@@ -7,6 +8,8 @@ export interface AppEnv {
   /** Handed to every request by `createEngine` (no middleware needed). */
   Bindings: {
     project: Project;
+    /** The fault this request got (`POST /__admin/faults`): it answers in place of the routes, or delayed them. */
+    fault?: AppliedFault;
   };
   Variables: {
     /** Set by the `bearer`/`master` middlewares. */

@@ -82,11 +82,22 @@ export const ErrorCode = {
   // the data folder (--data-dir)
   STORAGE_FULL: 30,
   STORAGE_FAILED: 31,
-  // reaching the server from a browser, the admin API, the clock (issue 24)
+  // reaching the server from a browser, the admin API, the clock (docs/reliability.md#a-hostile-page-dns-rebinding)
   HOST_NOT_ALLOWED: 20,
   BUILT_IN_KEY_REFUSED: 21,
   MASTER_KEY_TAKEN: 22,
   CLOCK_OUT_OF_RANGE: 23,
+  // faults and named snapshots (admin API)
+  FAULT_INJECTED: 40,
+  FAULT_NOT_FOUND: 41,
+  TOO_MANY_FAULTS: 42,
+  SNAPSHOT_NOT_FOUND: 43,
+  TOO_MANY_SNAPSHOTS: 44,
+  // database tables (admin API)
+  TABLE_NOT_FOUND: 50,
+  COLUMN_NOT_FOUND: 51,
+  COLUMN_EXISTS: 52,
+  IMPORT_ROW_REFUSED: 53,
   // the request inspector's replay (admin API)
   REQUEST_BODY_NOT_KEPT: 60,
 } as const;
@@ -142,8 +153,7 @@ export class StorageError extends ApiError {
 }
 
 export const badRequest = (code: ErrorCodeValue, message: string) => new ApiError(400, code, message);
-export const unauthorized = (message = 'access token is missing, invalid or expired') =>
-  new ApiError(401, ErrorCode.INVALID_TOKEN, message);
+export const unauthorized = (message: string) => new ApiError(401, ErrorCode.INVALID_TOKEN, message);
 export const forbidden = (message: string) => new ApiError(403, ErrorCode.OPERATION_FORBIDDEN, message);
 export const notFound = (code: ErrorCodeValue, message: string) => new ApiError(404, code, message);
 

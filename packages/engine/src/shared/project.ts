@@ -21,6 +21,25 @@ export interface StateSlice<S> {
   count?(state: S): Record<string, number>;
   /** Called once after the state was restored from a previous run, to settle what was under way when it stopped. */
   restarted?(state: S, project: Project): void;
+  /**
+   * An independent copy of the state: no later change of either shows in the other (named snapshots). A copy may share
+   * what is never changed in place (rows, file bytes). Absent: a copy through the JSON form (`toJSON`, a structured
+   * clone, `fromJSON`), fine for small slices.
+   */
+  copy?(state: S, project: Project): S;
+  /**
+   * Called after the state was replaced whole by a named snapshot's: a slice that keeps itself (`persistsItself`)
+   * saves the new state before the restore is answered.
+   */
+  replaced?(state: S, project: Project): Promise<void>;
+}
+
+/** A whole project at one moment, for named snapshots: each slice an independent copy, with the clock, outbox and config. */
+export interface ProjectImage {
+  config: Config;
+  clockOffsetMs: number;
+  outbox: readonly Mail[];
+  slices: ReadonlyMap<string, unknown>;
 }
 
 /**
@@ -79,6 +98,7 @@ export class Project {
   readonly #state = new Map<string, unknown>();
   readonly #userDeletedListeners: ((userId: string) => void)[] = [];
   readonly #backgroundListeners: ((slice: StateSlice<unknown>) => void)[] = [];
+  readonly #resetListeners: (() => void)[] = [];
   /** The config the project started with, which a reset returns to. */
   readonly startConfig: Config;
   /** A state loaded at start-up (`--import`), which a reset returns to; none: a reset empties the state. */
@@ -134,12 +154,18 @@ export class Project {
     for (const listener of this.#backgroundListeners) listener(slice as StateSlice<unknown>);
   }
 
+  /** Lets what a project holds beside its state (the faults set on it) go back to nothing on a reset. */
+  onReset(listener: () => void): void {
+    this.#resetListeners.push(listener);
+  }
+
   /** Back to the state right after start-up: the start config, and the `initialState` if any, else nothing. */
   reset(): void {
     // The config first: it may be refused (its ids taken by another project meanwhile), and then nothing changes.
     this.reconfigure(this.startConfig);
     this.#clear();
     this.importInitialState();
+    for (const listener of this.#resetListeners) listener();
   }
 
   /**
@@ -220,6 +246,30 @@ export class Project {
     }
   }
 
+  /** The whole project as it is now, as an image that no later change touches (see `ProjectImage`). */
+  capture(): ProjectImage {
+    const slices = new Map<string, unknown>();
+    for (const slice of this.slices) slices.set(slice.key, copyOf(slice, this.state(slice), this));
+    return { config: this.config, clockOffsetMs: this.clock.offsetMs, outbox: [...this.outbox], slices };
+  }
+
+  /**
+   * Makes the project exactly what `image` holds (its config, clock offset, outbox and every state), leaving `image`
+   * untouched for the next restore; slices that keep themselves have saved their new state when it settles.
+   */
+  async restore(image: ProjectImage): Promise<void> {
+    // The config first: it may be refused (its ids taken by another project meanwhile), and then nothing changes.
+    if (image.config !== this.config) this.reconfigure(image.config);
+    this.clock.reset();
+    this.clock.advance(image.clockOffsetMs / 1000);
+    this.outbox.length = 0;
+    this.outbox.push(...image.outbox);
+    for (const slice of this.slices) this.#state.set(slice.key, copyOf(slice, image.slices.get(slice.key), this));
+    await Promise.all(
+      this.slices.map((slice) => (this.persistsItself(slice) ? slice.replaced?.(this.state(slice), this) : undefined)),
+    );
+  }
+
   /** Replaces one slice with its JSON form (a background change the journal kept). */
   importSlice(key: string, json: unknown): void {
     const slice = this.slices.find((s) => s.key === key);
@@ -245,4 +295,11 @@ export class Project {
     const secret = `basekit-access:${authenticationId}:${masterKey}${tokenSecret ? `:${tokenSecret}` : ''}`;
     return new TokenIssuer(secret, authenticationId, this.clock);
   }
+}
+
+/** An independent copy of one slice's state (see `StateSlice.copy`). */
+function copyOf<S>(slice: StateSlice<S>, state: S, project: Project): S {
+  if (slice.copy) return slice.copy(state, project);
+  const json = structuredClone(slice.toJSON ? slice.toJSON(state, project) : state);
+  return slice.fromJSON ? slice.fromJSON(json, project) : (json as S);
 }

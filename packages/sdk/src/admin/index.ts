@@ -16,6 +16,9 @@ import { NetworkError } from '../core/errors.js';
 import type { CallOptions } from '../core/options.js';
 import type { components, paths } from '../generated/schema.js';
 import { serverSentEvents } from './events.js';
+import { type ExpectedRequests, verificationError } from './expect.js';
+
+export { VerificationError, type ExpectedRequests } from './expect.js';
 
 type Schemas = components['schemas'];
 
@@ -145,6 +148,22 @@ export type HarFilter = NonNullable<paths['/__admin/requests/har']['get']['param
  */
 export type TableSummary = Schemas['AdminTable'];
 /**
+ * A database table with the rows holding a value in each column, and the columns of every table pointing into it.
+ *
+ * @example
+ * const { rowCount, columns, referencedBy }: TableSchema = await admin.database.table('Author');
+ * console.log(columns.map((c) => `${c.name}: ${c.rowsWithValue} of ${rowCount}`), referencedBy);
+ */
+export type TableSchema = Schemas['AdminTableSchema'];
+/**
+ * A column's name and type (and target table, for a pointer or relation).
+ *
+ * @example
+ * const likes: ColumnDefinition = { name: 'likes', type: 'Relation', targetClass: 'Author' };
+ * await admin.database.importRows('Note', rows, { columns: [likes] });
+ */
+export type ColumnDefinition = Schemas['AdminColumn'];
+/**
  * A transcoder convert job with its deliveries, calls and the converter's log.
  *
  * @example
@@ -239,6 +258,30 @@ export type InspectedArea = Schemas['AdminInspectedArea'];
  * const own = createAdminClient({ baseUrl, masterKey: project.config.masterKey, authenticationId: project.id });
  */
 export type ServerProject = Schemas['AdminProject'];
+/**
+ * A fault to set: which requests, and what happens to them.
+ *
+ * @example
+ * const slowQueries: FaultSpec = { path: '/object-storage/classes/query/{tableName}', delayMs: 2000 };
+ * await admin.faults.add(slowQueries);
+ */
+export type FaultSpec = Schemas['AdminFaultSpec'];
+/**
+ * A fault set on the project, with what is left of `times` and how often it applied.
+ *
+ * @example
+ * const fault: Fault = await admin.faults.add({ method: 'POST', path: '/auth/login', status: 503, times: 1 });
+ * const [{ remaining, applied }] = await admin.faults.list(); // 1 and 0 until a login comes
+ */
+export type Fault = Schemas['AdminFault'];
+/**
+ * A named snapshot of the project.
+ *
+ * @example
+ * const saved: Snapshot = await admin.snapshots.save('seeded');
+ * saved.createdAt; // when, on the server's clock
+ */
+export type Snapshot = Schemas['AdminSnapshot'];
 
 /**
  * What the admin client needs: the server and the key of the project it acts on.
@@ -467,6 +510,77 @@ export function createAdminClient({ baseUrl, masterKey, authenticationId, ...tra
       async tables({ signal }: CallOptions = {}): Promise<TableSummary[]> {
         return (await dataOf(http.GET('/__admin/database/tables', { signal }))).tables;
       },
+
+      /**
+       * One table: each column with how many rows hold a value, and the columns of every table that point into it.
+       *
+       * @example
+       * const { rowCount, referencedBy } = await admin.database.table('Author');
+       */
+      table: (table: string, { signal }: CallOptions = {}): Promise<TableSchema> =>
+        dataOf(http.GET('/__admin/database/tables/{table}', { params: path('table', table), signal })),
+
+      /**
+       * Creates rows in a table, all or none: a refused row (`ValidationError`, code 53, its position in the message)
+       * writes nothing. Rows keep their `_id`, `createdAt`, `updatedAt` when given; `columns` types the table first
+       * (a relation column then takes arrays of pointers). Answers the rows written.
+       *
+       * @example
+       * await admin.database.importRows('Note', [{ title: 'a', views: 1 }, { title: 'b', views: 2 }]);
+       */
+      async importRows(
+        table: string,
+        rows: Record<string, unknown>[],
+        { columns, signal }: CallOptions & { columns?: ColumnDefinition[] } = {},
+      ): Promise<number> {
+        const body = { rows, ...(columns && { columns }) };
+        const answer = http.POST('/__admin/database/tables/{table}/import', {
+          params: path('table', table),
+          body,
+          signal,
+        });
+        return (await dataOf(answer)).imported;
+      },
+
+      /**
+       * Renames a column in every row; answers the table as `table` describes it.
+       *
+       * @example
+       * await admin.database.renameColumn('Note', 'views', 'hits');
+       */
+      renameColumn: (table: string, column: string, name: string, { signal }: CallOptions = {}): Promise<TableSchema> =>
+        dataOf(
+          http.PATCH('/__admin/database/tables/{table}/columns/{column}', {
+            params: { path: { table, column } },
+            body: { name },
+            signal,
+          }),
+        ),
+
+      /**
+       * Drops a column from every row, and its type; answers the table as `table` describes it.
+       *
+       * @example
+       * await admin.database.dropColumn('Note', 'views');
+       */
+      dropColumn: (table: string, column: string, { signal }: CallOptions = {}): Promise<TableSchema> =>
+        dataOf(
+          http.DELETE('/__admin/database/tables/{table}/columns/{column}', {
+            params: { path: { table, column } },
+            signal,
+          }),
+        ),
+
+      /**
+       * Deletes a table with its rows and column types; answers how many rows it had.
+       *
+       * @example
+       * await admin.database.deleteTable('Note');
+       */
+      async deleteTable(table: string, { signal }: CallOptions = {}): Promise<number> {
+        const answer = http.DELETE('/__admin/database/tables/{table}', { params: path('table', table), signal });
+        return (await dataOf(answer)).deletedCount;
+      },
     },
 
     /** The transcoder's jobs, settings and policy. */
@@ -584,6 +698,118 @@ export function createAdminClient({ baseUrl, masterKey, authenticationId, ...tra
       async follow({ signal }: CallOptions = {}): Promise<AsyncIterable<RequestSummary>> {
         const body = await dataOf(http.GET('/__admin/requests/stream', { parseAs: 'stream', signal }));
         return summaries(body as ReadableStream<Uint8Array>, signal);
+      },
+
+      /**
+       * Checks that the project answered `times` requests (1 by default) of `method` and `path` (a pattern as the
+       * contract writes paths) among the requests it keeps, and answers them, newest first. Otherwise it throws a
+       * `VerificationError` whose message lists those that matched and the closest of the others it answered.
+       *
+       * @example
+       * await admin.requests.clear();
+       * await app.saveScore(42);
+       * await admin.requests.expect({ method: 'POST', path: '/object-storage/classes/{tableName}' });
+       */
+      async expect(expected: ExpectedRequests, { signal }: CallOptions = {}): Promise<RequestSummary[]> {
+        const { method, path } = expected;
+        const query = { ...(method !== undefined && { method }), path, count: '1' as const, limit: 1000 };
+        const page = await dataOf(http.GET('/__admin/requests', { params: { query }, signal }));
+        const count = page.count ?? page.requests.length;
+        if (count === (expected.times ?? 1)) return page.requests;
+        const recent = await dataOf(http.GET('/__admin/requests', { params: { query: { limit: 50 } }, signal }));
+        throw verificationError(expected, count, page.requests, recent.requests);
+      },
+    },
+
+    /**
+     * Faults: make requests of a method and path answer an error status, lose their connection or wait, for `times`
+     * requests or a `probability` share of them. A reset removes them all.
+     */
+    faults: {
+      /**
+       * Sets a fault; it applies from the next request on. Answers it with its `id`.
+       *
+       * @example
+       * await admin.faults.add({ method: 'POST', path: '/auth/login', status: 503, times: 1 });
+       * await admin.faults.add({ path: '/files', network: 'reset' });
+       * await admin.faults.add({ path: '/object-storage/classes/query/{tableName}', delayMs: 2000 });
+       */
+      add: (fault: FaultSpec, { signal }: CallOptions = {}): Promise<Fault> =>
+        dataOf(http.POST('/__admin/faults', { body: fault, signal })),
+
+      /**
+       * Every fault set, with what is left of `times` (`remaining`) and how often each applied.
+       *
+       * @example
+       * const [{ applied }] = await admin.faults.list();
+       */
+      async list({ signal }: CallOptions = {}): Promise<Fault[]> {
+        return (await dataOf(http.GET('/__admin/faults', { signal }))).faults;
+      },
+
+      /**
+       * Removes one fault (a `NotFoundError` for an unknown id).
+       *
+       * @example
+       * await admin.faults.remove(fault.id);
+       */
+      async remove(faultId: string, { signal }: CallOptions = {}): Promise<void> {
+        await dataOf(http.DELETE('/__admin/faults/{faultId}', { params: path('faultId', faultId), signal }));
+      },
+
+      /**
+       * Removes every fault.
+       *
+       * @example
+       * afterEach(() => admin.faults.clear());
+       */
+      async clear({ signal }: CallOptions = {}): Promise<void> {
+        await dataOf(http.DELETE('/__admin/faults', { signal }));
+      },
+    },
+
+    /**
+     * Named snapshots of the whole project (config, clock, every state), kept in the server's memory and restored
+     * exactly in milliseconds, whatever the size.
+     */
+    snapshots: {
+      /**
+       * Saves the project as it is now under `name`, replacing a snapshot of that name.
+       *
+       * @example
+       * beforeAll(async () => { await seed(); await admin.snapshots.save('seeded'); });
+       */
+      save: (name: string, { signal }: CallOptions = {}): Promise<Snapshot> =>
+        dataOf(http.PUT('/__admin/snapshots/{name}', { params: path('name', name), signal })),
+
+      /**
+       * Makes the project exactly what it was when `name` was saved (a `NotFoundError` for an unknown name).
+       *
+       * @example
+       * beforeEach(() => admin.snapshots.restore('seeded'));
+       */
+      async restore(name: string, { signal }: CallOptions = {}): Promise<void> {
+        await dataOf(http.POST('/__admin/snapshots/{name}/restore', { params: path('name', name), signal }));
+      },
+
+      /**
+       * Every named snapshot of the project.
+       *
+       * @example
+       * const names = (await admin.snapshots.list()).map((snapshot) => snapshot.name);
+       */
+      async list({ signal }: CallOptions = {}): Promise<Snapshot[]> {
+        return (await dataOf(http.GET('/__admin/snapshots', { signal }))).snapshots;
+      },
+
+      /**
+       * Deletes a named snapshot.
+       *
+       * @example
+       * await admin.snapshots.delete('seeded');
+       */
+      async delete(name: string, { signal }: CallOptions = {}): Promise<void> {
+        await dataOf(http.DELETE('/__admin/snapshots/{name}', { params: path('name', name), signal }));
       },
     },
 

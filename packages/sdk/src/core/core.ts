@@ -1,6 +1,6 @@
 import createFetchClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from '../generated/schema.js';
-import { AbortError, BasekitError, NetworkError, ServiceError } from './errors.js';
+import { AbortError, BasekitError, NetworkError, ServiceError, TimeoutError } from './errors.js';
 import { renameServiceHeaders } from './header-word.js';
 // Through package.json's `imports`: bundles for browsers get the variant without Node's error codes (`browser`).
 import { describeNetworkFailure } from '#network-failure';
@@ -39,15 +39,13 @@ export interface Core<O extends ClientOptions = ClientOptions> {
   call<T>(pending: Promise<{ data?: T; response: Response }>): Promise<T>;
 }
 
-const isAbort = (error: unknown) =>
-  error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+const isAbort = (error: unknown) => error instanceof Error && error.name === 'AbortError';
+const isTimeout = (error: unknown) => error instanceof Error && error.name === 'TimeoutError';
 
 function transportError(operation: string, error: unknown, url?: string): BasekitError {
   if (error instanceof BasekitError) return error;
-  if (isAbort(error))
-    return new AbortError(`${operation} ${(error as Error).name === 'TimeoutError' ? 'timed out' : 'was aborted'}`, {
-      cause: error,
-    });
+  if (isTimeout(error)) return new TimeoutError(`${operation} timed out`, { cause: error });
+  if (isAbort(error)) return new AbortError(`${operation} was aborted`, { cause: error });
   const { reason, text } = describeNetworkFailure(error);
   const to = url ? ` to ${new URL(url).origin}` : '';
   return new NetworkError(`${operation}${to} failed: ${text}`, { cause: error, reason });
@@ -79,10 +77,18 @@ const errorMiddleware: Middleware = {
  * What a client of the contract sends its requests with: see `ClientOptions`.
  *
  * @example
- * const transport: TransportOptions = { fetch: myFetch, headerWord: 'Backtory' };
+ * const transport: TransportOptions = { fetch: myFetch, headerWord: 'Backtory', timeoutMs: 10_000 };
  * const http = createHttpClient(baseUrl, headers, transport);
  */
-export type TransportOptions = Pick<ClientOptions, 'fetch' | 'headerWord'>;
+export type TransportOptions = Pick<ClientOptions, 'fetch' | 'headerWord' | 'timeoutMs'>;
+
+/** `request` with a signal that also aborts it after `timeoutMs`, if given. */
+function withTimeout(request: Request, timeoutMs: number | undefined): Request {
+  if (timeoutMs === undefined) return request;
+  const signal = AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]);
+  // `duplex` is required by fetch for a streamed body; the DOM typings do not know it yet.
+  return new Request(request, { signal, duplex: 'half' } as RequestInit);
+}
 
 /** The fetch of the options; `globalThis.fetch` read at call time, since msw (or a test) may replace it later. */
 const fetchOf =
@@ -101,8 +107,9 @@ const fetchOf =
  */
 export function createHttpClient(baseUrl: string, headers: Record<string, string>, options: TransportOptions = {}) {
   const client: HttpClient = createFetchClient<paths>({ baseUrl, headers, fetch: fetchOf(options) });
-  const { headerWord } = options;
+  const { headerWord, timeoutMs } = options;
   if (headerWord) client.use({ onRequest: ({ request }) => renameServiceHeaders(request.headers, headerWord) });
+  if (timeoutMs !== undefined) client.use({ onRequest: ({ request }) => withTimeout(request, timeoutMs) });
   client.use(errorMiddleware);
   return client;
 }
@@ -169,7 +176,7 @@ export function createCore<O extends ClientOptions>(options: O & KnownOptions<O>
     async send(operation, request) {
       let response: Response;
       try {
-        response = await rawFetch(request);
+        response = await rawFetch(withTimeout(request, options.timeoutMs));
       } catch (error) {
         throw transportError(operation, error, request.url);
       }
@@ -185,7 +192,7 @@ export function createCore<O extends ClientOptions>(options: O & KnownOptions<O>
     http(baseUrl, headers = {}, authorize = true) {
       const client = createHttpClient(baseUrl, headers, options);
       // Last: onResponse runs in reverse order, so the session replays a 401 before the error is raised, and its
-      // replay copy carries the renamed headers.
+      // replay copy carries the renamed headers and the timeout's signal.
       if (authorize) client.use(sessionMiddleware(core, rawFetch));
       return client;
     },
@@ -194,7 +201,7 @@ export function createCore<O extends ClientOptions>(options: O & KnownOptions<O>
   return core;
 }
 
-/** Renewal (spec 4.1 #3): the client key, the refresh flag and the refresh token as a form field. */
+/** Renewal (the contract's `login`): the client key, the refresh flag and the refresh token as a form field. */
 async function renew(core: Core, refreshToken: string): Promise<TokenResponse> {
   const { baseUrl, authenticationId, clientKey } = core.options;
   const headers = {

@@ -177,6 +177,17 @@ export class AbortError extends BasekitError {
 }
 
 /**
+ * The call took longer than the client's `timeoutMs` (or the `AbortSignal.timeout` given to it) and was given up.
+ * An `AbortError` too: the call was aborted, by a timer.
+ *
+ * @example
+ * catch (e) { if (e instanceof TimeoutError) showSlowNetworkHint() }
+ */
+export class TimeoutError extends AbortError {
+  override name = 'TimeoutError';
+}
+
+/**
  * The session could not be renewed (the refresh token expired or was logged out); log in again.
  *
  * @example

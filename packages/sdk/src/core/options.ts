@@ -35,6 +35,12 @@ export interface ClientOptions {
   headerWord?: string;
   /** The fetch to use; `globalThis.fetch` at call time by default (so msw started later still intercepts). */
   fetch?: (request: Request) => Promise<Response>;
+  /**
+   * Longest time one call may take, its answer's body included (a renewal and replay after a 401 within it); past it
+   * the call rejects with `TimeoutError`. None by default. One call can have its own with `signal:
+   * AbortSignal.timeout(ms)`.
+   */
+  timeoutMs?: number;
 }
 
 /**

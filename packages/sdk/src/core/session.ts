@@ -2,7 +2,7 @@ import { ServiceError, SessionExpiredError } from './errors.js';
 import type { Session, TokenStore } from './token-store.js';
 
 /**
- * The token response of login and renewal (spec 2.2).
+ * The token response of login and renewal (the contract's `TokenResponse`).
  *
  * @example
  * const tokens: TokenResponse = await (await fetch(`${baseUrl}/auth/login`, init)).json();
@@ -122,8 +122,9 @@ export class SessionManager {
     try {
       tokens = await this.renew(refreshToken);
     } catch (error) {
-      // A refused renewal ends the session; a network failure does not (the token may still be good).
-      if (!(error instanceof ServiceError)) throw error;
+      // A refused renewal ends the session; a network failure or a failing service (5xx) does not: the refresh token
+      // may still be good, and the next call tries again.
+      if (!(error instanceof ServiceError) || error.status >= 500) throw error;
       const expiry = new SessionExpiredError(`the session could not be renewed: ${error.message}`, { cause: error });
       await this.signOut('expired');
       this.#expiry = expiry;

@@ -1,7 +1,7 @@
 // The row editor's model: each column's value as its typed editor holds it (a draft), and back to the JSON the
-// service takes (spec 2.4: Date and Pointer objects, relations changed only through AddRelation/RemoveRelation, 4.3).
+// service takes (the contract's `DatabaseRow`: Date and Pointer objects, relations changed only through AddRelation/RemoveRelation, docs/database.md#update-operators).
 
-/** The editor a column gets: one per type of spec 2.4, JSON objects and arrays as JSON text. */
+/** The editor a column gets: one per type of the contract's `DatabaseRow`, JSON objects and arrays as JSON text. */
 export type Kind = 'String' | 'Number' | 'Boolean' | 'Date' | 'Pointer' | 'Relation' | 'ACL' | 'JSON';
 
 export interface AclEntry {
@@ -19,6 +19,7 @@ export type Draft =
   | { kind: 'ACL'; entries: AclEntry[] };
 
 type Json = Record<string, unknown>;
+const UTC_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z$/;
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const typed = (value: unknown, type: string): value is Json => isObject(value) && value['__type'] === type;
@@ -46,11 +47,8 @@ export function toDraft(kind: Kind, value: unknown, targetClass = ''): Draft {
     case 'Boolean':
       return { kind, checked: value === true };
     case 'Date':
-      // A datetime-local input in UTC: the ISO form without its `Z`.
-      return {
-        kind,
-        text: typed(value, 'Date') && typeof value['iso'] === 'string' ? value['iso'].replace(/Z$/, '') : '',
-      };
+      // Edited as the service writes it: ISO 8601 in UTC, 24-hour, to the millisecond.
+      return { kind, text: typed(value, 'Date') && typeof value['iso'] === 'string' ? value['iso'] : '' };
     case 'Pointer':
       return typed(value, 'Pointer')
         ? { kind, className: String(value['className']), id: String(value['_id']) }
@@ -91,10 +89,12 @@ function draftValue(draft: Exclude<Draft, { kind: 'Relation' }>): { value: unkno
     case 'Boolean':
       return { value: draft.checked };
     case 'Date': {
-      const date = new Date(`${draft.text}Z`);
-      return draft.text && !Number.isNaN(date.getTime())
+      // UTC whether or not the `Z` was typed.
+      const text = draft.text.trim().replace(/Z?$/, 'Z');
+      const date = new Date(text);
+      return UTC_TIME.test(text) && !Number.isNaN(date.getTime())
         ? { value: { __type: 'Date', iso: date.toISOString() } }
-        : { error: 'not a date and time' };
+        : { error: 'not a UTC date and time like 2024-01-02T15:04:05.678Z' };
     }
     case 'Pointer':
       return draft.className && draft.id

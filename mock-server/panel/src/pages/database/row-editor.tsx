@@ -1,16 +1,12 @@
 import { useState } from 'preact/hooks';
-import type { components } from '@basekit/sdk';
-import { dataOf, service } from '../../api.js';
 import { Field } from '../../components/field.js';
 import { Status } from '../../components/status.js';
-import { changesOf, kindOf, toDraft, type Edits, type Kind } from './row-draft.js';
-import { SYSTEM_COLUMNS, rowParams, tableParams, type TableColumn } from './tables.js';
+import { kindOf, toDraft, type Edits, type Kind } from './row-draft.js';
+import { saveEdits } from './row-save.js';
+import { SYSTEM_COLUMNS, type TableColumn } from './tables.js';
 import { ValueEditor } from './value-editor.js';
 
 type Json = Record<string, unknown>;
-
-/** A body the drafts made, as the service takes it: its values are checked by the service (400 with the column). */
-const input = (body: Json) => body as components['schemas']['DatabaseRowInput'];
 
 const NEW_COLUMN_KINDS: Kind[] = ['String', 'Number', 'Boolean', 'Date', 'Pointer', 'Relation', 'JSON'];
 
@@ -71,34 +67,10 @@ export function RowEditor({
 
   const save = async (event: Event) => {
     event.preventDefault();
-    const changes = changesOf(initial, edits);
-    if ('errors' in changes) {
-      setFailure(
-        new Error(
-          Object.entries(changes.errors)
-            .map(([name, error]) => `${name}: ${error}`)
-            .join('; '),
-        ),
-      );
-      return;
-    }
     setBusy(true);
     setFailure(undefined);
     try {
-      if (row) {
-        const params = rowParams(table, String(row['_id']));
-        for (const body of changes.bodies)
-          await dataOf(
-            service().PUT('/object-storage/classes/{tableName}/{objectId}', { ...params, body: input(body) }),
-          );
-        onSaved(String(row['_id']));
-      } else {
-        const body = changes.bodies[0] ?? {};
-        const created = await dataOf(
-          service().POST('/object-storage/classes/{tableName}', { ...tableParams(table), body: input(body) }),
-        );
-        onSaved(created._id);
-      }
+      onSaved(await saveEdits(table, row && String(row['_id']), initial, edits));
     } catch (error) {
       setFailure(error);
     } finally {
@@ -120,10 +92,13 @@ export function RowEditor({
             {draft ? (
               <ValueEditor label={label} draft={draft} onChange={(next) => edit(name, next)} />
             ) : (
-              <p>{label}: no value</p>
+              <p class="no-value">
+                <strong>{label}</strong>: no value
+              </p>
             )}
             <button
               type="button"
+              title={draft ? `Unset ${name}` : `Set ${name}`}
               onClick={() => edit(name, draft ? null : (initial[name] ?? toDraft(kind, undefined, targetClass)))}
             >
               {draft ? `Unset ${name}` : `Set ${name}`}

@@ -11,7 +11,7 @@ interface EditorProps<D extends Draft> {
   onChange: (draft: D) => void;
 }
 
-/** A column's typed editor (spec 2.4 types): one input, or a labelled group for pointers, relations and ACLs. */
+/** A column's typed editor (the contract's `DatabaseRow` types): one input, or a labelled group for pointers, relations and ACLs. */
 export function ValueEditor({ label, draft, onChange }: EditorProps<Draft>) {
   const change = onChange as (draft: Draft) => void;
   switch (draft.kind) {
@@ -36,12 +36,13 @@ export function ValueEditor({ label, draft, onChange }: EditorProps<Draft>) {
       );
     case 'Date':
       return (
-        <Field label={label} hint="UTC, to the millisecond">
+        <Field label={label} hint="UTC, ISO 8601: 2024-01-02T15:04:05.678Z">
           {(id) => (
             <input
               id={id}
-              type="datetime-local"
-              step="0.001"
+              class="mono"
+              placeholder="YYYY-MM-DDTHH:MM:SS.mmmZ"
+              spellcheck={false}
               value={draft.text}
               onInput={(e) => change({ ...draft, text: e.currentTarget.value })}
             />

@@ -4,6 +4,7 @@ import { admin, project, reloadConfig } from '../../api.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { Field } from '../../components/field.js';
 import { Status } from '../../components/status.js';
+import { fileTime, saveFile } from '../../save-file.js';
 import { useAction } from '../../use-action.js';
 
 /** What an import restored, in words: `users 3, sessions 2; database: tables 2, rows 12; …`. */
@@ -24,11 +25,7 @@ export function StateActions() {
   const exportState = () =>
     action.run(async () => {
       const blob = new Blob([JSON.stringify(await admin().state.export())], { type: 'application/json' });
-      const link = document.createElement('a');
-      link.href = URL.createObjectURL(blob);
-      link.download = `basekit-state-${project().authenticationId}-${new Date().toISOString().slice(0, 19).replace(/:/g, '-')}.json`;
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+      saveFile(blob, `basekit-state-${project().authenticationId}-${fileTime()}.json`);
       return `State exported (${blob.size} bytes).`;
     });
 

@@ -9,6 +9,23 @@ function time(iso: string): string {
   return `${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}.${String(at.getMilliseconds()).padStart(3, '0')}`;
 }
 
+/** A request's status, and what a fault did to it (`injected`): answered in its place, dropped, or delayed. */
+function StatusCell({ row }: { row: ExchangeSummary }) {
+  const { injected } = row;
+  const shown = injected?.kind === 'reset' ? 'dropped' : String(row.status);
+  return (
+    <>
+      <span class={`http-status s${String(row.status)[0]}`}>{shown}</span>
+      {injected && (
+        <span class="injected" title={`fault ${injected.faultId}`}>
+          {' '}
+          {injected.kind === 'delay' ? `delayed ${injected.delayMs} ms` : 'injected'} ({injected.faultId})
+        </span>
+      )}
+    </>
+  );
+}
+
 /**
  * One request of the list. A summary never changes once answered, so a row renders once: with hundreds of rows and
  * new ones arriving many times a second, the list's work is the new rows only.
@@ -30,7 +47,7 @@ class Row extends Component<{ row: ExchangeSummary }> {
           <a href={href('requests', row.id)}>{row.path}</a>
         </td>
         <td>
-          <span class={`http-status s${String(row.status)[0]}`}>{row.status}</span>
+          <StatusCell row={row} />
         </td>
         <td class="requests-duration">{row.durationMs} ms</td>
         <td>

@@ -1,5 +1,5 @@
 import type { Principal } from '../../shared/env.js';
-import { ErrorCode, badRequest } from '../../shared/errors.js';
+import { type ApiError, ErrorCode, badRequest, forbidden } from '../../shared/errors.js';
 import { isPlainObject } from '../../shared/http.js';
 
 /** Principal (`*` for everyone, or a user id) -> permissions. */
@@ -34,3 +34,14 @@ function allows(acl: Acl | undefined, principal: Principal, permission: 'read' |
 /** A row without an ACL is public; the master token reads everything. */
 export const canRead = (row: { ACL?: Acl }, principal: Principal) => allows(row.ACL, principal, 'read');
 export const canWrite = (row: { ACL?: Acl }, principal: Principal) => allows(row.ACL, principal, 'write');
+
+/**
+ * The 403 of a row whose ACL refuses `permission` to the caller, saying which permission was missing and for whom
+ * (not who else has it: that is the row owner's business).
+ */
+export function aclRefusal(id: string, principal: Principal, permission: 'read' | 'write', action: string): ApiError {
+  const caller = principal.userId === undefined ? 'the caller' : `user "${principal.userId}"`;
+  return forbidden(
+    `the ACL of row "${id}" does not let you ${action} it: it gives "${permission}" neither to "*" nor to ${caller} (the master token may)`,
+  );
+}

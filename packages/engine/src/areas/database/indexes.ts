@@ -18,9 +18,13 @@ export interface ColumnIndex {
   readonly rows: Row[];
 }
 
-/** A table's indexes, and each row's place in creation order (ties of an index and results without `order` follow it). */
+/**
+ * A table's indexes, and each row's place in creation order (ties of an index and results without `order` follow it).
+ * A row keeps its place for good, and its entry is never taken out: so a copy of the table (a named snapshot, whose
+ * rows are the same objects) shares `sequence` instead of copying it, and entries of rows gone go with the rows.
+ */
 export interface TableIndexes {
-  readonly sequence: Map<Row, number>;
+  readonly sequence: WeakMap<Row, number>;
   next: number;
   readonly columns: Map<string, ColumnIndex>;
 }
@@ -37,9 +41,10 @@ export function indexableType(table: Table, column: string): string | undefined 
 function tableIndexes(table: Table): TableIndexes {
   let indexes = byTable.get(table);
   if (!indexes) {
-    const sequence = new Map<Row, number>();
-    for (const row of table.rows.values()) sequence.set(row, sequence.size);
-    indexes = { sequence, next: sequence.size, columns: new Map() };
+    const sequence = new WeakMap<Row, number>();
+    let next = 0;
+    for (const row of table.rows.values()) sequence.set(row, next++);
+    indexes = { sequence, next, columns: new Map() };
     byTable.set(table, indexes);
   }
   return indexes;
@@ -109,7 +114,7 @@ export function columnIndex(table: Table, column: string): ColumnIndex | undefin
 }
 
 /** The creation order of rows, for sorting rows gathered from an index back into it. */
-export const sequenceOf = (table: Table): Map<Row, number> => tableIndexes(table).sequence;
+export const sequenceOf = (table: Table): WeakMap<Row, number> => tableIndexes(table).sequence;
 
 /** Puts the entry (value, row) in the index; a value of another type (null, missing) has no entry. */
 function insert(indexes: TableIndexes, index: ColumnIndex, value: unknown, row: Row): void {
@@ -137,26 +142,41 @@ export function indexNewRow(table: Table, row: Row): void {
 }
 
 /**
- * Runs `change` on a row of the table, then moves the row within the indexes of the columns whose value it changed
- * (the others are left alone: moving an entry costs a memory move of the entries after it).
+ * Puts `next` in the place of `row` in the table's indexes (a write replaces a row whole, see `rows.ts`): in the index
+ * of a column whose value is the same, only the reference changes; the others move the entry (moving one costs a
+ * memory move of the entries after it, so unchanged columns are left where they are).
  */
-export function changeIndexedRow(table: Table, row: Row, change: () => void): void {
+export function replaceIndexedRow(table: Table, row: Row, next: Row): void {
   const indexes = byTable.get(table);
-  if (!indexes?.sequence.has(row)) {
-    change();
-    return;
-  }
-  const before = [...indexes.columns].map(([column, index]) => {
+  const seq = indexes?.sequence.get(row);
+  if (!indexes || seq === undefined) return;
+  const moved: [ColumnIndex, unknown][] = [];
+  for (const [column, index] of indexes.columns) {
     const read = columnReader(column);
-    return { index, read, old: read(row) };
-  });
-  change();
-  for (const { index, read, old } of before) {
-    const value = read(row);
-    if (value === old) continue;
-    remove(indexes, index, old, row);
-    insert(indexes, index, value, row);
+    const [old, value] = [read(row), read(next)];
+    if (value !== old) {
+      remove(indexes, index, old, row);
+      moved.push([index, value]);
+    } else if (typeof old === index.type) {
+      const at = position(indexes, index, old as Scalar, seq);
+      if (index.rows[at] === row) index.rows[at] = next;
+    }
   }
+  indexes.sequence.set(next, seq);
+  for (const [index, value] of moved) insert(indexes, index, value, next);
+}
+
+/**
+ * The indexes of `table` as indexes of `copy`, a copy of it (a named snapshot) whose rows are the same objects: the
+ * copy starts with them built instead of building them again on its first query, and shares the creation order.
+ */
+export function copyIndexes(table: Table, copy: Table): void {
+  const indexes = byTable.get(table);
+  if (!indexes) return;
+  const columns = new Map<string, ColumnIndex>();
+  for (const [column, { type, values, rows }] of indexes.columns)
+    columns.set(column, { type, values: values.slice(), rows: rows.slice() });
+  byTable.set(copy, { sequence: indexes.sequence, next: indexes.next, columns });
 }
 
 /** Takes a deleted row out of its indexes. */
@@ -164,8 +184,7 @@ export function unindexRow(table: Table, row: Row): void {
   const indexes = byTable.get(table);
   if (!indexes) return;
   for (const [column, index] of indexes.columns) remove(indexes, index, columnReader(column)(row), row);
-  indexes.sequence.delete(row);
 }
 
-/** Drops a table's indexes when every row is deleted: they are built again on use. */
+/** Drops a table's indexes when its columns change (a rename, a drop): they are built again on use. */
 export const dropIndexes = (table: Table): void => void byTable.delete(table);

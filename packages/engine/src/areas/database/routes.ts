@@ -1,13 +1,12 @@
-import { adminKey } from '../../admin/guard.js';
 import { bearer, projectHeader, serviceEnabled } from '../../shared/auth.js';
 import { readJsonObject } from '../../shared/http.js';
 import { createRoutes } from '../../shared/routes.js';
+import { databaseAdminRoutes } from './admin-routes.js';
 import { runBatch } from './batch.js';
 import { loadEvaluatorsFor } from './evaluators.js';
 import { queryOptions } from './params.js';
 import { queryRows } from './query.js';
 import { createRow, deleteAllRows, deleteRow, getRow, updateRow } from './rows.js';
-import { describeTables } from './tables.js';
 
 export const databaseRoutes = createRoutes();
 
@@ -55,6 +54,4 @@ databaseRoutes.post('/object-storage/batch', async (c) => {
   return c.json(runBatch(c.env.project, c.get('principal'), body['requests']));
 });
 
-// Admin API (not part of the service contract): the tables, their row counts and column types, which the service
-// itself cannot list (the management panel's database page reads them).
-databaseRoutes.get('/__admin/database/tables', adminKey, (c) => c.json({ tables: describeTables(c.env.project) }));
+databaseRoutes.route('/', databaseAdminRoutes);

@@ -3,7 +3,7 @@ import type { Row } from './state.js';
 
 const sizes = new WeakMap<Row, number>();
 
-/** A stored row's size as JSON, in bytes: measured once, remembered until a write changes the row. */
+/** A stored row's size as JSON, in bytes: measured once, remembered (a write stores a new row, never changes one in place). */
 export function rowBytes(row: Row): number {
   let size = sizes.get(row);
   if (size === undefined) {

@@ -3,14 +3,15 @@ import type { Principal } from '../../shared/env.js';
 import { ApiError, ErrorCode, badRequest, forbidden, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
-import { canRead, canWrite, parseAcl } from './acl.js';
+import { aclRefusal, canRead, canWrite, parseAcl } from './acl.js';
 import { applyChange, columnOfChange, parseChange, type Change } from './operators.js';
-import { changeIndexedRow, dropIndexes, indexNewRow, unindexRow } from './indexes.js';
+import { indexNewRow, replaceIndexedRow, unindexRow } from './indexes.js';
 import { SYSTEM_COLUMNS, checkColumnName, checkTableName } from './names.js';
 import { jsonBytes } from '../../shared/http.js';
 import { rememberRowBytes } from './row-size.js';
 import { showRelations } from './relations.js';
 import { databaseState, newTable, type Column, type Row, type Table } from './state.js';
+import { writableTable } from './table-copy.js';
 import { describeColumn } from './values.js';
 
 /** The table of that name, or undefined when nothing was ever written to it (the name is checked first). */
@@ -18,19 +19,25 @@ export function findTable(project: Project, name: string): Table | undefined {
   return project.state(databaseState).tables.get(checkTableName(name));
 }
 
+/** The table of that name to write to: its own copy first if a named snapshot shares it (see `writableTable`). */
+const tableToWrite = (project: Project, name: string): Table | undefined =>
+  writableTable(project.state(databaseState), checkTableName(name));
+
 function sameColumn(a: Column, b: Column): boolean {
   return a.type === b.type && a.targetClass === b.targetClass;
 }
 
+/** A create or update body, validated: its changes and the columns it introduces. */
+export interface Plan {
+  changes: [string, Change][];
+  newColumns: [string, Column][];
+}
+
 /**
- * Validates a whole create or update body against the table's column types before anything changes:
+ * Validates a whole create or update body against a table's column types before anything changes:
  * names, values, operators, the ACL, and that each value fits its column's type (fixed by its first value; 111).
- * Returns the changes and the columns the body introduces.
  */
-function planChanges(
-  table: Table,
-  body: Record<string, unknown>,
-): { changes: [string, Change][]; newColumns: [string, Column][] } {
+export function planChanges(columns: ReadonlyMap<string, Column>, body: Record<string, unknown>): Plan {
   const changes: [string, Change][] = [];
   const newColumns: [string, Column][] = [];
   for (const [name, raw] of Object.entries(body)) {
@@ -46,7 +53,7 @@ function planChanges(
     checkColumnName(name);
     const change = parseChange(raw);
     const column = columnOfChange(change);
-    const existing = table.columns.get(name);
+    const existing = columns.get(name);
     if (column && existing && !sameColumn(column, existing)) {
       throw badRequest(
         ErrorCode.INCORRECT_TYPE,
@@ -59,18 +66,21 @@ function planChanges(
   return { changes, newColumns };
 }
 
-/**
- * Applies a plan, all or nothing: first to a copy of the row, to check the table's column count (`maxTableColumns`,
- * 400 code 152) and the row's size once written (`maxRowBytes`, 413 code 151); then, if both fit, to the row.
- */
-function commit(config: Config, table: Table, row: Row, plan: ReturnType<typeof planChanges>): void {
-  const columns = table.columns.size + plan.newColumns.length;
+/** 400 code 152 when a table would have more than `maxTableColumns` columns. */
+export function checkColumnCount(config: Config, columns: number): void {
   if (columns > config.maxTableColumns) {
     throw badRequest(
       ErrorCode.TOO_MANY_COLUMNS,
       `a table may have at most ${config.maxTableColumns} columns (maxTableColumns); this write would make ${columns}`,
     );
   }
+}
+
+/**
+ * The size as JSON of `row` once `plan` is applied, measured on a copy (the row is left as it is); 413 code 151 when
+ * it would pass `maxRowBytes`.
+ */
+export function plannedRowBytes(config: Config, row: Row, plan: Plan): number {
   const candidate: Row = { ...row };
   for (const [name, change] of plan.changes) applyChange(candidate, new Map(), name, change);
   const size = jsonBytes(candidate);
@@ -81,10 +91,29 @@ function commit(config: Config, table: Table, row: Row, plan: ReturnType<typeof 
       `a row may be at most ${config.maxRowBytes} bytes as JSON (maxRowBytes); this write would make it ${size}`,
     );
   }
+  return size;
+}
+
+/**
+ * Applies a plan, all or nothing: first to a copy of the row, to check the table's column count (`maxTableColumns`,
+ * 400 code 152) and the row's size once written (`maxRowBytes`, 413 code 151); then, if both fit, to a new row that
+ * replaces it. A stored row is never changed in place: a named snapshot may share it (`state.ts`).
+ */
+function commit(config: Config, table: Table, row: Row, plan: Plan): Row {
+  checkColumnCount(config, table.columns.size + plan.newColumns.length);
+  const size = plannedRowBytes(config, row, plan);
   for (const [name, column] of plan.newColumns) table.columns.set(name, column);
-  changeIndexedRow(table, row, () => {
-    for (const [name, change] of plan.changes) applyChange(row, table.relations, name, change);
-  });
+  const written: Row = { ...row };
+  for (const [name, change] of plan.changes) applyChange(written, table.relations, name, change);
+  rememberRowBytes(written, size);
+  return written;
+}
+
+/** Adds a new row to its table, with its planned values (checked before: `plannedRowBytes` measured `size`). */
+export function insertRow(table: Table, row: Row, plan: Plan, size: number): void {
+  for (const [name, change] of plan.changes) applyChange(row, table.relations, name, change);
+  table.rows.set(row._id, row);
+  indexNewRow(table, row);
   rememberRowBytes(row, size);
 }
 
@@ -96,7 +125,7 @@ function existingRow(project: Project, tableName: string, id: string): { table: 
 }
 
 /**
- * Creates a row (spec 4.2 #1). The table is created by its first row. Operators are allowed and apply to an empty row.
+ * Creates a row (the contract's `createRow`). The table is created by its first row. Operators are allowed and apply to an empty row.
  *
  * @example
  * createRow(project, 'Score', { player: 'ann', score: 10 }); // { createdAt: '2024-…Z', _id: 'a1B2c3D4e5' }
@@ -106,21 +135,19 @@ export function createRow(
   tableName: string,
   body: Record<string, unknown>,
 ): { createdAt: string; _id: string } {
-  const tables = project.state(databaseState).tables;
-  const table = tables.get(checkTableName(tableName)) ?? newTable();
-  const plan = planChanges(table, body);
+  const table = tableToWrite(project, tableName) ?? newTable();
+  const plan = planChanges(table.columns, body);
   let id = newId();
   while (table.rows.has(id)) id = newId();
   const now = project.clock.iso();
-  const row: Row = { _id: id, createdAt: now, updatedAt: now };
-  commit(project.config, table, row, plan);
-  tables.set(tableName, table);
+  const row = commit(project.config, table, { _id: id, createdAt: now, updatedAt: now }, plan);
+  project.state(databaseState).tables.set(tableName, table);
   table.rows.set(id, row);
   indexNewRow(table, row);
   return { createdAt: now, _id: id };
 }
 
-/** Changes the given columns of a row (spec 4.2 #2); the caller needs write access. */
+/** Changes the given columns of a row (the contract's `updateRow`); the caller needs write access. */
 export function updateRow(
   project: Project,
   principal: Principal,
@@ -128,43 +155,46 @@ export function updateRow(
   id: string,
   body: Record<string, unknown>,
 ): { updatedAt: string } {
-  const { table, row } = existingRow(project, tableName, id);
-  if (!canWrite(row, principal)) throw forbidden(`the ACL of row "${id}" does not let you change it`);
-  const plan = planChanges(table, body);
-  commit(project.config, table, row, plan);
-  row.updatedAt = project.clock.iso();
-  return { updatedAt: row.updatedAt };
+  const { row } = existingRow(project, tableName, id);
+  if (!canWrite(row, principal)) throw aclRefusal(id, principal, 'write', 'change');
+  const table = tableToWrite(project, tableName)!;
+  const plan = planChanges(table.columns, body);
+  const written = commit(project.config, table, row, plan);
+  written.updatedAt = project.clock.iso();
+  table.rows.set(id, written);
+  replaceIndexedRow(table, row, written);
+  return { updatedAt: written.updatedAt };
 }
 
-/** A row (spec 4.2 #3), its relation columns as arrays of pointers (`showRelations`); the caller needs read access. */
+/** A row (the contract's `getRow`), its relation columns as arrays of pointers (`showRelations`); the caller needs read access. */
 export function getRow(project: Project, principal: Principal, tableName: string, id: string): Row {
   const { table, row } = existingRow(project, tableName, id);
-  if (!canRead(row, principal)) throw forbidden(`the ACL of row "${id}" does not let you read it`);
+  if (!canRead(row, principal)) throw aclRefusal(id, principal, 'read', 'read');
   return showRelations(table, row);
 }
 
-/** Deletes a row and its relations (spec 4.2 #4); the caller needs write access. */
+/** Deletes a row and its relations (the contract's `deleteRow`); the caller needs write access. */
 export function deleteRow(
   project: Project,
   principal: Principal,
   tableName: string,
   id: string,
 ): Record<string, never> {
-  const { table, row } = existingRow(project, tableName, id);
-  if (!canWrite(row, principal)) throw forbidden(`the ACL of row "${id}" does not let you delete it`);
+  const { row } = existingRow(project, tableName, id);
+  if (!canWrite(row, principal)) throw aclRefusal(id, principal, 'write', 'delete');
+  const table = tableToWrite(project, tableName)!;
   table.rows.delete(id);
   table.relations.delete(id);
   unindexRow(table, row);
   return {};
 }
 
-/** Deletes every row of a table, keeping its column types (spec 4.2 #5); master token only. */
+/** Deletes every row of a table, keeping its column types (the contract's `deleteAllRows`); master token only. */
 export function deleteAllRows(project: Project, principal: Principal, tableName: string): { deletedCount: number } {
   if (!principal.isMaster) throw forbidden('deleting all rows of a table requires the master token');
   const table = findTable(project, tableName);
-  const deletedCount = table?.rows.size ?? 0;
-  table?.rows.clear();
-  table?.relations.clear();
-  if (table) dropIndexes(table);
-  return { deletedCount };
+  if (!table) return { deletedCount: 0 };
+  // An empty table of the same columns takes its place (with no indexes): nothing to copy if a snapshot shares it.
+  project.state(databaseState).tables.set(tableName, { ...newTable(), columns: new Map(table.columns) });
+  return { deletedCount: table.rows.size };
 }

@@ -9,7 +9,10 @@ export interface Column {
   targetClass?: string;
 }
 
-/** A stored row exactly as the API returns it (dates, pointers and relation markers in their JSON form). */
+/**
+ * A stored row exactly as the API returns it (dates, pointers and relation markers in their JSON form). Never changed
+ * in place once stored: a write stores a new row (`rows.ts`), so named snapshots share the rows neither changed.
+ */
 export type Row = Record<string, unknown> & { _id: string; createdAt: string; updatedAt: string; ACL?: Acl };
 
 /** owner row id -> relation column -> ids of the related rows (in the column's target table). */
@@ -56,6 +59,16 @@ const tableFromJson = (json: TableJson): Table => ({
   ),
 });
 
+/**
+ * Tables a named snapshot holds. They are never written again: the live state shares them until its first write to
+ * one, which writes to a copy of it instead (`writableTable` in `table-copy.ts`), so saving or restoring costs a map
+ * of tables, and a table's rows are copied (as references) only when it is written to.
+ */
+const shared = new WeakSet<Table>();
+
+/** Whether a named snapshot holds this table (so a write goes to a copy of it). */
+export const heldBySnapshot = (table: Table): boolean => shared.has(table);
+
 export const databaseState: StateSlice<DatabaseState> = {
   key: 'database',
   init: () => ({ tables: new Map() }),
@@ -69,4 +82,8 @@ export const databaseState: StateSlice<DatabaseState> = {
       Object.entries(json as Record<string, TableJson>).map(([name, table]) => [name, tableFromJson(table)]),
     ),
   }),
+  copy(state) {
+    for (const table of state.tables.values()) shared.add(table);
+    return { tables: new Map(state.tables) };
+  },
 };

@@ -43,6 +43,13 @@ export class MemoryBlobStore implements BlobStore {
     if (chunks) this.#chunks.set(to, chunks);
   }
 
+  /** A store of its own with the same contents (shared, as contents are never changed in place). */
+  clone(): MemoryBlobStore {
+    const copy = new MemoryBlobStore();
+    for (const [key, chunks] of this.#chunks) copy.#chunks.set(key, chunks);
+    return copy;
+  }
+
   /** Every key's bytes as base64, for the state export. */
   toJSON(): Record<string, string> {
     return Object.fromEntries([...this.#chunks].map(([key, chunks]) => [key, toBase64(chunks)]));

@@ -1,6 +1,7 @@
 import type { BlobStore } from '../../shared/capabilities.js';
 import { isPlainObject } from '../../shared/http.js';
 import type { Project, StateSlice } from '../../shared/project.js';
+import { hasSnapshots } from '../../shared/snapshots.js';
 import { MemoryBlobStore } from './memory-blobs.js';
 import { checkName } from './paths.js';
 import { ResizeCache } from './resize-cache.js';
@@ -135,6 +136,13 @@ function toJSON(state: FilesState): FilesJson {
   return state.memory ? { entries, blobs: state.memory.toJSON() } : { entries };
 }
 
+/** A tree no later change of the original touches (file nodes are copied too; bytes are never changed in place). */
+function copyTree(folder: FolderNode): FolderNode {
+  const children = new Map<string, TreeNode>();
+  for (const [name, node] of folder.children) children.set(name, node.kind === 'folder' ? copyTree(node) : { ...node });
+  return { ...folder, children };
+}
+
 /**
  * The folder tree of the bucket (metadata) and where the bytes are. With a durable store (`--data-dir`), the tree
  * saved by the previous run is restored at start-up.
@@ -184,6 +192,14 @@ export const filesState: StateSlice<FilesState> = {
     visit(state.root);
     return counts;
   },
+  copy: (state, project) => newState(project, copyTree(state.root), state.memory?.clone()),
+  async replaced(state, project) {
+    const { persistence } = project.capabilities;
+    if (!persistence) return;
+    const json = toJSON(state);
+    await persistence.save('files', json);
+    state.saved = json.entries;
+  },
 };
 
 /**
@@ -221,7 +237,8 @@ export function mutate<T>(project: Project, work: (state: FilesState, release: R
       });
       state.saved = json.entries;
     }
-    await Promise.all(released.map((key) => state.blobs.delete(key)));
+    // Bytes in a store of the whole server (a data folder) stay while a named snapshot may still list their file.
+    if (state.memory || !hasSnapshots(project)) await Promise.all(released.map((key) => state.blobs.delete(key)));
     return result;
   });
   state.queue = run.catch(() => undefined);

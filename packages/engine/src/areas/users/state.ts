@@ -63,6 +63,30 @@ interface UsersJson {
   confirmations?: [string, string][];
 }
 
+function toJSON(s: UsersState): UsersJson {
+  return {
+    users: [...s.users.values()],
+    refreshTokenDigests: [...s.refreshTokens],
+    confirmations: Array.from(s.confirmations, ([token, { userId }]) => [token, userId]),
+  };
+}
+
+function fromJSON(json: unknown): UsersState {
+  const { users, refreshTokenDigests = [], refreshTokens = [], confirmations = [] } = json as UsersJson;
+  const order = new RegistrationOrder();
+  for (const user of users) order.add(user);
+  return {
+    users: new Map(users.map((u) => [u.userId, u])),
+    byUsername: new Map(users.map((u) => [u.username, u.userId])),
+    order,
+    refreshTokens: new RefreshTokens([
+      ...refreshTokenDigests,
+      ...refreshTokens.map(([token, session]): [string, RefreshToken] => [tokenDigest(token), session]),
+    ]),
+    confirmations: confirmationsOf(confirmations),
+  };
+}
+
 export const usersState: StateSlice<UsersState> = {
   key: 'users',
   init: () => ({
@@ -72,26 +96,18 @@ export const usersState: StateSlice<UsersState> = {
     refreshTokens: new RefreshTokens(),
     confirmations: new OwnedSecrets(),
   }),
-  toJSON: (s): UsersJson => ({
-    users: [...s.users.values()],
-    refreshTokenDigests: [...s.refreshTokens],
-    confirmations: Array.from(s.confirmations, ([token, { userId }]) => [token, userId]),
-  }),
+  toJSON,
   count: (s) => ({ users: s.users.size, sessions: s.refreshTokens.size, confirmations: s.confirmations.size }),
-  fromJSON: (json) => {
-    const { users, refreshTokenDigests = [], refreshTokens = [], confirmations = [] } = json as UsersJson;
-    const order = new RegistrationOrder();
-    for (const user of users) order.add(user);
-    return {
-      users: new Map(users.map((u) => [u.userId, u])),
-      byUsername: new Map(users.map((u) => [u.username, u.userId])),
-      order,
-      refreshTokens: new RefreshTokens([
-        ...refreshTokenDigests,
-        ...refreshTokens.map(([token, session]): [string, RefreshToken] => [tokenDigest(token), session]),
-      ]),
-      confirmations: confirmationsOf(confirmations),
-    };
+  fromJSON,
+  // Records are changed in place (profile updates, activation): copied one by one, which costs far less than a
+  // structured clone of the JSON form; the indexes are built again from them.
+  copy(s) {
+    const { users, refreshTokenDigests = [], confirmations } = toJSON(s);
+    return fromJSON({
+      users: users.map((user) => ({ ...user, extra: { ...user.extra } })),
+      refreshTokenDigests: refreshTokenDigests.map(([digest, session]) => [digest, { ...session }]),
+      confirmations,
+    });
   },
 };
 

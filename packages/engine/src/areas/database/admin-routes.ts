@@ -1,0 +1,46 @@
+import { adminKey } from '../../admin/guard.js';
+import { ErrorCode, badRequest } from '../../shared/errors.js';
+import { readJsonObject } from '../../shared/http.js';
+import { createRoutes } from '../../shared/routes.js';
+import { importRows } from './import.js';
+import { deleteTable, dropColumn, renameColumn } from './schema-changes.js';
+import { describeTable, describeTables } from './tables.js';
+
+/**
+ * The database's admin API (not part of the service contract): what the service cannot do to tables, and the
+ * management panel's database page does (list and describe them, import rows at once, rename or drop a column,
+ * delete a table).
+ */
+export const databaseAdminRoutes = createRoutes();
+
+databaseAdminRoutes.use('/__admin/database/*', adminKey);
+
+databaseAdminRoutes.get('/__admin/database/tables', (c) => c.json({ tables: describeTables(c.env.project) }));
+
+databaseAdminRoutes.get('/__admin/database/tables/:table', (c) =>
+  c.json(describeTable(c.env.project, c.req.param('table'))),
+);
+
+databaseAdminRoutes.delete('/__admin/database/tables/:table', (c) =>
+  c.json(deleteTable(c.env.project, c.req.param('table'))),
+);
+
+databaseAdminRoutes.post('/__admin/database/tables/:table/import', async (c) => {
+  // A table's rows are larger than any request body of the API: bounded like an upload (or a state import).
+  const body = await readJsonObject(c, { maxBytes: c.env.project.config.maxUploadBytes });
+  return c.json(importRows(c.env.project, c.req.param('table'), body));
+});
+
+databaseAdminRoutes.patch('/__admin/database/tables/:table/columns/:column', async (c) => {
+  const { name } = await readJsonObject(c);
+  if (typeof name !== 'string') throw badRequest(ErrorCode.VALIDATION_FAILED, '"name" must be the new column name');
+  const table = c.req.param('table');
+  renameColumn(c.env.project, table, c.req.param('column'), name);
+  return c.json(describeTable(c.env.project, table));
+});
+
+databaseAdminRoutes.delete('/__admin/database/tables/:table/columns/:column', (c) => {
+  const table = c.req.param('table');
+  dropColumn(c.env.project, table, c.req.param('column'));
+  return c.json(describeTable(c.env.project, table));
+});

@@ -1,0 +1,16 @@
+import { adminKey } from '../admin/guard.js';
+import { createRoutes } from '../shared/routes.js';
+
+export const FAULTS_PATH = '/__admin/faults';
+
+const calls = () => import('./calls.js');
+
+/** `/__admin/faults`: set, list and remove the faults of the project an admin call names (see `calls.ts`). */
+export const faultsRoutes = createRoutes();
+
+faultsRoutes.use(FAULTS_PATH, adminKey);
+faultsRoutes.use(`${FAULTS_PATH}/*`, adminKey);
+faultsRoutes.post(FAULTS_PATH, async (c) => (await calls()).setFault(c));
+faultsRoutes.get(FAULTS_PATH, async (c) => (await calls()).listFaults(c));
+faultsRoutes.delete(FAULTS_PATH, async (c) => (await calls()).clearFaults(c));
+faultsRoutes.delete(`${FAULTS_PATH}/:id`, async (c) => (await calls()).removeFault(c));
