@@ -7,6 +7,7 @@ import autocannon from 'autocannon';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createRow } from '../../packages/engine/src/areas/database/rows.js';
+import { Moment } from '../../packages/engine/src/shared/moment.js';
 import { startServer } from '../src/server.js';
 import { benchUsers } from './users.js';
 
@@ -62,12 +63,13 @@ async function main(): Promise<void> {
     Authorization: `Bearer ${token}`,
     'Content-Type': 'application/json',
   };
+  const moment = new Moment(project.clock);
   // Seeded through the engine's core: 100,000 HTTP creates would take longer than the whole benchmark.
   const seed = (table: string, count: number): string[] =>
     Array.from(
       { length: count },
       (_, i) =>
-        createRow(project, table, {
+        createRow(project, moment, table, {
           score: Math.floor(Math.random() * 1_000_000),
           name: `player${i}`,
           level: i % 10,

@@ -7,6 +7,7 @@
 import { DEFAULT_CONFIG, createEngine, resolveConfig } from '@basekit/engine';
 import { QueryBudget } from '../../packages/engine/src/areas/database/budget.js';
 import { createRow } from '../../packages/engine/src/areas/database/rows.js';
+import { Moment } from '../../packages/engine/src/shared/moment.js';
 
 const RUNS = 7;
 
@@ -38,9 +39,10 @@ const headers = {
 };
 
 const words = 'the quick brown fox jumps over the lazy dog and keeps running far away ';
+const moment = new Moment(engine.project.clock);
 const fill = (table: string, count: number, row: (i: number) => Record<string, unknown>) => {
   const ids: string[] = [];
-  for (let i = 0; i < count; i++) ids.push(createRow(engine.project, table, row(i))._id);
+  for (let i = 0; i < count; i++) ids.push(createRow(engine.project, moment, table, row(i))._id);
   return ids;
 };
 fill('Wide', 100_000, (i) => ({ score: (i * 7919) % 100_000, name: `n${i}`, tags: ['red', 'blue', `t${i % 10}`] }));

@@ -4,6 +4,7 @@
 import { createRow, updateRow } from '../../packages/engine/src/areas/database/rows.js';
 import { snapshotsOf } from '../../packages/engine/src/shared/snapshots.js';
 import type { Principal } from '../../packages/engine/src/shared/env.js';
+import { Moment } from '../../packages/engine/src/shared/moment.js';
 import { startServer } from '../src/server.js';
 import { benchUsers } from './users.js';
 
@@ -29,11 +30,12 @@ async function main(): Promise<void> {
   const { project } = server.engine;
   const [user] = await benchUsers(server, 1);
   const token = user!.accessToken;
-  const principal: Principal = { ...(await project.tokens.verify(token))!, isMaster: false };
+  const moment = new Moment(project.clock);
+  const principal: Principal = { ...(await project.tokens.verify(token, moment))!, isMaster: false };
   // Seeded through the engine's core, as the database benchmark does.
   let anyId = '';
   for (let i = 0; i < ROWS; i++)
-    anyId = createRow(project, 'Score', { score: Math.floor(Math.random() * 1_000_000), name: `p${i}` })._id;
+    anyId = createRow(project, moment, 'Score', { score: Math.floor(Math.random() * 1_000_000), name: `p${i}` })._id;
   const admin = { 'X-Service-Authentication-Key': project.config.masterKey };
   const db = { 'X-Service-Object-Storage-Id': project.config.objectStorageId, Authorization: `Bearer ${token}` };
   // An index of `score`, built by a first query: a restore keeps it. Tried twice: the seeding held the event loop
@@ -74,7 +76,7 @@ async function main(): Promise<void> {
       await snapshotsOf(project).restore('seeded', project);
       inProcess[0].push(performance.now() - started);
       started = performance.now();
-      updateRow(project, principal, 'Score', anyId, { score: i });
+      updateRow(project, moment, principal, 'Score', anyId, { score: i });
       inProcess[1].push(performance.now() - started);
     }
     const exported = await (await fetch(`${server.url}/__admin/state`, { headers: admin })).text();

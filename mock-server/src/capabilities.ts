@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { join } from 'node:path';
 import type { Capabilities, Config } from '@basekit/engine';
 import { nodeFiles } from './files/index.js';
@@ -27,7 +26,6 @@ export async function nodeCapabilities({
     ...(dataDir && {
       journal: new DiskJournal(join(dataDir, 'journal'), fsync),
       projects: new DiskProjectStore(dataDir, fsync),
-      asyncContext: new AsyncLocalStorage(),
     }),
   };
 }

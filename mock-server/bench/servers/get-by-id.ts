@@ -2,6 +2,7 @@
 // the address, the headers of a user's request and the paths of 1,000 rows spread over the table. With `--fault`, a
 // fault is set on another operation (a failing login), which every request then checks and passes by.
 import { createRow } from '../../../packages/engine/src/areas/database/rows.js';
+import { Moment } from '../../../packages/engine/src/shared/moment.js';
 import { startServer } from '../../src/server.js';
 import { benchUsers } from '../users.js';
 
@@ -9,10 +10,11 @@ const ROWS = 100_000;
 const server = await startServer({ port: 0 });
 const { project } = server.engine;
 const [user] = await benchUsers(server, 1);
+const moment = new Moment(project.clock);
 const ids = Array.from(
   { length: ROWS },
   (_, i) =>
-    createRow(project, 'Score', {
+    createRow(project, moment, 'Score', {
       score: Math.floor(Math.random() * 1_000_000),
       name: `player${i}`,
       level: i % 10,

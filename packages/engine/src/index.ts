@@ -24,13 +24,15 @@ import { resolveConfig, DEFAULT_CONFIG } from './config.js';
 import { recordExchanges, type ExchangeListener } from './inspector/recorder.js';
 import { inspectorRoutes } from './inspector/routes.js';
 import { PROJECTS_ADMIN_PATH, projectsAdminRoutes } from './projects/admin-routes.js';
-import { hostProject, type RouteRunner } from './projects/hosted.js';
+import { type EngineRoutes, hostProject } from './projects/hosted.js';
 import { ServerProjects } from './projects/server-projects.js';
 import { defaultCapabilities, type Capabilities } from './shared/capabilities.js';
+import { declaredDurability } from './shared/durability.js';
 import type { AppEnv } from './shared/env.js';
 import { ApiError, ErrorCode, errorResponse } from './shared/errors.js';
 import { withServiceHeaders } from './shared/header-word.js';
 import { answerJson } from './shared/json-answer.js';
+import { Moment } from './shared/moment.js';
 import { servicePath } from './shared/path.js';
 import type { RestoreSummary } from './shared/restore.js';
 import type { Project, StateJson } from './shared/project.js';
@@ -160,8 +162,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
   // Loaded with the first injected answer, as the faults' checks load with the first fault set.
   injector.all('*', async (c) => (await import('./faults/answer.js')).injectedAnswer(c, c.env.fault!));
 
-  const routes: RouteRunner = (request, env) =>
-    env.fault === undefined || env.fault.kind === 'delay' ? app.fetch(request, env) : injector.fetch(request, env);
+  const routes: EngineRoutes = {
+    run: (request, env) =>
+      env.fault === undefined || env.fault.kind === 'delay' ? app.fetch(request, env) : injector.fetch(request, env),
+    durability: declaredDurability(app, (request) => servicePath(getPath(request))),
+  };
   const defaultProject = hostProject(routes, AREAS, config, capabilities, options.initialState);
   // The default project's capabilities keep its own state; every other project gets a place of its own from the store.
   const { blobs: _blobs, persistence: _persistence, journal: _journal, projects: store, ...shared } = capabilities;
@@ -178,7 +183,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   );
   if (guard) adminApp.use('*', guard);
   adminApp.route('/', projectsAdminRoutes(projects));
-  const adminEnv = { project: defaultProject.project };
+  const adminEnv = { project: defaultProject.project, moment: new Moment(defaultProject.project.clock) };
   const route = (request: Request): Promise<Response> => {
     if (isProjectsAdmin(request))
       return Promise.resolve(
@@ -248,7 +253,6 @@ function withErrorHandling(app: ReturnType<typeof createRoutes>, options: Engine
 export type { Config, ConfigInput, ServiceName } from './config.js';
 export { DEFAULT_CONFIG, ConfigError, developmentConfig, resolveConfig } from './config.js';
 export type {
-  AsyncContext,
   Capabilities,
   JsonResponseInit,
   BlobStore,

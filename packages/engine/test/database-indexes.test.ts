@@ -11,6 +11,7 @@ import { queryRows } from '../src/areas/database/query.js';
 import { createRow, deleteAllRows, deleteRow, findTable, updateRow } from '../src/areas/database/rows.js';
 import { resolveWhere } from '../src/areas/database/where.js';
 import type { Principal } from '../src/shared/env.js';
+import { Moment } from '../src/shared/moment.js';
 import type { Project } from '../src/shared/project.js';
 
 const master: Principal = { isMaster: true } as Principal;
@@ -119,14 +120,20 @@ describe('automatic indexes', () => {
                 ),
               );
               if (step.kind === 'create')
-                ids.push(createRow(project, 'T', { ...body, ...(step.acl && { ACL: step.acl }) })._id);
+                ids.push(
+                  createRow(project, new Moment(project.clock), 'T', { ...body, ...(step.acl && { ACL: step.acl }) })
+                    ._id,
+                );
               else if (step.kind === 'deleteAll') {
                 deleteAllRows(project, master, 'T');
                 ids.splice(0);
               } else if (ids.length > 0) {
                 const id = ids[step.at % ids.length]!;
                 if (step.kind === 'update')
-                  updateRow(project, master, 'T', id, { ...body, ...(step.at % 3 === 0 && { n: { __op: 'Delete' } }) });
+                  updateRow(project, new Moment(project.clock), master, 'T', id, {
+                    ...body,
+                    ...(step.at % 3 === 0 && { n: { __op: 'Delete' } }),
+                  });
                 else {
                   deleteRow(project, master, 'T', id);
                   ids.splice(ids.indexOf(id), 1);
@@ -151,7 +158,8 @@ describe('the query budget with indexes', () => {
   it('pays for the rows an index visits: queries a scan could not afford are answered, the rest still refused', async () => {
     await loadEvaluatorsFor({ n: 1 });
     const project = createEngine({ config: developmentConfig({ maxQueryCost: 20_000 }) }).project;
-    for (let i = 0; i < 20_000; i++) createRow(project, 'T', { n: i, s: `s${i % 100}` });
+    const moment = new Moment(project.clock);
+    for (let i = 0; i < 20_000; i++) createRow(project, moment, 'T', { n: i, s: `s${i % 100}` });
     const page = { order: [], limit: 10, skip: 0, include: [], count: true };
     expect(queryRows(project, master, 'T', { n: 1234 }, page)).toMatchObject({ count: 1, results: [{ n: 1234 }] });
     expect(queryRows(project, master, 'T', { n: { $gte: 100, $lt: 150 } }, page).count).toBe(50);

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { AREAS } from '../src/areas/index.js';
 import { developmentConfig, resolveConfig } from '../src/config.js';
-import { defaultCapabilities, type Journal, type JournalContents } from '../src/shared/capabilities.js';
+import { defaultCapabilities } from '../src/shared/capabilities.js';
+import type { Durability } from '../src/shared/durability.js';
 import { DurableState } from '../src/shared/journal.js';
 import { Project, type StateSlice } from '../src/shared/project.js';
+import { MemoryJournal } from './support/memory-journal.js';
 
 // A kind of state added by a later area is carried by the export, the import, a reset and the journal's snapshot
 // with no code of its own beyond its slice: nothing lists the slices but the areas themselves.
@@ -24,15 +26,6 @@ const config = resolveConfig(developmentConfig());
 const newProject = () =>
   new Project(config, defaultCapabilities(), [...AREAS.map((area) => area.state), badges as StateSlice<unknown>]);
 
-/** A journal in memory: what `compact` and `append` leave is what `load` gives the next project. */
-class MemoryJournal implements Journal {
-  readonly location = 'memory';
-  contents: JournalContents = { snapshot: undefined, records: [] };
-  load = () => Promise.resolve(structuredClone(this.contents));
-  append = (record: unknown) => Promise.resolve(void this.contents.records.push(record));
-  compact = (snapshot: unknown) => Promise.resolve(void (this.contents = { snapshot, records: [] }));
-}
-
 describe('a kind of state added by a future area', () => {
   it('comes back from an export after a reset, in a fresh project, and from the journal', async () => {
     const project = newProject();
@@ -52,10 +45,10 @@ describe('a kind of state added by a future area', () => {
 
     const journal = new MemoryJournal();
     const handle = () => Promise.resolve(new Response(null, { status: 204 }));
-    const rules = { kind: () => 'read' as const, bodyLimit: () => 0, secrets: () => undefined };
-    await new DurableState(project, journal, handle, rules).snapshot();
+    const declared = (): Durability => ({ changes: 'nothing', bodyLimit: 'maxJsonBodyBytes' });
+    await new DurableState(project, journal, handle, declared).snapshot();
     const restarted = newProject();
-    await new DurableState(restarted, journal, handle, rules).restore();
+    await new DurableState(restarted, journal, handle, declared).restore();
     expect(restarted.state(badges).earned.get('ann')).toEqual(['first-blood']);
   });
 });

@@ -25,6 +25,29 @@ describe('masking', () => {
   });
 });
 
+describe('masking of path parameters', () => {
+  it('masks the one-time token of a confirmation link, a path parameter named as a secret, as sent or not', async () => {
+    const engine = createEngine({ config: { ...createEngine().project.config, emailConfirmation: true } });
+    const seen: string[] = [];
+    engine.onExchange((exchange) => seen.push(exchange.summary().path));
+    const registration = register('ann');
+    await engine.fetch(
+      new Request(registration, {
+        body: JSON.stringify({ username: 'ann', password: 'pw', email: 'ann@example.com' }),
+      }),
+    );
+    const [mail] = engine.project.outbox;
+    const link = new URL(mail!.link!);
+    for (const path of [link.pathname, `${link.pathname}/`, link.pathname.replace('/confirm', '//confirm')])
+      expect((await engine.fetch(new Request(`http://local${path}`))).status).toBe(200);
+    await engine.fetch(new Request('http://local/auth/users/by-username/ann'));
+    expect(seen.slice(1)).toEqual([
+      ...Array(3).fill('/auth/confirm/[masked]'),
+      '/auth/users/by-username/ann', // a parameter not named as a secret is shown
+    ]);
+  });
+});
+
 describe('Engine.onExchange', () => {
   it('reports every answered request, whatever inspectorLimit, until it is stopped', async () => {
     const engine = createEngine({ config: { ...createEngine().project.config, inspectorLimit: 0 } });

@@ -1,25 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
 import { developmentConfig } from '../src/config.js';
-import type { Journal, JournalContents } from '../src/shared/capabilities.js';
 import { StorageError } from '../src/shared/errors.js';
+import { MemoryJournal } from './support/memory-journal.js';
 
 // A change whose record cannot be written after it was made (room was set aside, then the write failed) is undone:
 // the state is rebuilt from what the journal keeps, and the change is answered 507.
 
 /** A journal in memory whose next appends can be made to fail, as a disk that fills under it. */
-class FailingJournal implements Journal {
-  readonly location = 'memory';
+class FailingJournal extends MemoryJournal {
   failing = false;
-  contents: JournalContents = { snapshot: undefined, records: [] };
-  load = () => Promise.resolve(structuredClone(this.contents));
   reserve = () => Promise.resolve();
-  append(record: unknown): Promise<void> {
+  override append(record: unknown): Promise<void> {
     if (this.failing) return Promise.reject(new StorageError(true, 'ENOSPC: no space left on device'));
-    this.contents.records.push(record);
-    return Promise.resolve();
+    return super.append(record);
   }
-  compact = (snapshot: unknown) => Promise.resolve(void (this.contents = { snapshot, records: [] }));
 }
 
 const config = developmentConfig();

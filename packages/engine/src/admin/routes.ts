@@ -1,4 +1,5 @@
 import { ConfigError, resolveConfig } from '../config.js';
+import { changes, reads } from '../shared/durability.js';
 import { MAX_CLOCK_OFFSET_SECONDS } from '../shared/clock.js';
 import { ErrorCode, badRequest } from '../shared/errors.js';
 import { isPlainObject, readJsonObject } from '../shared/http.js';
@@ -11,19 +12,19 @@ export const adminRoutes = createRoutes();
 adminRoutes.use('/__admin/*', adminKey);
 
 // A cheap liveness check for container health checks and load balancers: no key, no state read, no project needed.
-adminRoutes.get('/__health', (c) => c.json({ status: 'ok' }));
+adminRoutes.get('/__health', reads, (c) => c.json({ status: 'ok' }));
 
-adminRoutes.post('/__admin/reset', (c) => {
+adminRoutes.post('/__admin/reset', changes(), (c) => {
   c.env.project.reset();
   return c.json({});
 });
 
 // The clock as the server reads it, and how far it was moved ahead of real time (the panel shows both).
-adminRoutes.get('/__admin/clock', (c) =>
-  c.json({ now: c.env.project.clock.iso(), offsetSeconds: c.env.project.clock.offsetMs / 1000 }),
+adminRoutes.get('/__admin/clock', reads, (c) =>
+  c.json({ now: c.env.moment.iso(), offsetSeconds: c.env.project.clock.offsetMs / 1000 }),
 );
 
-adminRoutes.post('/__admin/clock', async (c) => {
+adminRoutes.post('/__admin/clock', changes(), async (c) => {
   const { advanceSeconds } = await readJsonObject(c);
   if (typeof advanceSeconds !== 'number' || !Number.isFinite(advanceSeconds) || advanceSeconds < 0) {
     throw badRequest(ErrorCode.VALIDATION_FAILED, '"advanceSeconds" must be a non-negative number');
@@ -36,16 +37,17 @@ adminRoutes.post('/__admin/clock', async (c) => {
       `"advanceSeconds" may be at most ${clock.headroomSeconds}: the clock runs at most ${MAX_CLOCK_OFFSET_SECONDS} seconds (100 years) ahead of real time`,
     );
   clock.advance(advanceSeconds);
-  return c.json({ now: c.env.project.clock.iso() });
+  return c.json({ now: c.env.moment.iso() });
 });
 
-adminRoutes.get('/__admin/outbox', (c) => c.json({ messages: c.env.project.outbox }));
+adminRoutes.get('/__admin/outbox', reads, (c) => c.json({ messages: c.env.project.outbox }));
 
-adminRoutes.get('/__admin/state', (c) => c.json(c.env.project.exportState()));
+adminRoutes.get('/__admin/state', reads, (c) => c.json(c.env.project.exportState()));
 
-adminRoutes.put('/__admin/state', async (c) => {
-  // A whole project's state is larger than any request body of the API: it is bounded like an upload.
-  const body = await readJsonObject(c, { maxBytes: c.env.project.config.maxUploadBytes });
+// A whole project's state is larger than any request body of the API: it is bounded like an upload. Kept as the
+// snapshot it leaves, not as the export it was sent.
+adminRoutes.put('/__admin/state', changes({ whole: true, bodyLimit: 'maxUploadBytes' }), async (c) => {
+  const body = await readJsonObject(c);
   if (body['areas'] !== undefined && !isPlainObject(body['areas']))
     throw badRequest(ErrorCode.VALIDATION_FAILED, '"areas" must be an object');
   const before = c.env.project.exportState();
@@ -59,9 +61,9 @@ adminRoutes.put('/__admin/state', async (c) => {
   return c.json({ restored: c.env.project.summary() });
 });
 
-adminRoutes.get('/__admin/config', (c) => c.json(c.env.project.config));
+adminRoutes.get('/__admin/config', reads, (c) => c.json(c.env.project.config));
 
-adminRoutes.patch('/__admin/config', async (c) => {
+adminRoutes.patch('/__admin/config', changes(), async (c) => {
   const { project } = c.env;
   const patch = await readJsonObject(c);
   try {

@@ -23,7 +23,7 @@ export const listSnapshots = (c: AppContext) => c.json({ snapshots: snapshotsOf(
 
 export function saveSnapshot(c: AppContext): Response {
   const name = nameOf(c);
-  const { project } = c.env;
+  const { project, moment } = c.env;
   const snapshots = snapshotsOf(project);
   const { maxSnapshots } = project.config;
   if (!snapshots.has(name) && snapshots.size >= maxSnapshots)
@@ -32,7 +32,7 @@ export function saveSnapshot(c: AppContext): Response {
       ErrorCode.TOO_MANY_SNAPSHOTS,
       `a project keeps at most ${maxSnapshots} snapshots (maxSnapshots): delete one or save under a name in use`,
     );
-  return c.json(snapshots.save(name, project), 201);
+  return c.json(snapshots.save(name, project, moment), 201);
 }
 
 export async function restoreSnapshot(c: AppContext): Promise<Response> {

@@ -1,10 +1,8 @@
+import { changes, changesMemoryOnly, reads } from '../shared/durability.js';
 import { createRoutes } from '../shared/routes.js';
 import { adminKey } from './guard.js';
 
-export const SNAPSHOTS_PATH = '/__admin/snapshots';
-
-/** The path of a snapshot's restore: the one snapshot call that changes the project's state. */
-export const RESTORE_PATH = /^\/__admin\/snapshots\/[^/]+\/restore$/;
+const SNAPSHOTS_PATH = '/__admin/snapshots';
 
 const calls = () => import('./snapshot-calls.js');
 
@@ -16,7 +14,11 @@ export const snapshotRoutes = createRoutes();
 
 snapshotRoutes.use(SNAPSHOTS_PATH, adminKey);
 snapshotRoutes.use(`${SNAPSHOTS_PATH}/*`, adminKey);
-snapshotRoutes.get(SNAPSHOTS_PATH, async (c) => (await calls()).listSnapshots(c));
-snapshotRoutes.put(`${SNAPSHOTS_PATH}/:name`, async (c) => (await calls()).saveSnapshot(c));
-snapshotRoutes.post(`${SNAPSHOTS_PATH}/:name/restore`, async (c) => (await calls()).restoreSnapshot(c));
-snapshotRoutes.delete(`${SNAPSHOTS_PATH}/:name`, async (c) => (await calls()).deleteSnapshot(c));
+// Named snapshots live in memory only; restoring one replaces the whole state, which no replay could repeat: it is
+// kept as the journal snapshot it leaves, as an import is.
+snapshotRoutes.get(SNAPSHOTS_PATH, reads, async (c) => (await calls()).listSnapshots(c));
+snapshotRoutes.put(`${SNAPSHOTS_PATH}/:name`, changesMemoryOnly, async (c) => (await calls()).saveSnapshot(c));
+snapshotRoutes.post(`${SNAPSHOTS_PATH}/:name/restore`, changes({ whole: true }), async (c) =>
+  (await calls()).restoreSnapshot(c),
+);
+snapshotRoutes.delete(`${SNAPSHOTS_PATH}/:name`, changesMemoryOnly, async (c) => (await calls()).deleteSnapshot(c));

@@ -1,7 +1,6 @@
 import { ApiError, ErrorCode, notFound } from '../shared/errors.js';
 import type { AppContext } from '../shared/env.js';
 import { readJsonObject } from '../shared/http.js';
-import { randomBytes } from '../shared/ids.js';
 import { Fault } from './fault.js';
 import { faultsOf } from './faults.js';
 import { parseFault } from './parse.js';
@@ -9,7 +8,7 @@ import { parseFault } from './parse.js';
 // The admin API of faults (`routes.ts`), loaded with its first call: apps that mock the service rarely set a fault.
 
 export async function setFault(c: AppContext): Promise<Response> {
-  const { project } = c.env;
+  const { project, moment } = c.env;
   const spec = parseFault(await readJsonObject(c), project.config);
   const faults = faultsOf(project);
   if (faults.size >= project.config.maxFaults)
@@ -18,9 +17,9 @@ export async function setFault(c: AppContext): Promise<Response> {
       ErrorCode.TOO_MANY_FAULTS,
       `a project holds at most ${project.config.maxFaults} faults (maxFaults): remove some first`,
     );
-  // Drawn from the engine's random source and shown, so that a run can be repeated by giving the same seed.
-  if (spec.probability !== undefined) spec.seed ??= new DataView(randomBytes(4).buffer).getUint32(0);
-  return c.json(faults.add(new Fault(faults.nextId(), spec, project.clock.iso())).view(), 201);
+  // Drawn from the request's random source and shown, so that a run can be repeated by giving the same seed.
+  if (spec.probability !== undefined) spec.seed ??= new DataView(moment.random(4).buffer).getUint32(0);
+  return c.json(faults.add(new Fault(faults.nextId(), spec, moment.iso())).view(), 201);
 }
 
 export const listFaults = (c: AppContext) =>

@@ -1,7 +1,8 @@
 import { adminKey } from '../admin/guard.js';
+import { changesMemoryOnly, reads } from '../shared/durability.js';
 import { createRoutes } from '../shared/routes.js';
 
-export const FAULTS_PATH = '/__admin/faults';
+const FAULTS_PATH = '/__admin/faults';
 
 const calls = () => import('./calls.js');
 
@@ -10,7 +11,8 @@ export const faultsRoutes = createRoutes();
 
 faultsRoutes.use(FAULTS_PATH, adminKey);
 faultsRoutes.use(`${FAULTS_PATH}/*`, adminKey);
-faultsRoutes.post(FAULTS_PATH, async (c) => (await calls()).setFault(c));
-faultsRoutes.get(FAULTS_PATH, async (c) => (await calls()).listFaults(c));
-faultsRoutes.delete(FAULTS_PATH, async (c) => (await calls()).clearFaults(c));
-faultsRoutes.delete(`${FAULTS_PATH}/:id`, async (c) => (await calls()).removeFault(c));
+// Faults live in memory only, for the server's run: a restart starts with none.
+faultsRoutes.post(FAULTS_PATH, changesMemoryOnly, async (c) => (await calls()).setFault(c));
+faultsRoutes.get(FAULTS_PATH, reads, async (c) => (await calls()).listFaults(c));
+faultsRoutes.delete(FAULTS_PATH, changesMemoryOnly, async (c) => (await calls()).clearFaults(c));
+faultsRoutes.delete(`${FAULTS_PATH}/:id`, changesMemoryOnly, async (c) => (await calls()).removeFault(c));

@@ -84,6 +84,8 @@ export interface ExchangeFacts {
   durationMs: number;
   method: string;
   url: string;
+  /** The path pattern of the route that answered (`/auth/confirm/:token`), whose parameters named as secrets are masked. */
+  route: string;
   requestHeaders: Headers;
   status: number;
   /** Its headers are read only when the exchange is shown: a platform's lighter Response makes them on first read. */
@@ -254,7 +256,7 @@ export class Exchange {
       id: this.id,
       time: new Date(performance.timeOrigin + facts.startedAt).toISOString(),
       method: facts.method,
-      path: maskPathAndQuery(url),
+      path: maskPathAndQuery(url, facts.route),
       status: facts.status,
       durationMs: Math.round(facts.durationMs * 100) / 100,
       caller: callerOf(facts),

@@ -1,4 +1,4 @@
-import { CONFIRMATION_PATH } from '../areas/users/confirmation.js';
+import { servicePath } from '../shared/path.js';
 
 /** What a masked secret reads as in the inspector. */
 export const MASK = '[masked]';
@@ -43,11 +43,24 @@ export function maskJson(value: unknown): unknown {
 
 /**
  * A URL's path and query as the client sent them, with the values of secret query parameters (`refresh-token`) and
- * the one-time token of an e-mail confirmation link masked.
+ * of path parameters named as secrets in `route`, the pattern of the route that answered (the one-time token of an
+ * e-mail confirmation link, `/auth/confirm/:token`), masked.
+ *
+ * @example
+ * maskPathAndQuery(new URL('http://h/auth/confirm/f00d'), '/auth/confirm/:token'); // '/auth/confirm/[masked]'
  */
-export function maskPathAndQuery(url: URL): string {
-  const path = url.pathname.startsWith(`${CONFIRMATION_PATH}/`) ? `${CONFIRMATION_PATH}/${MASK}` : url.pathname;
+export function maskPathAndQuery(url: URL, route: string): string {
+  const path = route.includes(':') ? maskPathParameters(url.pathname, route) : url.pathname;
   return url.search ? `${path}?${maskQuery(url.search.slice(1))}` : path;
+}
+
+/** `path` as the routes read it (`servicePath`), the segments that `route` names as secret parameters masked. */
+function maskPathParameters(path: string, route: string): string {
+  const pattern = route.split('/');
+  return servicePath(path)
+    .split('/')
+    .map((segment, i) => (pattern[i]?.startsWith(':') && isSecretName(pattern[i].slice(1)) ? MASK : segment))
+    .join('/');
 }
 
 /** A query string or URL-encoded form (`a=1&refresh-token=x`) with the values of secret names masked, the rest as sent. */

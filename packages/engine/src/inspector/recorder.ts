@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { routePath } from 'hono/route';
 import type { AppEnv } from '../shared/env.js';
 import { ApiError, answeredError } from '../shared/errors.js';
 import { sameSecret } from '../shared/secrets.js';
@@ -48,6 +49,8 @@ export function recordExchanges(
       durationMs: performance.now() - startedAt,
       method: c.req.method,
       url: c.req.url,
+      // After `next`, the route that answered (Hono leaves its index set).
+      route: routePath(c),
       requestHeaders: c.req.raw.headers,
       status: res.status,
       response: res,

@@ -2,11 +2,12 @@ import type { Area } from '../area.js';
 import type { Config } from '../config.js';
 import { type AppliedFault, faultsOf, serveWithFaults } from '../faults/faults.js';
 import type { Capabilities } from '../shared/capabilities.js';
+import type { Durability } from '../shared/durability.js';
 import { withServiceHeaders } from '../shared/header-word.js';
 import type { DurableState } from '../shared/journal.js';
+import { Moment } from '../shared/moment.js';
 import { Project, type StateJson } from '../shared/project.js';
 import { importInitialState, type RestoreSummary } from '../shared/restore.js';
-import { recordedBodyLimit, requestKind, secretInputs } from '../request-kinds.js';
 
 /**
  * One project the server holds, with how its requests are handled (kept by its own journal, if it has one).
@@ -26,18 +27,24 @@ export interface HostedProject {
   setInitialState(state: StateJson): Promise<void>;
 }
 
-/** The engine's routes, run for one project: `env` carries the project to every route, and the fault a request got. */
-export type RouteRunner = (
-  request: Request,
-  env: { project: Project; fault?: AppliedFault },
-) => Response | Promise<Response>;
+/** The engine's routes, which every project runs. */
+export interface EngineRoutes {
+  /**
+   * Runs a request for one project: `env` carries the project and the request's moment to every route, and the fault
+   * the request got.
+   */
+  run(request: Request, env: { project: Project; moment: Moment; fault?: AppliedFault }): Response | Promise<Response>;
+  /** What the request's route declares about the state it changes. */
+  durability(request: Request): Durability;
+}
 
 /**
  * Creates a project over the areas and serves it through `routes`: each request under the project's own header
- * words; with a `journal` among `capabilities`, every change kept before it is answered.
+ * words, with a moment of its own (the platform's time and random bytes, unless the journal gives another); with a
+ * `journal` among `capabilities`, every change kept before it is answered.
  */
 export function hostProject(
-  routes: RouteRunner,
+  routes: EngineRoutes,
   areas: readonly Area[],
   config: Config,
   capabilities: Capabilities,
@@ -49,13 +56,20 @@ export function hostProject(
     areas.map((a) => a.state),
   );
   for (const area of areas) area.attach?.(project);
-  const env = { project };
-  const route = (request: Request, fault?: AppliedFault) =>
-    Promise.resolve(routes(withServiceHeaders(request, project.config.headerWord), fault ? { project, fault } : env));
+  const live = { project, moment: new Moment(project.clock) };
+  const route = (request: Request, moment?: Moment, fault?: AppliedFault) =>
+    Promise.resolve(
+      routes.run(
+        withServiceHeaders(request, project.config.headerWord),
+        fault ? { project, moment: moment ?? live.moment, fault } : moment ? { project, moment } : live,
+      ),
+    );
   // With no fault set (nearly always), a request costs one check more than it would without faults at all.
   const faults = faultsOf(project);
   const delayed = new WeakMap<Request, AppliedFault>();
-  const handle = (request: Request) => route(request, faults.size === 0 ? undefined : delayed.get(request));
+  // The journal hands a recorded request its own moment (`Witness`), and a replayed one the moment it kept (`Replay`).
+  const handle = (request: Request, moment?: Moment) =>
+    route(request, moment, faults.size === 0 ? undefined : delayed.get(request));
   const withFaults = (serve: (request: Request) => Promise<Response>) => (request: Request) =>
     faults.size === 0
       ? serve(request)
@@ -67,7 +81,7 @@ export function hostProject(
             if (fault) delayed.set(delayedRequest, fault);
             return serve(delayedRequest);
           },
-          route,
+          (injected, fault) => route(injected, undefined, fault),
         );
   project.initialState = initialState;
   const { journal } = capabilities;
@@ -87,11 +101,7 @@ export function hostProject(
   // The journal loads only where one is kept (the Node server's data folder, msw's IndexedDB), not in every browser app.
   let durable!: DurableState;
   const ready = import('../shared/journal.js').then(({ DurableState }) => {
-    durable = new DurableState(project, journal, handle, {
-      kind: (request) => requestKind(request, project),
-      bodyLimit: (request) => recordedBodyLimit(request, project),
-      secrets: secretInputs,
-    });
+    durable = new DurableState(project, journal, handle, routes.durability);
     return durable.restore();
   });
   ready.catch(() => undefined); // the caller learns of it through `ready`; requests meanwhile get the error too

@@ -8,7 +8,7 @@ import {
   type ConfigInput,
 } from '../config.js';
 import { ErrorCode, badRequest } from '../shared/errors.js';
-import { newId, newSecret } from '../shared/ids.js';
+import { newId, newSecret, unrecorded } from '../shared/ids.js';
 
 /** What a new project does not take from the default project: its ids, its keys, and the server's own keys. */
 const NOT_INHERITED = new Set<string>([...IDENTITY_KEYS, ...SERVER_KEYS]);
@@ -31,11 +31,12 @@ export function newProjectConfig(defaults: Config, input: Record<string, unknown
     Object.entries(defaults).filter(([key]) => !NOT_INHERITED.has(key)),
   ) as Partial<ConfigInput>;
   const given = input as Partial<ConfigInput>;
-  const id = typeof given.authenticationId === 'string' ? given.authenticationId : `p-${newId(12).toLowerCase()}`;
+  const id =
+    typeof given.authenticationId === 'string' ? given.authenticationId : `p-${newId(unrecorded, 12).toLowerCase()}`;
   const generated: ConfigInput = {
     authenticationId: id,
-    clientKey: newSecret(16),
-    masterKey: newSecret(16),
+    clientKey: newSecret(unrecorded, 16),
+    masterKey: newSecret(unrecorded, 16),
     objectStorageId: `${id}-db`,
     storageId: `${id}-storage`,
     gameId: `${id}-game`,

@@ -1,6 +1,4 @@
 import { getPath } from 'hono/utils/url';
-import { usersState } from '../areas/users/state.js';
-import { CONFIRMATION_PATH } from '../areas/users/confirmation.js';
 import { SERVER_KEYS, type Config } from '../config.js';
 import { ApiError, ErrorCode, badRequest } from '../shared/errors.js';
 import { servicePath } from '../shared/path.js';
@@ -18,8 +16,6 @@ const ID_HEADERS: readonly (readonly [string, UniqueId])[] = [
   ['storage-id', 'storageId'],
   ['game-id', 'gameId'],
 ];
-
-const CONFIRMATION_PREFIX = `${CONFIRMATION_PATH}/`;
 
 /**
  * The projects of one server, indexed by every id a request may carry, so that finding a request's project costs a
@@ -142,12 +138,10 @@ export class ProjectRegistry {
     return this.defaultProject;
   }
 
-  /** The project of a confirmation link (it made the link), or of the bucket a download path starts with. */
+  /** The project that made a link (a confirmation link: `Project.madeLink`), or of the bucket a download path starts with. */
   #byPath(path: string): HostedProject | undefined {
-    if (path.startsWith(CONFIRMATION_PREFIX)) {
-      const token = path.slice(CONFIRMATION_PREFIX.length);
-      return this.#hosted.find(({ project }) => project.state(usersState).confirmations.get(token));
-    }
+    const maker = this.#hosted.find(({ project }) => project.madeLink(path));
+    if (maker) return maker;
     const end = path.indexOf('/', 1);
     return this.#byId.get('bucket')!.get(path.slice(1, end === -1 ? undefined : end));
   }

@@ -1,7 +1,7 @@
 import { ConfigError, resolveConfig, type Config, type ConfigInput } from '../config.js';
 import type { Capabilities, ProjectStore } from '../shared/capabilities.js';
 import { ApiError, ErrorCode } from '../shared/errors.js';
-import { newId } from '../shared/ids.js';
+import { newId, unrecorded } from '../shared/ids.js';
 import { StateRestoreError } from '../shared/restore.js';
 import type { HostedProject } from './hosted.js';
 import { ProjectRegistry } from './registry.js';
@@ -63,7 +63,7 @@ export class ServerProjects {
       const config = resolveConfig(input);
       const same = kept.find((e) => e.record.declared && e.record.config.authenticationId === config.authenticationId);
       started.push({
-        key: same?.key ?? newId(16),
+        key: same?.key ?? newId(unrecorded, 16),
         record: { basekitProject: 1, position: same?.record.position ?? this.#nextPosition++, config, declared: true },
       });
     }
@@ -99,7 +99,10 @@ export class ServerProjects {
           `this server holds ${maxProjects} projects already (maxProjects)`,
         );
       this.registry.checkIds(config);
-      const entry: Entry = { key: newId(16), record: { basekitProject: 1, position: this.#nextPosition++, config } };
+      const entry: Entry = {
+        key: newId(unrecorded, 16),
+        record: { basekitProject: 1, position: this.#nextPosition++, config },
+      };
       const hosted = this.host(config, await this.#capabilitiesOf(entry.key));
       await hosted.ready;
       await this.store?.save(entry.key, entry.record);

@@ -21,10 +21,10 @@ async function principalOf(c: AppContext): Promise<Principal> {
   const token = bearerToken(header);
   if (!token)
     throw unauthorized('the Authorization header is not "<token_type> <access_token>" (token type bearer, one space)');
-  const { tokens } = c.env.project;
-  const claims = tokens.verified(token) ?? (await tokens.verify(token));
-  if (!claims) throw unauthorized(await (await import('./refusal.js')).refusal(c.env.project, token));
-  if (claims.userId !== undefined && !c.env.project.directory.has(claims.userId))
+  const { project, moment } = c.env;
+  const claims = project.tokens.verified(token, moment) ?? (await project.tokens.verify(token, moment));
+  if (!claims) throw unauthorized(await (await import('./refusal.js')).refusal(project, token, moment));
+  if (claims.userId !== undefined && !project.directory.has(claims.userId))
     throw unauthorized('the user of this access token no longer exists');
   return { ...claims, isMaster: claims.scope === 'master' };
 }

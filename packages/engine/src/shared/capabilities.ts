@@ -25,11 +25,6 @@ export interface Capabilities {
    * (Node `--data-dir`). Absent: those projects live in memory only. The capabilities above are the default project's.
    */
   projects?: ProjectStore;
-  /**
-   * A value that follows the work started under it across `await`s (Node's `AsyncLocalStorage`). With it, file
-   * changes that keep themselves run beside a recorded request instead of waiting for it. Absent: one at a time.
-   */
-  asyncContext?: AsyncContext;
   /** MD5 and CRC-32 of file contents (Node's crypto and zlib). Absent: the files area's portable JavaScript (browsers), several times slower. */
   hashing?: Hashing;
   /**
@@ -209,19 +204,6 @@ export interface Persistence {
   restore<T>(key: string, parse: (json: unknown) => T): T | undefined;
   /** Replaces the saved JSON atomically; saves land in call order. */
   save(key: string, json: unknown): Promise<void>;
-}
-
-/**
- * Carries a value through everything `run` starts, across `await`s.
- *
- * @example
- * context.run(request, async () => { await work(); context.getStore(); }); // request
- */
-export interface AsyncContext {
-  /** Runs `callback` with `store` as the value that `getStore()` returns inside it and in all it starts. */
-  run<R>(store: unknown, callback: () => R): R;
-  /** The value of the `run` this code was started under, undefined outside any. */
-  getStore(): unknown;
 }
 
 /**

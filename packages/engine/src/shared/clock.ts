@@ -8,24 +8,27 @@ const MAX_OFFSET_MS = MAX_CLOCK_OFFSET_SECONDS * 1000;
 /** True for an offset the clock can hold: milliseconds from 0 to `MAX_CLOCK_OFFSET_SECONDS`. */
 export const isClockOffset = (ms: unknown): ms is number => typeof ms === 'number' && ms >= 0 && ms <= MAX_OFFSET_MS;
 
-/** The server's clock: real time plus an offset that the admin API can move forward. */
+/**
+ * A project's clock: real time plus an offset that the admin API can move forward. A request reads it through its
+ * `Moment` (`c.env.moment`), which the journal pins to one real time; background work (a transcoder job) reads it
+ * here.
+ */
 export class Clock {
   #offsetMs = 0;
-  /** While set, the real time the clock reads instead of `Date.now()` (the journal pins it for one request). */
-  #pinnedMs: number | undefined;
 
-  /** Milliseconds since the epoch. */
+  /** Milliseconds since the epoch, now. */
   now(): number {
-    return (this.#pinnedMs ?? Date.now()) + this.#offsetMs;
+    return this.at(Date.now());
   }
 
-  date(): Date {
-    return new Date(this.now());
+  /** What the clock reads at the real time `realMs`. */
+  at(realMs: number): number {
+    return realMs + this.#offsetMs;
   }
 
   /** The service's timestamp form, `YYYY-MM-DDTHH:MM:SS.MMMZ`. */
   iso(): string {
-    return this.date().toISOString();
+    return new Date(this.now()).toISOString();
   }
 
   /** How far the admin API has moved the clock ahead of real time, in milliseconds. */
@@ -49,23 +52,11 @@ export class Clock {
   reset(): void {
     this.#offsetMs = 0;
   }
-
-  /**
-   * Makes every reading use `realMs` as the real time until `unpin`: a request the journal records reads one time
-   * throughout, which the journal keeps, so replaying the request at start-up reads the same.
-   */
-  pin(realMs: number): void {
-    this.#pinnedMs = realMs;
-  }
-
-  unpin(): void {
-    this.#pinnedMs = undefined;
-  }
 }
 
 /**
  * Whole milliseconds since it was started, by the platform's monotonic clock: how long something took (a delivery's
- * try), never a time that state keeps (that is `project.clock`, which the journal pins and the admin API moves).
+ * try), never a time that state keeps (that is the request's `c.env.moment`, or `project.clock` in background work).
  *
  * @example
  * const elapsed = stopwatch();

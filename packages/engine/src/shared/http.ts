@@ -1,5 +1,5 @@
 import type { ByteSearch } from './capabilities.js';
-import type { AppContext } from './env.js';
+import type { AppContext, BodyLimitKey } from './env.js';
 import { ApiError, ErrorCode, badRequest } from './errors.js';
 import { type BodyChunks, boundaryOf, readMultipart } from './multipart.js';
 
@@ -24,33 +24,33 @@ function checkParsed(root: unknown): void {
   }
 }
 
-/** How large a body a reader accepts; `maxJsonBodyBytes` of the config when absent. */
-export interface BodyLimit {
-  maxBytes?: number;
+/** The largest body the request's route takes: its declared `bodyLimit` (`changes`), else `maxJsonBodyBytes`. */
+export function bodyLimitOf(c: AppContext): { key: BodyLimitKey; bytes: number } {
+  const key = c.get('bodyLimit') ?? 'maxJsonBodyBytes';
+  return { key, bytes: c.env.project.config[key] };
 }
 
-const tooLarge = (limit: number) =>
-  new ApiError(413, ErrorCode.REQUEST_TOO_LARGE, `request body is larger than ${limit} bytes (maxJsonBodyBytes)`);
+const tooLarge = ({ key, bytes }: { key: BodyLimitKey; bytes: number }) =>
+  new ApiError(413, ErrorCode.REQUEST_TOO_LARGE, `request body is larger than ${bytes} bytes (${key})`);
 
 /**
- * The request body's bytes, refused with 413 (code 5) as soon as they pass the limit: at once when Content-Length
- * declares more, otherwise while the body streams in, so no more than the limit is ever held in memory. A body whose
- * declared length is within the limit is read whole: the HTTP parser passes no more than that length on (in Node,
- * `@hono/node-server` then reads the socket without building a web stream and a full Request, about 10 µs a request).
+ * The request body's bytes, refused with 413 (code 5) as soon as they pass the route's limit (`bodyLimitOf`): at once
+ * when Content-Length declares more, otherwise while the body streams in, so no more than the limit is ever held in
+ * memory. A body whose declared length is within the limit is read whole: the HTTP parser passes no more than that
+ * length on (in Node, `@hono/node-server` then reads the socket without building a web stream and a full Request,
+ * about 10 µs a request).
  */
-async function readBody(
-  c: AppContext,
-  { maxBytes = c.env.project.config.maxJsonBodyBytes }: BodyLimit = {},
-): Promise<Uint8Array<ArrayBuffer>> {
+async function readBody(c: AppContext): Promise<Uint8Array<ArrayBuffer>> {
+  const limit = bodyLimitOf(c);
   const declared = declaredLength(c.req.raw);
-  if (declared !== undefined && declared > maxBytes) throw tooLarge(maxBytes);
+  if (declared !== undefined && declared > limit.bytes) throw tooLarge(limit);
   const bytes =
     readAhead.get(c.req.raw) ??
     (declared !== undefined
       ? new Uint8Array(await c.req.raw.arrayBuffer().catch(unreadable))
-      : await readStreamed(c.req.raw.body, maxBytes));
+      : await readStreamed(c.req.raw.body, limit));
   // A platform that passed on more than it declared (a mocked request) is still held to the limit.
-  if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
+  if (bytes.byteLength > limit.bytes) throw tooLarge(limit);
   c.set('requestBody', bytes);
   return bytes;
 }
@@ -95,10 +95,10 @@ const unreadable = (): never => {
   throw badRequest(ErrorCode.INVALID_JSON, 'the request body could not be read to its end');
 };
 
-/** A body of undeclared length, read until it ends or passes `maxBytes`. */
+/** A body of undeclared length, read until it ends or passes `limit`. */
 async function readStreamed(
   body: ReadableStream<Uint8Array> | null,
-  maxBytes: number,
+  limit: { key: BodyLimitKey; bytes: number },
 ): Promise<Uint8Array<ArrayBuffer>> {
   if (!body) return new Uint8Array(0);
   const reader = body.getReader();
@@ -108,9 +108,9 @@ async function readStreamed(
     const { done, value } = await reader.read().catch(unreadable);
     if (done) break;
     size += value.byteLength;
-    if (size > maxBytes) {
+    if (size > limit.bytes) {
       void reader.cancel().catch(() => undefined);
-      throw tooLarge(maxBytes);
+      throw tooLarge(limit);
     }
     chunks.push(value);
   }
@@ -124,8 +124,8 @@ async function readStreamed(
 }
 
 /** The request body parsed as JSON (400, code 107 when it is not; 413 past the body limit); `__proto__` keys and very deep nesting are refused. */
-async function readJson(c: AppContext, limit: BodyLimit = {}): Promise<unknown> {
-  const text = new TextDecoder().decode(await readBody(c, limit));
+async function readJson(c: AppContext): Promise<unknown> {
+  const text = new TextDecoder().decode(await readBody(c));
   if (text.trim() === '') return undefined;
   let body: unknown;
   try {
@@ -185,9 +185,9 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 /** The request body as a JSON object; an empty body counts as `{}` when `emptyAllowed`. */
 export async function readJsonObject(
   c: AppContext,
-  { emptyAllowed = false, ...limit }: BodyLimit & { emptyAllowed?: boolean } = {},
+  { emptyAllowed = false }: { emptyAllowed?: boolean } = {},
 ): Promise<Record<string, unknown>> {
-  const body = await readJson(c, limit);
+  const body = await readJson(c);
   if (body === undefined && emptyAllowed) return {};
   if (!isPlainObject(body)) throw badRequest(ErrorCode.INVALID_JSON, 'request body must be a JSON object');
   return body;

@@ -1,16 +1,17 @@
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /**
- * Where the engine's random bytes come from: every id, salt and link the state keeps is drawn through `randomBytes`,
- * so the journal (`shared/journal.ts`) can record what a request drew and feed the same bytes back when it replays
- * the request at start-up. A secret handed to a client (a refresh token, a generated password) is drawn through
- * `drawSecret`, which the journal never records: the state keeps only its digest or hash, which the journal keeps as
- * a `secretOutcome`.
+ * Where random bytes come from: a request's `Moment` (`c.env.moment`), whose draws the journal keeps and hands back
+ * when it replays the request, or `unrecorded` for what no kept state holds.
  */
-export const entropy = {
-  draw: (length: number): Uint8Array => drawPooled(length),
-  drawSecret: (length: number): Uint8Array => drawPooled(length),
-};
+export interface RandomSource {
+  random(length: number): Uint8Array;
+}
+
+/** Where the bytes of a secret handed to a client come from: a request's `Moment`, which never keeps them. */
+export interface SecretSource {
+  secretBytes(length: number): Uint8Array;
+}
 
 /**
  * Random bytes are fetched from the platform 4 KiB at a time and handed out in order (as nanoid does): each call of
@@ -20,7 +21,8 @@ const POOL_BYTES = 4096;
 let pool = new Uint8Array(0);
 let used = 0;
 
-function drawPooled(length: number): Uint8Array<ArrayBuffer> {
+/** `length` random bytes from the platform, which no journal sees: what every `Moment` draws from. */
+export function unrecordedBytes(length: number): Uint8Array<ArrayBuffer> {
   if (length > POOL_BYTES) return crypto.getRandomValues(new Uint8Array(length));
   if (used + length > pool.length) {
     pool = crypto.getRandomValues(new Uint8Array(POOL_BYTES));
@@ -30,41 +32,39 @@ function drawPooled(length: number): Uint8Array<ArrayBuffer> {
   return pool.slice(used - length, used);
 }
 
-/** `length` random bytes from the engine's one random source. */
-export function randomBytes(length: number): Uint8Array {
-  return entropy.draw(length);
-}
+/** The platform's random source, for what no kept state holds and no replay needs (a project's store key). */
+export const unrecorded: RandomSource & SecretSource = { random: unrecordedBytes, secretBytes: unrecordedBytes };
 
 /**
- * `length` random bytes that the journal never sees, for draws that no state keeps and no replay needs: a sample of
- * rows (read requests run beside recorded ones), the moments of random thumbnails and a stream's encryption key (a
- * job runs after its request was answered). Whatever a state-changing request keeps comes from `randomBytes`.
+/**
+ * A random number in [0, 1) (48 bits) from `unrecordedBytes`, for draws that no state keeps and no replay needs: a
+ * sample of rows (read requests), the moments of random thumbnails (a job runs after its request was answered).
  */
-export function unrecordedBytes(length: number): Uint8Array<ArrayBuffer> {
-  return drawPooled(length);
-}
-
-/** A random number in [0, 1) (48 bits) from `unrecordedBytes`: what `Math.random()` gives, from the engine's source. */
 export function unrecordedFraction(): number {
   return unrecordedBytes(6).reduce((n, byte) => n * 256 + byte, 0) / 2 ** 48;
 }
 
-/** A random identifier of `length` letters and digits (Parse-style object ids have 10). */
-export function newId(length = 10): string {
+/**
+ * A random identifier of `length` letters and digits (Parse-style object ids have 10).
+ *
+ * @example
+ * const userId = newId(c.env.moment, 24);
+ */
+export function newId(source: RandomSource, length = 10): string {
   let id = '';
   // 62 letters: the modulo bias (256 % 62) is irrelevant for ids that only need to be unique.
-  for (const byte of randomBytes(length)) id += ALPHABET[byte % ALPHABET.length];
+  for (const byte of source.random(length)) id += ALPHABET[byte % ALPHABET.length];
   return id;
 }
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 
-/** A random opaque secret for a client, hex encoded: never written anywhere (the journal does not record its bytes). */
-export function newSecret(bytes = 32): string {
-  return hex(entropy.drawSecret(bytes));
+/** A random opaque secret for a client, hex encoded: never written anywhere (the journal does not keep its bytes). */
+export function newSecret(source: SecretSource, bytes = 32): string {
+  return hex(source.secretBytes(bytes));
 }
 
 /** A random secret the state keeps as it is (the token of a confirmation link, which the outbox shows), hex encoded. */
-export function newKeptSecret(bytes = 32): string {
-  return hex(randomBytes(bytes));
+export function newKeptSecret(source: RandomSource, bytes = 32): string {
+  return hex(source.random(bytes));
 }

@@ -1,8 +1,10 @@
 import type { Config } from '../config.js';
 import type { Journal } from './capabilities.js';
 import { concatBytes } from './bytes.js';
+import type { Durability } from './durability.js';
 import { StorageError, errorResponse } from './errors.js';
 import { declaredLength, withBodyRead } from './http.js';
+import type { Moment } from './moment.js';
 import type { Project, StateJson, StateSlice } from './project.js';
 import {
   keptCredentials,
@@ -14,26 +16,17 @@ import {
   type SecretInputs,
 } from './record-secrets.js';
 import { StateRestoreError, importInitialState, type RestoreSummary } from './restore.js';
-import { Witness, replaying, witnessing } from './witness.js';
-
-export type { SecretInputs } from './record-secrets.js';
+import { Replay, Witness } from './witness.js';
 
 /**
- * How the journal treats a request: `read` changes nothing and runs freely; `own` changes only state that keeps
- * itself (the files tree and bytes), so it is not recorded; `record` is kept and replayed at start-up; `snapshot`
- * replaces the whole state (an import), kept as the snapshot it leaves. What an `own` request draws from the random
- * source must never mix with a recorded request's draws: with an `asyncContext` the journal tells them apart and `own`
- * requests run freely, without one they run alone, like recorded ones.
+ * How the journal keeps a request its route declares so (see `Durability`): `nothing` (it changes nothing kept, or
+ * only a slice that keeps itself here: the files tree on disk), so it runs beside anything; `record`, replayed at
+ * start-up; `snapshot`, a change of the whole state (an import), kept as the snapshot it leaves. Requests that are
+ * kept run one at a time.
  */
-export type RequestKind = 'read' | 'own' | 'record' | 'snapshot';
-
-/** What the journal needs to know of each request, from its method and path. */
-export interface RequestRules {
-  kind(request: Request): RequestKind;
-  /** The largest body the engine takes for it (the journal reads it first, and no further). */
-  bodyLimit(request: Request): number;
-  /** Its inputs that carry a password or token, which the journal never writes. */
-  secrets(request: Request): SecretInputs | undefined;
+function keeping({ changes, keptBy, whole }: Durability, project: Project): 'nothing' | 'record' | 'snapshot' {
+  if (changes !== 'state' || (keptBy && project.persistsItself(keptBy))) return 'nothing';
+  return whole ? 'snapshot' : 'record';
 }
 
 /**
@@ -59,7 +52,7 @@ interface RequestRecord {
   timeMs: number;
   /** Every random byte the request drew (but those of secrets it handed out), in order, base64. */
   random?: string;
-  /** The results of the request's work on secrets (`secretOutcome`), in order. */
+  /** The results of the request's work on secrets (`Moment.secretOutcome`), in order. */
   outcomes?: unknown[];
   /** The server's address then, which links it built (e-mail confirmation) start with. */
   serverUrl?: string;
@@ -176,11 +169,13 @@ async function bodyUpTo(
 
 /**
  * Keeps a project's state through a `Journal`: each state-changing request that succeeds is appended before its
- * answer is returned, with the time it read, the random bytes it drew and the results of its work on secrets (never a
- * secret itself), and replayed through the engine at start-up after the last snapshot; background changes are kept
- * as the slice they changed. Requests that change state run one at a time, so a record holds exactly its own
- * request's clock, draws and outcomes. A change whose record cannot be written is answered 507 and undone: room is
- * set aside before the change is made, and should its record still fail, the state is rebuilt from what was kept.
+ * answer is returned, with what its moment witnessed (the time it read, the random bytes it drew and the results of
+ * its work on secrets, never a secret itself), and replayed through the engine at start-up after the last snapshot,
+ * each with a moment that hands the same back; background changes are kept as the slice they changed. Whether a
+ * request changes state, its body limit and its secret inputs are what its route declares (`declared`). Requests
+ * that change state run one at a time, so that the records keep their order. A change whose record cannot be written
+ * is answered 507 and undone: room is set aside before the change is made, and should its record still fail, the
+ * state is rebuilt from what was kept.
  */
 export class DurableState {
   #turn: Promise<unknown> = Promise.resolve();
@@ -190,8 +185,8 @@ export class DurableState {
   constructor(
     private readonly project: Project,
     private readonly journal: Journal,
-    private readonly handle: (request: Request) => Promise<Response>,
-    private readonly rules: RequestRules,
+    private readonly handle: (request: Request, moment?: Moment) => Promise<Response>,
+    private readonly declared: (request: Request) => Durability,
   ) {
     project.onBackgroundChange((slice) => {
       if (!project.restoring && !project.persistsItself(slice))
@@ -227,14 +222,9 @@ export class DurableState {
 
   /** Handles a request; one that changes state is kept before its answer is returned. */
   fetch(request: Request): Promise<Response> {
-    const kind = this.rules.kind(request);
-    if (kind === 'read' || (kind === 'own' && this.#context)) return this.handle(request);
-    if (kind === 'own') return this.#alone(() => this.handle(request));
-    return this.#record(request, kind);
-  }
-
-  get #context() {
-    return this.project.capabilities.asyncContext;
+    const durability = this.declared(request);
+    const kept = keeping(durability, this.project);
+    return kept === 'nothing' ? this.handle(request) : this.#record(request, durability, kept);
   }
 
   /** Writes a snapshot after the changes under way, so that the state as it is then is kept whole. */
@@ -249,12 +239,12 @@ export class DurableState {
     await this.snapshot();
   }
 
-  async #record(request: Request, kind: 'record' | 'snapshot'): Promise<Response> {
-    // Read before its turn, so that a slow client never holds the others up; no further than the engine would.
-    const { bytes: body, refused } = await bodyUpTo(request, this.rules.bodyLimit(request));
+  async #record(request: Request, durability: Durability, kind: 'record' | 'snapshot'): Promise<Response> {
+    const { project } = this;
+    // Read before its turn, so that a slow client never holds the others up; no further than the route would.
+    const { bytes: body, refused } = await bodyUpTo(request, project.config[durability.bodyLimit]);
     if (refused) return this.#alone(() => this.handle(refused));
     return this.#alone(async () => {
-      const { project } = this;
       if (kind === 'record') {
         // Room for the record before the change is made: a full disk refuses it while nothing has changed.
         const bound = RECORD_ALLOWANCE + (body ? Math.ceil(body.length / 3) * 4 : 0);
@@ -266,22 +256,8 @@ export class DurableState {
       }
       const kept = keptHeaders(request, project);
       const issuer = project.tokens;
-      const timeMs = Date.now();
-      const context = this.#context;
-      const mine = {};
-      const seen = new Witness(() => !context || context.getStore() === mine);
-      const stopWitnessing = witnessing(seen);
-      project.clock.pin(timeMs);
-      let response: Response;
-      let credentials: Credential[];
-      try {
-        const handle = () => this.handle(body ? withBodyRead(request, body) : request);
-        response = await (context ? context.run(mine, handle) : handle());
-        credentials = keptCredentials(kept, issuer);
-      } finally {
-        project.clock.unpin();
-        stopWitnessing();
-      }
+      const moment = new Witness(project.clock);
+      const response = await this.handle(body ? withBodyRead(request, body) : request, moment);
       if (!succeeded(response) || this.#closed) return response;
       try {
         if (kind === 'snapshot') await this.#compact();
@@ -292,15 +268,16 @@ export class DurableState {
             method: request.method,
             url: request.url,
             headers: kept.headers,
-            timeMs,
+            timeMs: moment.realMs,
           };
+          const credentials = keptCredentials(kept, issuer, moment);
           if (credentials.length > 0) record.credentials = credentials;
           if (project.serverUrl) record.serverUrl = project.serverUrl;
-          const secrets = this.rules.secrets(request);
+          const { secrets } = durability;
           if (secrets) record.url = strippedUrl(request.url, secrets);
           if (body) await this.#keepBody(record, request, body, secrets);
-          if (seen.drawn.length > 0) record.random = toBase64(concatBytes(seen.drawn));
-          if (seen.outcomes.length > 0) record.outcomes = seen.outcomes;
+          if (moment.drawn.length > 0) record.random = toBase64(concatBytes(moment.drawn));
+          if (moment.outcomes.length > 0) record.outcomes = moment.outcomes;
           await this.#append(record);
         }
       } catch (error) {
@@ -428,25 +405,23 @@ export class DurableState {
       this.project.importSlice(record.key, record.json);
       return true;
     }
-    const stopReplaying = replaying(
-      record.random ? fromBase64(record.random) : new Uint8Array(0),
-      record.outcomes ?? [],
-      record.v === undefined || record.v === 1,
-    );
-    this.project.clock.pin(record.timeMs);
+    const moment = new Replay(this.project.clock, {
+      timeMs: record.timeMs,
+      random: record.random ? fromBase64(record.random) : new Uint8Array(0),
+      outcomes: record.outcomes ?? [],
+      legacy: record.v === undefined || record.v === 1,
+    });
     const { serverUrl } = this.project;
     this.project.serverUrl = record.serverUrl;
     try {
       const body = record.body === undefined ? undefined : fromBase64(record.body);
       const headers = await replayedHeaders(record.headers, record.credentials ?? [], this.project);
       const request = new Request(record.url, { method: record.method, headers });
-      const response = await this.handle(body ? withBodyRead(request, body) : request);
+      const response = await this.handle(body ? withBodyRead(request, body) : request, moment);
       await response.body?.cancel();
       return succeeded(response);
     } finally {
       this.project.serverUrl = serverUrl;
-      this.project.clock.unpin();
-      stopReplaying();
     }
   }
 }

@@ -93,6 +93,11 @@ export class Project {
   readonly outbox: Mail[] = [];
   tokens: TokenIssuer;
   directory: UserDirectory = { profile: () => undefined, has: () => false };
+  /**
+   * Whether this project made the public address `path` (the users area's confirmation links), which a request
+   * reaches with no header naming its project: the server's registry sends it here. Set by the area that makes them.
+   */
+  madeLink: (path: string) => boolean = () => false;
   /** The address the server listens on (`http://host:port`), set by the Node server once listening. */
   serverUrl: string | undefined;
   readonly #state = new Map<string, unknown>();
@@ -293,7 +298,7 @@ export class Project {
     const { authenticationId, masterKey } = this.config;
     const { tokenSecret } = this.capabilities;
     const secret = `basekit-access:${authenticationId}:${masterKey}${tokenSecret ? `:${tokenSecret}` : ''}`;
-    return new TokenIssuer(secret, authenticationId, this.clock);
+    return new TokenIssuer(secret, authenticationId);
   }
 }
 

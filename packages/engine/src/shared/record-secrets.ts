@@ -1,3 +1,4 @@
+import type { Moment } from './moment.js';
 import type { Project } from './project.js';
 import { sameSecret } from './secrets.js';
 import type { TokenIssuer } from './tokens.js';
@@ -7,7 +8,7 @@ import type { TokenIssuer } from './tokens.js';
 /**
  * The inputs of an operation that carry a password or a token a client holds, by where they are: top-level string
  * fields of a JSON body, fields of a login form, query parameters. The journal writes each as `*`; what the engine
- * worked out from it (a hash, a digest) is kept as a `secretOutcome` and handed back when the request is replayed.
+ * worked out from it (a hash, a digest) is kept as a secret outcome (`Moment.secretOutcome`) and handed back when the request is replayed.
  */
 export interface SecretInputs {
   json?: readonly string[];
@@ -68,13 +69,13 @@ export function keptHeaders(request: Request, project: Project): KeptHeaders {
 }
 
 /**
- * The credentials to keep once the request was handled (the clock still pinned): its access token when `issuer`
- * verified it (the token is then signed again on replay, to the same token); otherwise the request succeeded without
- * a valid token, and is replayed without one.
+ * The credentials to keep once the request was handled at `moment`: its access token when `issuer` verified it (the
+ * token is then signed again on replay, to the same token); otherwise the request succeeded without a valid token,
+ * and is replayed without one.
  */
-export function keptCredentials(kept: KeptHeaders, issuer: TokenIssuer): Credential[] {
+export function keptCredentials(kept: KeptHeaders, issuer: TokenIssuer, moment: Moment): Credential[] {
   const { token } = kept;
-  if (!token || !issuer.verified(token.token)) return kept.credentials;
+  if (!token || !issuer.verified(token.token, moment)) return kept.credentials;
   return [...kept.credentials, [token.name, 'token', `${token.scheme} ${token.unsigned}`]];
 }
 

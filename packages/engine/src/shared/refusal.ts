@@ -1,3 +1,4 @@
+import type { Moment } from './moment.js';
 import type { Project } from './project.js';
 
 // Why an access token was refused, in words for its 401: loaded with the first refusal (a page that mocks the
@@ -17,9 +18,9 @@ function unverifiedClaims(token: string): Record<string, unknown> | undefined {
 
 /**
  * Why the project's tokens refused `token`: malformed, of another project, a signature that is not this project's,
- * or expired (when, and the server's time now).
+ * or expired (when, and the server's time at `moment`).
  */
-export async function refusal(project: Project, token: string): Promise<string> {
+export async function refusal(project: Project, token: string, moment: Moment): Promise<string> {
   const pid = unverifiedClaims(token)?.['pid'];
   const { authenticationId } = project.config;
   if (pid === undefined) return 'the access token is malformed: it is not a token this service issued';
@@ -28,5 +29,5 @@ export async function refusal(project: Project, token: string): Promise<string> 
   const claims = await project.tokens.signed(token);
   if (!claims)
     return "the access token's signature is not this project's: it was altered, or signed before the project's master key changed";
-  return `the access token expired at ${new Date(claims.exp * 1000).toISOString()} (server time now ${project.clock.iso()})`;
+  return `the access token expired at ${new Date(claims.exp * 1000).toISOString()} (server time now ${moment.iso()})`;
 }

@@ -1,3 +1,4 @@
+import type { Moment } from './moment.js';
 import type { ProjectImage, Project } from './project.js';
 
 /**
@@ -37,9 +38,9 @@ export class NamedSnapshots {
     return this.#byName.has(name);
   }
 
-  /** Keeps the project as it is now under `name`, replacing a snapshot of that name. */
-  save(name: string, project: Project): SnapshotInfo {
-    const info = { name, createdAt: project.clock.iso(), restores: 0 };
+  /** Keeps the project as it is now under `name` (saved at `moment`), replacing a snapshot of that name. */
+  save(name: string, project: Project, moment: Moment): SnapshotInfo {
+    const info = { name, createdAt: moment.iso(), restores: 0 };
     this.#byName.set(name, { info, image: project.capture() });
     return info;
   }

@@ -1,8 +1,8 @@
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { base64url, compactVerify } from 'jose';
-import type { Clock } from './clock.js';
 import { newId } from './ids.js';
+import type { Moment } from './moment.js';
 
 export type Scope = 'client' | 'master';
 
@@ -26,6 +26,8 @@ export interface IssuedToken {
 const CACHE_LIMIT = 10_000;
 const HEADER = base64url.encode(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
 
+const unexpired = (claims: AccessClaims, moment: Moment) => (claims.exp * 1000 <= moment.now() ? undefined : claims);
+
 /**
  * The bytes of a text as a `Uint8Array` of this realm: test DOMs such as jsdom install a `TextEncoder` whose arrays
  * belong to another realm, and jose's `instanceof` checks refuse those.
@@ -33,7 +35,7 @@ const HEADER = base64url.encode(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
 const bytesOf = (text: string) => Uint8Array.from(new TextEncoder().encode(text));
 
 /**
- * Signs and verifies access tokens (HS256 JWTs) against the server clock.
+ * Signs and verifies access tokens (HS256 JWTs) against the server clock, as the request's `Moment` reads it.
  * Verified tokens are cached so that a hot path pays for the signature check once per token.
  */
 export class TokenIssuer {
@@ -49,7 +51,6 @@ export class TokenIssuer {
   constructor(
     private readonly secret: string,
     private readonly projectId: string,
-    private readonly clock: Clock,
   ) {
     this.#hmac = hmac.create(sha256, bytesOf(secret));
   }
@@ -70,9 +71,9 @@ export class TokenIssuer {
     return this.#key;
   }
 
-  async issue(scope: Scope, ttlSeconds: number, userId?: string): Promise<IssuedToken> {
-    const jti = newId(16);
-    const iat = Math.floor(this.clock.now() / 1000);
+  async issue(moment: Moment, scope: Scope, ttlSeconds: number, userId?: string): Promise<IssuedToken> {
+    const jti = newId(moment, 16);
+    const iat = Math.floor(moment.now() / 1000);
     // A JWT as a plain JWS: the claims are checked here, against the server clock.
     const claims = { scope, pid: this.projectId, jti, iat, exp: iat + ttlSeconds, ...(userId && { sub: userId }) };
     const token = this.#signNow(`${HEADER}.${base64url.encode(JSON.stringify(claims))}`);
@@ -91,28 +92,24 @@ export class TokenIssuer {
     return `${unsigned}.${base64url.encode(this.#hmac.clone().update(bytesOf(unsigned)).digest())}`;
   }
 
-  /** The token's claims, or undefined when it is malformed, forged, of another project or expired. */
-  async verify(token: string): Promise<AccessClaims | undefined> {
+  /** The token's claims, or undefined when it is malformed, forged, of another project or expired at `moment`. */
+  async verify(token: string, moment: Moment): Promise<AccessClaims | undefined> {
     const claims = this.#verified.get(token) ?? (await this.#verifySignature(token));
-    return claims && this.#unexpired(claims);
+    return claims && unexpired(claims, moment);
   }
 
   /**
    * The claims of a token verified before and not expired since, at once (no promise to wait for, as every call
    * with a token a client keeps sending finds it here); undefined otherwise, when `verify` tells.
    */
-  verified(token: string): AccessClaims | undefined {
+  verified(token: string, moment: Moment): AccessClaims | undefined {
     const claims = this.#verified.get(token);
-    return claims && this.#unexpired(claims);
+    return claims && unexpired(claims, moment);
   }
 
   /** The claims of a token whose signature is this project's, expired or not (to tell why `verify` refused it). */
   async signed(token: string): Promise<AccessClaims | undefined> {
     return this.#verified.get(token) ?? (await this.#verifySignature(token));
-  }
-
-  #unexpired(claims: AccessClaims): AccessClaims | undefined {
-    return claims.exp * 1000 <= this.clock.now() ? undefined : claims;
   }
 
   async #verifySignature(token: string): Promise<AccessClaims | undefined> {

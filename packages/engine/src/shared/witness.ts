@@ -1,94 +1,76 @@
-import { entropy } from './ids.js';
-import { secretWork } from './secret-outcome.js';
+import type { Clock } from './clock.js';
+import { Moment } from './moment.js';
 
-// What a request reads from outside its own input and the state: random bytes and the results of work on secrets.
-// The journal keeps them while it records a change (`witnessing`) and hands them back when it replays it
-// (`replaying`), by swapping the engine's random source and `secretWork` for the time of the request.
+// The moments of the requests the journal keeps: `Witness` while it records one, `Replay` when it replays it.
 
 /**
- * What one recorded request reads from outside its own input: the random bytes it draws and the results of its work
- * on secrets, each only when `mine` says the draw or work is the request's own.
+ * The moment of a request the journal records: one real time throughout, and every random byte it draws and result
+ * of its work on secrets noted in order (secrets handed out are drawn but never noted).
  */
-export class Witness {
+export class Witness extends Moment {
+  declare readonly realMs: number;
   readonly drawn: Uint8Array[] = [];
   readonly outcomes: unknown[] = [];
 
-  constructor(readonly mine: () => boolean) {}
-
-  /** Notes a random draw. */
-  drew(bytes: Uint8Array): void {
-    if (this.mine()) this.drawn.push(bytes);
+  constructor(clock: Clock) {
+    super(clock, Date.now());
   }
 
-  /** Takes the place of work on a secret that starts now, and returns how to note its result. */
-  working(): ((result: unknown) => void) | undefined {
-    if (!this.mine()) return undefined;
-    const at = this.outcomes.push(undefined) - 1;
-    return (result) => {
-      this.outcomes[at] = result;
-    };
-  }
-}
-
-/**
- * The recorded requests under way, of every project's journal: each is handed every random draw and work on a
- * secret, and keeps its own. One wrapper of `entropy.draw` and `secretWork.run` serves them all, so that journals of
- * several projects recording at once never put back another's wrapper when they finish.
- */
-const witnesses = new Set<Witness>();
-let unwitnessed: { draw: typeof entropy.draw; run: typeof secretWork.run } | undefined;
-
-/** Hands `one` every random draw and work on a secret until the function it returns is called. */
-export function witnessing(one: Witness): () => void {
-  if (witnesses.size === 0) {
-    const { draw } = entropy;
-    const { run } = secretWork;
-    unwitnessed = { draw, run };
-    entropy.draw = (length) => {
-      const bytes = draw(length);
-      for (const w of witnesses) w.drew(bytes);
-      return bytes;
-    };
-    secretWork.run = (work) => {
-      const notes = [...witnesses].map((w) => w.working());
-      return run(work).then((result) => {
-        for (const note of notes) note?.(result);
-        return result;
-      });
-    };
-  }
-  witnesses.add(one);
-  return () => {
-    witnesses.delete(one);
-    if (witnesses.size === 0) {
-      entropy.draw = unwitnessed!.draw;
-      secretWork.run = unwitnessed!.run;
-    }
-  };
-}
-
-/**
- * Until the function it returns is called, hands out what a recorded request read: each random draw takes the bytes
- * it drew the first time, in order (past them, as for an engine that draws more than the one that recorded, fresh
- * ones), and each work on a secret the result it had. Secrets handed out are drawn afresh (the state keeps only what
- * was worked out from them), but in records of format 1 (`legacy`), which drew them with the other random bytes.
- */
-export function replaying(random: Uint8Array, outcomes: readonly unknown[], legacy: boolean): () => void {
-  const { draw, drawSecret } = entropy;
-  const { run } = secretWork;
-  let used = 0;
-  entropy.draw = (length) => {
-    const bytes = used + length <= random.length ? random.slice(used, used + length) : draw(length);
-    used += length;
+  override random(length: number): Uint8Array {
+    const bytes = super.random(length);
+    this.drawn.push(bytes);
     return bytes;
-  };
-  if (legacy) entropy.drawSecret = entropy.draw;
-  let next = 0;
-  secretWork.run = <T>(work: () => Promise<T>) =>
-    next < outcomes.length ? Promise.resolve(outcomes[next++] as T) : work();
-  return () => {
-    entropy.draw = draw;
-    entropy.drawSecret = drawSecret;
-    secretWork.run = run;
-  };
+  }
+
+  override async secretOutcome<T>(work: () => Promise<T>): Promise<T> {
+    // Its place is taken when the work starts, which is the order a replay asks for the results in.
+    const at = this.outcomes.push(undefined) - 1;
+    const result = await work();
+    this.outcomes[at] = result;
+    return result;
+  }
+}
+
+/** What a recorded request read, as the journal kept it. */
+export interface Witnessed {
+  timeMs: number;
+  random: Uint8Array;
+  outcomes: readonly unknown[];
+  /** Format 1 of the records: secrets handed out were drawn with the other random bytes, and kept with them. */
+  legacy: boolean;
+}
+
+/**
+ * The moment of a recorded request replayed: the real time it read, each random draw the bytes it drew the first
+ * time, in order (past them, as for an engine that draws more than the one that recorded, fresh ones), and each work
+ * on a secret the result it had. Secrets handed out are drawn afresh (the state keeps only what was worked out from
+ * them), but in records of format 1.
+ */
+export class Replay extends Moment {
+  #used = 0;
+  #next = 0;
+
+  constructor(
+    clock: Clock,
+    private readonly witnessed: Witnessed,
+  ) {
+    super(clock, witnessed.timeMs);
+  }
+
+  override random(length: number): Uint8Array {
+    const { random } = this.witnessed;
+    const bytes =
+      this.#used + length <= random.length ? random.slice(this.#used, this.#used + length) : super.random(length);
+    this.#used += length;
+    return bytes;
+  }
+
+  override secretBytes(length: number): Uint8Array {
+    return this.witnessed.legacy ? this.random(length) : super.secretBytes(length);
+  }
+
+  override secretOutcome<T>(work: () => Promise<T>): Promise<T> {
+    const { outcomes } = this.witnessed;
+    return this.#next < outcomes.length ? Promise.resolve(outcomes[this.#next++] as T) : work();
+  }
 }

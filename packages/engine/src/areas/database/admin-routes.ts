@@ -1,4 +1,5 @@
 import { adminKey } from '../../admin/guard.js';
+import { changes, reads } from '../../shared/durability.js';
 import { ErrorCode, badRequest } from '../../shared/errors.js';
 import { readJsonObject } from '../../shared/http.js';
 import { createRoutes } from '../../shared/routes.js';
@@ -15,23 +16,27 @@ export const databaseAdminRoutes = createRoutes();
 
 databaseAdminRoutes.use('/__admin/database/*', adminKey);
 
-databaseAdminRoutes.get('/__admin/database/tables', (c) => c.json({ tables: describeTables(c.env.project) }));
+databaseAdminRoutes.get('/__admin/database/tables', reads, (c) => c.json({ tables: describeTables(c.env.project) }));
 
-databaseAdminRoutes.get('/__admin/database/tables/:table', (c) =>
+databaseAdminRoutes.get('/__admin/database/tables/:table', reads, (c) =>
   c.json(describeTable(c.env.project, c.req.param('table'))),
 );
 
-databaseAdminRoutes.delete('/__admin/database/tables/:table', (c) =>
+databaseAdminRoutes.delete('/__admin/database/tables/:table', changes(), (c) =>
   c.json(deleteTable(c.env.project, c.req.param('table'))),
 );
 
-databaseAdminRoutes.post('/__admin/database/tables/:table/import', async (c) => {
-  // A table's rows are larger than any request body of the API: bounded like an upload (or a state import).
-  const body = await readJsonObject(c, { maxBytes: c.env.project.config.maxUploadBytes });
-  return c.json(importRows(c.env.project, c.req.param('table'), body));
-});
+// A table's rows are larger than any request body of the API: bounded like an upload (or a state import).
+databaseAdminRoutes.post(
+  '/__admin/database/tables/:table/import',
+  changes({ bodyLimit: 'maxUploadBytes' }),
+  async (c) => {
+    const body = await readJsonObject(c);
+    return c.json(importRows(c.env.project, c.env.moment, c.req.param('table'), body));
+  },
+);
 
-databaseAdminRoutes.patch('/__admin/database/tables/:table/columns/:column', async (c) => {
+databaseAdminRoutes.patch('/__admin/database/tables/:table/columns/:column', changes(), async (c) => {
   const { name } = await readJsonObject(c);
   if (typeof name !== 'string') throw badRequest(ErrorCode.VALIDATION_FAILED, '"name" must be the new column name');
   const table = c.req.param('table');
@@ -39,7 +44,7 @@ databaseAdminRoutes.patch('/__admin/database/tables/:table/columns/:column', asy
   return c.json(describeTable(c.env.project, table));
 });
 
-databaseAdminRoutes.delete('/__admin/database/tables/:table/columns/:column', (c) => {
+databaseAdminRoutes.delete('/__admin/database/tables/:table/columns/:column', changes(), (c) => {
   const table = c.req.param('table');
   dropColumn(c.env.project, table, c.req.param('column'));
   return c.json(describeTable(c.env.project, table));

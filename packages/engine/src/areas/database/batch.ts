@@ -1,6 +1,7 @@
 import type { Principal } from '../../shared/env.js';
 import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
 import { isPlainObject } from '../../shared/http.js';
+import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
 import { createRow, deleteRow, updateRow } from './rows.js';
 
@@ -18,7 +19,7 @@ const invalid = (index: number, message: string) =>
   badRequest(ErrorCode.INVALID_JSON, `requests[${index}]: ${message}`);
 
 /** Turns one batch item into the single operation it names; 400 for an item that names none. */
-function route(project: Project, principal: Principal, item: unknown, index: number): Operation {
+function route(project: Project, moment: Moment, principal: Principal, item: unknown, index: number): Operation {
   if (!isPlainObject(item) || typeof item['method'] !== 'string' || typeof item['path'] !== 'string') {
     throw invalid(index, 'each request is {"method", "path", "body"}');
   }
@@ -28,8 +29,8 @@ function route(project: Project, principal: Principal, item: unknown, index: num
   const fields = body ?? {};
   const table = TABLE_PATH.exec(path);
   const row = ROW_PATH.exec(path);
-  if (method === 'POST' && table) return () => createRow(project, table[1]!, fields);
-  if (method === 'PUT' && row) return () => updateRow(project, principal, row[1]!, row[2]!, fields);
+  if (method === 'POST' && table) return () => createRow(project, moment, table[1]!, fields);
+  if (method === 'PUT' && row) return () => updateRow(project, moment, principal, row[1]!, row[2]!, fields);
   if (method === 'DELETE' && row) return () => deleteRow(project, principal, row[1]!, row[2]!);
   throw invalid(
     index,
@@ -42,14 +43,14 @@ function route(project: Project, principal: Principal, item: unknown, index: num
  * the items run in order, each atomically; a failing item yields `{error}` and the next ones still run.
  *
  * @example
- * runBatch(project, principal, [{ method: 'POST', path: '/classes/Score', body: { score: 1 } }, { method: 'DELETE', path: '/classes/Score/nope' }]);
+ * runBatch(project, moment, principal, [{ method: 'POST', path: '/classes/Score', body: { score: 1 } }, { method: 'DELETE', path: '/classes/Score/nope' }]);
  * // [{ success: { createdAt: '…', _id: '…' } }, { error: { code: 101, error: 'no row "nope" in table "Score"' } }]
  */
-export function runBatch(project: Project, principal: Principal, requests: unknown): BatchResult[] {
+export function runBatch(project: Project, moment: Moment, principal: Principal, requests: unknown): BatchResult[] {
   if (!Array.isArray(requests)) throw badRequest(ErrorCode.INVALID_JSON, 'a batch is {"requests": [...]}');
   if (requests.length > BATCH_LIMIT)
     throw badRequest(ErrorCode.INVALID_JSON, `a batch holds at most ${BATCH_LIMIT} requests, not ${requests.length}`);
-  const operations = requests.map((item, index) => route(project, principal, item, index));
+  const operations = requests.map((item, index) => route(project, moment, principal, item, index));
   return operations.map((operation) => {
     try {
       return { success: operation() };

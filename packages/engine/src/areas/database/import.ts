@@ -1,6 +1,7 @@
 import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
 import { isPlainObject } from '../../shared/http.js';
 import { newId } from '../../shared/ids.js';
+import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
 import { checkColumnName, checkTableName } from './names.js';
 import { checkColumnCount, insertRow, planChanges, plannedRowBytes, type Plan } from './rows.js';
@@ -65,10 +66,15 @@ function createBody(columns: ReadonlyMap<string, Column>, values: Record<string,
  * row answers 400 code 53 naming its position (from 1) and why, and nothing is written.
  *
  * @example
- * importRows(project, 'Note', { columns: [{ name: 'author', type: 'Pointer', targetClass: 'Author' }], rows: [{ title: 'a' }] });
+ * importRows(project, moment, 'Note', { columns: [{ name: 'author', type: 'Pointer', targetClass: 'Author' }], rows: [{ title: 'a' }] });
  * // { imported: 1 }
  */
-export function importRows(project: Project, tableName: string, body: Record<string, unknown>): { imported: number } {
+export function importRows(
+  project: Project,
+  moment: Moment,
+  tableName: string,
+  body: Record<string, unknown>,
+): { imported: number } {
   const tables = project.state(databaseState).tables;
   const existing = tables.get(checkTableName(tableName));
   const columns = new Map(existing?.columns);
@@ -89,8 +95,8 @@ export function importRows(project: Project, tableName: string, body: Record<str
   const free = (id: string) => !existing?.rows.has(id) && !ids.has(id);
   const rowId = (given: unknown): string => {
     if (given === undefined) {
-      let id = newId();
-      while (!free(id)) id = newId();
+      let id = newId(moment);
+      while (!free(id)) id = newId(moment);
       return id;
     }
     if (typeof given !== 'string' || !ROW_ID.test(given))
@@ -98,7 +104,7 @@ export function importRows(project: Project, tableName: string, body: Record<str
     if (!free(given)) throw badRequest(ErrorCode.DUPLICATE_VALUE, `"_id" "${given}" is taken by another row`);
     return given;
   };
-  const now = project.clock.iso();
+  const now = moment.iso();
   const planned = rows.map((raw, index): { row: Row; plan: Plan; size: number } => {
     try {
       if (!isPlainObject(raw)) throw badRequest(ErrorCode.INVALID_JSON, 'a row is a JSON object');

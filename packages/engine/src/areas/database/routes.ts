@@ -1,4 +1,5 @@
 import { bearer, projectHeader, serviceEnabled } from '../../shared/auth.js';
+import { changes, reads } from '../../shared/durability.js';
 import { readJsonObject } from '../../shared/http.js';
 import { createRoutes } from '../../shared/routes.js';
 import { databaseAdminRoutes } from './admin-routes.js';
@@ -18,7 +19,7 @@ databaseRoutes.use(
 );
 
 // Registered before the row routes, so that `query` is never taken for a table name.
-databaseRoutes.post('/object-storage/classes/query/:table', async (c) => {
+databaseRoutes.post('/object-storage/classes/query/:table', reads, async (c) => {
   const options = queryOptions(c);
   const where = await readJsonObject(c, { emptyAllowed: true });
   await loadEvaluatorsFor(where);
@@ -26,32 +27,33 @@ databaseRoutes.post('/object-storage/classes/query/:table', async (c) => {
 });
 
 for (const path of ['/object-storage/classes/:table', '/object-storage/classes/:table/'] as const) {
-  databaseRoutes.post(path, async (c) => {
+  databaseRoutes.post(path, changes(), async (c) => {
     const body = await readJsonObject(c);
-    return c.json(createRow(c.env.project, c.req.param('table'), body), 201);
+    return c.json(createRow(c.env.project, c.env.moment, c.req.param('table'), body), 201);
   });
 }
 
-databaseRoutes.get('/object-storage/classes/:table/:id', (c) =>
+databaseRoutes.get('/object-storage/classes/:table/:id', reads, (c) =>
   c.json(getRow(c.env.project, c.get('principal'), c.req.param('table'), c.req.param('id'))),
 );
 
-databaseRoutes.put('/object-storage/classes/:table/:id', async (c) => {
+databaseRoutes.put('/object-storage/classes/:table/:id', changes(), async (c) => {
   const body = await readJsonObject(c);
-  return c.json(updateRow(c.env.project, c.get('principal'), c.req.param('table'), c.req.param('id'), body));
+  const { project, moment } = c.env;
+  return c.json(updateRow(project, moment, c.get('principal'), c.req.param('table'), c.req.param('id'), body));
 });
 
-databaseRoutes.delete('/object-storage/classes/:table/:id', (c) =>
+databaseRoutes.delete('/object-storage/classes/:table/:id', changes(), (c) =>
   c.json(deleteRow(c.env.project, c.get('principal'), c.req.param('table'), c.req.param('id'))),
 );
 
-databaseRoutes.delete('/object-storage/classes/:table', (c) =>
+databaseRoutes.delete('/object-storage/classes/:table', changes(), (c) =>
   c.json(deleteAllRows(c.env.project, c.get('principal'), c.req.param('table'))),
 );
 
-databaseRoutes.post('/object-storage/batch', async (c) => {
+databaseRoutes.post('/object-storage/batch', changes(), async (c) => {
   const body = await readJsonObject(c);
-  return c.json(runBatch(c.env.project, c.get('principal'), body['requests']));
+  return c.json(runBatch(c.env.project, c.env.moment, c.get('principal'), body['requests']));
 });
 
 databaseRoutes.route('/', databaseAdminRoutes);

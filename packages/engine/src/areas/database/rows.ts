@@ -2,6 +2,7 @@ import type { Config } from '../../config.js';
 import type { Principal } from '../../shared/env.js';
 import { ApiError, ErrorCode, badRequest, forbidden, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
+import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
 import { aclRefusal, canRead, canWrite, parseAcl } from './acl.js';
 import { applyChange, columnOfChange, parseChange, type Change } from './operators.js';
@@ -128,18 +129,19 @@ function existingRow(project: Project, tableName: string, id: string): { table: 
  * Creates a row (the contract's `createRow`). The table is created by its first row. Operators are allowed and apply to an empty row.
  *
  * @example
- * createRow(project, 'Score', { player: 'ann', score: 10 }); // { createdAt: '2024-…Z', _id: 'a1B2c3D4e5' }
+ * createRow(project, moment, 'Score', { player: 'ann', score: 10 }); // { createdAt: '2024-…Z', _id: 'a1B2c3D4e5' }
  */
 export function createRow(
   project: Project,
+  moment: Moment,
   tableName: string,
   body: Record<string, unknown>,
 ): { createdAt: string; _id: string } {
   const table = tableToWrite(project, tableName) ?? newTable();
   const plan = planChanges(table.columns, body);
-  let id = newId();
-  while (table.rows.has(id)) id = newId();
-  const now = project.clock.iso();
+  let id = newId(moment);
+  while (table.rows.has(id)) id = newId(moment);
+  const now = moment.iso();
   const row = commit(project.config, table, { _id: id, createdAt: now, updatedAt: now }, plan);
   project.state(databaseState).tables.set(tableName, table);
   table.rows.set(id, row);
@@ -150,6 +152,7 @@ export function createRow(
 /** Changes the given columns of a row (the contract's `updateRow`); the caller needs write access. */
 export function updateRow(
   project: Project,
+  moment: Moment,
   principal: Principal,
   tableName: string,
   id: string,
@@ -160,7 +163,7 @@ export function updateRow(
   const table = tableToWrite(project, tableName)!;
   const plan = planChanges(table.columns, body);
   const written = commit(project.config, table, row, plan);
-  written.updatedAt = project.clock.iso();
+  written.updatedAt = moment.iso();
   table.rows.set(id, written);
   replaceIndexedRow(table, row, written);
   return { updatedAt: written.updatedAt };

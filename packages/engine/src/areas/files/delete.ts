@@ -1,4 +1,5 @@
 import { ApiError, ErrorCode } from '../../shared/errors.js';
+import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
 import { type Caller, checkOwnership } from './ownership.js';
 import { type FilePath, nameOf, publicUrl } from './paths.js';
@@ -15,6 +16,7 @@ export const MAX_DELETE_FILES = 1000;
  */
 export function deleteEntries(
   project: Project,
+  moment: Moment,
   caller: Caller,
   paths: readonly FilePath[],
   forced: readonly boolean[],
@@ -36,7 +38,7 @@ export function deleteEntries(
     }
     if (files > MAX_DELETE_FILES) throw tooMany(MAX_DELETE_FILES, 'files');
     const folder = find(state.root, parent) as FolderNode;
-    const now = project.clock.now();
+    const now = moment.now();
     for (const { path } of items) removeChild(folder, nameOf(path), now);
     release(items.flatMap(({ node }) => [...filesIn(node)].map((file) => file.blobKey)));
   });

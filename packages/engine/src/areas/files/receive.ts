@@ -1,5 +1,6 @@
 import type { BlobStore, BlobWriter, ContentDigests, Hashing } from '../../shared/capabilities.js';
 import { newId } from '../../shared/ids.js';
+import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
 import { type BodyChunks, type FileSink, type OpenFile, boundaryOf, readMultipart } from '../../shared/multipart.js';
 import type { Caller } from './ownership.js';
@@ -66,6 +67,16 @@ function blobSink(
   };
 }
 
+/** An upload request as `receiveUpload` takes it. */
+export interface UploadRequest {
+  body: BodyChunks | null;
+  contentType: string | undefined;
+  /** The owner of new files and folders: the user, or null for the master token. */
+  caller: Caller;
+  /** The most bytes the body may have (its route's limit). */
+  maxBytes: number;
+}
+
 /**
  * Takes the body of an upload request: each file goes to the blob store as it arrives (the data folder, or memory),
  * hashed on the way, and is committed only once the whole upload is accepted (see `upload`). An upload refused at
@@ -73,9 +84,8 @@ function blobSink(
  */
 export async function receiveUpload(
   project: Project,
-  body: BodyChunks | null,
-  contentType: string | undefined,
-  caller: Caller,
+  moment: Moment,
+  { body, contentType, caller, maxBytes }: UploadRequest,
 ): Promise<string[]> {
   const { config, capabilities } = project;
   const { blobs } = project.state(filesState);
@@ -86,7 +96,7 @@ export async function receiveUpload(
   const openFile: OpenFile<ReceivedFile> = (part) => {
     // Other fields are short text; a file sent as one of them is read as text and held to the field's limit.
     if (part.filename === undefined || !part.name.endsWith('.fileToUpload')) return undefined;
-    const blobKey = newId(24);
+    const blobKey = newId(moment, 24);
     return blobs.create(blobKey).then((writer) => {
       writers.push(writer);
       const digests = hashing.digests?.() ?? digestsHere(hashing);
@@ -95,9 +105,9 @@ export async function receiveUpload(
     });
   };
   try {
-    const limits = { bytes: config.maxUploadBytes, parts: config.maxUploadParts, fieldBytes: MAX_PATH_INPUT };
+    const limits = { bytes: maxBytes, parts: config.maxUploadParts, fieldBytes: MAX_PATH_INPUT };
     const parts = await readMultipart(body, boundaryOf(contentType), limits, openFile, capabilities.byteSearch);
-    return await upload(project, uploadItems(config.bucket, parts), caller);
+    return await upload(project, moment, uploadItems(config.bucket, parts), caller);
   } catch (error) {
     // A committed writer ignores this: its content is either listed or deleted by `upload`. Ending digests again is
     // harmless, and lets go of those of files cut short.

@@ -1,4 +1,5 @@
 import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
+import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
 import { contentTypes } from './content-type.js';
 import { type Caller, checkOwnership } from './ownership.js';
@@ -19,7 +20,12 @@ export interface RenameItem {
  * Renames files in place, or nothing: folders cannot be renamed (400), a user may rename only files that are
  * theirs (403), the new name must be free (417). Returns the new saved path of each file, in item order.
  */
-export function renameFiles(project: Project, caller: Caller, items: readonly RenameItem[]): Promise<string[]> {
+export function renameFiles(
+  project: Project,
+  moment: Moment,
+  caller: Caller,
+  items: readonly RenameItem[],
+): Promise<string[]> {
   const { bucket } = project.config;
   const targets = items.map(({ path, newName }) =>
     checkPathLength([...parentOf(path), newName], 'pathToRename with newFileName'),
@@ -39,7 +45,7 @@ export function renameFiles(project: Project, caller: Caller, items: readonly Re
       return node;
     });
     const typeFor = await contentTypes();
-    const now = project.clock.now();
+    const now = moment.now();
     items.forEach(({ path, newName }, i) => {
       const folder = find(state.root, parentOf(path)) as FolderNode;
       const file: FileNode = files[i]!;

@@ -1,8 +1,9 @@
 import { adminKey } from '../../admin/guard.js';
 import { bearer, master, projectHeader, serviceEnabled } from '../../shared/auth.js';
+import { changes, reads } from '../../shared/durability.js';
 import type { AppContext } from '../../shared/env.js';
 import { ErrorCode, badRequest } from '../../shared/errors.js';
-import { bodyChunks, intParam, isPlainObject, readJsonObject } from '../../shared/http.js';
+import { bodyChunks, bodyLimitOf, intParam, isPlainObject, readJsonObject } from '../../shared/http.js';
 import { servicePath } from '../../shared/path.js';
 import { createRoutes } from '../../shared/routes.js';
 import { adminListing } from './admin.js';
@@ -16,6 +17,7 @@ import { checkName, parsePath } from './paths.js';
 import { receiveUpload } from './receive.js';
 import { MAX_RENAME_FILES, renameFiles } from './rename.js';
 import { tooMany } from './selection.js';
+import { filesState } from './state.js';
 import { type TransferMode, transfer } from './transfer.js';
 import { createDirectory } from './upload.js';
 
@@ -28,24 +30,34 @@ const masterOnly = master(401);
 const ownerOf = (c: AppContext) => (c.get('principal').isMaster ? null : (c.get('principal').userId ?? null));
 const pathOf = (c: AppContext, value: unknown, field: string) => parsePath(c.env.project.config.bucket, value, field);
 
+/** The files tree keeps itself where the platform lets it (on disk), so its changes need no record there. */
+const changesFiles = changes({ keptBy: filesState });
+
 export const filesRoutes = createRoutes();
 
-filesRoutes.post('/files', storage, storageId, bearer, async (c) => {
-  const { project } = c.env;
-  const limit = project.config.maxUploadBytes;
-  // Refused before reading when the length is declared; otherwise while reading.
-  if (Number(c.req.header('content-length')) > limit) throw tooLarge(limit);
-  const savedFilesUrls = await receiveUpload(project, bodyChunks(c), c.req.header('content-type'), ownerOf(c));
-  return c.json({ savedFilesUrls });
-});
+filesRoutes.post(
+  '/files',
+  changes({ keptBy: filesState, bodyLimit: 'maxUploadBytes' }),
+  storage,
+  storageId,
+  bearer,
+  async (c) => {
+    const maxBytes = bodyLimitOf(c).bytes;
+    // Refused before reading when the length is declared; otherwise while reading.
+    if (Number(c.req.header('content-length')) > maxBytes) throw tooLarge(maxBytes);
+    const upload = { body: bodyChunks(c), contentType: c.req.header('content-type'), caller: ownerOf(c), maxBytes };
+    return c.json({ savedFilesUrls: await receiveUpload(c.env.project, c.env.moment, upload) });
+  },
+);
 
-filesRoutes.post('/directories', storage, storageId, bearer, async (c) => {
+filesRoutes.post('/directories', changesFiles, storage, storageId, bearer, async (c) => {
   const body = await readJsonObject(c);
-  const { path, created } = await createDirectory(c.env.project, pathOf(c, body['path'], 'path'), ownerOf(c));
+  const folder = pathOf(c, body['path'], 'path');
+  const { path, created } = await createDirectory(c.env.project, c.env.moment, folder, ownerOf(c));
   return c.json({ path }, created ? 201 : 200);
 });
 
-filesRoutes.post('/files/directoryInfo', storage, storageId, masterOnly, async (c) => {
+filesRoutes.post('/files/directoryInfo', reads, storage, storageId, masterOnly, async (c) => {
   const body = await readJsonObject(c);
   const path = pathOf(c, body['url'], 'url');
   const pageNumber = intField(body, 'pageNumber', 0, Number.MAX_SAFE_INTEGER, 0);
@@ -60,7 +72,7 @@ filesRoutes.post('/files/directoryInfo', storage, storageId, masterOnly, async (
   return c.json({ files });
 });
 
-filesRoutes.post('/files/fileInfo', storage, storageId, masterOnly, async (c) => {
+filesRoutes.post('/files/fileInfo', reads, storage, storageId, masterOnly, async (c) => {
   const body = await readJsonObject(c);
   return c.json(fileInfo(c.env.project, pathOf(c, body['url'], 'url')));
 });
@@ -71,6 +83,7 @@ async function deleteFiles(c: AppContext) {
   if (urls.length > MAX_DELETE_FILES) throw tooMany(MAX_DELETE_FILES, 'files');
   await deleteEntries(
     c.env.project,
+    c.env.moment,
     ownerOf(c),
     urls.map((url) => pathOf(c, url, 'urls')),
     flagList(body, 'forced', urls.length, 'urls'),
@@ -78,19 +91,20 @@ async function deleteFiles(c: AppContext) {
   return c.json({});
 }
 
-filesRoutes.post('/files/delete', storage, storageId, bearer, deleteFiles);
+filesRoutes.post('/files/delete', changesFiles, storage, storageId, bearer, deleteFiles);
 // The same with `DELETE /files` and the same JSON body, as one of the service's published clients sends it.
-filesRoutes.delete('/files', storage, storageId, bearer, deleteFiles);
+filesRoutes.delete('/files', changesFiles, storage, storageId, bearer, deleteFiles);
 
 function transferRoute(mode: TransferMode) {
   // docs/errors.md lists 417 for a disabled service on copy and move.
-  filesRoutes.post(`/files/${mode}`, serviceEnabled('storage', 417), storageId, masterOnly, async (c) => {
+  filesRoutes.post(`/files/${mode}`, changesFiles, serviceEnabled('storage', 417), storageId, masterOnly, async (c) => {
     const body = await readJsonObject(c);
     const sources = stringList(body, 'sourceUrls');
     const forces = flagList(body, 'forces', sources.length, 'sourceUrls');
     const destination = pathOf(c, body['destinationUrl'], 'destinationUrl');
     const newPaths = await transfer(
       c.env.project,
+      c.env.moment,
       mode,
       sources.map((url) => pathOf(c, url, 'sourceUrls')),
       forces,
@@ -102,7 +116,7 @@ function transferRoute(mode: TransferMode) {
 transferRoute('copy');
 transferRoute('move');
 
-filesRoutes.post('/files/rename', storage, storageId, bearer, async (c) => {
+filesRoutes.post('/files/rename', changesFiles, storage, storageId, bearer, async (c) => {
   const { items } = await readJsonObject(c);
   if (!Array.isArray(items) || items.length === 0 || !items.every(isPlainObject)) {
     throw badRequest(ErrorCode.VALIDATION_FAILED, '"items" must be a non-empty array of {pathToRename, newFileName}');
@@ -116,11 +130,11 @@ filesRoutes.post('/files/rename', storage, storageId, bearer, async (c) => {
       newName: checkName(item['newFileName'], 'newFileName'),
     };
   });
-  return c.json({ newPaths: await renameFiles(c.env.project, ownerOf(c), renames) });
+  return c.json({ newPaths: await renameFiles(c.env.project, c.env.moment, ownerOf(c), renames) });
 });
 
 // Admin API (beyond the spec): any location in one call, content types and dates, a search by name.
-filesRoutes.get('/__admin/files', adminKey, (c) =>
+filesRoutes.get('/__admin/files', reads, adminKey, (c) =>
   c.json(
     adminListing(c.env.project, pathOf(c, c.req.query('path') ?? '', 'path'), {
       name: c.req.query('name') || undefined,
@@ -132,7 +146,7 @@ filesRoutes.get('/__admin/files', adminKey, (c) =>
 
 // Downloads: `/<bucket>/<path>`, public like a CDN address. Any other first segment is not ours: it goes on to
 // the other areas' routes or the 404 handler.
-filesRoutes.get('/*', async (c, next) => {
+filesRoutes.get('/*', reads, async (c, next) => {
   const { project } = c.env;
   const pathname = servicePath(new URL(c.req.url).pathname);
   if (pathname.split('/')[1] !== project.config.bucket) return next();

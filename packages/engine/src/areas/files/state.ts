@@ -1,5 +1,6 @@
 import type { BlobStore } from '../../shared/capabilities.js';
 import { isPlainObject } from '../../shared/http.js';
+import { unrecorded } from '../../shared/ids.js';
 import type { Project, StateSlice } from '../../shared/project.js';
 import { hasSnapshots } from '../../shared/snapshots.js';
 import { MemoryBlobStore } from './memory-blobs.js';
@@ -103,7 +104,7 @@ function toNode(entry: EntryJson): TreeNode {
 
 function fromEntries(entries: unknown): FolderNode {
   if (!Array.isArray(entries)) throw new Error('"entries" must be an array');
-  const root = newFolder(null, 0);
+  const root = newRoot(0);
   for (const entry of entries as EntryJson[]) {
     if (!isPlainObject(entry) || typeof entry.path !== 'string') throw new Error('each entry needs a "path"');
     const names = entry.path.split('/');
@@ -115,6 +116,9 @@ function fromEntries(entries: unknown): FolderNode {
   }
   return root;
 }
+
+/** The bucket's root folder, which no state export holds (its entries are what is under it). */
+const newRoot = (now: number) => newFolder({ ownerId: null, now, random: unrecorded });
 
 function newState(project: Project, root: FolderNode, memory?: MemoryBlobStore): FilesState {
   const base = { root, resized: new ResizeCache(), queue: Promise.resolve() };
@@ -154,7 +158,7 @@ export const filesState: StateSlice<FilesState> = {
     const { persistence } = project.capabilities;
     const restored = persistence?.restore('files', (json) => fromJSON(json, project));
     if (restored) return { ...restored, saved: toEntries(restored.root, '', []) };
-    const state = newState(project, newFolder(null, project.clock.now()));
+    const state = newState(project, newRoot(project.clock.now()));
     if (!persistence) return state;
     // After an admin reset, a restart must find the empty tree too; a failing disk shows on the next change's save.
     const json = toJSON(state);

@@ -1,5 +1,6 @@
 import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
-import { newId } from '../../shared/ids.js';
+import { type RandomSource, newId } from '../../shared/ids.js';
+import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
 import { type FilePath, checkPathLength, isWithin, nameOf, publicUrl, samePath, savedPath } from './paths.js';
 import { select, tooMany } from './selection.js';
@@ -39,14 +40,16 @@ function checkMerge(bucket: string, path: FilePath, present: TreeNode, incoming:
 }
 
 /** A deep copy with new ids, dates and blob keys; `blobCopies` collects the bytes to copy, `[from, to]`. */
-function cloneNode(node: TreeNode, now: number, blobCopies: [string, string][]): TreeNode {
-  const fresh = { guid: newId(24), created: now, modified: now };
+function cloneNode(node: TreeNode, now: number, random: RandomSource, blobCopies: [string, string][]): TreeNode {
+  const fresh = { guid: newId(random, 24), created: now, modified: now };
   if (node.kind === 'file') {
-    const blobKey = newId(24);
+    const blobKey = newId(random, 24);
     blobCopies.push([node.blobKey, blobKey]);
     return { ...node, ...fresh, blobKey };
   }
-  const children = new Map([...node.children].map(([name, child]) => [name, cloneNode(child, now, blobCopies)]));
+  const children = new Map(
+    [...node.children].map(([name, child]) => [name, cloneNode(child, now, random, blobCopies)]),
+  );
   return { ...node, ...fresh, children };
 }
 
@@ -68,6 +71,7 @@ function graft(folder: FolderNode, name: string, node: TreeNode, now: number, re
  */
 export function transfer(
   project: Project,
+  moment: Moment,
   mode: TransferMode,
   sources: readonly FilePath[],
   forces: readonly boolean[],
@@ -97,9 +101,9 @@ export function transfer(
       checkMerge(bucket, [...destination, nameOf(path)], clash, node);
     }
 
-    const now = project.clock.now();
+    const now = moment.now();
     const blobCopies: [string, string][] = [];
-    const incoming = items.map(({ node }) => (mode === 'copy' ? cloneNode(node, now, blobCopies) : node));
+    const incoming = items.map(({ node }) => (mode === 'copy' ? cloneNode(node, now, moment, blobCopies) : node));
     const copies = await Promise.allSettled(blobCopies.map(([from, to]) => state.blobs.copy(from, to)));
     const failed = copies.find((copy) => copy.status === 'rejected');
     if (failed) {
@@ -107,7 +111,7 @@ export function transfer(
       await Promise.all(blobCopies.map(([, to]) => state.blobs.delete(to).catch(() => undefined)));
       throw failed.reason;
     }
-    const { folder } = ensureFolder(state.root, destination, null, now);
+    const { folder } = ensureFolder(state.root, destination, { ownerId: null, now, random: moment });
     const replaced: string[] = [];
     for (const [i, { path }] of items.entries()) graft(folder, nameOf(path), incoming[i]!, now, replaced);
     if (mode === 'move') {

@@ -1,5 +1,5 @@
 import { ApiError, ErrorCode, notFound } from '../../shared/errors.js';
-import { newId } from '../../shared/ids.js';
+import { type RandomSource, newId } from '../../shared/ids.js';
 import { type FilePath, publicUrl } from './paths.js';
 
 interface NodeBase {
@@ -28,8 +28,15 @@ export interface FileNode extends NodeBase {
 
 export type TreeNode = FolderNode | FileNode;
 
-export function newFolder(ownerId: string | null, now: number): FolderNode {
-  return { kind: 'folder', guid: newId(24), ownerId, created: now, modified: now, children: new Map() };
+/** Who makes a new folder (null: the master token), at what time of the server clock, its guid drawn from `random`. */
+export interface Making {
+  ownerId: string | null;
+  now: number;
+  random: RandomSource;
+}
+
+export function newFolder({ ownerId, now, random }: Making): FolderNode {
+  return { kind: 'folder', guid: newId(random, 24), ownerId, created: now, modified: now, children: new Map() };
 }
 
 export function find(root: FolderNode, path: FilePath): TreeNode | undefined {
@@ -67,8 +74,7 @@ function fileInTheWay(bucket: string, path: FilePath): ApiError {
 export function ensureFolder(
   root: FolderNode,
   path: FilePath,
-  ownerId: string | null,
-  now: number,
+  making: Making,
 ): { folder: FolderNode; created: boolean } {
   let folder = root;
   let created = false;
@@ -76,7 +82,7 @@ export function ensureFolder(
     const next = folder.children.get(name);
     if (next?.kind === 'file') throw new Error('ensureFolder called over a file');
     created = !next;
-    folder = next ?? setChild(folder, name, newFolder(ownerId, now), now);
+    folder = next ?? setChild(folder, name, newFolder(making), making.now);
   }
   return { folder, created };
 }

@@ -1,6 +1,7 @@
 import type { BlobStore } from '../../shared/capabilities.js';
 import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
+import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
 import { contentTypes } from './content-type.js';
 import type { FormPart } from '../../shared/multipart.js';
@@ -82,7 +83,12 @@ function item(bucket: string, index: number, fields: Map<string, FormPart<Receiv
  *
  * @param caller the owner of new files and folders: the user, or null for the master token
  */
-export function upload(project: Project, items: readonly UploadItem[], caller: Caller): Promise<string[]> {
+export function upload(
+  project: Project,
+  moment: Moment,
+  items: readonly UploadItem[],
+  caller: Caller,
+): Promise<string[]> {
   const { bucket } = project.config;
   const targets = items.map((i) => [...i.folder, i.name]);
   const repeated = firstRepeated(targets);
@@ -109,10 +115,10 @@ export function upload(project: Project, items: readonly UploadItem[], caller: C
       await Promise.all(items.map((i) => state.blobs.delete(i.file.blobKey).catch(() => undefined)));
       throw error;
     }
-    const now = project.clock.now();
+    const now = moment.now();
     const replaced: string[] = [];
     for (const i of items) {
-      const { folder } = ensureFolder(state.root, i.folder, caller, now);
+      const { folder } = ensureFolder(state.root, i.folder, { ownerId: caller, now, random: moment });
       const old = folder.children.get(i.name) as FileNode | undefined;
       if (old) replaced.push(old.blobKey);
       setChild(
@@ -120,7 +126,7 @@ export function upload(project: Project, items: readonly UploadItem[], caller: C
         i.name,
         {
           kind: 'file',
-          guid: old?.guid ?? newId(24),
+          guid: old?.guid ?? newId(moment, 24),
           // The owner stays: nobody takes over a shared (ownerless) file by replacing it.
           ownerId: old ? old.ownerId : caller,
           created: old?.created ?? now,
@@ -142,12 +148,13 @@ export function upload(project: Project, items: readonly UploadItem[], caller: C
 /** Creates a folder and its missing parents; `created` is false when it already existed (417 when a file is in the way). */
 export function createDirectory(
   project: Project,
+  moment: Moment,
   path: FilePath,
   ownerId: string | null,
 ): Promise<{ path: string; created: boolean }> {
   return mutate(project, async (state) => {
     checkFolderPath(state.root, path, project.config.bucket);
-    const { created } = ensureFolder(state.root, path, ownerId, project.clock.now());
+    const { created } = ensureFolder(state.root, path, { ownerId, now: moment.now(), random: moment });
     return { path: savedPath(path), created };
   });
 }

@@ -1,5 +1,6 @@
 import { ApiError, ErrorCode } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
+import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
 import { httpUrl, invalid, object, type Check } from './fields.js';
 import { runJob, type JobSpec } from './pipeline.js';
@@ -63,7 +64,7 @@ function forgetOldJobs(jobs: Map<string, JobRecord>, keep: number): void {
  * The settings are copied at submission, so later changes do not affect a queued job. A user may have at most
  * `transcoderMaxQueuedJobsPerUser` jobs waiting (400, 703).
  */
-export function submitConvert(project: Project, owner: SettingsOwner, body: unknown): JobRecord {
+export function submitConvert(project: Project, moment: Moment, owner: SettingsOwner, body: unknown): JobRecord {
   const capability = project.capabilities.transcoder;
   if (capability && 'unavailable' in capability)
     throw new ApiError(503, ErrorCode.TRANSCODER_UNAVAILABLE, capability.unavailable);
@@ -90,13 +91,13 @@ export function submitConvert(project: Project, owner: SettingsOwner, body: unkn
     );
   }
   const record: JobRecord = {
-    queueId: newId(16),
-    requestId: newId(16),
-    videoId: newId(16),
+    queueId: newId(moment, 16),
+    requestId: newId(moment, 16),
+    videoId: newId(moment, 16),
     ...(owner !== undefined && { userId: owner }),
     url: request['url'] as string,
     state: 'queued',
-    createdAt: project.clock.iso(),
+    createdAt: moment.iso(),
     deliveries: { delivered: 0, failed: 0, retries: 0 },
     notifications: [],
     settings: Object.fromEntries(Object.entries({ upload, ...spec }).filter(([, record]) => record)),

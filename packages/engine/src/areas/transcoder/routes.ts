@@ -1,5 +1,6 @@
 import { adminKey } from '../../admin/guard.js';
 import { bearer, serviceEnabled } from '../../shared/auth.js';
+import { changes, reads } from '../../shared/durability.js';
 import { readJsonObject } from '../../shared/http.js';
 import { createRoutes } from '../../shared/routes.js';
 import { KINDS } from './kinds.js';
@@ -12,7 +13,7 @@ transcoderRoutes.use('/metadata/*', serviceEnabled('transcoder'), bearer);
 transcoderRoutes.use('/video/*', serviceEnabled('transcoder'), bearer);
 
 for (const kind of KINDS) {
-  transcoderRoutes.post(`/metadata/${kind}`, async (c) => {
+  transcoderRoutes.post(`/metadata/${kind}`, changes(), async (c) => {
     const body = await readJsonObject(c);
     // The checks of every kind's fields load with the first saved setting, as jobs load with the first conversion.
     const { validateSetting } = await import('./settings.js');
@@ -26,28 +27,29 @@ for (const kind of KINDS) {
   });
 }
 
-transcoderRoutes.post('/video/convert', async (c) => {
+transcoderRoutes.post('/video/convert', changes(), async (c) => {
   // Jobs and their pipeline load with the first conversion: browser apps that mock the service rarely convert.
   const { submitConvert } = await import('./jobs.js');
-  const { requestId, videoId } = submitConvert(
-    c.env.project,
-    settingsOwner(c.get('principal')),
-    await readJsonObject(c),
-  );
+  const owner = settingsOwner(c.get('principal'));
+  const { requestId, videoId } = submitConvert(c.env.project, c.env.moment, owner, await readJsonObject(c));
   return c.json({ requestId, videoId }, 202);
 });
 
 transcoderRoutes.use('/__admin/jobs', adminKey);
 transcoderRoutes.use('/__admin/transcoder/*', adminKey);
 
-transcoderRoutes.get('/__admin/jobs', (c) => c.json({ jobs: [...c.env.project.state(transcoderState).jobs.values()] }));
+transcoderRoutes.get('/__admin/jobs', reads, (c) =>
+  c.json({ jobs: [...c.env.project.state(transcoderState).jobs.values()] }),
+);
 
 // Every stored settings record: the project's (the master token's) and each user's own.
-transcoderRoutes.get('/__admin/transcoder/settings', (c) => c.json(settingsJson(c.env.project.state(transcoderState))));
+transcoderRoutes.get('/__admin/transcoder/settings', reads, (c) =>
+  c.json(settingsJson(c.env.project.state(transcoderState))),
+);
 
-transcoderRoutes.get('/__admin/transcoder/policy', (c) => c.json(c.env.project.state(transcoderState).policy));
+transcoderRoutes.get('/__admin/transcoder/policy', reads, (c) => c.json(c.env.project.state(transcoderState).policy));
 
-transcoderRoutes.patch('/__admin/transcoder/policy', async (c) => {
+transcoderRoutes.patch('/__admin/transcoder/policy', changes(), async (c) => {
   const state = c.env.project.state(transcoderState);
   const { updatePolicy } = await import('./policy.js');
   return c.json(updatePolicy(state.policy, await readJsonObject(c)));

@@ -1,6 +1,7 @@
 import { ApiError, ErrorCode, badRequest, forbidden, notFound, unauthorized } from '../../shared/errors.js';
 import type { Principal } from '../../shared/env.js';
 import { newId } from '../../shared/ids.js';
+import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
 import { sendConfirmation } from './confirmation.js';
 import { hashPassword } from '../../shared/password.js';
@@ -23,7 +24,12 @@ export function assertUsernameFree(state: UsersState, username: string): void {
  * Registers a user (the contract's `registerUser`). With `emailConfirmation` on, the user starts inactive and a confirmation
  * e-mail whose link points at `origin` goes to the outbox.
  */
-export async function register(project: Project, body: Record<string, unknown>, origin: string): Promise<StoredUser> {
+export async function register(
+  project: Project,
+  moment: Moment,
+  body: Record<string, unknown>,
+  origin: string,
+): Promise<StoredUser> {
   const { profile, password, avatar, extra } = readRegistration(body);
   checkFieldsSize({ ...profile, avatar, extra }, project.config.maxUserFieldsBytes);
   const confirmByEmail = project.config.emailConfirmation;
@@ -32,11 +38,11 @@ export async function register(project: Project, body: Record<string, unknown>, 
   }
   const state = project.state(usersState);
   assertUsernameFree(state, profile.username);
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(moment, password);
   // Checked again: another registration may have taken the name while the hash was computed.
   assertUsernameFree(state, profile.username);
   const user: StoredUser = {
-    userId: newId(24),
+    userId: newId(moment, 24),
     firstName: '',
     lastName: '',
     email: '',
@@ -47,10 +53,10 @@ export async function register(project: Project, body: Record<string, unknown>, 
     active: !confirmByEmail,
     extra,
     passwordHash,
-    createdAt: project.clock.now(),
+    createdAt: moment.now(),
   };
   addUser(state, user);
-  if (confirmByEmail) sendConfirmation(project, user, origin);
+  if (confirmByEmail) sendConfirmation(project, moment, user, origin);
   return user;
 }
 
@@ -113,6 +119,7 @@ export function activateUser(project: Project, userId: string): StoredUser {
  */
 export async function setPassword(
   project: Project,
+  moment: Moment,
   userId: string,
   body: Record<string, unknown>,
 ): Promise<StoredUser> {
@@ -120,7 +127,7 @@ export async function setPassword(
   const password = requiredString(body, 'password');
   const user = project.state(usersState).users.get(userId);
   if (!user) throw notFound(ErrorCode.USER_NOT_FOUND, `no user "${userId}"`);
-  user.passwordHash = await hashPassword(password);
+  user.passwordHash = await hashPassword(moment, password);
   return user;
 }
 

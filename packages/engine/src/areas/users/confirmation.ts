@@ -1,5 +1,6 @@
 import { ApiError, ErrorCode } from '../../shared/errors.js';
 import { newKeptSecret } from '../../shared/ids.js';
+import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
 import { usersState, type StoredUser } from './state.js';
 
@@ -20,8 +21,8 @@ function linkBase(project: Project, requestOrigin: string): string {
  *
  * @param requestOrigin the origin of the registration request, used only when the server's own address is unknown
  */
-export function sendConfirmation(project: Project, user: StoredUser, requestOrigin: string): void {
-  const token = newKeptSecret();
+export function sendConfirmation(project: Project, moment: Moment, user: StoredUser, requestOrigin: string): void {
+  const token = newKeptSecret(moment);
   project.state(usersState).confirmations.add(token, { userId: user.userId });
   const link = `${linkBase(project, requestOrigin)}${CONFIRMATION_PATH}/${token}`;
   project.outbox.push({
@@ -30,6 +31,14 @@ export function sendConfirmation(project: Project, user: StoredUser, requestOrig
     text: `Hello ${user.username}, open this link to activate your account: ${link}`,
     link,
   });
+}
+
+/** Whether `path` is a confirmation link `project` sent (and still knows). */
+export function isConfirmationLink(project: Project, path: string): boolean {
+  const prefix = `${CONFIRMATION_PATH}/`;
+  return (
+    path.startsWith(prefix) && project.state(usersState).confirmations.get(path.slice(prefix.length)) !== undefined
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 import { ApiError, ErrorCode, badRequest, notFound } from '../../shared/errors.js';
 import { newId, newSecret } from '../../shared/ids.js';
+import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
 import { assertUsernameFree } from './accounts.js';
 import { hashPassword, verifyPassword } from '../../shared/password.js';
@@ -23,10 +24,10 @@ const COMPLETION_FIELDS = [
 ] as const;
 
 /** A username no one has: `guest-` and 16 random letters and digits. */
-function freeGuestName(project: Project): string {
+function freeGuestName(project: Project, moment: Moment): string {
   const { byUsername } = project.state(usersState);
   for (;;) {
-    const username = `guest-${newId(16)}`;
+    const username = `guest-${newId(moment, 16)}`;
     if (!byUsername.has(username)) return username;
   }
 }
@@ -37,21 +38,25 @@ function freeGuestName(project: Project): string {
  * The body must be empty (or `{}`). The answer is the only place the password is ever shown.
  *
  * @example
- * const { id, username, password } = await registerGuest(project, {}); // then log in with username and password
+ * const { id, username, password } = await registerGuest(project, moment, {}); // then log in with them
  */
-export async function registerGuest(project: Project, body: Record<string, unknown>): Promise<GuestCredentials> {
+export async function registerGuest(
+  project: Project,
+  moment: Moment,
+  body: Record<string, unknown>,
+): Promise<GuestCredentials> {
   const field = Object.keys(body)[0];
   if (field !== undefined)
     throw badRequest(
       ErrorCode.VALIDATION_FAILED,
       `"${field}" cannot be set: a guest registration takes no fields, the server chooses them`,
     );
-  const password = newSecret(12);
-  const passwordHash = await hashPassword(password);
+  const password = newSecret(moment, 12);
+  const passwordHash = await hashPassword(moment, password);
   const state = project.state(usersState);
   const user: StoredUser = {
-    userId: newId(24),
-    username: freeGuestName(project),
+    userId: newId(moment, 24),
+    username: freeGuestName(project, moment),
     firstName: '',
     lastName: '',
     email: '',
@@ -61,7 +66,7 @@ export async function registerGuest(project: Project, body: Record<string, unkno
     active: true,
     extra: {},
     passwordHash,
-    createdAt: project.clock.now(),
+    createdAt: moment.now(),
   };
   addUser(state, user);
   return { ...userRecord(project, user), id: user.userId, password };
@@ -83,9 +88,13 @@ function guestOf(project: Project, userId: string): StoredUser {
  * The user keeps their id, sessions and data. All or nothing.
  *
  * @example
- * await completeGuestRegistration(project, { userId, newUsername: 'ann', lastPassword, newPassword: 's3cret', email: 'ann@example.com' });
+ * await completeGuestRegistration(project, moment, { userId, newUsername: 'ann', lastPassword, newPassword: 's3cret' });
  */
-export async function completeGuestRegistration(project: Project, body: Record<string, unknown>): Promise<StoredUser> {
+export async function completeGuestRegistration(
+  project: Project,
+  moment: Moment,
+  body: Record<string, unknown>,
+): Promise<StoredUser> {
   rejectUnknownKeys(body, COMPLETION_FIELDS);
   const userId = requiredString(body, 'userId');
   const username = requiredString(body, 'newUsername');
@@ -96,10 +105,10 @@ export async function completeGuestRegistration(project: Project, body: Record<s
   const state = project.state(usersState);
   const guest = guestOf(project, userId);
   assertUsernameFree(state, username);
-  if (!(await verifyPassword(lastPassword, guest.passwordHash))) {
+  if (!(await verifyPassword(moment, lastPassword, guest.passwordHash))) {
     throw badRequest(ErrorCode.INVALID_CREDENTIALS, '"lastPassword" is not the guest\'s current password');
   }
-  const passwordHash = await hashPassword(newPassword);
+  const passwordHash = await hashPassword(moment, newPassword);
   // Checked again: another request may have completed this guest or taken the name while the hashes were computed.
   guestOf(project, userId);
   assertUsernameFree(state, username);

@@ -1,4 +1,5 @@
 import type { Area } from '../../area.js';
+import { isConfirmationLink } from './confirmation.js';
 import { usersRoutes } from './routes.js';
 import { usersState } from './state.js';
 
@@ -15,5 +16,6 @@ export const usersArea: Area = {
       },
       has: (userId) => project.state(usersState).users.has(userId),
     };
+    project.madeLink = (path) => isConfirmationLink(project, path);
   },
 };

@@ -1,5 +1,6 @@
 import { ApiError, ErrorCode } from '../../shared/errors.js';
 import { newSecret } from '../../shared/ids.js';
+import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
 import { verifyPassword } from '../../shared/password.js';
 import { usersState } from './state.js';
@@ -16,8 +17,13 @@ export interface TokenResponse {
   jti: string;
 }
 
-async function clientTokens(project: Project, userId: string, refreshToken: string): Promise<TokenResponse> {
-  const access = await project.tokens.issue('client', project.config.accessTokenTtlSeconds, userId);
+async function clientTokens(
+  project: Project,
+  moment: Moment,
+  userId: string,
+  refreshToken: string,
+): Promise<TokenResponse> {
+  const access = await project.tokens.issue(moment, 'client', project.config.accessTokenTtlSeconds, userId);
   return {
     access_token: access.token,
     token_type: 'bearer',
@@ -29,40 +35,45 @@ async function clientTokens(project: Project, userId: string, refreshToken: stri
 }
 
 /** User login (the contract's `login`): an access token and a new refresh token that lives `refreshTokenTtlSeconds`. */
-export async function login(project: Project, username: string, password: string): Promise<TokenResponse> {
+export async function login(
+  project: Project,
+  moment: Moment,
+  username: string,
+  password: string,
+): Promise<TokenResponse> {
   const state = project.state(usersState);
   const user = state.users.get(state.byUsername.get(username) ?? '');
-  if (!user || !(await verifyPassword(password, user.passwordHash))) {
+  if (!user || !(await verifyPassword(moment, password, user.passwordHash))) {
     throw new ApiError(401, ErrorCode.INVALID_CREDENTIALS, 'username or password is incorrect');
   }
   // After the password check, so that the answer tells nothing about a user to someone without the password.
   if (!user.active)
     throw new ApiError(401, ErrorCode.USER_INACTIVE, 'this user has not confirmed the registration e-mail yet');
-  const now = project.clock.now();
+  const now = moment.now();
   // Expired tokens are dropped here, by a request that succeeds (a failed renewal must change nothing), earliest first:
   // each costs O(log n), whatever the number of tokens kept.
   state.refreshTokens.dropExpired(now);
-  const refreshToken = newSecret();
-  state.refreshTokens.add(await secretTokenDigest(refreshToken), {
+  const refreshToken = newSecret(moment);
+  state.refreshTokens.add(await secretTokenDigest(moment, refreshToken), {
     userId: user.userId,
     expiresAt: now + project.config.refreshTokenTtlSeconds * 1000,
   });
-  return clientTokens(project, user.userId, refreshToken);
+  return clientTokens(project, moment, user.userId, refreshToken);
 }
 
 /** Renewal (the contract's `login`): a new access token for a valid refresh token, which itself stays valid (no rotation). */
-export async function renew(project: Project, refreshToken: string): Promise<TokenResponse> {
+export async function renew(project: Project, moment: Moment, refreshToken: string): Promise<TokenResponse> {
   const { refreshTokens, users } = project.state(usersState);
-  const entry = refreshTokens.get(await secretTokenDigest(refreshToken));
-  if (!entry || entry.expiresAt <= project.clock.now() || !users.get(entry.userId)?.active) {
+  const entry = refreshTokens.get(await secretTokenDigest(moment, refreshToken));
+  if (!entry || entry.expiresAt <= moment.now() || !users.get(entry.userId)?.active) {
     throw new ApiError(401, ErrorCode.INVALID_REFRESH_TOKEN, 'refresh token is incorrect or expired');
   }
-  return clientTokens(project, entry.userId, refreshToken);
+  return clientTokens(project, moment, entry.userId, refreshToken);
 }
 
 /** Master login (the contract's `login`): a master access token, no refresh token. */
-export async function masterLogin(project: Project): Promise<TokenResponse> {
-  const access = await project.tokens.issue('master', project.config.accessTokenTtlSeconds);
+export async function masterLogin(project: Project, moment: Moment): Promise<TokenResponse> {
+  const access = await project.tokens.issue(moment, 'master', project.config.accessTokenTtlSeconds);
   return {
     access_token: access.token,
     token_type: 'bearer',
@@ -76,18 +87,18 @@ export async function masterLogin(project: Project): Promise<TokenResponse> {
  * Logout (the contract's `logout`): expires the refresh token. Idempotent: an unknown or already expired token is
  * just as logged out afterwards. Access tokens already issued stay valid until their `expires_in`.
  */
-export async function logout(project: Project, refreshToken: string): Promise<void> {
-  project.state(usersState).refreshTokens.delete(await secretTokenDigest(refreshToken));
+export async function logout(project: Project, moment: Moment, refreshToken: string): Promise<void> {
+  project.state(usersState).refreshTokens.delete(await secretTokenDigest(moment, refreshToken));
 }
 
 /**
  * Signs a user out everywhere (admin API, the panel's "sign out"): expires every refresh token of theirs, as a logout
  * of each would, and answers how many were still valid. Their access tokens stay valid until their `expires_in`, as after a logout. 404 for an unknown user.
  */
-export function signOutEverywhere(project: Project, userId: string): { expiredRefreshTokens: number } {
+export function signOutEverywhere(project: Project, moment: Moment, userId: string): { expiredRefreshTokens: number } {
   const state = project.state(usersState);
   if (!state.users.has(userId)) throw new ApiError(404, ErrorCode.USER_NOT_FOUND, `no user "${userId}"`);
-  const now = project.clock.now();
+  const now = moment.now();
   const removed = state.refreshTokens.deleteOfUser(userId);
   return { expiredRefreshTokens: removed.filter(({ expiresAt }) => expiresAt > now).length };
 }

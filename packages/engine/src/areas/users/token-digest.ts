@@ -1,6 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { secretOutcome } from '../../shared/secret-outcome.js';
+import type { Moment } from '../../shared/moment.js';
 
 /**
  * How the state keeps a refresh token: its SHA-256, hex, so that a copy of the state (an export, the data folder)
@@ -9,4 +9,5 @@ import { secretOutcome } from '../../shared/secret-outcome.js';
 export const tokenDigest = (token: string): string => bytesToHex(sha256(utf8ToBytes(token)));
 
 /** The digest of a token a client sent or was handed, which the journal keeps in place of the token. */
-export const secretTokenDigest = (token: string): Promise<string> => secretOutcome(async () => tokenDigest(token));
+export const secretTokenDigest = (moment: Moment, token: string): Promise<string> =>
+  moment.secretOutcome(async () => tokenDigest(token));
