@@ -14,7 +14,7 @@ import { projectsAdminRoutes } from '../packages/engine/src/projects/admin-route
 import type { ServerProjects } from '../packages/engine/src/projects/server-projects.js';
 import type { AppEnv } from '../packages/engine/src/shared/env.js';
 import { startTestServer, type TestServer } from '../mock-server/test/support/server.js';
-import { createUser, masterAuth, type TestUser } from '../mock-server/test/support/users.js';
+import { authIdHeader, createUser, login, masterAuth, type TestUser } from '../mock-server/test/support/users.js';
 import { loadContract, type Operation } from './fidelity/support/contract.js';
 
 const contract = loadContract();
@@ -221,12 +221,70 @@ const RUNS: [string, () => Promise<void>][] = [
     },
   ],
   [
+    'adminFindUsers',
+    async () => {
+      const garcia = await createUser(server, 'jgarcia', { firstName: 'José', lastName: 'García' });
+      const find = async (query: string) =>
+        ((await call('adminFindUsers', 200, `/__admin/users?${query}`)) as { users: { userId: string }[] }).users.map(
+          (u) => u.userId,
+        );
+      expect(await find('q=GARCIA&active=true')).toEqual([garcia.userId]);
+      expect(await find('q=jose&guest=false')).toEqual([garcia.userId]);
+      expect(await find(`q=${garcia.userId}`)).toEqual([garcia.userId]);
+      const registered = await server.request('/auth/guest-users', { method: 'POST', headers: authIdHeader(server) });
+      const guest = (await registered.json()) as { id: string };
+      expect(await find('guest=true&active=true')).toEqual([guest.id]);
+      expect(await find('active=false')).toEqual([]);
+      await call('adminFindUsers', 400, '/__admin/users?active=yes');
+    },
+  ],
+  [
+    'adminSetUserPassword',
+    async () => {
+      const record = await call('adminSetUserPassword', 200, `/__admin/users/${user.userId}/password`, {
+        body: { password: 'n3w-s3cret' },
+      });
+      expect(record).toMatchObject({ userId: user.userId, username: 'ann' });
+      const client = { 'X-Service-Authentication-Key': server.config.clientKey };
+      await expect(login(server, { username: 'ann', password: 'n3w-s3cret' }, client)).resolves.toMatchObject({
+        scope: 'client',
+      });
+      await expect(login(server, { username: 'ann', password: user.password }, client)).rejects.toThrow(/401/);
+      await call('adminSetUserPassword', 400, `/__admin/users/${user.userId}/password`, { body: { password: '' } });
+      await call('adminSetUserPassword', 404, '/__admin/users/nobody/password', { body: { password: 'x' } });
+    },
+  ],
+  [
     'adminListTables',
     async () => {
       const { tables } = (await call('adminListTables', 200, '/__admin/database/tables')) as {
         tables: { name: string }[];
       };
       expect(tables.map((t) => t.name)).toEqual(['GameScore']);
+    },
+  ],
+  [
+    'adminListFiles',
+    async () => {
+      const { bucket } = server.engine.project.config;
+      const form = new FormData();
+      form.set('fileItems[0].fileToUpload', new Blob(['<svg/>']), 'Café Logo.svg');
+      form.set('fileItems[0].path', 'brand/2025');
+      form.set('fileItems[0].replacing', 'false');
+      const storage = { 'X-Service-Storage-Id': server.config.storageId, ...user.auth };
+      expect((await server.request('/files', { method: 'POST', headers: storage, body: form })).status).toBe(200);
+      const root = (await call('adminListFiles', 200, '/__admin/files')) as { entries: { url: string }[] };
+      expect(root.entries.map((e) => e.url)).toEqual([`/${bucket}/brand`]);
+      const found = await call('adminListFiles', 200, '/__admin/files?name=cafe%20logo');
+      expect(found).toMatchObject({
+        total: 1,
+        entries: [{ url: `/${bucket}/brand/2025/Caf%C3%A9%20Logo.svg`, contentType: 'image/svg+xml' }],
+      });
+      // A file's own path answers the file, and nothing below it: no error for guessing wrong.
+      const file = await call('adminListFiles', 200, '/__admin/files?path=brand/2025/Caf%C3%A9%20Logo.svg');
+      expect(file).toMatchObject({ entry: { isDirectory: false, ownerId: user.userId }, entries: [], total: 0 });
+      await call('adminListFiles', 404, '/__admin/files?path=brand/2024');
+      await call('adminListFiles', 400, '/__admin/files?path=brand/..');
     },
   ],
   [
@@ -339,6 +397,43 @@ const RUNS: [string, () => Promise<void>][] = [
       const summary = await firstStreamedRequest(() => send('GET', '/__admin/clock'));
       expect(contract.checkSchema('AdminRequestSummary', summary)).toBeUndefined();
       expect(summary).toMatchObject({ method: 'GET', path: '/__admin/clock', area: 'admin' });
+    },
+  ],
+  [
+    'adminExportRequests',
+    async () => {
+      const { log } = (await call('adminExportRequests', 200, '/__admin/requests/har?area=users&limit=3')) as {
+        log: { entries: { _area: string; startedDateTime: string }[] };
+      };
+      expect(log.entries).toHaveLength(3);
+      expect(log.entries.every((entry) => entry._area === 'users')).toBe(true);
+      const times = log.entries.map((entry) => entry.startedDateTime);
+      expect([...times].sort()).toEqual(times);
+      await call('adminExportRequests', 400, '/__admin/requests/har?status=600');
+    },
+  ],
+  [
+    'adminReplayRequest',
+    async () => {
+      const { requests } = (await call('adminListRequests', 200, `/__admin/requests?user=ann&area=database`)) as {
+        requests: { id: string; method: string }[];
+      };
+      const created = requests.find((r) => r.method === 'POST')!;
+      const again = (await call('adminReplayRequest', 200, `/__admin/requests/${created.id}/replay`)) as {
+        id: string;
+        status: number;
+        caller: unknown;
+      };
+      expect(again).toMatchObject({ status: 201, caller: { kind: 'user', userId: user.userId, username: 'ann' } });
+      const replayed = (await call('adminGetRequest', 200, `/__admin/requests/${again.id}`)) as {
+        request: { headers: Record<string, string> };
+      };
+      expect(replayed.request.headers['x-replay-of']).toBe(created.id);
+      const { requests: uploads } = (await call('adminListRequests', 200, '/__admin/requests?text=POST%20/files')) as {
+        requests: { id: string }[];
+      };
+      await call('adminReplayRequest', 409, `/__admin/requests/${uploads[0]!.id}/replay`);
+      await call('adminReplayRequest', 404, '/__admin/requests/0-0/replay');
     },
   ],
   ['adminClearRequests', async () => void (await call('adminClearRequests', 200, '/__admin/requests'))],
@@ -462,6 +557,8 @@ const RUNS: [string, () => Promise<void>][] = [
       await send('PATCH', '/__admin/config', { inspectorLimit: 0 });
       await call('adminListRequests', 409, '/__admin/requests');
       await call('adminGetRequest', 409, '/__admin/requests/0-0');
+      await call('adminExportRequests', 409, '/__admin/requests/har');
+      await call('adminReplayRequest', 409, '/__admin/requests/0-0/replay');
       await call('adminStreamRequests', 409, '/__admin/requests/stream');
     },
   ],

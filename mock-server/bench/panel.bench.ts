@@ -1,7 +1,8 @@
 // The management panel (docs/panel.md): its built size (gzip: every file, and what the browser fetches to show the
 // sign-in form, a signed-in page and the Database page; the first load's ceiling 40 KB), its load time from the local
 // server in Chromium (cold cache, until the page is usable; ceiling 1 s), in rounds; and the Database page's grid on a
-// table of 100,000 rows: from choosing 100 (or 1,000) rows a page to those rows on screen (ceilings 150 and 400 ms).
+// table of 100,000 rows: from choosing 100 (or 1,000) rows a page to those rows on screen (ceilings 150 and 400 ms);
+// the request inspector live at 200 requests a second (panel-inspector.ts).
 // Run: `npm run bench -w @basekit/mock-server -- panel`.
 import { readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startServer } from '../src/server.js';
 import { launchChromium } from '../../test/support/chromium.js';
 import { buildPanel } from '../test/panel/support.js';
+import { inspectorBench } from './panel-inspector.js';
 
 const ROUNDS = 7;
 /**
@@ -217,6 +219,7 @@ try {
     );
   }
   await context.close();
+  await inspectorBench(server, panelUrl, browser);
 } finally {
   await browser.close();
   await server.close();

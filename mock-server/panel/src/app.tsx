@@ -1,12 +1,16 @@
 import type { FunctionComponent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { resumeSession, signOut, switchProject, useConfig } from './api.js';
+import { pageCommands, type Command } from './commands.js';
+import { CommandPalette } from './components/command-palette.js';
 import { ProjectSwitcher } from './components/project-switcher.js';
 import { ThemePicker } from './components/theme-picker.js';
 import { pages, type PageEntry } from './pages/index.js';
 import type { PageProps } from './pages/page-props.js';
 import { href, navigate, useRoute } from './router.js';
 import { SignIn } from './sign-in.js';
+import { THEMES, applyTheme } from './theme.js';
+import { forgetUsernames } from './usernames.js';
 
 /** The panel: the sign-in form until the master key is given, then the layout with the page of the URL. */
 export function App() {
@@ -17,30 +21,74 @@ export function App() {
   return config ? <Layout project={config.authenticationId} /> : <SignIn />;
 }
 
+/** The layout's own commands: every page, the themes, signing out. */
+const layoutCommands = (): Command[] => [
+  ...pages.map((page) => ({ title: `Go to ${page.title}`, run: () => navigate(href(page.name)) })),
+  ...THEMES.map((theme) => ({ title: `Theme: ${theme}`, run: () => applyTheme(theme) })),
+  { title: 'Sign out', run: signOut },
+];
+
+const isEditable = (target: EventTarget | null) =>
+  target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+
 function Layout({ project }: { project: string }) {
   const route = useRoute();
   const entry = pages.find((p) => p.name === route.page);
   const opened = useOpenedProject(route.project);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [palette, setPalette] = useState(false);
   useEffect(() => {
     if (!route.page) navigate(href(pages[0]!.name), { replace: true });
   }, [route.page]);
   useEffect(() => {
     document.title = `${entry?.title ?? 'Not found'} · basekit panel`;
   }, [entry]);
+  // A link followed from the folded menu closes it.
+  useEffect(() => setMenuOpen(false), [route]);
+  useShortcuts(
+    () => setPalette(true),
+    () => setMenuOpen(false),
+  );
   return (
     <div class="layout">
       <a class="skip" href="#main">
         Skip to the page
       </a>
       <header class="top">
+        <button
+          type="button"
+          class="menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="side-nav"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          Menu
+        </button>
         <span class="brand">basekit panel</span>
         <ProjectSwitcher current={project} page={entry?.name ?? pages[0]!.name} />
-        <ThemePicker />
-        <button type="button" onClick={signOut}>
+        <button
+          type="button"
+          class="palette-button"
+          title="Pages and actions (Ctrl+K or ⌘K); / searches the page"
+          aria-keyshortcuts="Control+K Meta+K"
+          onClick={() => setPalette(true)}
+        >
+          Commands
+        </button>
+        <button type="button" class="sign-out" onClick={signOut}>
           Sign out
         </button>
       </header>
-      <nav class="side" aria-label="Pages">
+      {menuOpen && (
+        <button
+          type="button"
+          class="backdrop"
+          tabIndex={-1}
+          aria-label="Close the menu"
+          onClick={() => setMenuOpen(false)}
+        />
+      )}
+      <nav id="side-nav" class={menuOpen ? 'side open' : 'side'} aria-label="Pages">
         <ul>
           {pages.map((p) => (
             <li key={p.name}>
@@ -50,6 +98,7 @@ function Layout({ project }: { project: string }) {
             </li>
           ))}
         </ul>
+        <ThemePicker />
       </nav>
       <main id="main">
         {!opened.ready ? (
@@ -65,8 +114,33 @@ function Layout({ project }: { project: string }) {
           route.page && <NotFound page={route.page} />
         )}
       </main>
+      {palette && (
+        <CommandPalette commands={[...pageCommands(), ...layoutCommands()]} onClose={() => setPalette(false)} />
+      )}
     </div>
   );
+}
+
+/**
+ * The keyboard shortcuts: Ctrl+K or ⌘K opens the command palette, `/` goes to the page's search field (the palette
+ * when the page has none), Escape folds the menu away.
+ */
+function useShortcuts(openPalette: () => void, closeMenu: () => void): void {
+  useEffect(() => {
+    const keyDown = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k') {
+        event.preventDefault();
+        openPalette();
+      } else if (event.key === '/' && !event.ctrlKey && !event.metaKey && !isEditable(event.target)) {
+        event.preventDefault();
+        const search = document.querySelector<HTMLInputElement>('main input[type=search]');
+        if (search) search.focus();
+        else openPalette();
+      } else if (event.key === 'Escape') closeMenu();
+    };
+    document.addEventListener('keydown', keyDown);
+    return () => document.removeEventListener('keydown', keyDown);
+  }, []);
 }
 
 /**
@@ -98,6 +172,7 @@ function PageView({ entry, params }: { entry: PageEntry; params: string[] }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     heading.current?.focus();
+    forgetUsernames();
     if (Page) return;
     entry.load().then(
       (module) => {

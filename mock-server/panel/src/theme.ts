@@ -10,6 +10,9 @@ export function savedTheme(): Theme {
   return THEMES.includes(saved as Theme) ? (saved as Theme) : 'system';
 }
 
+/** The event `applyTheme` dispatches on `window`, so that the theme picker follows a theme chosen elsewhere. */
+export const THEME_CHANGE = 'panel:theme';
+
 export function applyTheme(theme: Theme): void {
   if (theme === 'system') {
     delete document.documentElement.dataset['theme'];
@@ -18,4 +21,5 @@ export function applyTheme(theme: Theme): void {
     document.documentElement.dataset['theme'] = theme;
     localStorage.setItem(STORAGE, theme);
   }
+  dispatchEvent(new Event(THEME_CHANGE));
 }

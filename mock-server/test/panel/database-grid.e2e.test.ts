@@ -27,10 +27,20 @@ const header = (name: string) =>
   grid()
     .getByRole('columnheader')
     .filter({ hasText: new RegExp(`^${name}\\b`) });
-/** The cell of a row's column: its position among the headers. */
+/**
+ * The cell of a row's column (one of the table's own, typed): its position among the headers, once the table's
+ * columns have come. Rows may show first, their columns in the rows' order and without a type: a position read then
+ * would name another column once the types come and put the columns in the table's order.
+ */
 async function cell(id: string, column: string) {
-  const titles = await grid().getByRole('columnheader').allTextContents();
-  const at = titles.findIndex((title) => title === column || title.startsWith(`${column} `));
+  let at = -1;
+  await expect
+    .poll(async () => {
+      const titles = await grid().getByRole('columnheader').allTextContents();
+      at = titles.findIndex((title) => title.startsWith(`${column} `));
+      return at;
+    })
+    .toBeGreaterThanOrEqual(0);
   return grid()
     .getByRole('row')
     .filter({ has: panel.page.getByRole('link', { name: id, exact: true }) })

@@ -29,7 +29,7 @@ describe('panel: faults and snapshots', () => {
     await faults.getByLabel('Times').fill('2');
     await faults.getByRole('button', { name: 'Set the fault' }).click();
     await expect.poll(() => status('Faults').textContent()).toMatch(/^Fault f\d+ set on POST \/auth\/login\.$/);
-    const table = faults.getByRole('table', { name: 'Faults set' });
+    const table = faults.getByRole('table', { name: 'Set on this project' });
     await expect.poll(() => table.getByText('POST /auth/login').count()).toBe(1);
 
     expect((await masterLogin()).status).toBe(503);

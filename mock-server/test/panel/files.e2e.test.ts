@@ -1,8 +1,10 @@
 // The Files page in Chromium against a real server: folders, upload (file input and drag and drop) with progress,
 // image preview resized by the server, download under a chosen name, rename, move and delete.
+import type { Request, Response } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { signIn, startPanel, type PanelTest } from './support.js';
+import { masterAuth } from '../support/users.js';
+import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
 
 let panel: PanelTest;
 beforeAll(async () => {
@@ -128,4 +130,44 @@ it('copies and deletes selected entries of a folder, a non-empty folder only whe
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
   await page.getByRole('button', { name: 'Yes, delete' }).click();
   await expect.poll(() => entries.textContent()).not.toContain('backup/');
+});
+
+it('opens a file without asking for a listing of it: no 4xx in the console or the inspector', async () => {
+  const { page, server } = panel;
+  const form = new FormData();
+  form.set('fileItems[0].fileToUpload', new Blob(['read me']), 'readme.txt');
+  form.set('fileItems[0].path', 'docs');
+  form.set('fileItems[0].replacing', 'true');
+  const master = await masterAuth(server);
+  const uploaded = await server.request('/files', {
+    method: 'POST',
+    headers: { 'X-Service-Storage-Id': server.config.storageId, ...master },
+    body: form,
+  });
+  expect(uploaded.status).toBe(200);
+  await server.admin('/__admin/requests', { method: 'DELETE' });
+  const failed: string[] = [];
+  const listings: string[] = [];
+  const watch = (response: Response) => {
+    if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+  };
+  const watchRequest = (request: Request) => {
+    if (request.url().endsWith('/files/directoryInfo')) listings.push(request.postData() ?? '');
+  };
+  page.on('response', watch);
+  page.on('request', watchRequest);
+  try {
+    await openPanel(panel, 'files/docs');
+    await page.getByRole('link', { name: 'readme.txt' }).click();
+    await page.getByRole('heading', { level: 2, name: 'readme.txt' }).waitFor();
+    await openPanel(panel, 'files/docs/readme.txt');
+    await page.getByRole('heading', { level: 2, name: 'readme.txt' }).waitFor();
+  } finally {
+    page.off('response', watch);
+    page.off('request', watchRequest);
+  }
+  expect(failed).toEqual([]);
+  expect(listings.filter((body) => body.includes('readme.txt'))).toEqual([]);
+  const kept = await server.admin('/__admin/requests?status=4xx');
+  expect(((await kept.json()) as { requests: unknown[] }).requests).toEqual([]);
 });

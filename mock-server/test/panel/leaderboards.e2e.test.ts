@@ -62,7 +62,7 @@ it('defines an event and a leaderboard; events users post show in its top list a
     .poll(() => rows('Top players of fastest'))
     .toEqual(['RankPlayerrace.timerace.laps', '1bob303', '2ann423']);
 
-  await page.getByLabel('Player').fill('ann');
+  await page.getByLabel('Player', { exact: true }).fill('ann');
   await page.getByRole('button', { name: 'Show neighbourhood' }).click();
   await expect.poll(() => new URL(page.url()).searchParams.get('player')).toBe(ann.userId);
   await expect
@@ -93,4 +93,28 @@ it('refuses to remove an event a leaderboard ranks, removes the leaderboard, the
   await page.getByRole('button', { name: 'Remove event race' }).click();
   await expect.poll(said).toBe('Event race removed.');
   expect((await config()).events).not.toContainEqual(expect.objectContaining({ name: 'race' }));
+});
+
+it("shows a failed player look-up in the neighbourhood, without the previous player's rank and table", async () => {
+  const { page, server } = panel;
+  const posted = await player(server, ann).post({
+    eventName: 'match_end',
+    fieldsAndValues: [{ fieldName: 'score', value: 50 }],
+  });
+  expect(posted.status).toBe(200);
+  await openPanel(panel, `leaderboards/high-score?player=${ann.userId}`);
+  const around = page.getByRole('table', { name: 'Around the player on high-score' });
+  await expect.poll(() => around.count()).toBe(1);
+  await page.getByText('Rank 1, scores 50.').waitFor();
+
+  await page.getByLabel('Player', { exact: true }).fill('nobody');
+  await page.getByRole('button', { name: 'Show neighbourhood' }).click();
+  const neighbourhood = page.getByRole('region', { name: "A player's neighbourhood" });
+  await expect
+    .poll(() => neighbourhood.getByRole('status').textContent())
+    .toBe('No user has the username or user id "nobody".');
+  expect(await around.count()).toBe(0);
+  expect(await page.getByText('Rank 1, scores 50.').count()).toBe(0);
+  // The error is said once, where the look-up is.
+  expect(await page.getByText('No user has the username or user id "nobody".').count()).toBe(1);
 });

@@ -83,6 +83,28 @@ describe('panel: serving and sign-in', () => {
     expect(await background()).toBe('rgb(255, 255, 255)');
   });
 
+  it('lists a project created while the panel is open, without a reload', async () => {
+    const { page, server } = panel;
+    await openPanel(panel, 'users');
+    const created = await server.admin('/__admin/projects', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    const { id } = (await created.json()) as { id: string };
+    try {
+      const switcher = page.getByLabel('Project');
+      await switcher.focus();
+      await expect.poll(() => switcher.locator('option').allTextContents()).toContain(id);
+      await switcher.selectOption(id);
+      await expect.poll(() => new URL(page.url()).pathname).toBe(`/__admin/panel/@${id}/users`);
+      await switcher.selectOption(server.config.authenticationId);
+      await expect.poll(() => new URL(page.url()).pathname).toBe('/__admin/panel/users');
+    } finally {
+      await server.admin(`/__admin/projects/${id}`, { method: 'DELETE' });
+    }
+  });
+
   it("switches between the server's projects, each page of each with its URL", async () => {
     const { page, server } = panel;
     const created = await server.admin('/__admin/projects', {

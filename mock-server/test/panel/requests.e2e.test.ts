@@ -1,5 +1,8 @@
 // The Requests page in Chromium: a request made beside the panel appears live, opens at its own URL, and shows its
 // secrets masked; filters live in the URL.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createUser } from '../support/users.js';
 import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
@@ -62,4 +65,76 @@ it('shows a request live, opens it at its own URL with its secrets masked, and f
   await page.getByRole('button', { name: 'Filter' }).click();
   await page.waitForURL(/\?area=database&status=2xx$/);
   await table.getByText('No request matches.').waitFor();
+});
+
+it('names callers by username, copies a request as curl, sends it again and exports the list as HAR', async () => {
+  const { page, server } = panel;
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  const cara = await createUser(server, 'cara');
+  await openPanel(panel, 'requests');
+  const created = await server.request('/object-storage/classes/Note', {
+    method: 'POST',
+    headers: {
+      'X-Service-Object-Storage-Id': server.config.objectStorageId,
+      'Content-Type': 'application/json',
+      ...cara.auth,
+    },
+    body: JSON.stringify({ text: 'hi' }),
+  });
+  expect(created.status).toBe(201);
+  const table = page.getByRole('table', { name: /^Requests/ });
+  const row = table.getByRole('row').filter({ hasText: '/object-storage/classes/Note' });
+  await expect.poll(() => row.getByRole('link', { name: 'cara' }).count()).toBe(1);
+  // The caller filter takes the username.
+  await page.getByLabel('Caller').fill('cara');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await expect.poll(() => table.getByRole('row').count()).toBeGreaterThan(1);
+  expect(new Set(await table.locator('tbody tr td:nth-child(6)').allTextContents())).toEqual(new Set(['cara']));
+
+  await row.getByRole('link', { name: '/object-storage/classes/Note' }).click();
+  await page.getByRole('heading', { name: /POST \/object-storage\/classes\/Note → 201/ }).waitFor();
+  await page.getByRole('button', { name: 'Copy as curl' }).click();
+  const curl = await page.evaluate(() => navigator.clipboard.readText());
+  expect(curl).toContain('# Secrets were masked by the inspector: set TOKEN first.');
+  expect(curl).toContain(`curl -X POST '${server.url}/object-storage/classes/Note'`);
+  expect(curl).toContain(`-H 'X-Service-Object-Storage-Id: ${server.config.objectStorageId}'`);
+  expect(curl).toContain('-H "authorization: Bearer $TOKEN"');
+  expect(curl).toContain(`--data-raw '{"text":"hi"}'`);
+  // The command runs as it is, once TOKEN is set (not synchronously: the server answers from this process).
+  const { stdout } = await promisify(execFile)('sh', ['-c', curl.replace(/^#.*\n/gm, '')], {
+    env: { ...process.env, TOKEN: cara.accessToken },
+  });
+  expect(JSON.parse(stdout)).toMatchObject({ _id: expect.any(String) });
+
+  const original = new URL(page.url()).pathname;
+  await page.getByRole('button', { name: 'Send again' }).click();
+  await expect.poll(() => new URL(page.url()).pathname).not.toBe(original);
+  await page.getByRole('heading', { name: /POST \/object-storage\/classes\/Note → 201/ }).waitFor();
+  expect(await page.getByRole('status').filter({ hasText: 'Sent again' }).textContent()).toBe(
+    'Sent again: answered 201.',
+  );
+  expect(await page.getByRole('link', { name: 'cara' }).count()).toBe(1);
+  const rows = await server.request('/object-storage/classes/query/Note', {
+    method: 'POST',
+    headers: {
+      'X-Service-Object-Storage-Id': server.config.objectStorageId,
+      'Content-Type': 'application/json',
+      ...cara.auth,
+    },
+    body: '{}',
+  });
+  expect(((await rows.json()) as { results: unknown[] }).results).toHaveLength(3);
+
+  await openPanel(panel, 'requests?area=database');
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export as HAR' }).click();
+  const har = JSON.parse(readFileSync((await (await download).path())!, 'utf8')) as {
+    log: { entries: { request: { url: string; headers: { name: string; value: string }[] }; _area: string }[] };
+  };
+  expect(har.log.entries.length).toBeGreaterThanOrEqual(3);
+  expect(har.log.entries.every((entry) => entry._area === 'database')).toBe(true);
+  expect(JSON.stringify(har)).not.toContain(cara.accessToken);
+  await expect
+    .poll(() => page.getByRole('status').filter({ hasText: 'Exported' }).textContent())
+    .toMatch(/^Exported \d+ requests as a HAR file\.$/);
 });

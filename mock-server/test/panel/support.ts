@@ -62,7 +62,10 @@ export async function startPanel(overrides: Partial<ConfigInput> = {}): Promise<
 /** Opens the panel at `path` (a panel URL below /__admin/panel/, e.g. "users/<id>") and waits for its navigation. */
 export async function openPanel({ page, panelUrl }: PanelTest, path = ''): Promise<void> {
   await page.goto(panelUrl + path);
-  await page.getByRole('navigation', { name: 'Pages', exact: true }).waitFor();
+  // Attached, not visible: on a narrow screen the menu is folded away.
+  await page
+    .getByRole('navigation', { name: 'Pages', exact: true, includeHidden: true })
+    .waitFor({ state: 'attached' });
 }
 
 /** Opens the panel at `path` and signs in with the server's master key through the sign-in form. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { masterAuth } from '../support/users.js';
 import { Receiver, makeVideo, transcoderClient } from '../transcoder/support.js';
-import { signIn, startPanel, type PanelTest } from './support.js';
+import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
 
 let panel: PanelTest;
 let receiver: Receiver;
@@ -30,6 +30,7 @@ beforeAll(async () => {
   ).toBe(201);
   expect((await post('/metadata/webhook', { name: 'hooks', url: `${receiver.url}/webhook` })).status).toBe(201);
   expect((await post('/metadata/thumbnail', { name: 'one', shots: ['00:00:01'] })).status).toBe(201);
+  await signIn(panel);
 });
 afterAll(async () => {
   await panel?.close();
@@ -40,7 +41,7 @@ it('saves a preset, converts a video, shows the job with its log, calls and thum
   const { page } = panel;
   const scripts: string[] = [];
   page.on('request', (request) => request.resourceType() === 'script' && scripts.push(request.url()));
-  await signIn(panel, 'transcoder');
+  await openPanel(panel, 'transcoder');
 
   const preset = {
     name: 'tiny',
@@ -91,3 +92,34 @@ it('saves a preset, converts a video, shows the job with its log, calls and thum
     .toBe(true);
   expect(scripts.filter((url) => /hls/i.test(url))).toHaveLength(1);
 }, 90_000);
+
+it("sums up a rejected job's calls as they ended: a webhook that answered 503 and then 204 is delivered", async () => {
+  const { page, server } = panel;
+  await server.admin('/__admin/transcoder/policy', {
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ deliveryAttempts: 2, retryDelayMs: 0 }),
+  });
+  receiver.failWebhooks = 1;
+  const convert = await transcoderClient(server, await masterAuth(server))('/video/convert', {
+    url: 'http://127.0.0.1:9/nothing-listens.mp4',
+    thumbnail: 'one',
+    upload: 'receiver',
+    webhook: 'hooks',
+  });
+  expect(convert.status).toBe(202);
+  const { requestId } = (await convert.json()) as { requestId: string };
+  await openPanel(panel, `transcoder/jobs/${requestId}`);
+  const title = page.getByRole('heading', { level: 2, name: /^Job / });
+  await expect.poll(() => title.textContent(), { timeout: 20_000 }).toMatch(/rejected$/);
+
+  const calls = page.getByRole('table', { name: 'Calls the job made, with every try and its answer' });
+  await expect
+    .poll(() => calls.getByRole('row').filter({ hasText: 'webhook: thumbnail REJECTED' }).textContent())
+    .toMatch(/answered 503.*answered 204.*yes/);
+  const facts = page.getByRole('definition');
+  expect(await facts.allTextContents()).toContain('1 delivered after 1 retry, none failed');
+  expect(await page.getByRole('article').textContent()).not.toContain('0 delivered, 0 failed, 0 retries');
+  // The 503 was answered before a success: it is a try of the call, not an error of the job.
+  expect(await page.getByRole('term').allTextContents()).not.toContain('Last delivery error');
+}, 60_000);

@@ -83,6 +83,20 @@ describe('panel: Users page', () => {
     }
   });
 
+  it('finds users however their names are written, and by their id', async () => {
+    const { page, server } = panel;
+    const ids: string[] = [];
+    for (let i = 0; i < 23; i++) ids.push((await createUser(server, `player${i}`, { lastName: 'García' })).userId);
+    await createUser(server, 'ann');
+    await openPanel(panel, 'users');
+    await page.getByLabel('Search users').fill('garcia');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => userTable().getByRole('caption').textContent()).toBe('Users matching “garcia” (23)');
+    await page.getByLabel('Search users').fill(ids[7]!);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => userTable().getByRole('link').allTextContents()).toEqual(['player7']);
+  });
+
   it("edits a user's profile, signs them out everywhere and deletes them", async () => {
     const { page, server } = panel;
     const dan = await createUser(server, 'dan');

@@ -143,6 +143,9 @@ async function everyRoute(walk: Walk): Promise<void> {
   await send('POST', '/auth/login', CLIENT, new URLSearchParams({ username: 'gus', password: 'pw-gus' }));
   await send('POST', `/__admin/users/${guest.id}/sign-out`, ADMIN);
   await send('POST', '/auth/login', CLIENT, new URLSearchParams({ username: 'cid', password: 'pw-cid' }));
+  // A password set by the admin API: its hash from the request's moment, the password itself never written.
+  await send('PUT', `/__admin/users/${cid.userId}/password`, ADMIN, { password: 'pw-cid-2' });
+  await send('POST', '/auth/login', CLIENT, new URLSearchParams({ username: 'cid', password: 'pw-cid-2' }));
   // Faults live for the run only; a delayed request is kept as any other (its seed drawn from the request's moment).
   await send('POST', '/__admin/faults', ADMIN, { method: 'PUT', path: '/auth/users/me', delayMs: 1, probability: 1 });
   const gone = await send('POST', '/__admin/faults', ADMIN, { path: '/auth/users/me', status: 503, times: 1 });
@@ -155,6 +158,7 @@ async function everyRoute(walk: Walk): Promise<void> {
   await send('PUT', `/auth/users/${guest.id}`, admin, { lastName: 'Guest' });
   await send('GET', '/auth/users/me', annAuth);
   await send('GET', '/auth/users/search?word=an', admin);
+  await send('GET', '/__admin/users?q=an', ADMIN);
   await send('GET', '/auth/users', admin);
   await send('GET', '/auth/users/get-number-of-user', admin);
   await send('POST', '/auth/users/by-user-ids', admin, { userIds: [ann.userId] });
@@ -223,6 +227,7 @@ async function everyRoute(walk: Walk): Promise<void> {
   await send('GET', `/${config.storageId}/docs/a.txt`, {});
   await send('POST', '/files/fileInfo', admin, { url: 'docs/a.txt' });
   await send('POST', '/files/directoryInfo', admin, { url: 'docs' });
+  await send('GET', '/__admin/files?path=docs', ADMIN);
   await send('POST', '/files/copy', admin, { sourceUrls: ['docs/a.txt'], forces: [false], destinationUrl: 'copies' });
   await send('POST', '/files/move', admin, { sourceUrls: ['copies/a.txt'], forces: [false], destinationUrl: 'moved' });
   await send('POST', '/files/rename', admin, { items: [{ pathToRename: 'moved/a.txt', newFileName: 'b.txt' }] });
@@ -252,6 +257,11 @@ async function everyRoute(walk: Walk): Promise<void> {
   // The request inspector lives for the run only.
   const { requests } = await send('GET', '/__admin/requests', ADMIN);
   await send('GET', `/__admin/requests/${requests[0]!.id}`, ADMIN);
+  await send('GET', '/__admin/requests/har?limit=5', ADMIN);
+  // A replay is kept as the request it sends (a second row), not as the replay.
+  await send('POST', '/object-storage/classes/Replayed', admin, { n: 1 });
+  const created = await send('GET', '/__admin/requests?method=POST&path=/object-storage/classes/Replayed', ADMIN);
+  await send('POST', `/__admin/requests/${created.requests[0]!.id}/replay`, ADMIN);
   const stream = await walk.engine.fetch(new Request(`${ORIGIN}/__admin/requests/stream`, { headers: ADMIN }));
   expect(stream.status).toBe(200);
   await stream.body?.cancel();

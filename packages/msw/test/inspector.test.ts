@@ -27,7 +27,7 @@ describe('the request inspector in msw', () => {
       'POST /auth/login 200',
       'GET /object-storage/classes/Note/none 404',
     ]);
-    expect(app[2]!.summary().caller).toEqual({ kind: 'user', userId });
+    expect(app[2]!.summary().caller).toEqual({ kind: 'user', userId, username: 'ann' });
     const login = app[1]!.details();
     expect(login.request.body).toEqual({ kind: 'form', fields: { username: 'ann', password: '[masked]' } });
     expect(login.response.body).toMatchObject({

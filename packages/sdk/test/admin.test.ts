@@ -144,6 +144,22 @@ describe('the admin client', () => {
     expect((await live.next()).done).toBe(true);
   });
 
+  it('finds users whatever their accents, sets a password, lists the storage, exports HAR, sends a request again', async () => {
+    const client = createClient(optionsFor(server));
+    const { userId } = await client.auth.register({ username: 'zoë', password: 'pw' });
+    const { users } = await admin.users.find({ q: 'zoe' });
+    expect(users.map((user) => user.userId)).toEqual([userId]);
+    await admin.users.setPassword(userId, 'n3w-s3cret');
+    await client.auth.login('zoë', 'n3w-s3cret');
+    expect((await admin.files.list()).entry).toMatchObject({ isDirectory: true });
+
+    const { log } = await admin.requests.har({ area: 'users', limit: 1 });
+    expect(log.entries.map((entry) => entry.request.method)).toEqual(['POST']);
+    const [login] = (await admin.requests.list({ area: 'users', limit: 1 })).requests;
+    const again = await admin.requests.replay(login!.id);
+    expect(again).toMatchObject({ path: login!.path, status: 200, caller: { kind: 'anonymous' } });
+  });
+
   it('manages the projects of a server with its admin key', async () => {
     const own = await startServerOfItsOwn(HEADER_WORD ? { headerWord: HEADER_WORD } : {});
     try {

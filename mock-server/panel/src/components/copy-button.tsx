@@ -1,7 +1,10 @@
 import { useState } from 'preact/hooks';
 
-/** Copies `text` to the clipboard; `label` names what is copied for screen readers ("Copy client key"). */
-export function CopyButton({ text, label }: { text: string; label: string }) {
+/**
+ * Copies `text` to the clipboard; `label` names what is copied for screen readers ("Copy client key"), `caption` is
+ * the button's text ("Copy" unless given).
+ */
+export function CopyButton({ text, label, caption = 'Copy' }: { text: string; label: string; caption?: string }) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     await copyText(text);
@@ -10,7 +13,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
   };
   return (
     <button type="button" class="copy" aria-label={label} title={label} onClick={copy}>
-      {copied ? 'Copied' : 'Copy'}
+      {copied ? 'Copied' : caption}
       <span class="visually-hidden" aria-live="polite">
         {copied ? 'copied' : ''}
       </span>

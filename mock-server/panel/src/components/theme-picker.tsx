@@ -1,17 +1,18 @@
-import { useState } from 'preact/hooks';
-import { THEMES, applyTheme, savedTheme, type Theme } from '../theme.js';
+import { useEffect, useState } from 'preact/hooks';
+import { THEMES, THEME_CHANGE, applyTheme, savedTheme, type Theme } from '../theme.js';
 
-/** Chooses light, dark or the system's theme. */
+/** Chooses light, dark or the system's theme (and follows a theme chosen from the command palette). */
 export function ThemePicker() {
   const [theme, setTheme] = useState(savedTheme);
-  const choose = (next: Theme) => {
-    applyTheme(next);
-    setTheme(next);
-  };
+  useEffect(() => {
+    const follow = () => setTheme(savedTheme());
+    addEventListener(THEME_CHANGE, follow);
+    return () => removeEventListener(THEME_CHANGE, follow);
+  }, []);
   return (
     <label class="theme-picker">
       Theme{' '}
-      <select value={theme} onChange={(event) => choose(event.currentTarget.value as Theme)}>
+      <select value={theme} onChange={(event) => applyTheme(event.currentTarget.value as Theme)}>
         {THEMES.map((t) => (
           <option value={t} key={t}>
             {t}

@@ -1,31 +1,20 @@
-// The Files page: the storage's folder tree, a folder's entries (upload, new folder, copy, move, delete) or one
-// file (preview, download, rename, copy, move, delete). URL: /files/<folder or file path>?page=<n>.
-import { ServiceError } from '@basekit/sdk/core';
+// The Files page: the storage's folder tree, a folder's entries as a list or a grid of thumbnails (upload, new
+// folder, copy, move, delete, search by name) or one file (preview, download, rename, copy, move, delete).
+// URL: /files/<folder or file path>?page=<n>&q=<name>&view=grid.
 import { Status } from '../components/status.js';
 import { href, useRoute } from '../router.js';
 import { useLoad } from '../use-load.js';
 import type { PageProps } from './page-props.js';
 import { FileView } from './files/file-view.js';
 import { FolderView } from './files/folder-view.js';
-import { fileInfo, listFolder } from './files/storage.js';
+import { locate } from './files/storage.js';
 import { FolderTree } from './files/tree.js';
 
-/** The service's code for a listing asked of a file. */
-const NOT_A_FOLDER = 609;
-
-/** What the URL names: a folder with one page of its entries, or a file with its info. */
-async function locate(names: string[], page: number) {
-  try {
-    return { kind: 'folder' as const, records: await listFolder(names, page) };
-  } catch (error) {
-    if (!(error instanceof ServiceError && error.code === NOT_A_FOLDER)) throw error;
-    return { kind: 'file' as const, info: await fileInfo(names) };
-  }
-}
-
 export default function FilesPage({ params }: PageProps) {
-  const page = Number(useRoute().query.get('page')) || 0;
-  const located = useLoad(() => locate(params, page), [params.join('/'), page]);
+  const { query } = useRoute();
+  const page = Number(query.get('page')) || 0;
+  const search = query.get('q') ?? '';
+  const located = useLoad(() => locate(params, page, search), [params.join('/'), page, search]);
   const { data } = located;
   return (
     <div class="files">
@@ -33,16 +22,10 @@ export default function FilesPage({ params }: PageProps) {
       <div class="files-columns">
         <FolderTree current={params} version={data} />
         <div>
-          {data?.kind === 'folder' && (
-            <FolderView
-              key={params.join('/')}
-              names={params}
-              page={page}
-              records={data.records}
-              reload={located.reload}
-            />
+          {data?.entry.isDirectory && (
+            <FolderView key={params.join('/')} names={params} page={page} listing={data} reload={located.reload} />
           )}
-          {data?.kind === 'file' && <FileView key={params.join('/')} names={params} info={data.info} />}
+          {data && !data.entry.isDirectory && <FileView key={params.join('/')} names={params} entry={data.entry} />}
           <Status error={located.error}>{located.loading ? 'Loading…' : ''}</Status>
         </div>
       </div>

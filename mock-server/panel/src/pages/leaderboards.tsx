@@ -1,6 +1,7 @@
 // The leaderboards page: the events and leaderboards of the running config (defined here as the service's own
 // panel does), and per leaderboard its top list, any player's neighbourhood and a reset.
-import { updateConfig, useConfig } from '../api.js';
+import { updateConfig, useConfig, type ProjectConfig } from '../api.js';
+import { focusField, usePageCommands } from '../commands.js';
 import { DataTable } from '../components/data-table.js';
 import { Status } from '../components/status.js';
 import { href, navigate } from '../router.js';
@@ -12,7 +13,6 @@ import { fieldLabel } from './leaderboards/model.js';
 
 export default function LeaderboardsPage({ params: [id] }: PageProps) {
   const config = useConfig()!;
-  const removal = useAction();
   if (id !== undefined) {
     const definition = config.leaderboards.find((b) => b.id === id);
     return (
@@ -28,6 +28,16 @@ export default function LeaderboardsPage({ params: [id] }: PageProps) {
       </>
     );
   }
+  return <Overview config={config} />;
+}
+
+/** Every leaderboard and event of the running config, and the forms that define them. */
+function Overview({ config }: { config: ProjectConfig }) {
+  const removal = useAction();
+  usePageCommands([
+    { title: 'Define a leaderboard', run: () => focusField('Leaderboard id') },
+    { title: 'Define an event', run: () => focusField('Event name') },
+  ]);
   const removeEvent = (name: string) =>
     removal.run(async () => {
       await updateConfig({ events: config.events.filter((e) => e.name !== name) });
@@ -57,7 +67,6 @@ export default function LeaderboardsPage({ params: [id] }: PageProps) {
           onSaved={(saved) => navigate(href('leaderboards', saved))}
         />
       )}
-      <h2>Events</h2>
       <DataTable
         caption="Events"
         columns={[

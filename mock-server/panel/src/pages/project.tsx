@@ -1,4 +1,5 @@
 import { useConfig } from '../api.js';
+import { focusField, press, usePageCommands } from '../commands.js';
 import { Clock } from './project/clock.js';
 import { Faults } from './project/faults.js';
 import { Keys } from './project/keys.js';
@@ -10,6 +11,11 @@ import { StateActions } from './project/state.js';
 /** The Project page: keys and URLs, snippets, run-time settings, the clock, the whole state, snapshots and faults. */
 export default function ProjectPage() {
   const config = useConfig()!;
+  usePageCommands([
+    { title: 'Export the state', run: () => press('Export state') },
+    { title: 'Reset the project…', run: () => press('Reset…') },
+    { title: 'Move the clock forward', run: () => focusField('Move forward by') },
+  ]);
   return (
     <>
       <Keys config={config} />

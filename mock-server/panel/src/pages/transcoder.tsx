@@ -2,6 +2,7 @@
 // timeline, ffmpeg's log, deliveries and webhook calls with their answers, thumbnails and the converted video.
 // URLs: /transcoder, /transcoder/jobs/<requestId>.
 import { useEffect } from 'preact/hooks';
+import { focusField, usePageCommands } from '../commands.js';
 import { Status } from '../components/status.js';
 import { href } from '../router.js';
 import { useLoad } from '../use-load.js';
@@ -44,6 +45,10 @@ export default function TranscoderPage({ params }: PageProps) {
 
 function Overview({ jobs }: { jobs: ReturnType<typeof useLoad<Awaited<ReturnType<typeof listJobs>>>> }) {
   const settings = useLoad(listSettings, []);
+  usePageCommands([
+    { title: 'Convert a video', run: () => focusField('Source address') },
+    { title: 'Save a setting', run: () => focusField('Record (JSON)') },
+  ]);
   return (
     <>
       {settings.data && <ConvertForm all={settings.data} />}

@@ -2,8 +2,9 @@ import type { AppContext } from '../shared/env.js';
 import { ApiError, ErrorCode, badRequest } from '../shared/errors.js';
 import { intParam } from '../shared/http.js';
 import { pathPattern, patternProblem } from '../shared/path-pattern.js';
-import { seqOfId, type InspectedArea } from './exchange.js';
+import { seqOfId, type Exchange, type InspectedArea } from './exchange.js';
 import { inspectorOf, type ExchangeFilter, type Inspector } from './inspector.js';
+import { replay } from './replay.js';
 import { exchangeEvents } from './stream.js';
 
 // The request inspector's admin API (`routes.ts`), loaded with its first call: apps that mock the service rarely
@@ -86,13 +87,31 @@ export function streamRequests(c: AppContext): Response {
   });
 }
 
-export function oneRequest(c: AppContext): Response {
-  const exchange = recordingInspector(c).get(c.req.param('id') ?? '');
+export async function exportHar(c: AppContext): Promise<Response> {
+  const inspector = recordingInspector(c);
+  const limit = intParam(c, 'limit', { min: 1, max: Number.MAX_SAFE_INTEGER, fallback: inspector.capacity });
+  const exchanges = inspector.matching(filterOf(c), limit);
+  const { toHar } = await import('./har.js');
+  return c.json(toHar(exchanges), 200, { 'Content-Disposition': 'attachment; filename="requests.har"' });
+}
+
+/** A kept request, or 404 (code 170). */
+function keptExchange(inspector: Inspector, id: string): Exchange {
+  const exchange = inspector.get(id);
   if (!exchange)
     throw new ApiError(
       404,
       ErrorCode.REQUEST_NOT_KEPT,
       'no such request is kept (only the last inspectorLimit requests of this server run are)',
     );
-  return c.json(exchange.details());
+  return exchange;
+}
+
+export function oneRequest(c: AppContext): Response {
+  return c.json(keptExchange(recordingInspector(c), c.req.param('id') ?? '').details());
+}
+
+export async function replayRequest(c: AppContext): Promise<Response> {
+  const inspector = recordingInspector(c);
+  return c.json(await replay(c.env.project, inspector, keptExchange(inspector, c.req.param('id') ?? '')));
 }

@@ -9,9 +9,9 @@ import { MASK, isSecretName, maskHeaders, maskJson, maskJsonLikeText, maskPathAn
  *
  * @example
  * const { caller }: { caller: Caller } = exchange.summary();
- * if (caller.kind === 'user') console.log('user', caller.userId);
+ * if (caller.kind === 'user') console.log('user', caller.username ?? caller.userId);
  */
-export type Caller = { kind: 'user'; userId: string } | { kind: 'master' } | { kind: 'anonymous' };
+export type Caller = { kind: 'user'; userId: string; username?: string } | { kind: 'master' } | { kind: 'anonymous' };
 
 /**
  * The part of the service a request went to: an area, the admin API, or no operation at all.
@@ -112,6 +112,9 @@ export interface ExchangeFacts {
   fault: AppliedFault | undefined;
 }
 
+/** The header a replayed request carries: the id of the request it repeats. */
+export const REPLAY_HEADER = 'x-replay-of';
+
 /** The leading part of every id of this engine run, so that a link to a request of an earlier run finds nothing. */
 const RUN = Date.now().toString(36);
 
@@ -138,9 +141,12 @@ function areaOf(method: string, path: string): InspectedArea {
   return method === 'GET' || method === 'HEAD' ? 'storage' : 'other';
 }
 
-function callerOf({ master, userId }: ExchangeFacts): Caller {
+/** Who made the request; a user by their username too while they exist (when the request is first described). */
+function callerOf({ master, userId, project }: ExchangeFacts): Caller {
   if (master) return { kind: 'master' };
-  return userId === undefined ? { kind: 'anonymous' } : { kind: 'user', userId };
+  if (userId === undefined) return { kind: 'anonymous' };
+  const username = project.directory.profile(userId)?.userName;
+  return username === undefined ? { kind: 'user', userId } : { kind: 'user', userId, username };
 }
 
 const decoder = new TextDecoder();
@@ -172,12 +178,18 @@ function formView(form: FormData): BodyView {
   return { kind: 'form', fields };
 }
 
+/** The request body's size as read or declared (undefined: unknown), and whether there was one at all. */
+function bodyLength(facts: ExchangeFacts): { size: number | undefined; none: boolean } {
+  const declared = facts.requestHeaders.get('content-length');
+  const size = facts.requestBodySize ?? (declared === null ? undefined : Number(declared));
+  return { size, none: size === 0 || (size === undefined && !facts.hasRequestBody) };
+}
+
 function requestBodyView(facts: ExchangeFacts): BodyView {
   const body = facts.requestBody;
   const type = facts.requestHeaders.get('content-type') ?? '';
-  const declared = facts.requestHeaders.get('content-length');
-  const size = facts.requestBodySize ?? (declared === null ? undefined : Number(declared));
-  if (size === 0 || (size === undefined && !facts.hasRequestBody)) return { kind: 'none' };
+  const { size, none } = bodyLength(facts);
+  if (none) return { kind: 'none' };
   if (body instanceof FormData) return formView(body);
   if (body === undefined)
     return {
@@ -267,6 +279,36 @@ export class Exchange {
       request: { headers: maskHeaders(facts.requestHeaders), body: requestBodyView(facts) },
       response: { headers: maskHeaders(facts.response.headers), body: responseBodyView(facts) },
     };
+  }
+
+  /** A header of the request as it came (secrets unmasked: for the server's own use). */
+  requestHeader(name: string): string | null {
+    return this.facts.requestHeaders.get(name);
+  }
+
+  /** The address the request was sent to, secrets masked: the server's origin and the summary's path. */
+  address(): string {
+    return new URL(this.facts.url).origin + this.summary().path;
+  }
+
+  /**
+   * The request once more as it came (secrets too: it never leaves the server), its headers in the project's header
+   * `word` and marked `X-Replay-Of: <id>`; undefined when its body was not kept (streamed, or larger than
+   * `inspectorBodyBytes`).
+   */
+  resend(word: string): Request | undefined {
+    const { facts } = this;
+    const body = facts.requestBody;
+    if (body === undefined && !bodyLength(facts).none) return undefined;
+    const headers = new Headers();
+    for (const [name, value] of facts.requestHeaders) {
+      // A new body gets its own length, and a form its own boundary.
+      if (name === 'content-length' || name === 'transfer-encoding') continue;
+      if (name === 'content-type' && body instanceof FormData) continue;
+      headers.append(name.startsWith('x-service-') ? `x-${word}-${name.slice('x-service-'.length)}` : name, value);
+    }
+    headers.set(REPLAY_HEADER, this.id);
+    return new Request(facts.url, { method: facts.method, headers, body: body as BodyInit | undefined });
   }
 
   /** What `JSON.stringify` writes: the details. */

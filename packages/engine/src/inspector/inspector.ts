@@ -9,7 +9,7 @@ export interface ExchangeFilter {
   area?: InspectedArea;
   /** A status class (`4`: 4xx) or one exact status. */
   status?: { class: number } | { exact: number };
-  /** `master`, `anonymous` or a user id. */
+  /** `master`, `anonymous`, a user id or a username. */
   user?: string;
   /** One method (upper case). */
   method?: string;
@@ -29,6 +29,10 @@ function callerName(summary: ExchangeSummary): string {
   return summary.caller.kind === 'user' ? summary.caller.userId : summary.caller.kind;
 }
 
+/** Whether the request was made by `user`: `master`, `anonymous`, the user's id or their username. */
+const madeBy = ({ caller }: ExchangeSummary, user: string): boolean =>
+  caller.kind === 'user' ? caller.userId === user || caller.username === user : caller.kind === user;
+
 function matches(exchange: Exchange, filter: ExchangeFilter): boolean {
   const summary = exchange.summary();
   if (filter.area !== undefined && summary.area !== filter.area) return false;
@@ -39,13 +43,15 @@ function matches(exchange: Exchange, filter: ExchangeFilter): boolean {
       : summary.status !== filter.status.exact)
   )
     return false;
-  if (filter.user !== undefined && callerName(summary) !== filter.user) return false;
+  if (filter.user !== undefined && !madeBy(summary, filter.user)) return false;
   if (filter.method !== undefined && summary.method !== filter.method) return false;
   if (filter.path && !filter.path(servicePath(summary.path.split('?', 1)[0]!))) return false;
   if (filter.text === undefined) return true;
   const needle = filter.text.toLowerCase();
   const { method, path, status, area } = summary;
-  if (`${method} ${path} ${status} ${area} ${callerName(summary)}`.toLowerCase().includes(needle)) return true;
+  const username = summary.caller.kind === 'user' ? (summary.caller.username ?? '') : '';
+  if (`${method} ${path} ${status} ${area} ${callerName(summary)} ${username}`.toLowerCase().includes(needle))
+    return true;
   const { request, response } = exchange.details();
   return JSON.stringify([request.body, response.body]).toLowerCase().includes(needle);
 }
@@ -94,14 +100,24 @@ export class Inspector {
 
   /** Up to `limit` kept requests that match, newest first, older than the request `before` (an id) when given. */
   list(filter: ExchangeFilter, limit: number, before?: number): ExchangePage {
-    const requests: ExchangeSummary[] = [];
-    let index = (before === undefined ? this.#kept.length : this.#indexAfter(before - 1)) - 1;
-    for (; index >= 0 && requests.length < limit; index--) {
-      const exchange = this.#kept[index]!;
-      if (matches(exchange, filter)) requests.push(exchange.summary());
-    }
-    const more = index >= 0 && requests.length === limit;
+    const { exchanges, more } = this.#matching(filter, limit, before);
+    const requests = exchanges.map((exchange) => exchange.summary());
     return { requests, next: more ? requests[requests.length - 1]!.id : null };
+  }
+
+  /** Up to `limit` kept requests that match, newest first (what an export holds). */
+  matching(filter: ExchangeFilter, limit: number): Exchange[] {
+    return this.#matching(filter, limit).exchanges;
+  }
+
+  #matching(filter: ExchangeFilter, limit: number, before?: number): { exchanges: Exchange[]; more: boolean } {
+    const exchanges: Exchange[] = [];
+    let index = (before === undefined ? this.#kept.length : this.#indexAfter(before - 1)) - 1;
+    for (; index >= 0 && exchanges.length < limit; index--) {
+      const exchange = this.#kept[index]!;
+      if (matches(exchange, filter)) exchanges.push(exchange);
+    }
+    return { exchanges, more: index >= 0 && exchanges.length === limit };
   }
 
   /** How many kept requests match (every page). */

@@ -88,9 +88,11 @@ export function hostProject(
   if (!journal) {
     importInitialState(project);
     const setInitialState = (state: StateJson) => Promise.resolve(void (project.initialState = state));
+    const fetch = withFaults(handle);
+    project.dispatch = fetch;
     return {
       project,
-      fetch: withFaults(handle),
+      fetch,
       ready: Promise.resolve(undefined),
       close: () => Promise.resolve(),
       setInitialState,
@@ -108,9 +110,11 @@ export function hostProject(
     project.initialState = state;
     await durable.snapshot();
   };
+  const fetch = withFaults((request) => ready.then(() => durable.fetch(request)));
+  project.dispatch = fetch;
   return {
     project,
-    fetch: withFaults((request) => ready.then(() => durable.fetch(request))),
+    fetch,
     ready,
     close: () => ready.then(() => durable.close()),
     setInitialState,

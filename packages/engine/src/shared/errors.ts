@@ -98,6 +98,8 @@ export const ErrorCode = {
   COLUMN_NOT_FOUND: 51,
   COLUMN_EXISTS: 52,
   IMPORT_ROW_REFUSED: 53,
+  // the request inspector's replay (admin API)
+  REQUEST_BODY_NOT_KEPT: 60,
 } as const;
 
 /**

@@ -118,6 +118,11 @@ export class Project {
    * carries keys of the whole server) before it is taken, `changed` follows the ids once it is.
    */
   registration: { check(config: Config): void; changed(): void } | undefined;
+  /**
+   * Serves a request to this project as one from outside is served, its journal included (the request inspector's
+   * replay). Set by `hostProject`.
+   */
+  dispatch: ((request: Request) => Promise<Response>) | undefined;
 
   constructor(
     public config: Config,

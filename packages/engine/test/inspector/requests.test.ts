@@ -66,7 +66,7 @@ describe('GET /__admin/requests', () => {
       `GET /object-storage/classes/Score/${_id}?keys=score 200 database user`,
       'POST /object-storage/classes/Score 201 database user',
     ]);
-    expect(requests[2]!.caller).toEqual({ kind: 'user', userId: ann.userId });
+    expect(requests[2]!.caller).toEqual({ kind: 'user', userId: ann.userId, username: 'ann' });
     for (const r of requests) {
       expect(Date.now() - Date.parse(r.time)).toBeLessThan(60_000);
       expect(r.durationMs).toBeGreaterThanOrEqual(0);
@@ -88,9 +88,11 @@ describe('GET /__admin/requests', () => {
     expect((await list('?status=4xx')).requests.map((r) => r.status)).toEqual([404]);
     expect((await list('?status=201')).requests).toHaveLength(3);
     expect((await list(`?user=${ann.userId}`)).requests).toHaveLength(2);
+    expect((await list('?user=ann')).requests).toHaveLength(2);
     expect((await list('?user=anonymous')).requests).toHaveLength(2);
-    // Text is looked for in the bodies too.
+    // Text is looked for in the callers' usernames and in the bodies too.
     expect((await list('?text=BOB')).requests.map((r) => r.path)).toEqual([
+      '/object-storage/classes/T/nope',
       '/object-storage/classes/T',
       '/auth/login',
       '/auth/users',

@@ -86,6 +86,60 @@ export type StateSummary = Schemas['AdminStateSummary'];
  */
 export type UserRecord = Schemas['User'];
 /**
+ * A page of users and how many match in all.
+ *
+ * @example
+ * const { userCount, users }: UserList = await admin.users.find({ q: 'garcia' });
+ */
+export type UserList = Schemas['UserList'];
+/**
+ * Which users `users.find` answers: every given part must match.
+ *
+ * @example
+ * const activeGarcias: UserFilter = { q: 'garcia', active: 'true' };
+ * const { users } = await admin.users.find(activeGarcias);
+ */
+export type UserFilter = NonNullable<paths['/__admin/users']['get']['parameters']['query']>;
+/**
+ * A file or folder of the storage, with its Content-Type (files) and last change.
+ *
+ * @example
+ * const [first]: FileEntry[] = (await admin.files.list({ path: 'photos' })).entries;
+ * if (!first.isDirectory) console.log(first.url, first.contentType);
+ */
+export type FileEntry = Schemas['AdminFileEntry'];
+/**
+ * A location of the storage and a page of the entries below it.
+ *
+ * @example
+ * const { entry, entries }: FileListing = await admin.files.list({ path: 'photos' });
+ */
+export type FileListing = Schemas['AdminFileListing'];
+/**
+ * Which location `files.list` looks at, and which entries below it.
+ *
+ * @example
+ * const cats: FileQuery = { path: 'photos', name: 'cat' };
+ * const { entries } = await admin.files.list(cats);
+ */
+export type FileQuery = NonNullable<paths['/__admin/files']['get']['parameters']['query']>;
+/**
+ * The answered requests as a HAR 1.2 log.
+ *
+ * @example
+ * const har: Har = await admin.requests.har();
+ * writeFileSync('requests.har', JSON.stringify(har));
+ */
+export type Har = Schemas['AdminHar'];
+/**
+ * Which answered requests a HAR export holds: the list's filters and the newest `limit`.
+ *
+ * @example
+ * const failures: HarFilter = { status: '5xx', limit: 100 };
+ * const har = await admin.requests.har(failures);
+ */
+export type HarFilter = NonNullable<paths['/__admin/requests/har']['get']['parameters']['query']>;
+/**
  * A database table with its row count and column types.
  *
  * @example
@@ -408,6 +462,41 @@ export function createAdminClient({ baseUrl, masterKey, authenticationId, ...tra
         const answer = http.POST('/__admin/users/{userId}/sign-out', { params: path('userId', userId), signal });
         return (await dataOf(answer)).expiredRefreshTokens;
       },
+
+      /**
+       * Users in registration order, kept by every given filter: `q` is a user id, or a text found in the names,
+       * e-mail or phone number ignoring case and accents; `active` and `guest` are `'true'` or `'false'`.
+       *
+       * @example
+       * const { userCount, users } = await admin.users.find({ q: 'garcia', active: 'true' });
+       */
+      find: (filter: UserFilter = {}, { signal }: CallOptions = {}): Promise<UserList> =>
+        dataOf(http.GET('/__admin/users', { params: { query: filter }, signal })),
+
+      /**
+       * Sets the user's password (their sessions stay); answers the user's record.
+       *
+       * @example
+       * await admin.users.setPassword(userId, 'n3w-s3cret');
+       */
+      setPassword: (userId: string, password: string, { signal }: CallOptions = {}): Promise<UserRecord> =>
+        dataOf(
+          http.PUT('/__admin/users/{userId}/password', { params: path('userId', userId), body: { password }, signal }),
+        ),
+    },
+
+    /** The file storage, as the service's listing does not show it. */
+    files: {
+      /**
+       * The file or folder at `path` (the root when absent) and a page of what is below it: a folder's entries, or
+       * with `name` every entry at any depth whose name holds it (case and accents ignored); Content-Types included.
+       *
+       * @example
+       * const { entry, entries } = await admin.files.list({ path: 'photos' });
+       * const cats = await admin.files.list({ name: 'cat' });
+       */
+      list: (query: FileQuery = {}, { signal }: CallOptions = {}): Promise<FileListing> =>
+        dataOf(http.GET('/__admin/files', { params: { query }, signal })),
     },
 
     /** The database's tables. */
@@ -567,6 +656,25 @@ export function createAdminClient({ baseUrl, masterKey, authenticationId, ...tra
        */
       get: (requestId: string, { signal }: CallOptions = {}): Promise<RequestDetails> =>
         dataOf(http.GET('/__admin/requests/{requestId}', { params: path('requestId', requestId), signal })),
+
+      /**
+       * The kept requests (those the filter keeps; every one by default) as a HAR 1.2 log, oldest first.
+       *
+       * @example
+       * writeFileSync('requests.har', JSON.stringify(await admin.requests.har({ status: '5xx' })));
+       */
+      har: (filter: HarFilter = {}, { signal }: CallOptions = {}): Promise<Har> =>
+        dataOf(http.GET('/__admin/requests/har', { params: { query: filter }, signal })),
+
+      /**
+       * Sends a kept request again as it came (token and body too) and answers the new request's summary.
+       *
+       * @example
+       * const again = await admin.requests.replay(id);
+       * const { response } = await admin.requests.get(again.id);
+       */
+      replay: (requestId: string, { signal }: CallOptions = {}): Promise<RequestSummary> =>
+        dataOf(http.POST('/__admin/requests/{requestId}/replay', { params: path('requestId', requestId), signal })),
 
       /**
        * Forgets the kept requests (recording goes on).

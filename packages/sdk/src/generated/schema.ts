@@ -144,6 +144,50 @@ export interface paths {
         patch: operations["adminUpdateConfig"];
         trace?: never;
     };
+    "/__admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find users
+         * @description Users in registration order, paged like the service's list, kept by every given filter: `q` is a user's id
+         *     (whole) or a text found in the username, first or last name, e-mail or phone number, ignoring case and
+         *     accents (`garcia` finds `García`); `active` and `guest` keep the users with that flag. The service's own
+         *     search (`GET /auth/users/search`) matches as the service does, accents included.
+         */
+        get: operations["adminFindUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/users/{userId}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a user's password
+         * @description Sets the password the user logs in with from now on; answers the user's record. Their refresh tokens stay
+         *     valid (`POST /__admin/users/{userId}/sign-out` ends them).
+         */
+        put: operations["adminSetUserPassword"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__admin/users/{userId}/activate": {
         parameters: {
             query?: never;
@@ -289,6 +333,29 @@ export interface paths {
         patch: operations["adminRenameColumn"];
         trace?: never;
     };
+    "/__admin/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Look at a location of the storage, or search it by name
+         * @description The file or folder at `path` and a page of what is below it, with what the service's listing lacks: each
+         *     file's Content-Type and every entry's last change. Without `name`, a folder's own entries by name (a file has
+         *     none); with `name`, every file and folder at any depth below `path` whose name holds it, ignoring case and
+         *     accents, in path order. One call for any location: no need to guess whether a path names a file or a folder.
+         */
+        get: operations["adminListFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__admin/jobs": {
         parameters: {
             query?: never;
@@ -425,6 +492,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__admin/requests/har": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the answered requests as HAR
+         * @description The kept requests (every one, or those the list's filters keep, the newest `limit`) as a HAR 1.2 file, the
+         *     format browsers' network panels and HTTP tools import, oldest first; secrets masked as in the list. Each entry
+         *     carries the inspector's own facts as HAR custom fields: `_id`, `_caller`, `_area` and `_project`.
+         */
+        get: operations["adminExportRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__admin/requests/{requestId}": {
         parameters: {
             query?: never;
@@ -441,6 +530,30 @@ export interface paths {
         get: operations["adminGetRequest"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/requests/{requestId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an answered request again
+         * @description Sends a kept request to its project once more, as it came: the same method, address, headers (its token or
+         *     key too, which never left the server) and body, with `X-Replay-Of: <requestId>` added. It is answered and
+         *     recorded like any request (what it changes is kept); the answer is the new request's summary, whose details
+         *     show its answer. A request whose body the inspector did not keep (an upload, a body larger than
+         *     `inspectorBodyBytes`) cannot be sent again (409, code 60).
+         */
+        post: operations["adminReplayRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2066,6 +2179,105 @@ export interface components {
              */
             error: string;
         };
+        AdminPassword: {
+            password: string;
+        };
+        /** @description The fields of a folder listing item (the contract's `FileRecord`), a file's Content-Type and the last change. */
+        AdminFileEntry: {
+            guid: string;
+            /** @description `/<bucket>/<saved path>`, percent-encoded, as the listing has it. */
+            url: string;
+            /** @description The user who created it; null when created with the master token. */
+            ownerId: string | null;
+            isDirectory: boolean;
+            /** @description A file's size, or the total size of the files in a folder. */
+            fileSizeInBytes: number;
+            numberOfDirectChildren: number;
+            numberOfTotalChildren: number;
+            /**
+             * @description The type the file is served with (files only).
+             * @example image/jpeg
+             */
+            contentType?: string;
+            /** @description Epoch milliseconds of the server clock. */
+            lastModificationDate: number;
+        };
+        AdminFileListing: {
+            entry: components["schemas"]["AdminFileEntry"];
+            /** @description One page of the entries below it. */
+            entries: components["schemas"]["AdminFileEntry"][];
+            /** @description Every entry the page is taken from. */
+            total: number;
+        };
+        /** @description A HAR 1.2 log (http://www.softwareishard.com/blog/har-12-spec/). */
+        AdminHar: {
+            log: {
+                /** @constant */
+                version: "1.2";
+                creator: {
+                    name: string;
+                    version: string;
+                };
+                entries: components["schemas"]["AdminHarEntry"][];
+            };
+        };
+        /** @description One request and its answer (HAR's `entry`), with the inspector's facts as custom fields. */
+        AdminHarEntry: {
+            /** Format: date-time */
+            startedDateTime: string;
+            time: number;
+            request: {
+                method: string;
+                url: string;
+                httpVersion: string;
+                cookies: Record<string, never>[];
+                headers: components["schemas"]["AdminHarPairs"];
+                queryString: components["schemas"]["AdminHarPairs"];
+                postData?: components["schemas"]["AdminHarBody"];
+                headersSize: number;
+                bodySize: number;
+            };
+            response: {
+                status: number;
+                statusText: string;
+                httpVersion: string;
+                cookies: Record<string, never>[];
+                headers: components["schemas"]["AdminHarPairs"];
+                content: components["schemas"]["AdminHarBody"];
+                redirectURL: string;
+                headersSize: number;
+                bodySize: number;
+            };
+            cache: Record<string, never>;
+            timings: {
+                send: number;
+                wait: number;
+                receive: number;
+            };
+            _id: string;
+            _caller: components["schemas"]["AdminCaller"];
+            _area: components["schemas"]["AdminInspectedArea"];
+            _project: string;
+        };
+        AdminHarPairs: {
+            name: string;
+            value: string;
+        }[];
+        /** @description A body as HAR's `postData` and `content` hold it; `comment` says why it is not there (secrets masked, bodies the inspector did not keep). */
+        AdminHarBody: {
+            /** @description -1 when unknown. */
+            size: number;
+            mimeType: string;
+            text: string;
+            /** @description A form's fields; a file by its name and type. */
+            params?: {
+                name: string;
+                value?: string;
+                fileName?: string;
+                contentType?: string;
+            }[];
+            comment?: string;
+        };
         AdminHealth: {
             /** @constant */
             status: "ok";
@@ -2387,6 +2599,8 @@ export interface components {
             /** @constant */
             kind: "user";
             userId: string;
+            /** @description The user's username when the request was first described, while the user existed. */
+            username?: string;
         } | {
             /** @constant */
             kind: "master";
@@ -5183,6 +5397,77 @@ export interface operations {
             413: components["responses"]["AdminPayloadTooLarge"];
         };
     };
+    adminFindUsers: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A user id, or a text to find in the names, e-mail or phone number.
+                 * @example garcia
+                 */
+                q?: string;
+                /**
+                 * @description Only active users (`true`) or only those not active yet (`false`).
+                 * @example true
+                 */
+                active?: "true" | "false";
+                /**
+                 * @description Only guests (`true`) or only registered users (`false`).
+                 * @example false
+                 */
+                guest?: "true" | "false";
+                /**
+                 * @description The page, from 0.
+                 * @example 0
+                 */
+                page?: number;
+                /**
+                 * @description Users per page.
+                 * @example 20
+                 */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UserListResponse"];
+            400: components["responses"]["AdminBadRequest"];
+            403: components["responses"]["AdminForbidden"];
+        };
+    };
+    adminSetUserPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The user's id.
+                 * @example Xk3m9QpL2vR8sT1wY6zA4bN0
+                 */
+                userId: components["parameters"]["AdminUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "n3w-s3cret"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminPassword"];
+            };
+        };
+        responses: {
+            200: components["responses"]["UserRecordResponse"];
+            400: components["responses"]["AdminBadRequest"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["AdminUserNotFound"];
+            413: components["responses"]["AdminPayloadTooLarge"];
+        };
+    };
     adminActivateUser: {
         parameters: {
             query?: never;
@@ -5543,6 +5828,106 @@ export interface operations {
             };
         };
     };
+    adminListFiles: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A location as the service's `url` fields take it (a saved path, or `/<bucket>/...`); the root when absent.
+                 * @example photos/2024
+                 */
+                path?: string;
+                /**
+                 * @description A text to find in the names of the entries below `path`, at any depth.
+                 * @example cat
+                 */
+                name?: string;
+                /**
+                 * @description The page, from 0.
+                 * @example 0
+                 */
+                page?: number;
+                /**
+                 * @description Entries per page.
+                 * @example 50
+                 */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry and a page of the entries below it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "entry": {
+                     *         "guid": "9oefVWBJKaIrf5ejiGegXAHz",
+                     *         "url": "/dev-storage/photos",
+                     *         "ownerId": null,
+                     *         "isDirectory": true,
+                     *         "fileSizeInBytes": 48213,
+                     *         "numberOfDirectChildren": 1,
+                     *         "numberOfTotalChildren": 1,
+                     *         "lastModificationDate": 1740830400000
+                     *       },
+                     *       "entries": [
+                     *         {
+                     *           "guid": "Qm2xT8vL4nB1Qm2xT8vL4nB1",
+                     *           "url": "/dev-storage/photos/my%20cat.jpg",
+                     *           "ownerId": "Xk3m9QpL2vR8sT1wY6zA4bN0",
+                     *           "isDirectory": false,
+                     *           "fileSizeInBytes": 48213,
+                     *           "numberOfDirectChildren": 0,
+                     *           "numberOfTotalChildren": 0,
+                     *           "contentType": "image/jpeg",
+                     *           "lastModificationDate": 1740830400000
+                     *         }
+                     *       ],
+                     *       "total": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminFileListing"];
+                };
+            };
+            /** @description A parameter is invalid (code 142), or the path is (code 600). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 600,
+                     *       "error": "\"path\" must not contain \".\" or \"..\" segments"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: components["responses"]["AdminForbidden"];
+            /** @description Nothing is stored at `path` (code 602). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 602,
+                     *       "error": "/dev-storage/photos/dog.jpg does not exist"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     adminListJobs: {
         parameters: {
             query?: never;
@@ -5781,7 +6166,7 @@ export interface operations {
                  */
                 status?: string;
                 /**
-                 * @description Who made them: a user id, `master` or `anonymous`.
+                 * @description Who made them: a user id, a username, `master` or `anonymous`.
                  * @example master
                  */
                 user?: string;
@@ -5902,6 +6287,139 @@ export interface operations {
             409: components["responses"]["AdminInspectorOff"];
         };
     };
+    adminExportRequests: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only requests to this part of the service.
+                 * @example database
+                 */
+                area?: components["schemas"]["AdminInspectedArea"];
+                /**
+                 * @description A status class (`2xx` … `5xx`) or one status (`404`).
+                 * @example 4xx
+                 */
+                status?: string;
+                /**
+                 * @description Who made them: a user id, a username, `master` or `anonymous`.
+                 * @example master
+                 */
+                user?: string;
+                /**
+                 * @description Found, in any case, in the method, path, status, caller, area or the (masked) bodies.
+                 * @example GameScore
+                 */
+                text?: string;
+                /**
+                 * @description Only requests of this method (any case).
+                 * @example POST
+                 */
+                method?: string;
+                /**
+                 * @description Only requests whose path (without its query) is this one, or of this shape: a pattern as the contract
+                 *     writes paths (`{name}` one segment, `{path}` at the end the rest).
+                 * @example /object-storage/classes/{tableName}/{objectId}
+                 */
+                path?: string;
+                /**
+                 * @description Most requests in the file (the newest); every kept one by default.
+                 * @example 500
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The requests as a HAR log. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="requests.har"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "log": {
+                     *         "version": "1.2",
+                     *         "creator": {
+                     *           "name": "basekit request inspector",
+                     *           "version": "1"
+                     *         },
+                     *         "entries": [
+                     *           {
+                     *             "startedDateTime": "2025-03-01T12:00:00.000Z",
+                     *             "time": 0.84,
+                     *             "request": {
+                     *               "method": "POST",
+                     *               "url": "http://127.0.0.1:3000/object-storage/classes/GameScore",
+                     *               "httpVersion": "HTTP/1.1",
+                     *               "cookies": [],
+                     *               "headers": [
+                     *                 {
+                     *                   "name": "authorization",
+                     *                   "value": "Bearer [masked]"
+                     *                 }
+                     *               ],
+                     *               "queryString": [],
+                     *               "postData": {
+                     *                 "size": 13,
+                     *                 "mimeType": "application/json",
+                     *                 "text": "{\"score\":120}"
+                     *               },
+                     *               "headersSize": -1,
+                     *               "bodySize": 13
+                     *             },
+                     *             "response": {
+                     *               "status": 201,
+                     *               "statusText": "",
+                     *               "httpVersion": "HTTP/1.1",
+                     *               "cookies": [],
+                     *               "headers": [
+                     *                 {
+                     *                   "name": "content-type",
+                     *                   "value": "application/json"
+                     *                 }
+                     *               ],
+                     *               "content": {
+                     *                 "size": 61,
+                     *                 "mimeType": "application/json",
+                     *                 "text": "{\"createdAt\":\"2025-03-01T12:00:00.000Z\",\"_id\":\"Qm2xT8vL4nB1\"}"
+                     *               },
+                     *               "redirectURL": "",
+                     *               "headersSize": -1,
+                     *               "bodySize": 61
+                     *             },
+                     *             "cache": {},
+                     *             "timings": {
+                     *               "send": 0,
+                     *               "wait": 0.84,
+                     *               "receive": 0
+                     *             },
+                     *             "_id": "m7x2k1-42",
+                     *             "_caller": {
+                     *               "kind": "user",
+                     *               "userId": "Xk3m9QpL2vR8sT1wY6zA4bN0",
+                     *               "username": "ann"
+                     *             },
+                     *             "_area": "database",
+                     *             "_project": "dev-auth-id"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminHar"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            403: components["responses"]["AdminForbidden"];
+            409: components["responses"]["AdminInspectorOff"];
+        };
+    };
     adminGetRequest: {
         parameters: {
             query?: never;
@@ -5985,6 +6503,80 @@ export interface operations {
                 };
             };
             409: components["responses"]["AdminInspectorOff"];
+        };
+    };
+    adminReplayRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The request's id, from the list or the stream.
+                 * @example m7x2k1-42
+                 */
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new request, as the list shows it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "m7x2k1-57",
+                     *       "time": "2025-03-01T12:01:00.000Z",
+                     *       "method": "POST",
+                     *       "path": "/object-storage/classes/GameScore",
+                     *       "status": 201,
+                     *       "durationMs": 0.71,
+                     *       "caller": {
+                     *         "kind": "user",
+                     *         "userId": "Xk3m9QpL2vR8sT1wY6zA4bN0",
+                     *         "username": "ann"
+                     *       },
+                     *       "area": "database",
+                     *       "project": "dev-auth-id"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminRequestSummary"];
+                };
+            };
+            403: components["responses"]["AdminForbidden"];
+            /** @description No such request is kept (code 170). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 170,
+                     *       "error": "no such request is kept (only the last inspectorLimit requests of this server run are)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request recording is off (code 171), or the request's body was not kept (code 60). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 60,
+                     *       "error": "the body of this request was not kept (streamed, or larger than inspectorBodyBytes): it cannot be sent again"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     adminListFaults: {

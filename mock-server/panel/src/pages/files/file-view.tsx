@@ -2,52 +2,63 @@ import { useState } from 'preact/hooks';
 import { CopyButton } from '../../components/copy-button.js';
 import { Field } from '../../components/field.js';
 import { Status } from '../../components/status.js';
+import { UserLink } from '../../components/user-link.js';
 import { href, navigate } from '../../router.js';
 import { useAction } from '../../use-action.js';
+import { useLoad } from '../../use-load.js';
 import { DeleteButton } from './folder-view.js';
-import { downloadUrl, formatBytes, namesOf, rename, type FileInfo } from './storage.js';
+import { downloadUrl, fileInfo, formatBytes, namesOf, rename, resizable, type FileEntry } from './storage.js';
 import { TransferForm } from './transfer-form.js';
-
-const IMAGE = /\.(jpe?g|png|gif|webp|avif|svg|tiff?|bmp)$/i;
-const VIDEO = /\.(mp4|m4v|webm|mov|ogv|mkv)$/i;
-const AUDIO = /\.(mp3|m4a|aac|wav|ogg|oga|flac|opus)$/i;
 
 /** The box an image preview is resized into by the server (`r/<w>x<h>`): never enlarged. */
 const PREVIEW_BOX: [number, number] = [480, 360];
 
-/** One file: what the service knows of it, a preview, and what can be done to it. */
-export function FileView({ names, info }: { names: string[]; info: FileInfo }) {
+/** One file: what the service knows of it (its file info, `POST /files/fileInfo`), a preview, and what can be done to it. */
+export function FileView({ names, entry }: { names: string[]; entry: FileEntry }) {
   const name = names[names.length - 1]!;
   const parent = names.slice(0, -1);
   const address = new URL(downloadUrl(names), location.href).href;
+  const info = useLoad(() => fileInfo(names), [names.join('/')]);
+  const hashes = info.data;
   return (
     <section aria-label={`File ${name}`}>
       <h2>{name}</h2>
-      <Preview names={names} name={name} />
+      <Preview names={names} name={name} type={entry.contentType ?? ''} />
       <dl class="facts">
         <dt>Download address</dt>
         <dd>
           <a href={address}>{address}</a> <CopyButton text={address} label="Copy download address" />
         </dd>
+        <dt>Type</dt>
+        <dd>{entry.contentType}</dd>
         <dt>Size</dt>
         <dd>
-          {formatBytes(info.fileSizeInBytes)} ({info.realFileSizeInBytes} bytes)
+          {formatBytes(entry.fileSizeInBytes)} ({entry.fileSizeInBytes} bytes)
         </dd>
         <dt>Owner</dt>
-        <dd>{info.ownerId ? <a href={href('users', info.ownerId)}>{info.ownerId}</a> : 'master (no user)'}</dd>
-        <dt>Created</dt>
-        <dd>{new Date(info.creationDate).toISOString()}</dd>
+        <dd>{entry.ownerId ? <UserLink userId={entry.ownerId} /> : 'master (no user)'}</dd>
+        {hashes && (
+          <>
+            <dt>Created</dt>
+            <dd>{new Date(hashes.creationDate).toISOString()}</dd>
+          </>
+        )}
         <dt>Modified</dt>
-        <dd>{new Date(info.lastModificationDate).toISOString()}</dd>
-        <dt>MD5</dt>
-        <dd>
-          <code>{info.md5Hash}</code>
-        </dd>
-        <dt>CRC-32</dt>
-        <dd>
-          <code>{info.crcHash}</code>
-        </dd>
+        <dd>{new Date(entry.lastModificationDate).toISOString()}</dd>
+        {hashes && (
+          <>
+            <dt>MD5</dt>
+            <dd>
+              <code>{hashes.md5Hash}</code>
+            </dd>
+            <dt>CRC-32</dt>
+            <dd>
+              <code>{hashes.crcHash}</code>
+            </dd>
+          </>
+        )}
       </dl>
+      <Status error={info.error} />
       <h3>Download</h3>
       <Download names={names} name={name} />
       <h3>Rename</h3>
@@ -63,21 +74,27 @@ export function FileView({ names, info }: { names: string[]; info: FileInfo }) {
   );
 }
 
-/** Images through the server's resizing (the download URL's `r/<w>x<h>`), videos and sounds in the browser's player. */
-function Preview({ names, name }: { names: string[]; name: string }) {
-  if (IMAGE.test(name)) {
+/**
+ * By the type the file is served with: images through the server's resizing (the download URL's `r/<w>x<h>`),
+ * videos and sounds in the browser's player.
+ */
+function Preview({ names, name, type }: { names: string[]; name: string; type: string }) {
+  if (type.startsWith('image/')) {
+    const resized = resizable(type);
     return (
       <figure class="preview">
-        <img src={downloadUrl(names, { resize: PREVIEW_BOX })} alt={`Preview of ${name}`} />
-        <figcaption>
-          Resized to fit {PREVIEW_BOX.join('×')} by the server; <a href={downloadUrl(names)}>full size</a>
-        </figcaption>
+        <img src={downloadUrl(names, resized ? { resize: PREVIEW_BOX } : {})} alt={`Preview of ${name}`} />
+        {resized && (
+          <figcaption>
+            Resized to fit {PREVIEW_BOX.join('×')} by the server; <a href={downloadUrl(names)}>full size</a>
+          </figcaption>
+        )}
       </figure>
     );
   }
-  if (VIDEO.test(name))
+  if (type.startsWith('video/'))
     return <video class="preview" controls preload="metadata" src={downloadUrl(names)} aria-label={`Video ${name}`} />;
-  if (AUDIO.test(name))
+  if (type.startsWith('audio/'))
     return <audio controls preload="metadata" src={downloadUrl(names)} aria-label={`Sound ${name}`} />;
   return null;
 }

@@ -1,7 +1,10 @@
 // The file storage calls of the Files page (openapi/areas/files.yaml), with the master token, and the paths they take. A location
 // is a list of decoded names, root first; the service takes it percent-encoded and relative to the bucket.
 import type { components } from '@basekit/sdk';
-import { dataOf, project, service } from '../../api.js';
+import type { FileEntry, FileListing } from '@basekit/sdk/admin';
+import { admin, dataOf, project, service } from '../../api.js';
+
+export type { FileEntry, FileListing };
 
 /** A record of a folder listing (the contract's `FileRecord`). */
 export type FileRecord = components['schemas']['FileRecord'];
@@ -29,6 +32,16 @@ export function downloadUrl(
   if (resize) url += `/r/${resize[0]}x${resize[1]}`;
   return name ? `${url}?name=${encodeURIComponent(name)}` : url;
 }
+
+/** Whether the server resizes images of this Content-Type (`r/<w>x<h>`); others are shown as they are. */
+export const resizable = (type: string): boolean => /^image\/(jpeg|png|webp|gif|avif|tiff)\b/.test(type);
+
+/**
+ * What is at a location (`GET /__admin/files`): the file or folder, and one page of a folder's entries, or with
+ * `name` of every entry below it whose name holds it. One call whatever the location holds.
+ */
+export const locate = (names: readonly string[], page: number, name?: string): Promise<FileListing> =>
+  admin().files.list({ path: savedPath(names), page, pageSize: PAGE_SIZE, ...(name && { name }) });
 
 /** One page of a folder, sorted by name. */
 export async function listFolder(names: readonly string[], page: number): Promise<FileRecord[]> {

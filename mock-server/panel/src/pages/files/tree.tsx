@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { count } from '../../plural.js';
 import { href } from '../../router.js';
 import { useLoad } from '../../use-load.js';
 import { formatBytes, listFolder, namesOf, PAGE_SIZE, type FileRecord } from './storage.js';
@@ -57,7 +58,7 @@ function Folder({
       {record && (
         <small class="hint">
           {' '}
-          {formatBytes(record.fileSizeInBytes)} · {record.numberOfDirectChildren} entries,{' '}
+          {formatBytes(record.fileSizeInBytes)} · {count(record.numberOfDirectChildren, 'entry', 'entries')},{' '}
           {record.numberOfTotalChildren} in all
         </small>
       )}

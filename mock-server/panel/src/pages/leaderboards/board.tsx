@@ -5,6 +5,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { Field } from '../../components/field.js';
 import { Pager } from '../../components/pager.js';
 import { Status } from '../../components/status.js';
+import { focusField, usePageCommands } from '../../commands.js';
 import { href, navigate, setQuery, useRoute } from '../../router.js';
 import { useAction } from '../../use-action.js';
 import { useLoad } from '../../use-load.js';
@@ -40,17 +41,21 @@ export function BoardView({ config, definition }: { config: ProjectConfig; defin
   const player = query.get('player') ?? '';
   const { id } = definition;
   const top = useLoad(() => topPage(id, page), [id, page]);
-  const around = useLoad(() => (player ? neighbourhood(id, player) : Promise.resolve(undefined)), [id, player]);
   const [confirm, setConfirm] = useState<'reset' | 'remove'>();
+  const [resets, setResets] = useState(0);
   const action = useAction();
   const columns = standingColumns(definition);
+  usePageCommands([
+    { title: 'Reset the scores…', run: () => setConfirm('reset') },
+    { title: "Show a player's neighbourhood", run: () => focusField('Player') },
+  ]);
 
   const reset = () =>
     action.run(async () => {
       setConfirm(undefined);
       await admin().leaderboards.reset(id);
       top.reload();
-      around.reload();
+      setResets((n) => n + 1);
       return `Leaderboard ${id} is empty.`;
     });
   const remove = () =>
@@ -60,18 +65,7 @@ export function BoardView({ config, definition }: { config: ProjectConfig; defin
       navigate(href('leaderboards'));
       return '';
     });
-  const choosePlayer = (event: Event) => {
-    event.preventDefault();
-    const text = String(new FormData(event.currentTarget as HTMLFormElement).get('player') ?? '').trim();
-    void action.run(async () => {
-      const user = await findPlayer(text);
-      setQuery({ page: page || undefined, player: user.userId });
-      return '';
-    });
-  };
 
-  const shown = around.data;
-  const me = shown?.around.findIndex((s) => s.userBriefProfile.userId === player) ?? -1;
   return (
     <>
       <h2>{id}</h2>
@@ -89,7 +83,6 @@ export function BoardView({ config, definition }: { config: ProjectConfig; defin
       </div>
       <Status error={action.error}>{action.message}</Status>
 
-      <h2>Top players</h2>
       <Status error={top.error}>{top.loading ? 'Loading…' : ''}</Status>
       <DataTable
         caption={`Top players of ${id}`}
@@ -105,27 +98,7 @@ export function BoardView({ config, definition }: { config: ProjectConfig; defin
         onPage={(p) => setQuery({ page: p || undefined, player: player || undefined })}
       />
 
-      <h2>A player's neighbourhood</h2>
-      <form class="toolbar" onSubmit={choosePlayer} key={player}>
-        <Field label="Player" hint="username or user id">
-          {(fieldId) => <input id={fieldId} name="player" required defaultValue={player} />}
-        </Field>
-        <button type="submit">Show neighbourhood</button>
-      </form>
-      <Status error={around.error}>
-        {shown &&
-          (shown.rank === 0
-            ? 'This player has no score on this leaderboard yet.'
-            : `Rank ${shown.rank}, scores ${shown.scores.slice(0, definition.fields.length).join(', ')}.`)}
-      </Status>
-      {shown && shown.rank > 0 && (
-        <DataTable
-          caption={`Around the player on ${id}`}
-          columns={columns}
-          rows={shown.around.map((s, i) => ({ ...s, rank: shown.rank - me + i }))}
-          rowKey={(s) => s.userBriefProfile.userId}
-        />
-      )}
+      <Neighbourhood key={resets} definition={definition} columns={columns} page={page} player={player} />
 
       <h2>Definition</h2>
       <BoardForm
@@ -150,5 +123,64 @@ export function BoardView({ config, definition }: { config: ProjectConfig; defin
         </ConfirmDialog>
       )}
     </>
+  );
+}
+
+/**
+ * A player's rank and the players around them (`?player=<userId>`), as that player would see them; a username or a
+ * user id finds the player. A look-up that finds nobody says so here, in place of the player shown before.
+ */
+function Neighbourhood({
+  definition,
+  columns,
+  page,
+  player,
+}: {
+  definition: LeaderboardDefinition;
+  columns: Column<Ranked>[];
+  page: number;
+  player: string;
+}) {
+  const { id } = definition;
+  const around = useLoad(() => (player ? neighbourhood(id, player) : Promise.resolve(undefined)), [id, player]);
+  const lookUp = useAction();
+  const choosePlayer = (event: Event) => {
+    event.preventDefault();
+    const text = String(new FormData(event.currentTarget as HTMLFormElement).get('player') ?? '').trim();
+    void lookUp.run(async () => {
+      const user = await findPlayer(text);
+      setQuery({ page: page || undefined, player: user.userId });
+      return '';
+    });
+  };
+  const shown = lookUp.error || lookUp.busy ? undefined : around.data;
+  const me = shown?.around.findIndex((s) => s.userBriefProfile.userId === player) ?? -1;
+  const name = shown?.around[me]?.userBriefProfile.userName;
+  return (
+    <section aria-labelledby="neighbourhood-heading">
+      <h2 id="neighbourhood-heading">A player's neighbourhood</h2>
+      <form class="toolbar" onSubmit={choosePlayer} key={player}>
+        <Field label="Player" hint="username or user id">
+          {(fieldId) => <input id={fieldId} name="player" required defaultValue={player} />}
+        </Field>
+        <button type="submit" disabled={lookUp.busy}>
+          Show neighbourhood
+        </button>
+      </form>
+      <Status error={lookUp.error ?? around.error}>
+        {shown &&
+          (shown.rank === 0
+            ? 'This player has no score on this leaderboard yet.'
+            : `${name ? `${name}: r` : 'R'}ank ${shown.rank}, scores ${shown.scores.slice(0, definition.fields.length).join(', ')}.`)}
+      </Status>
+      {shown && shown.rank > 0 && (
+        <DataTable
+          caption={`Around the player on ${id}`}
+          columns={columns}
+          rows={shown.around.map((s, i) => ({ ...s, rank: shown.rank - me + i }))}
+          rowKey={(s) => s.userBriefProfile.userId}
+        />
+      )}
+    </section>
   );
 }

@@ -87,7 +87,7 @@ export function Faults({ config }: { config: ProjectConfig }) {
       </p>
       <Status error={faults.error} />
       <DataTable
-        caption="Faults set"
+        caption="Set on this project"
         rows={faults.data ?? []}
         rowKey={(fault) => fault.id}
         empty="No fault is set: every request is answered as always."

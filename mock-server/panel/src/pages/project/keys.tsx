@@ -25,8 +25,7 @@ export function Keys({ config }: { config: ProjectConfig }) {
     <section aria-labelledby="keys-heading">
       <h2 id="keys-heading">Keys, ids and URLs</h2>
       <div class="table-scroll">
-        <table class="keys">
-          <caption class="visually-hidden">Keys, ids and URLs</caption>
+        <table class="keys" aria-labelledby="keys-heading">
           <tbody>
             {rows.map(([name, value, header]) => (
               <tr key={name}>

@@ -1,9 +1,9 @@
 import type { ProjectConfig } from '../../api.js';
 import { CopyButton } from '../../components/copy-button.js';
+import { shellQuote } from '../../shell.js';
 import { serverUrl } from './urls.js';
 
 const quote = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 /** The SDK's client for this project (docs/sdk.md). */
 function sdk(config: ProjectConfig): string {

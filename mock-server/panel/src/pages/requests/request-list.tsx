@@ -1,24 +1,28 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { DataTable } from '../../components/data-table.js';
+import { press, usePageCommands } from '../../commands.js';
 import { Field } from '../../components/field.js';
 import { Status } from '../../components/status.js';
+import { count } from '../../plural.js';
 import { href, setQuery, useRoute } from '../../router.js';
 import { useAction } from '../../use-action.js';
 import {
   AREAS,
   STATUS_CLASSES,
-  callerName,
   clearRequests,
+  exportHar,
   followRequests,
   listRequests,
   matchesLive,
   type ExchangeSummary,
   type RequestFilter,
 } from './model.js';
+import { RequestTable } from './request-table.js';
 
 /** Most rows the live list holds; older ones are a "Load older" away. */
 const SHOWN = 500;
 const RECONNECT_MS = 2000;
+/** With a text filter, which only the server can apply to bodies, the list is asked again at most this often. */
+const TEXT_RELOAD_MS = 300;
 
 type Live = 'connecting' | 'live' | 'paused' | 'reconnecting';
 
@@ -29,13 +33,6 @@ function filterOf(query: URLSearchParams): RequestFilter {
     user: query.get('user') ?? '',
     text: query.get('text') ?? '',
   };
-}
-
-/** `14:03:07.219`: the local time of day to the millisecond, enough to tell quick requests apart. */
-function time(iso: string): string {
-  const at = new Date(iso);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}.${String(at.getMilliseconds()).padStart(3, '0')}`;
 }
 
 /** The number of a request id (`<run>-<n>`): ids of one server run grow with each request. */
@@ -49,7 +46,10 @@ function merged(a: ExchangeSummary[], b: ExchangeSummary[]): ExchangeSummary[] {
 
 /**
  * Every request the server answered, newest first, live: the kept list is loaded, then each new request arrives over
- * the stream. Filters live in the URL (`?area=&status=&user=&text=`), so a filtered view is a link too.
+ * the stream. Arrivals are shown once a frame, however many came in it, and a row once rendered is never rendered
+ * again, so the page keeps up with hundreds of requests a second. Filters live in the URL
+ * (`?area=&status=&user=&text=`), so a filtered view is a link too; a new filter narrows the rows shown at once, then
+ * the server's answer fills the list.
  */
 export function RequestList() {
   const { query } = useRoute();
@@ -60,21 +60,54 @@ export function RequestList() {
   const [capacity, setCapacity] = useState<number>();
   const [error, setError] = useState<unknown>();
   const [live, setLive] = useState<Live>('connecting');
-  const [waiting, setWaiting] = useState<ExchangeSummary[]>([]);
-  const paused = useRef(false);
+  const [held, setHeld] = useState(0);
   const action = useAction();
   const [draft, setDraft] = useState(filter);
+  /**
+   * What the stream's handlers read and the buttons change: the filters now, whether paused, arrivals not shown yet
+   * (oldest first) and those held while paused; the next frame's update, and how to load the list.
+   */
+  const current = useRef({
+    filter,
+    filterKey,
+    paused: false,
+    arrived: [] as ExchangeSummary[],
+    waiting: [] as ExchangeSummary[],
+    frame: undefined as number | undefined,
+    show: () => {},
+    load: async () => {},
+  });
+  Object.assign(current.current, { filter, filterKey });
 
   useEffect(() => setDraft(filter), [filterKey]);
+  usePageCommands([
+    { title: 'Pause or resume the live list', run: () => press(live === 'paused' ? 'Resume' : 'Pause') },
+    { title: 'Export the requests as HAR', run: () => press('Export as HAR') },
+    { title: 'Empty the request list', run: () => press('Empty the list') },
+  ]);
 
-  // The kept list, then the stream; both start again when the filters change.
+  // The stream, for as long as the page is open (reconnecting when it ends), and the kept list with it.
   useEffect(() => {
     const stop = new AbortController();
     let reloadTimer: ReturnType<typeof setTimeout> | undefined;
+    const now = current.current;
+    now.show = () => {
+      now.frame = undefined;
+      const batch = now.arrived.reverse();
+      now.arrived = [];
+      // Newer than every row shown (the usual case): on top; else (the list loaded them too) merged.
+      setRows((shown) =>
+        batch.length === 0 || shown.length === 0 || seqOf(batch[batch.length - 1]!) > seqOf(shown[0]!)
+          ? [...batch, ...shown].slice(0, SHOWN)
+          : merged(batch, shown),
+      );
+      setHeld(now.waiting.length);
+    };
     const load = async () => {
+      const { filter: asked, filterKey: key } = now;
       try {
-        const page = await listRequests(filter);
-        if (stop.signal.aborted) return;
+        const page = await listRequests(asked);
+        if (stop.signal.aborted || key !== now.filterKey) return;
         // Requests that arrived over the stream while the list was loading stay.
         setRows((shown) => merged(shown, page.requests));
         setNext(page.next);
@@ -84,23 +117,24 @@ export function RequestList() {
         if (!stop.signal.aborted) setError(loadError);
       }
     };
+    now.load = load;
     const arrived = (summary: ExchangeSummary) => {
-      const fits = matchesLive(summary, filter);
+      const fits = matchesLive(summary, now.filter);
       if (fits === false) return;
-      // With a text filter only the server can tell (it searches bodies too): ask it again, at most a few times a second.
+      // With a text filter only the server can tell (it searches bodies too): ask it again, a few times a second.
       if (fits === undefined) {
         reloadTimer ??= setTimeout(() => {
           reloadTimer = undefined;
           void load();
-        }, 300);
+        }, TEXT_RELOAD_MS);
         return;
       }
-      if (paused.current) setWaiting((held) => [summary, ...held]);
-      else setRows((shown) => merged([summary], shown));
+      (now.paused ? now.waiting : now.arrived).push(summary);
+      now.frame ??= requestAnimationFrame(now.show);
     };
     // The stream first, then the list: a request answered in between is in one or the other, never lost.
     const opened = () => {
-      setLive(paused.current ? 'paused' : 'live');
+      setLive(now.paused ? 'paused' : 'live');
       void load();
     };
     const follow = async () => {
@@ -116,22 +150,35 @@ export function RequestList() {
         await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
       }
     };
-    setRows([]);
-    setLive('connecting');
     void follow();
     return () => {
       stop.abort();
       clearTimeout(reloadTimer);
+      if (now.frame !== undefined) cancelAnimationFrame(now.frame);
     };
+  }, []);
+
+  // New filters: the rows shown that pass them at once, then the server's list of them.
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    setRows((shown) => shown.filter((summary) => matchesLive(summary, filter) === true));
+    setNext(null);
+    void current.current.load();
   }, [filterKey]);
 
   const togglePause = () => {
-    paused.current = !paused.current;
-    if (!paused.current) {
-      setRows((shown) => merged(waiting, shown));
-      setWaiting([]);
+    const now = current.current;
+    now.paused = !now.paused;
+    if (!now.paused) {
+      now.arrived.push(...now.waiting);
+      now.waiting = [];
+      now.frame ??= requestAnimationFrame(now.show);
     }
-    setLive(paused.current ? 'paused' : 'live');
+    setLive(now.paused ? 'paused' : 'live');
   };
 
   const loadOlder = () =>
@@ -139,7 +186,7 @@ export function RequestList() {
       const page = await listRequests(filter, next ?? undefined);
       setRows((shown) => [...shown, ...page.requests]);
       setNext(page.next);
-      return `${page.requests.length} older requests loaded.`;
+      return `${count(page.requests.length, 'older request')} loaded.`;
     });
 
   const clear = () =>
@@ -150,6 +197,9 @@ export function RequestList() {
       return 'The list is empty.';
     });
 
+  const exportList = () =>
+    action.run(async () => `Exported ${count(await exportHar(filter), 'request')} as a HAR file.`);
+
   const submit = (event: Event) => {
     event.preventDefault();
     setQuery({ ...draft, text: draft.text.trim(), user: draft.user.trim() });
@@ -158,7 +208,7 @@ export function RequestList() {
   const liveText = {
     connecting: 'Connecting…',
     live: 'Live: new requests appear at the top.',
-    paused: `Paused: ${waiting.length} new requests held.`,
+    paused: `Paused: ${count(held, 'new request')} held.`,
     reconnecting: 'Reconnecting…',
   }[live];
   const filtered = Object.values(filter).some(Boolean);
@@ -197,7 +247,7 @@ export function RequestList() {
           {(id) => (
             <input
               id={id}
-              placeholder="user id, master or anonymous"
+              placeholder="username, user id, master or anonymous"
               value={draft.user}
               onInput={(e) => setDraft({ ...draft, user: e.currentTarget.value })}
             />
@@ -221,6 +271,9 @@ export function RequestList() {
         <button type="button" aria-pressed={live === 'paused'} onClick={togglePause}>
           {live === 'paused' ? 'Resume' : 'Pause'}
         </button>
+        <button type="button" onClick={exportList}>
+          Export as HAR
+        </button>
         <button type="button" class="danger" onClick={clear}>
           Empty the list
         </button>
@@ -229,57 +282,15 @@ export function RequestList() {
         </span>
       </div>
       <Status error={error ?? action.error}>{action.message}</Status>
-      <DataTable
+      <RequestTable
         caption={`Requests${filtered ? ' (filtered)' : ''}: ${rows.length} shown${capacity !== undefined ? `, the server keeps the last ${capacity}` : ''}`}
         rows={rows}
-        rowKey={(row) => row.id}
         empty={filtered ? 'No request matches.' : 'No requests yet: make one and it appears here.'}
-        columns={[
-          { title: 'Time', cell: (row) => <time dateTime={row.time}>{time(row.time)}</time> },
-          { title: 'Method', cell: (row) => row.method },
-          {
-            title: 'Path',
-            cell: (row) => (
-              <a href={href('requests', row.id)} class="requests-path">
-                {row.path}
-              </a>
-            ),
-          },
-          { title: 'Status', cell: (row) => <StatusCell row={row} /> },
-          { title: 'Duration', cell: (row) => `${row.durationMs} ms` },
-          {
-            title: 'Caller',
-            cell: (row) =>
-              row.caller.kind === 'user' ? (
-                <a href={href('users', row.caller.userId)}>{callerName(row)}</a>
-              ) : (
-                callerName(row)
-              ),
-          },
-          { title: 'Area', cell: (row) => row.area },
-        ]}
       />
       {next && (
         <button type="button" onClick={loadOlder}>
           Load older
         </button>
-      )}
-    </>
-  );
-}
-
-/** A request's status, and what a fault did to it (`injected`): answered in its place, dropped, or delayed. */
-function StatusCell({ row }: { row: ExchangeSummary }) {
-  const { injected } = row;
-  const shown = injected?.kind === 'reset' ? 'dropped' : String(row.status);
-  return (
-    <>
-      <span class={`http-status s${String(row.status)[0]}`}>{shown}</span>
-      {injected && (
-        <span class="injected" title={`fault ${injected.faultId}`}>
-          {' '}
-          {injected.kind === 'delay' ? `delayed ${injected.delayMs} ms` : 'injected'} ({injected.faultId})
-        </span>
       )}
     </>
   );

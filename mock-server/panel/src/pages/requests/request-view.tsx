@@ -1,11 +1,15 @@
+import { project } from '../../api.js';
+import { press, usePageCommands } from '../../commands.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { DataTable } from '../../components/data-table.js';
 import { JsonView } from '../../components/json-view.js';
 import { Status } from '../../components/status.js';
-import { href } from '../../router.js';
+import { href, navigate } from '../../router.js';
+import { useAction } from '../../use-action.js';
 import { useLoad } from '../../use-load.js';
 import { formatBytes } from '../files/storage.js';
-import { callerName, getRequest, type BodyView } from './model.js';
+import { curlOf } from './curl.js';
+import { callerName, getRequest, replayRequest, type BodyView } from './model.js';
 
 const OMITTED: Record<string, string> = {
   binary: 'not text',
@@ -71,10 +75,21 @@ function Body({ body, label }: { body: BodyView; label: string }) {
   }
 }
 
-/** One request in full: what, who, when, and its headers (secrets masked) and bodies on both sides. */
+/**
+ * One request in full: what, who, when, and its headers (secrets masked) and bodies on both sides; copy it as curl,
+ * or send it again (the server has its secrets) and open the new request.
+ */
 export function RequestView({ id }: { id: string }) {
   const exchange = useLoad(() => getRequest(id), [id]);
   const shown = exchange.data;
+  const replay = useAction();
+  usePageCommands([{ title: 'Send the request again', run: () => press('Send again') }]);
+  const sendAgain = () =>
+    replay.run(async () => {
+      const again = await replayRequest(id);
+      navigate(href('requests', again.id));
+      return `Sent again: answered ${again.status}.`;
+    });
   return (
     <>
       <p>
@@ -86,6 +101,17 @@ export function RequestView({ id }: { id: string }) {
           <h2>
             {shown.method} <code>{shown.path}</code> → {shown.status}
           </h2>
+          <div class="toolbar">
+            <CopyButton
+              text={curlOf(shown, location.origin, project().headerWord[0]!)}
+              label="Copy as curl"
+              caption="Copy as curl"
+            />
+            <button type="button" disabled={replay.busy} onClick={sendAgain}>
+              Send again
+            </button>
+          </div>
+          <Status error={replay.error}>{replay.message}</Status>
           <dl class="requests-facts">
             <dt>Time</dt>
             <dd>
@@ -96,7 +122,9 @@ export function RequestView({ id }: { id: string }) {
             <dt>Caller</dt>
             <dd>
               {shown.caller.kind === 'user' ? (
-                <a href={href('users', shown.caller.userId)}>user {callerName(shown)}</a>
+                <a href={href('users', shown.caller.userId)} title={`user id ${shown.caller.userId}`}>
+                  {callerName(shown)}
+                </a>
               ) : (
                 callerName(shown)
               )}

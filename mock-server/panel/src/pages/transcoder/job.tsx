@@ -3,7 +3,9 @@ import { DataTable } from '../../components/data-table.js';
 import { Field } from '../../components/field.js';
 import { JsonView } from '../../components/json-view.js';
 import { Status } from '../../components/status.js';
+import { UserLink } from '../../components/user-link.js';
 import { httpAddress } from '../../links.js';
+import { count } from '../../plural.js';
 import { href, setQuery, useRoute } from '../../router.js';
 import type { DeliveryCall, JobRecord } from './calls.js';
 import { seconds } from './jobs-table.js';
@@ -31,11 +33,11 @@ export function JobView({ job }: { job: JobRecord }) {
           <code>{job.queueId}</code>
         </dd>
         <dt>Submitted by</dt>
-        <dd>{job.userId ? <a href={href('users', job.userId)}>{job.userId}</a> : 'master'}</dd>
-        <dt>Deliveries</dt>
-        <dd>
-          {job.deliveries.delivered} delivered, {job.deliveries.failed} failed, {job.deliveries.retries} retries
-        </dd>
+        <dd>{job.userId ? <UserLink userId={job.userId} /> : 'master'}</dd>
+        <dt>Upload deliveries</dt>
+        <dd>{outcome(job.deliveries)}</dd>
+        <dt>Webhook calls</dt>
+        <dd>{outcome(webhookOutcome(job))}</dd>
         {job.reason && (
           <>
             <dt>Reason (told to the caller)</dt>
@@ -48,7 +50,7 @@ export function JobView({ job }: { job: JobRecord }) {
             <dd>{job.detail}</dd>
           </>
         )}
-        {job.lastDeliveryError && (
+        {job.lastDeliveryError && failedForGood(job) && (
           <>
             <dt>Last delivery error</dt>
             <dd>{job.lastDeliveryError}</dd>
@@ -64,6 +66,28 @@ export function JobView({ job }: { job: JobRecord }) {
     </article>
   );
 }
+
+interface Outcome {
+  delivered: number;
+  failed: number;
+  retries: number;
+}
+
+/** The webhook calls of a job as its upload deliveries are counted: each call once, by how it ended. */
+const webhookOutcome = ({ notifications }: JobRecord): Outcome => ({
+  delivered: notifications.filter((n) => n.delivered).length,
+  failed: notifications.filter((n) => !n.delivered).length,
+  retries: notifications.reduce((sum, n) => sum + Math.max(0, n.attempts - 1), 0),
+});
+
+/** "2 delivered after 1 retry, none failed": calls by how they ended, the tries before a success aside. */
+function outcome({ delivered, failed, retries }: Outcome): string {
+  if (delivered + failed === 0) return 'none';
+  return `${delivered} delivered${retries ? ` after ${count(retries, 'retry', 'retries')}` : ''}, ${failed ? `${failed} failed` : 'none failed'}`;
+}
+
+/** Whether a call failed every try: only then is the last failed try's error the job's (a retry may have succeeded). */
+const failedForGood = (job: JobRecord) => job.deliveries.failed > 0 || webhookOutcome(job).failed > 0;
 
 /** What happened when, from submission: each step's offset and what it was. */
 function Timeline({ job }: { job: JobRecord }) {

@@ -1,4 +1,5 @@
 import { DataTable } from '../../components/data-table.js';
+import { UserLink } from '../../components/user-link.js';
 import { href } from '../../router.js';
 import type { JobRecord } from './calls.js';
 
@@ -17,7 +18,7 @@ export function JobsTable({ jobs }: { jobs: JobRecord[] }) {
           { title: 'State', cell: (job) => <span class={`state ${job.state}`}>{job.state}</span> },
           {
             title: 'By',
-            cell: (job) => (job.userId ? <a href={href('users', job.userId)}>{job.userId}</a> : 'master'),
+            cell: (job) => (job.userId ? <UserLink userId={job.userId} /> : 'master'),
           },
           { title: 'Source', cell: (job) => <span class="url">{job.url}</span> },
           { title: 'Submitted', cell: (job) => job.createdAt },

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { DataTable } from '../../components/data-table.js';
 import { Field } from '../../components/field.js';
 import { Status } from '../../components/status.js';
-import { href } from '../../router.js';
+import { UserLink } from '../../components/user-link.js';
 import { useAction } from '../../use-action.js';
 import { KINDS, saveSetting, type AllSettings, type Kind, type SettingRecord } from './calls.js';
 
@@ -64,7 +64,7 @@ export function SettingsSection({ all, onSaved }: { all: AllSettings; onSaved: (
               { title: 'Default', cell: (row) => (row.record.default ? 'yes' : '') },
               {
                 title: 'Owner',
-                cell: (row) => (row.owner ? <a href={href('users', row.owner)}>{row.owner}</a> : 'project'),
+                cell: (row) => (row.owner ? <UserLink userId={row.owner} /> : 'project'),
               },
               { title: 'Fields', cell: (row) => <code class="fields">{fieldsOf(row.record)}</code> },
             ]}

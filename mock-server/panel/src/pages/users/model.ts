@@ -1,6 +1,7 @@
+import type { UserFilter } from '@basekit/sdk/admin';
 import { admin, dataOf, service } from '../../api.js';
 
-export type { Mail } from '@basekit/sdk/admin';
+export type { Mail, UserFilter } from '@basekit/sdk/admin';
 
 /** The profile fields a user record can change (the contract's `UserUpdate`), in form order with their labels. */
 export const PROFILE_FIELDS = [
@@ -15,15 +16,12 @@ export type Profile = Record<(typeof PROFILE_FIELDS)[number][0], string>;
 
 export const PAGE_SIZE = 20;
 
-/** A page of users (`GET /auth/users`), or of those matching `word` (`GET /auth/users/search`). */
-export function listUsers(word: string, page: number) {
-  const query = { page, pageSize: PAGE_SIZE };
-  return dataOf(
-    word
-      ? service().GET('/auth/users/search', { params: { query: { ...query, word } } })
-      : service().GET('/auth/users', { params: { query } }),
-  );
-}
+/**
+ * A page of the users a filter keeps (`GET /__admin/users`): a text found in the names, e-mail or phone number
+ * whatever its case and accents, or a user id; active or not, guests or not.
+ */
+export const findUsers = (filter: UserFilter, page: number) =>
+  admin().users.find({ ...filter, page, pageSize: PAGE_SIZE });
 
 const user = (userId: string) => ({ params: { path: { userId } } });
 
@@ -43,6 +41,8 @@ export const updateUser = (userId: string, profile: Profile) =>
 export const deleteUser = (userId: string) => dataOf(service().DELETE('/auth/users/{userId}', user(userId)));
 
 export const activateUser = (userId: string) => admin().users.activate(userId);
+
+export const setPassword = (userId: string, password: string) => admin().users.setPassword(userId, password);
 
 /** Expires every refresh token of the user; answers how many were still valid. */
 export const signOutUser = (userId: string) => admin().users.signOut(userId);

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { focusField, usePageCommands } from '../../commands.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { JsonView } from '../../components/json-view.js';
 import { Status } from '../../components/status.js';
@@ -7,6 +8,7 @@ import { useAction } from '../../use-action.js';
 import { useLoad } from '../../use-load.js';
 import { activateUser, deleteUser, getUser, outbox, signOutUser, updateUser } from './model.js';
 import { Outbox } from './outbox.js';
+import { PasswordForm } from './password-form.js';
 import { ProfileForm, profileOf } from './profile-form.js';
 
 /** One user: the record, an edit form, activate, sign out, delete, and the e-mails sent to them. */
@@ -15,6 +17,10 @@ export function UserView({ userId }: { userId: string }) {
   const mails = useLoad(outbox, [userId]);
   const action = useAction();
   const [deleting, setDeleting] = useState(false);
+  usePageCommands([
+    { title: 'Set the password', run: () => focusField('New password') },
+    { title: 'Delete the user…', run: () => setDeleting(true) },
+  ]);
 
   const act = (work: () => Promise<string>) =>
     action.run(async () => {
@@ -73,6 +79,8 @@ export function UserView({ userId }: { userId: string }) {
                   act(async () => `${(await updateUser(userId, profile)).username} saved.`)
                 }
               />
+              <h3>Password</h3>
+              <PasswordForm userId={userId} username={record.username} />
             </section>
           </div>
           {mails.data && (

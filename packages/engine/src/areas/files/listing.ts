@@ -2,7 +2,7 @@ import { ErrorCode, badRequest } from '../../shared/errors.js';
 import type { Project } from '../../shared/project.js';
 import { type FilePath, publicUrl } from './paths.js';
 import { filesState } from './state.js';
-import { type TreeNode, descendantCount, existing, sizeOf } from './tree.js';
+import { type FolderNode, type TreeNode, descendantCount, existing, sizeOf } from './tree.js';
 
 /**
  * A folder listing item (the contract's `FileRecord`).
@@ -41,7 +41,8 @@ export interface FileInfo extends FileRecord {
 export const MAX_PAGE_SIZE = 50;
 export type SortingType = 'ASC' | 'DESC';
 
-function record(bucket: string, path: FilePath, node: TreeNode): FileRecord {
+/** The listing item of the node at `path`. */
+export function record(bucket: string, path: FilePath, node: TreeNode): FileRecord {
   const folder = node.kind === 'folder';
   return {
     guid: node.guid,
@@ -66,12 +67,16 @@ export function listFolder(
   const folder = existing(project.state(filesState).root, path, bucket);
   if (folder.kind !== 'folder')
     throw badRequest(ErrorCode.NOT_A_FOLDER, `${publicUrl(bucket, path)} is a file; fileInfo describes files`);
-  const names = [...folder.children.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const names = sortedNames(folder);
   if (sortingType === 'DESC') names.reverse();
   return names
     .slice(pageNumber * pageSize, pageNumber * pageSize + pageSize)
     .map((name) => record(bucket, [...path, name], folder.children.get(name)!));
 }
+
+/** A folder's names in code point order, the listing's order. */
+export const sortedNames = (folder: FolderNode): string[] =>
+  [...folder.children.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
 /** Everything known about one file. */
 export function fileInfo(project: Project, path: FilePath): FileInfo {

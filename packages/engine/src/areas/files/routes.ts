@@ -1,10 +1,12 @@
+import { adminKey } from '../../admin/guard.js';
 import { bearer, master, projectHeader, serviceEnabled } from '../../shared/auth.js';
 import { changes, reads } from '../../shared/durability.js';
 import type { AppContext } from '../../shared/env.js';
 import { ErrorCode, badRequest } from '../../shared/errors.js';
-import { bodyChunks, bodyLimitOf, isPlainObject, readJsonObject } from '../../shared/http.js';
+import { bodyChunks, bodyLimitOf, intParam, isPlainObject, readJsonObject } from '../../shared/http.js';
 import { servicePath } from '../../shared/path.js';
 import { createRoutes } from '../../shared/routes.js';
+import { adminListing } from './admin.js';
 import { deleteEntries, MAX_DELETE_FILES } from './delete.js';
 import { downloadName } from './disposition.js';
 import { download } from './download.js';
@@ -130,6 +132,17 @@ filesRoutes.post('/files/rename', changesFiles, storage, storageId, bearer, asyn
   });
   return c.json({ newPaths: await renameFiles(c.env.project, c.env.moment, ownerOf(c), renames) });
 });
+
+// Admin API (beyond the spec): any location in one call, content types and dates, a search by name.
+filesRoutes.get('/__admin/files', reads, adminKey, (c) =>
+  c.json(
+    adminListing(c.env.project, pathOf(c, c.req.query('path') ?? '', 'path'), {
+      name: c.req.query('name') || undefined,
+      page: intParam(c, 'page', { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 }),
+      pageSize: intParam(c, 'pageSize', { min: 1, max: 100, fallback: MAX_PAGE_SIZE }),
+    }),
+  ),
+);
 
 // Downloads: `/<bucket>/<path>`, public like a CDN address. Any other first segment is not ours: it goes on to
 // the other areas' routes or the 404 handler.

@@ -6,7 +6,13 @@ import type { Project } from '../../shared/project.js';
 import { sendConfirmation } from './confirmation.js';
 import { hashPassword } from '../../shared/password.js';
 import { addUser, removeUser, usersState, type StoredUser, type UsersState } from './state.js';
-import { checkFieldsSize, readProfileUpdate, readRegistration } from './validation.js';
+import {
+  checkFieldsSize,
+  readProfileUpdate,
+  readRegistration,
+  rejectUnknownKeys,
+  requiredString,
+} from './validation.js';
 
 /** 409 (code 202) when `username` is registered. */
 export function assertUsernameFree(state: UsersState, username: string): void {
@@ -104,6 +110,24 @@ export function activateUser(project: Project, userId: string): StoredUser {
   const user = project.state(usersState).users.get(userId);
   if (!user) throw notFound(ErrorCode.USER_NOT_FOUND, `no user "${userId}"`);
   user.active = true;
+  return user;
+}
+
+/**
+ * Sets a user's password (admin API, the panel's "set password"): `{"password"}`, a non-empty string. Their sessions
+ * stay (signing out everywhere is its own call); 404 for an unknown user.
+ */
+export async function setPassword(
+  project: Project,
+  moment: Moment,
+  userId: string,
+  body: Record<string, unknown>,
+): Promise<StoredUser> {
+  rejectUnknownKeys(body, ['password']);
+  const password = requiredString(body, 'password');
+  const user = project.state(usersState).users.get(userId);
+  if (!user) throw notFound(ErrorCode.USER_NOT_FOUND, `no user "${userId}"`);
+  user.passwordHash = await hashPassword(moment, password);
   return user;
 }
 

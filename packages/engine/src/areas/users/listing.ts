@@ -1,5 +1,6 @@
 import { ErrorCode, badRequest } from '../../shared/errors.js';
 import type { Project } from '../../shared/project.js';
+import { containsFolded, foldText } from '../../shared/text-search.js';
 import { userRecord, type UserRecord } from './record.js';
 import { usersState, type StoredUser } from './state.js';
 import { rejectUnknownKeys } from './validation.js';
@@ -44,6 +45,38 @@ export function searchUsers(project: Project, word: string, { page, pageSize }: 
   let userCount = 0;
   for (const u of project.state(usersState).users.values()) {
     if (![u.firstName, u.lastName, u.username, u.email].some((value) => value.toLowerCase().includes(needle))) continue;
+    if (userCount >= start && found.length < pageSize) found.push(u);
+    userCount++;
+  }
+  return { userCount, users: found.map((u) => userRecord(project, u)) };
+}
+
+/** Which users the admin API's search keeps (the panel's Users page): every given part must match. */
+export interface UserFilter {
+  /** The user's id, or a text found in the username, names, e-mail or phone number, ignoring case and accents. */
+  text?: string;
+  active?: boolean;
+  guest?: boolean;
+}
+
+/**
+ * Users matching `filter`, in registration order (admin API, beyond the spec): a person's name is found however it
+ * is typed (`garcia` finds `García`), and a user id pasted whole finds its user. Reads every user, like the search.
+ */
+export function findUsers(project: Project, filter: UserFilter, { page, pageSize }: Paging): UserList {
+  const needle = filter.text === undefined ? undefined : foldText(filter.text);
+  const start = page * pageSize;
+  const found: StoredUser[] = [];
+  let userCount = 0;
+  for (const u of project.state(usersState).users.values()) {
+    if (filter.active !== undefined && u.active !== filter.active) continue;
+    if (filter.guest !== undefined && u.guest !== filter.guest) continue;
+    if (
+      needle !== undefined &&
+      u.userId !== filter.text &&
+      !containsFolded([u.username, u.firstName, u.lastName, u.email, u.phoneNumber], needle)
+    )
+      continue;
     if (userCount >= start && found.length < pageSize) found.push(u);
     userCount++;
   }

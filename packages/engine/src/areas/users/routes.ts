@@ -6,10 +6,28 @@ import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
 import { intParam, readForm, readJsonObject } from '../../shared/http.js';
 import { createRoutes } from '../../shared/routes.js';
 import { sameSecret } from '../../shared/secrets.js';
-import { activateUser, currentUser, deleteUser, register, updateUser, userById, userByUsername } from './accounts.js';
+import {
+  activateUser,
+  currentUser,
+  deleteUser,
+  register,
+  setPassword,
+  updateUser,
+  userById,
+  userByUsername,
+} from './accounts.js';
 import { CONFIRMATION_PATH, confirmRegistration } from './confirmation.js';
 import { completeGuestRegistration, registerGuest } from './guests.js';
-import { PAGE_SIZE, countUsers, listUsers, searchUsers, usersByIds, type Paging } from './listing.js';
+import {
+  PAGE_SIZE,
+  countUsers,
+  findUsers,
+  listUsers,
+  searchUsers,
+  usersByIds,
+  type Paging,
+  type UserFilter,
+} from './listing.js';
 import { userRecord } from './record.js';
 import { login, logout, masterLogin, renew, signOutEverywhere } from './sessions.js';
 import type { StoredUser } from './state.js';
@@ -43,6 +61,21 @@ function keyLevel(c: AppContext): 'client' | 'master' {
 const paging = (c: AppContext): Paging => ({
   page: intParam(c, 'page', { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 }),
   pageSize: intParam(c, 'pageSize', PAGE_SIZE),
+});
+
+/** A `true` or `false` query parameter, if given (400 for anything else). */
+function flagParam(c: AppContext, name: string): boolean | undefined {
+  const raw = c.req.query(name);
+  if (raw === undefined || raw === '') return undefined;
+  if (raw !== 'true' && raw !== 'false')
+    throw badRequest(ErrorCode.VALIDATION_FAILED, `query parameter "${name}" must be true or false`);
+  return raw === 'true';
+}
+
+const userFilterOf = (c: AppContext): UserFilter => ({
+  text: c.req.query('q')?.trim() || undefined,
+  active: flagParam(c, 'active'),
+  guest: flagParam(c, 'guest'),
 });
 
 const recordOf = (c: AppContext, user: StoredUser) => c.json(userRecord(c.env.project, user));
@@ -152,6 +185,12 @@ usersRoutes.delete('/auth/users/:userId', changes(), authIdOr404, master(), (c) 
 });
 
 // Admin API (not part of the service contract; the panel's user actions the service's API has no operation for).
+usersRoutes.get('/__admin/users', reads, adminKey, (c) => c.json(findUsers(c.env.project, userFilterOf(c), paging(c))));
+
+usersRoutes.put('/__admin/users/:userId/password', changes({ secrets: { json: ['password'] } }), adminKey, async (c) =>
+  recordOf(c, await setPassword(c.env.project, c.env.moment, c.req.param('userId'), await readJsonObject(c))),
+);
+
 usersRoutes.post('/__admin/users/:userId/activate', changes(), adminKey, (c) =>
   recordOf(c, activateUser(c.env.project, c.req.param('userId'))),
 );

@@ -1,0 +1,165 @@
+// The panel's request inspector under load: the Requests page in Chromium while the server answers about
+// 200 requests a second (autocannon at a fixed rate, in a process of its own), in rounds: frames a second and the
+// longest main-thread task while the list runs live, then how long Pause and a filter take to show (from the click's
+// input event to the first frame that shows the result). Targets: ≥ 50 frames/s, Pause and filters within 100 ms.
+// Run by panel.bench.ts.
+import type { Browser, Page } from 'playwright-core';
+import type { RunningServer } from '../src/server.js';
+import { loadGenerator, median } from './processes.js';
+import { benchUsers } from './users.js';
+
+const RATE = 200;
+const ROUNDS = 3;
+/** Each round: a second to settle, then frames counted for this long, then Pause and a filter measured. */
+const FRAMES_MS = 4000;
+const ROUND_SECONDS = 9;
+
+/** In the page: frames, long tasks and rows added to the list, over `ms`. */
+function countFrames(
+  ms: number,
+): Promise<{ fps: number; longestTaskMs: number; worstFrameMs: number; rowsPerSecond: number }> {
+  return new Promise((resolve) => {
+    const tasks: number[] = [];
+    const observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) tasks.push(entry.duration);
+    });
+    observer.observe({ type: 'longtask' });
+    let added = 0;
+    const rows = new MutationObserver((records) => {
+      for (const record of records) for (const node of record.addedNodes) if (node.nodeName === 'TR') added++;
+    });
+    rows.observe(document.body, { childList: true, subtree: true });
+    let frames = 0;
+    let worst = 0;
+    const start = performance.now();
+    let last = start;
+    const tick = (now: number) => {
+      frames++;
+      worst = Math.max(worst, now - last);
+      last = now;
+      if (now - start < ms) requestAnimationFrame(tick);
+      else {
+        observer.disconnect();
+        rows.disconnect();
+        const seconds = (now - start) / 1000;
+        resolve({
+          fps: frames / seconds,
+          longestTaskMs: Math.max(0, ...tasks),
+          worstFrameMs: worst,
+          rowsPerSecond: added / seconds,
+        });
+      }
+    };
+    requestAnimationFrame(tick);
+  });
+}
+
+/**
+ * In the page: arms a timer on the next click on the button named `label`: from the click's input event (its
+ * timeStamp, taken when the browser received it) to the first frame at which `done()` holds; the answer is kept in
+ * `window.__answerMs`.
+ */
+function armTimer([label, check]: [string, string]): void {
+  const done = new Function(`return (${check})`) as () => boolean;
+  const button = [...document.querySelectorAll('button')].find((b) => b.textContent === label)!;
+  const w = window as unknown as { __answerMs?: number };
+  w.__answerMs = undefined;
+  button.addEventListener(
+    'click',
+    (event) => {
+      const clicked = event.timeStamp;
+      const poll = (now: number) => {
+        if (done()) w.__answerMs = now - clicked;
+        else requestAnimationFrame(poll);
+      };
+      requestAnimationFrame(poll);
+    },
+    { capture: true, once: true },
+  );
+}
+
+/** Clicks the button named `label` with a real mouse click and answers the time until `check` (page code) held. */
+async function timeClick(page: Page, label: string, check: string): Promise<number> {
+  await page.evaluate(armTimer, [label, check] as [string, string]);
+  const box = (await page.getByRole('button', { name: label, exact: true }).boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.waitForFunction(() => (window as unknown as { __answerMs?: number }).__answerMs !== undefined, null, {
+    timeout: 30_000,
+  });
+  return page.evaluate(() => (window as unknown as { __answerMs: number }).__answerMs);
+}
+
+// Page code for the checks: the Pause button says Resume; every row shown is of the database area.
+const PAUSED = `document.querySelector('button[aria-pressed="true"]')?.textContent === 'Resume'`;
+const ONLY_DATABASE = `(() => { const rows = [...document.querySelectorAll('table tbody tr')]; return rows.length > 0 && rows.every((row) => row.lastElementChild?.textContent === 'database'); })()`;
+
+/** Loads the server at about `RATE` requests a second and prints the Requests page's figures beside their targets. */
+export async function inspectorBench(server: RunningServer, panelUrl: string, browser: Browser): Promise<void> {
+  const { objectStorageId, authenticationId, masterKey } = server.engine.project.config;
+  const [user] = await benchUsers(server, 1, 'inspector');
+  const auth = { Authorization: `Bearer ${user!.accessToken}` };
+  const created = await fetch(`${server.url}/object-storage/classes/Score/`, {
+    method: 'POST',
+    headers: { 'X-Service-Object-Storage-Id': objectStorageId, 'Content-Type': 'application/json', ...auth },
+    body: JSON.stringify({ score: 1 }),
+  });
+  const { _id } = (await created.json()) as { _id: string };
+  // Two areas in turn, so that a filter keeps half of them.
+  const target = {
+    url: server.url,
+    overallRate: RATE,
+    requests: [
+      {
+        path: `/object-storage/classes/Score/${_id}`,
+        headers: { 'X-Service-Object-Storage-Id': objectStorageId, ...auth },
+      },
+      { path: '/auth/users/me', headers: { 'X-Service-Authentication-Id': authenticationId, ...auth } },
+    ],
+  };
+  const generator = loadGenerator();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript((key) => sessionStorage.setItem('basekit-panel:master-key', key), masterKey);
+  // tsx keeps function names with a `__name` helper, which the functions handed to the page call: give the page one.
+  await context.addInitScript('globalThis.__name = (f) => f');
+  const page = await context.newPage();
+  const rounds: {
+    fps: number;
+    longestTaskMs: number;
+    worstFrameMs: number;
+    rowsPerSecond: number;
+    pauseMs: number;
+    filterMs: number;
+  }[] = [];
+  let achieved = 0;
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      await page.goto(`${panelUrl}requests`);
+      await page.getByText('Live: new requests appear at the top.').waitFor();
+      const load = generator.load(target as never, ROUND_SECONDS);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const frames = await page.evaluate(countFrames, FRAMES_MS);
+      const pauseMs = await timeClick(page, 'Pause', PAUSED);
+      await page.getByRole('button', { name: 'Resume' }).click();
+      await page.getByLabel('Area').selectOption('database');
+      const filterMs = await timeClick(page, 'Filter', ONLY_DATABASE);
+      rounds.push({ ...frames, pauseMs, filterMs });
+      achieved = (await load).rps;
+    }
+  } finally {
+    generator.close();
+    await context.close();
+  }
+  const figure = (name: keyof (typeof rounds)[number], digits = 0) => {
+    const values = rounds.map((r) => r[name]);
+    return `${median(values).toFixed(digits)} [${values.map((v) => v.toFixed(digits)).join(', ')}]`;
+  };
+  const fps = median(rounds.map((r) => r.fps));
+  const pause = median(rounds.map((r) => r.pauseMs));
+  const filter = median(rounds.map((r) => r.filterMs));
+  console.log(
+    `Requests page live at ${achieved.toFixed(0)} req/s (${ROUNDS} rounds, medians [rounds]): ` +
+      `${figure('rowsPerSecond')} rows added a second, ${figure('fps', 1)} frames/s (${fps >= 50 ? 'within' : 'OUTSIDE'} ≥ 50), longest task ${figure('longestTaskMs')} ms, ` +
+      `longest frame ${figure('worstFrameMs')} ms; Pause shown after ${figure('pauseMs')} ms (${pause <= 100 ? 'within' : 'OVER'} 100 ms), ` +
+      `a filter after ${figure('filterMs')} ms (${filter <= 100 ? 'within' : 'OVER'} 100 ms)`,
+  );
+}
