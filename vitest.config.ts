@@ -35,7 +35,17 @@ export default defineConfig({
         },
       },
       {
-        // examples/node-vitest/vitest.config.ts's "reference server" project, as the example runs it (issue 18).
+        // The engine's behaviour tests (its area folders) once more, over HTTP against the Node server; in "all" they
+        // reach the engine through engine.fetch in process (packages/engine/test/support/server.ts).
+        extends: true,
+        test: {
+          name: 'engine over HTTP',
+          include: ['packages/engine/test/*/**/*.test.ts'],
+          provide: { engineTransport: 'http' },
+        },
+      },
+      {
+        // examples/node-vitest/vitest.config.ts's "reference server" project, as the example runs it.
         extends: true,
         test: {
           name: 'node-vitest example, one shared server',
@@ -44,7 +54,7 @@ export default defineConfig({
         },
       },
       {
-        // The browser example's Playwright tests on one server and one Chromium, a project per worker (issue 18).
+        // The browser example's Playwright tests on one server and one Chromium, a project per worker.
         extends: true,
         test: {
           name: 'browser-app example, one shared server',
@@ -53,7 +63,7 @@ export default defineConfig({
         },
       },
       {
-        // The SDK's end-to-end suite once more, against a server that accepts only another header word (issue 15).
+        // The SDK's end-to-end suite once more, against a server that accepts only another header word (`headerWord`, docs/decisions.md).
         extends: true,
         test: {
           name: 'sdk, header word "Acme"',
@@ -64,7 +74,7 @@ export default defineConfig({
       },
       {
         // The SDK's end-to-end suite once more, its files in parallel workers against one server started in the
-        // global set-up, each file in a project of its own (issue 18).
+        // global set-up, each file in a project of its own.
         extends: true,
         test: {
           name: 'sdk, one shared server',
@@ -75,7 +85,7 @@ export default defineConfig({
       },
       {
         // The SDK's end-to-end suite and the published Node client once more, over HTTPS with the server's own local
-        // CA, trusted as docs/sdk.md says (issue 26).
+        // CA, trusted as docs/sdk.md says.
         extends: true,
         test: {
           name: 'sdk and backtory-sdk over HTTPS, local CA',
@@ -86,7 +96,7 @@ export default defineConfig({
         },
       },
       {
-        // The repository's Dockerfile built and run by a container engine (issue 25). The global set-up starts the
+        // The repository's Dockerfile built and run by a container engine. The global set-up starts the
         // build when the run starts; the files run after every other project's, so that the build runs beside them.
         extends: true,
         test: {

@@ -8,7 +8,7 @@ import { generate, output } from '../packages/sdk/scripts/generate.mjs';
 // @ts-expect-error -- plain ESM scripts without type declarations
 import { compile, output as configValidator } from '../packages/engine/scripts/compile-config.mjs';
 
-/** The operations of section 4 of the service's interface, kept in the repository as data. */
+/** The operations of the service's interface (its endpoint tables), kept in the repository as data. */
 const SPEC_OPERATIONS = new URL('../openapi/spec-operations.json', import.meta.url);
 const BUNDLE = new URL('../openapi/dist/basekit.yaml', import.meta.url);
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -20,7 +20,7 @@ const normalize = (path: string) =>
     .replace(/<[^>]+>|\{[^}]+\}/g, '{}')
     .replace(/(.)\/$/, '$1');
 
-/** Every operation of the endpoint tables of section 4 of the spec, normalized. */
+/** Every operation of the interface's endpoint tables, normalized. */
 function specOperations(): string[] {
   const { operations } = JSON.parse(readFileSync(SPEC_OPERATIONS, 'utf8')) as {
     operations: { method: string; path: string }[];

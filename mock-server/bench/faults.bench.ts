@@ -1,4 +1,4 @@
-// Faults (issue 27): get-by-id with no fault set beside the same with a fault set on another operation (a failing
+// Faults: get-by-id with no fault set beside the same with a fault set on another operation (a failing
 // login, which every request checks and passes by), each server in a process of its own, loaded from a third in
 // rounds that take turns. With no fault set a request costs one check of the list's length; this shows what a set
 // fault costs the requests it does not take. Against a bare Hono hello-world: `get-by-id.bench.ts`.

@@ -1,4 +1,4 @@
-// Get-by-id (issue 28): the reference server answering GET /object-storage/classes/Score/<id> over 1,000 ids of a
+// Get-by-id (docs/database.md#figures): the reference server answering GET /object-storage/classes/Score/<id> over 1,000 ids of a
 // 100,000-row table in turn, next to a bare Hono hello-world and a plain node:http server sending the same bytes
 // as that hello-world (the ceiling of any Node server here), each in a process of its own, loaded from a fourth
 // in rounds that take turns (10 connections). Target: at least 0.8× the bare Hono hello-world's rate.

@@ -1,4 +1,4 @@
-// HTTPS beside HTTP (issue 26), each figure beside its peer in the same run:
+// HTTPS beside HTTP, each figure beside its peer in the same run:
 // - start-up of the built CLI with --https-port (its CA already made) against without, in alternating rounds, timed
 //   from spawning to the line that says it is ready (target within 1.2x); and a first start that makes the CA;
 // - get-by-id over HTTP, HTTPS with HTTP/1.1 and HTTP/2, in alternating rounds, load from another process;

@@ -1,4 +1,4 @@
-// Login against the number of refresh tokens kept (issue 28): the reference server with 1,000 and with 1,000,000
+// Login against the number of refresh tokens kept: the reference server with 1,000 and with 1,000,000
 // refresh tokens, each in a process of its own, and the password check alone (its PBKDF2, the ceiling of a login) in a
 // third, loaded in rounds that take turns, 10 logins at once from a load generator process. Targets: 1,000,000 tokens
 // within 1.1× of 1,000; each at least 0.9× the password check's own rate.

@@ -1,4 +1,4 @@
-// The management panel (issues 17 and 30): its built size (gzip: every file, and what the browser fetches to show the
+// The management panel (docs/panel.md): its built size (gzip: every file, and what the browser fetches to show the
 // sign-in form, a signed-in page and the Database page; the first load's ceiling 40 KB), its load time from the local
 // server in Chromium (cold cache, until the page is usable; ceiling 1 s), in rounds; and the Database page's grid on a
 // table of 100,000 rows: from choosing 100 (or 1,000) rows a page to those rows on screen (ceilings 150 and 400 ms).
@@ -14,17 +14,17 @@ import { buildPanel } from '../test/panel/support.js';
 
 const ROUNDS = 7;
 /**
- * The whole build: 150 KB until issue 30, whose data grid (about 20 KB, loaded with the Database page only) took it
+ * The whole build: 150 KB until the data grid (about 20 KB, loaded with the Database page only) took it
  * past; what one page loads is what a user waits for, and has its own ceilings below (docs/decisions.md).
  */
 const CEILING_KB = 175;
-/** The first load (sign-in and layout, any page but the Database page and hls.js), issue 30. */
+/** The first load (sign-in and layout, any page but the Database page and hls.js) */
 const FIRST_LOAD_CEILING_KB = 40;
 /** The Database page: the first load and the grid's chunk. */
 const DATABASE_PAGE_CEILING_KB = 60;
 const CEILING_MS = 1000;
 const BIG_TABLE_ROWS = 100_000;
-/** Rows a page, and the most milliseconds from choosing that page size to the rows on screen (issue 30). */
+/** Rows a page, and the most milliseconds from choosing that page size to the rows on screen. */
 const GRID_CASES = [
   { rows: 100, ceilingMs: 150 },
   { rows: 1000, ceilingMs: 400 },

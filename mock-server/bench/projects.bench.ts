@@ -1,4 +1,4 @@
-// Many projects in one server (issue 18): the time to create a project over the admin API (median, p95); 500 projects
+// Many projects in one server: the time to create a project over the admin API (median, p95); 500 projects
 // each with a user, a few rows, a file and a score, and the memory each takes; and the latency of two requests
 // (GET /auth/users/me, a row by id) with 1 project, then spread over 500, in the same server. Requests are made
 // through the SDK, as a test would; the HTTP load runs in a worker thread (http-load.mjs).

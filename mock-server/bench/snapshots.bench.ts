@@ -1,4 +1,4 @@
-// Named snapshots (issue 27): restoring a project of 100,000 rows (target: median ≤ 50 ms) beside importing the same
+// Named snapshots: restoring a project of 100,000 rows (target: median ≤ 50 ms) beside importing the same
 // export, saving it, and the first write to the table after a restore (which copies its map of rows).
 // Run: `npm run bench -w @basekit/mock-server -- snapshots`.
 import { createRow, updateRow } from '../../packages/engine/src/areas/database/rows.js';

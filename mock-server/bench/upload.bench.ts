@@ -1,4 +1,4 @@
-// Uploads (issue 28): one 1 GiB file uploaded to the reference server with --data-dir (its default `fsync: "never"`,
+// Uploads: one 1 GiB file uploaded to the reference server with --data-dir (its default `fsync: "never"`,
 // and `"always"`), against a plain Node server that pipes the same multipart body to a file with stream.pipeline
 // (with and without an fsync before it answers), each in a process of its own, from the same client process, in
 // rounds that take turns. The client is fetch (as the SDK sends on Node) streaming the body, and hashes what it sends

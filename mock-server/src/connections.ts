@@ -4,7 +4,7 @@ import type { Http2SecureServer, Http2ServerRequest, Http2ServerResponse, Server
 import type { Socket } from 'node:net';
 import type { Config } from '@basekit/engine';
 
-/** The server's config keys this file reads (issue 24): every one a key of the whole server. */
+/** The server's config keys this file reads: every one a key of the whole server. */
 export type ConnectionLimits = Pick<Config, 'maxConnections' | 'headersTimeoutMs' | 'idleTimeoutMs'>;
 
 /** Files the server may hold open besides its connections: its own, the journal's, ffmpeg's pipes. */
@@ -61,7 +61,7 @@ const endsOf = (socket: Pick<Socket, 'localPort' | 'remoteAddress' | 'remotePort
   `${socket.localPort} ${socket.remoteAddress} ${socket.remotePort}`;
 
 /**
- * Keeps the connections of every listener of a server within its limits (issue 24), so that sockets opened and left
+ * Keeps the connections of every listener of a server within its limits, so that sockets opened and left
  * idle can never take every file the process may open (past it, ordinary requests went unanswered) nor live long:
  * - at most `maxConnections` open, across listeners; at the cap a new connection takes the place of the one idle the
  *   longest (no request under way: kept alive after its answers, or still without a whole request, TLS handshakes

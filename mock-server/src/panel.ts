@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Where the server serves the management panel (issue 17). */
+/** Where the server serves the management panel (docs/panel.md). */
 export const PANEL_PATH = '/__admin/panel/';
 
 /** The panel's build shipped in this package (`panel/dist`, built by the package's build, prepare and prepack). */
@@ -25,7 +25,7 @@ const HEADER_WORD_META = '<meta name="basekit-header-word" content="Service" />'
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /**
- * Sent with every answer below the panel's path (issue 24). Scripts of the panel's own files only (the build has no
+ * Sent with every answer below the panel's path. Scripts of the panel's own files only (the build has no
  * inline script), so that text a client wrote can never run as the panel, where the master key is kept; never
  * framed (clickjacking). Images, videos and hls.js's requests may reach any http(s) address: a job's delivered files
  * are where its receiver serves them.

@@ -1,4 +1,4 @@
-// The clock takes only advances that keep every date valid (issue 24): at most 100 years ahead of real time, 400
+// The clock takes only advances that keep every date valid: at most 100 years ahead of real time, 400
 // past it, whether the offset comes from POST /__admin/clock or from an imported state; a refused advance changes
 // nothing, before or after a restart.
 import { mkdtemp, rm } from 'node:fs/promises';

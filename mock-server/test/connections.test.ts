@@ -1,4 +1,4 @@
-// Connections the Node server keeps (issue 24): a cap, and header and idle timeouts, so that sockets opened and left
+// Connections the Node server keeps: a cap, and header and idle timeouts, so that sockets opened and left
 // idle neither starve ordinary requests nor live long. Before: under a 1,024 open-files limit, 1,100 idle sockets made
 // ordinary requests time out, and idle or slow-header sockets lived 60-90 s.
 import { spawn } from 'node:child_process';
@@ -140,7 +140,7 @@ async function tlsOpen(url: string, ca: string, alpn: string): Promise<{ socket:
 }
 
 describe('the HTTPS listener (HTTP/2, and HTTP/1.1 beside it) under the same limits', () => {
-  // Before: the HTTPS listener of issue 26 had Node's own limits: no cap, TLS handshakes waited 120 s, HTTP/2
+  // Before: the HTTPS listener had Node's own limits: no cap, TLS handshakes waited 120 s, HTTP/2
   // connections were never closed, HTTP/1.1 ones over TLS were kept alive for ever.
   let server: RunningServer;
   let folder: string;

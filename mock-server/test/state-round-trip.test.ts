@@ -118,7 +118,7 @@ const RUN_TIME_SETTINGS = {
 async function expectSameBehaviour(server: RunningServer, filled: Filled): Promise<void> {
   expect((await login(server, { username: 'ann', password: 'pw-ann' })).status).toBe(200);
   // The session goes on through its refresh token, which the state keeps; an access token is the signing server's
-  // own (signed with a secret of that server, issue 24), so a client renews it on another server.
+  // own (signed with a secret of that server), so a client renews it on another server.
   const { access_token: access } = (await ok(login(server, { refresh_token: filled.refreshToken }, true))) as {
     access_token: string;
   };

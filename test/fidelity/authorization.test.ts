@@ -201,7 +201,7 @@ const MATRIX: Record<string, Row> = {
     call: async () => ({ path: `/auth/users/${fixture.user.userId}`, body: { firstName: unique('Ann') } }),
     expect: token(403, 403, 200),
   },
-  // users beyond the spec (issue 15): guests register without a token; the rest is master only, like updateUser
+  // users beyond the spec (docs/published-clients.md): guests register without a token; the rest is master only, like updateUser
   registerGuest: { call: async () => ({ path: '/auth/guest-users' }), expect: anyone(201) },
   completeGuestRegistration: {
     call: async () => {
@@ -264,7 +264,7 @@ const MATRIX: Record<string, Row> = {
     }),
     expect: token(200, 200, 200),
   },
-  // files: the master operations refuse user tokens with 401 (section 7); a user replaces, renames and deletes only own files (403)
+  // files: the master operations refuse user tokens with 401 (docs/errors.md); a user replaces, renames and deletes only own files (403)
   uploadFiles: { call: async () => ({ path: '/files', body: uploadForm(unique('up')) }), expect: token(200, 200, 200) },
   'uploadFiles replacing': {
     operation: 'uploadFiles',
@@ -342,7 +342,7 @@ const MATRIX: Record<string, Row> = {
     call: async () => ({ path: '/game/leaderboards/around-me/high-score?count=4' }),
     expect: token(200, 200, 417),
   },
-  // leaderboards beyond the spec (issue 15): reads like top and rank; what changes any player's scores is master only (403)
+  // leaderboards beyond the spec (docs/published-clients.md): reads like top and rank; what changes any player's scores is master only (403)
   getLeaderboardTopPage: {
     call: async () => ({ path: '/game/leaderboards/topPage/high-score?page=0&count=5' }),
     expect: token(200, 200, 200),

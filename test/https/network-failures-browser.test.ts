@@ -11,7 +11,7 @@ import { startServer, type RunningServer } from '../../mock-server/src/server.js
 import { closedAddress } from '../../packages/sdk/test/support.js';
 
 /**
- * Issue 26: in a browser the SDK's NetworkError says what can be said. Chromium gives a script only "Failed to fetch"
+ * In a browser the SDK's NetworkError says what can be said. Chromium gives a script only "Failed to fetch"
  * for a refused connection and for a certificate it does not trust alike; the message says no reason was given and
  * lists the usual causes, and `reason` is `unknown`.
  */

@@ -11,7 +11,7 @@ import { startServer, type RunningServer } from '../../mock-server/src/server.js
 import { mintServerCertificate, type KeyPair } from '../../mock-server/src/tls/mint.js';
 
 /**
- * Issues 25 and 26: a request that gets no answer fails with a NetworkError whose message names the cause, as Node's
+ * A request that gets no answer fails with a NetworkError whose message names the cause, as Node's
  * fetch (undici) gives it in the error's `cause` chain, where it used to say only `fetch failed`. Every cause is made
  * for real on this machine's loopback: a closed port, a name the resolver refuses, servers that hang or hang up,
  * certificates that are untrusted, expired or for another name.

@@ -55,7 +55,7 @@ function session(): Current {
 export const admin = (): AdminClient => session().admin;
 
 /**
- * The current project's service API (spec section 4), with a master token and the project's ids: a 401 renews the
+ * The current project's service API (the operations of openapi/areas/), with a master token and the project's ids: a 401 renews the
  * token once and replays the call, since the server's clock may have been moved past its expiry.
  */
 export const service = (): HttpClient => session().service;

@@ -1,6 +1,6 @@
 /**
  * `text` as an address the panel may link to, load or play: an absolute `http:` or `https:` URL, never `javascript:`,
- * `data:` or another scheme a link could run or dress up (issue 24); undefined otherwise. Every link the panel builds
+ * `data:` or another scheme a link could run or dress up (the panel holds the master key); undefined otherwise. Every link the panel builds
  * from data rather than from its own routes (`href`) goes through here.
  *
  * @example

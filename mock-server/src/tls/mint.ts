@@ -1,4 +1,4 @@
-// Makes X.509 certificates with @peculiar/x509 on Node's WebCrypto (docs/decisions.md, issue 26: why this library).
+// Makes X.509 certificates with @peculiar/x509 on Node's WebCrypto (docs/decisions.md says why this library).
 // Imported only when a certificate must be made: the library and the Reflect polyfill it needs take a few hundred
 // milliseconds to load, which a start that finds its certificates on disk does not pay.
 import 'reflect-metadata';

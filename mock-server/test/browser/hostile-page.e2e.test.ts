@@ -1,4 +1,4 @@
-// A hostile page in the developer's Chromium, against a reference server on their machine (issue 24): a page of
+// A hostile page in the developer's Chromium, against a reference server on their machine (docs/reliability.md#a-hostile-page-dns-rebinding): a page of
 // another site tries every way a page has to reach the admin API and the built-in master key, and a page whose name
 // is rebound to 127.0.0.1 (DNS rebinding, made here with Chromium's host resolver rules) tries the same as a
 // same-origin page. Nothing it tries reads or changes the server's state.

@@ -1,4 +1,4 @@
-// What a page of another site, open in the developer's browser, can send to a server on their machine (issue 24), as
+// What a page of another site, open in the developer's browser, can send to a server on their machine (docs/reliability.md#a-hostile-page-dns-rebinding), as
 // HTTP requests: the admin API answers no other origin and no unknown Host name (DNS rebinding), and the built-in
 // master key, which is public, is refused from pages of other sites. The same in a real Chromium:
 // hostile-page.e2e.test.ts.

@@ -1,4 +1,4 @@
-// The database's admin API beyond the table list (issue 30): a table described with its counts and what points into
+// The database's admin API beyond the table list: a table described with its counts and what points into
 // it, rows imported all at once or not at all, a column renamed or dropped, a table deleted; over HTTP, and kept by
 // the journal across a restart.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { startServer } from '../../src/server.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { masterAuth } from '../support/users.js';
-import { database, date, pointer, type Database, type Reply } from './support.js';
+import { database, date, pointer, type Database, type Reply } from '../../../packages/engine/test/database/support.js';
 
 let server: TestServer;
 let db: Database;

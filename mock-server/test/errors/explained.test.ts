@@ -1,7 +1,7 @@
-// Error answers that explain themselves (issue 27): a 404 names the closest operations, a 401 says which of its causes
+// Error answers that explain themselves: a 404 names the closest operations, a 401 says which of its causes
 // it is, a 403 which permission was missing. Codes and statuses stay what they were; only the words say more.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createProject } from '../projects/support.js';
+import { createProject } from '../../../packages/engine/test/projects/support.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { authIdHeader, createUser, type TestUser } from '../support/users.js';
 

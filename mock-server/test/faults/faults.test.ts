@@ -1,11 +1,12 @@
-// Faults and latency (issue 27) over real HTTP: injected statuses, dropped connections and delays, per project.
+// Faults and latency over real HTTP: injected statuses, dropped connections and delays, per project.
 import { DEFAULT_CONFIG, ErrorCode, type ExchangeSummary, type FaultView } from '@basekit/engine';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server.js';
-import { createProject } from '../projects/support.js';
+import { createProject } from '../../../packages/engine/test/projects/support.js';
+import type { TestServer as EngineTestServer } from '../../../packages/engine/test/support/server.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { authIdHeader, createUser, type TestUser } from '../support/users.js';
 
@@ -23,14 +24,14 @@ beforeEach(async () => {
 
 const json = { 'Content-Type': 'application/json' };
 
-async function setFault(target: TestServer, body: unknown): Promise<FaultView> {
+async function setFault(target: EngineTestServer, body: unknown): Promise<FaultView> {
   const res = await target.admin('/__admin/faults', { method: 'POST', headers: json, body: JSON.stringify(body) });
   const answer = (await res.json()) as FaultView;
   expect(res.status, JSON.stringify(answer)).toBe(201);
   return answer;
 }
 
-async function faults(target: TestServer = server): Promise<FaultView[]> {
+async function faults(target: EngineTestServer = server): Promise<FaultView[]> {
   const res = await target.admin('/__admin/faults');
   expect(res.status).toBe(200);
   return ((await res.json()) as { faults: FaultView[] }).faults;

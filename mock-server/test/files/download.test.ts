@@ -25,6 +25,12 @@ beforeAll(async () => {
     { name: 'fake.png', content: 'not really a png', path: 'media' },
     { name: 'گزارش سالانه.txt', content: 'persian', path: 'media' },
     { name: 'empty.txt', content: '' },
+    {
+      name: 'logo.svg',
+      content:
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/><script>fetch("/auth/users/me")</script></svg>',
+      path: 'media',
+    },
   ]);
 });
 afterAll(() => server.close());
@@ -156,6 +162,15 @@ describe('GET /{bucket}/{image}/r/{w}x{h}', () => {
       expect([box, meta.width, meta.height]).toEqual([box, width, height]);
     }
     expect((await get('media/wide.png/r/100x100/')).status).toBe(200);
+  });
+
+  it('serves an SVG (with a script, an attachment as it is) resized to a PNG inline', async () => {
+    const res = await get('media/logo.svg/r/5x5');
+    expect([res.status, res.headers.get('content-type'), res.headers.get('content-disposition')]).toEqual([
+      200,
+      'image/png',
+      expect.stringMatching(/^inline;/),
+    ]);
   });
 
   it('serves the resized copy again with the same ETag, and answers 304 for it', async () => {

@@ -11,7 +11,7 @@ import { mintAuthority, mintServerCertificate } from '../../src/tls/mint.js';
 import { userDataFolder } from '../../src/tls/user-folder.js';
 import { presentedCertificate, trustingFetch } from './support.js';
 
-/** Issue 26: the local CA and the server certificate it signs, kept and reused; certificates given as files. */
+/** The local CA and the server certificate it signs, kept and reused; certificates given as files. */
 
 const DAY = 24 * 3600 * 1000;
 const folder = () => mkdtemp(join(tmpdir(), 'basekit-certs-'));

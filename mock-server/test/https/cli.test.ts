@@ -13,7 +13,7 @@ import { names } from '../../src/tls/local-ca.js';
 import { runCli } from '../support/cli.js';
 
 /**
- * Issue 26, as a new user tries it: `basekit-server --https-port 0` prints both addresses and the certificate to
+ * HTTPS as a new user tries it: `basekit-server --https-port 0` prints both addresses and the certificate to
  * trust, and curl trusting that file registers a user; with `--host 0.0.0.0` the banner lists the machine's own
  * addresses for both protocols, and the certificate covers them.
  */

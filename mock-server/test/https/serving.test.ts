@@ -12,7 +12,7 @@ import { createUser, type TestUser } from '../support/users.js';
 import { http2Session, multipart, overHttp1, overHttp2, trustingFetch } from './support.js';
 
 /**
- * Issue 26: `httpsPort` serves every area, the panel and the admin API over HTTPS beside HTTP, from one engine and
+ * `httpsPort` serves every area, the panel and the admin API over HTTPS beside HTTP, from one engine and
  * one state; HTTP/2 to a client that offers it (ALPN), HTTP/1.1 otherwise; files up and down, resized images too.
  */
 

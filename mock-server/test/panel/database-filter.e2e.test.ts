@@ -1,5 +1,5 @@
-// The database page's visual filter in Chromium through the real server (issue 30): conditions for every operator of
-// the query language (spec 4.4) written as the same where the URL keeps, values read by their column's type, "or"
+// The database page's visual filter in Chromium through the real server: conditions for every operator of
+// the query language (docs/database.md#queries) written as the same where the URL keeps, values read by their column's type, "or"
 // groups, sub-queries of another table, rows related to a row; and a where of the URL read back into conditions.
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { expectIds, path, seedNotes } from './database-support.js';

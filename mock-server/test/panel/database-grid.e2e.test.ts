@@ -1,8 +1,8 @@
-// The database page's grid in Chromium through the real server (issue 30): sorting by headers, columns laid out and
+// The database page's grid in Chromium through the real server: sorting by headers, columns laid out and
 // kept per table, cells edited in place, rows selected and deleted, paging a large table, pointers by a display
 // column with a preview, relations, JSON on one line, and windows of 400 and 360 px.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { database, type Database } from '../database/support.js';
+import { database, type Database } from '../../../packages/engine/test/database/support.js';
 import { masterAuth } from '../support/users.js';
 import { date, expectIds, importRows, path, rowsStatus, seedNotes, shownIds } from './database-support.js';
 import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
@@ -105,7 +105,7 @@ it('hides, moves and resizes columns, by mouse or keyboard, and keeps that per t
   await expect.poll(async () => (await titles()).slice(0, 3)).toEqual(['', '_id', 'likes Relation']);
 });
 
-it('edits a cell in place with its typed editor: a double click or Enter, Escape leaves it as it was', async () => {
+it('edits a cell in place with its typed editor on a double click or Enter', async () => {
   const { page } = panel;
   await openPanel(panel, 'database/Note');
   await (await cell('n1', 'views')).dblclick();
@@ -118,8 +118,11 @@ it('edits a cell in place with its typed editor: a double click or Enter, Escape
   await expect.poll(() => rowsStatus(panel).textContent()).toContain('Saved views of row n1.');
   expect((await master.get('Note', 'n1')).body.views).toBe(7);
   await expect.poll(async () => (await cell('n1', 'views')).textContent()).toBe('7');
+});
 
-  // The keyboard: arrows move between cells, Enter edits, Escape cancels.
+it('moves between cells with the arrows as fast as they are pressed, edits with Enter, cancels with Escape', async () => {
+  const { page } = panel;
+  await openPanel(panel, 'database/Note');
   await (await cell('n1', 'views')).click();
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowLeft');
@@ -129,8 +132,11 @@ it('edits a cell in place with its typed editor: a double click or Enter, Escape
   await page.keyboard.press('Escape');
   await expect.poll(() => title.count()).toBe(0);
   expect((await master.get('Note', 'n2')).body.title).toBe('second');
+});
 
-  // Dates in ISO 8601 UTC; a pointer to a row that does not exist is refused.
+it('edits dates in ISO 8601 UTC and refuses a pointer to a row that does not exist', async () => {
+  const { page } = panel;
+  await openPanel(panel, 'database/Note');
   await (await cell('n3', 'due')).dblclick();
   await page
     .getByRole('dialog', { name: 'Edit due of row n3' })

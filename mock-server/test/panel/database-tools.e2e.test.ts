@@ -1,11 +1,11 @@
-// The database page's table tools in Chromium through the real server (issue 30): export as CSV or JSON (the current
+// The database page's table tools in Chromium through the real server: export as CSV or JSON (the current
 // query or every row), import from them (every value checked, a bad row refused with its line and nothing written),
 // the schema with its counts, renaming and dropping a column, deleting a table, each after a confirmation that says
 // what goes.
 import { readFile } from 'node:fs/promises';
 import type { Download } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { database, type Database } from '../database/support.js';
+import { database, type Database } from '../../../packages/engine/test/database/support.js';
 import { masterAuth } from '../support/users.js';
 import { expectIds, path, pointer, rowsStatus, seedNotes } from './database-support.js';
 import { openPanel, signIn, startPanel, type PanelTest } from './support.js';

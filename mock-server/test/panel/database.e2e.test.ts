@@ -1,8 +1,8 @@
 // The database page in Chromium through the real server: the table list, the query in the URL, a row read, edited
 // with typed editors and followed by its pointers, created with a pointer, a relation and an ACL, deleted; and the
-// relation editor refusing rows that do not exist (issue 30: it saved them).
+// relation editor refusing rows that do not exist (it used to save them).
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { database, type Database } from '../database/support.js';
+import { database, type Database } from '../../../packages/engine/test/database/support.js';
 import { createUser, masterAuth } from '../support/users.js';
 import { date, expectIds, path, pointer, rowsStatus, seedNotes } from './database-support.js';
 import { openPanel, signIn, startPanel, type PanelTest } from './support.js';

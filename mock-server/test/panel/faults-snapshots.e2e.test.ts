@@ -1,4 +1,4 @@
-// The panel's Faults and Snapshots sections of the Project page, in Chromium against a real server (issue 27).
+// The panel's Faults and Snapshots sections of the Project page, in Chromium against a real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authIdHeader } from '../support/users.js';
 import { openPanel, signIn, startPanel, type PanelTest } from './support.js';

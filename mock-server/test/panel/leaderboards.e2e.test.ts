@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { player } from '../leaderboards/support.js';
+import { player } from '../../../packages/engine/test/leaderboards/support.js';
 import { createUser, type TestUser } from '../support/users.js';
 import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
 

@@ -1,4 +1,4 @@
-// The panel runs where the master key is kept, so nothing a client or a link writes may run in it (issue 24): links
+// The panel runs where the master key is kept, so nothing a client or a link writes may run in it: links
 // built from input are http(s) only (the reported case: /transcoder/jobs/<id>?base=javascript:… made every delivered
 // file a javascript: link), every panel answer carries a Content-Security-Policy with scripts of the panel's own files
 // only and no framing, and the built page has no inline script.

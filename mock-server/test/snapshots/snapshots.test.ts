@@ -1,12 +1,13 @@
 import type { SnapshotInfo } from '@basekit/engine';
-// Named snapshots (issue 27) over real HTTP: save a project whole, restore it exactly, in memory and with --data-dir.
+// Named snapshots over real HTTP: save a project whole, restore it exactly, in memory and with --data-dir.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server.js';
 import { storageClient, storageHeaders } from '../files/support.js';
-import { createProject } from '../projects/support.js';
+import { createProject } from '../../../packages/engine/test/projects/support.js';
+import { testServer } from '../../../packages/engine/test/support/server.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { authIdHeader, createUser, masterAuth, type TestUser } from '../support/users.js';
 
@@ -280,14 +281,13 @@ describe('named snapshots with --data-dir', () => {
       servers.push(first);
       const target: TestServer = {
         ...first,
-        config: server.config,
-        request: (path, init) => fetch(`${first.url}${path}`, init),
-        admin: (path, init = {}) =>
-          fetch(`${first.url}${path}`, {
-            ...init,
-            headers: { 'X-Service-Authentication-Key': 'dev-master-key', ...init.headers },
-          }),
-        reset: async () => undefined,
+        ...testServer({
+          url: first.url,
+          config: { ...server.config, masterKey: 'dev-master-key' },
+          engine: first.engine,
+          fetch: (input, init) => fetch(input, init),
+          close: () => first.close(),
+        }),
       };
       const ann = await createUser(target, 'ann');
       const files = storageClient(target, ann.auth);

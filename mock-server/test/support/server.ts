@@ -1,23 +1,15 @@
-import { DEFAULT_CONFIG, type ConfigInput } from '@basekit/engine';
+import type { ConfigInput } from '@basekit/engine';
+import {
+  TEST_CONFIG,
+  testServer,
+  type TestServer as EngineTestServer,
+} from '../../../packages/engine/test/support/server.js';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server.js';
 
-export const TEST_CONFIG: ConfigInput = {
-  ...DEFAULT_CONFIG,
-  events: [
-    { name: 'match_end', fields: ['score', 'kills', 'time'] },
-    { name: 'level_up', fields: ['level'] },
-  ],
-  leaderboards: [{ id: 'high-score', fields: [{ event: 'match_end', field: 'score' }] }],
-};
+export { TEST_CONFIG };
 
-export interface TestServer extends RunningServer {
-  config: ConfigInput;
-  /** fetch relative to the server's URL. */
-  request(path: string, init?: RequestInit): Promise<Response>;
-  /** An admin API call with the master key. */
-  admin(path: string, init?: RequestInit): Promise<Response>;
-  reset(): Promise<void>;
-}
+/** The Node server under test: the engine's test calls (packages/engine/test/support) and what the server adds. */
+export interface TestServer extends EngineTestServer, RunningServer {}
 
 /**
  * Starts a real HTTP reference server (HTTPS in the HTTPS run) on a free port for black-box tests (`options.panelDir`: a panel build to serve).
@@ -32,20 +24,5 @@ export async function startTestServer(
   const tlsDir = process.env['BASEKIT_TEST_TLS_DIR'];
   const running = await startServer({ ...options, config, port: 0, ...(tlsDir && { httpsPort: 0, tlsDir }) });
   const url = running.httpsUrl ?? running.url;
-  const request = (path: string, init?: RequestInit) => fetch(`${url}${path}`, init);
-  // The admin API reads the master key under the project's (first) header word, as every other header.
-  const masterKeyHeader = `X-${[config.headerWord ?? 'Service'].flat()[0]}-Authentication-Key`;
-  const admin = (path: string, init: RequestInit = {}) =>
-    request(path, { ...init, headers: { [masterKeyHeader]: config.masterKey, ...init.headers } });
-  return {
-    ...running,
-    url,
-    config,
-    request,
-    admin,
-    async reset() {
-      const res = await admin('/__admin/reset', { method: 'POST' });
-      if (!res.ok) throw new Error(`reset failed: ${res.status}`);
-    },
-  };
+  return { ...running, ...testServer({ url, config, engine: running.engine, fetch, close: running.close }) };
 }

@@ -11,10 +11,9 @@ import {
   type TranscoderDelivery,
   type TranscoderNotification,
 } from '../../../packages/sdk/src/transcoder/deliveries.js';
-import { expect } from 'vitest';
 import { FFMPEG, FFPROBE, programPath } from '../../../test/support/programs.js';
-import type { TestServer } from '../support/server.js';
-import { createUser } from '../support/users.js';
+
+export { resetForProducer, transcoderClient } from '../../../packages/engine/test/transcoder/support.js';
 
 const HLS_JS = resolve(import.meta.dirname, '../../../node_modules/hls.js/dist/hls.min.js');
 
@@ -242,29 +241,4 @@ export function probe(path: string): {
     codecs: out.streams.map((s) => s.codec_name),
     title: out.format.tags?.title,
   };
-}
-
-/**
- * Resets the server (state and job policy), applies `policy`, and answers a client of a new user "producer":
- * the fresh start of a transcoder test.
- */
-export async function resetForProducer(
-  server: TestServer,
-  policy: Record<string, number>,
-): Promise<ReturnType<typeof transcoderClient>> {
-  await server.reset();
-  expect(
-    (await server.admin('/__admin/transcoder/policy', { method: 'PATCH', body: JSON.stringify(policy) })).status,
-  ).toBe(200);
-  return transcoderClient(server, (await createUser(server, 'producer')).auth);
-}
-
-/** JSON requests to the transcoder with a user's token. */
-export function transcoderClient(server: TestServer, auth: Record<string, string>) {
-  return (path: string, body: unknown) =>
-    server.request(path, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
 }

@@ -2,7 +2,13 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@basekit/engine';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { clientKey, expectStatus, loginRequest, patchConfig, registerRequest } from './helpers.js';
+import {
+  clientKey,
+  expectStatus,
+  loginRequest,
+  patchConfig,
+  registerRequest,
+} from '../../../packages/engine/test/users/helpers.js';
 
 interface Mail {
   to: string;

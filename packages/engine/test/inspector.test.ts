@@ -44,6 +44,16 @@ describe('Engine.onExchange', () => {
     expect(list.status).toBe(409);
   });
 
+  it('shows a body that no header announces (in process, as msw hands requests over) as unread, not as none', async () => {
+    const engine = createEngine();
+    const seen: Exchange[] = [];
+    engine.onExchange((exchange) => seen.push(exchange));
+    const form = new FormData();
+    form.append('fileItems[0].fileToUpload', new Blob([new Uint8Array(1000)]), 'a.bin');
+    await engine.fetch(new Request('http://local/files', { method: 'POST', body: form }));
+    expect(seen[0]!.details().request.body).toMatchObject({ kind: 'omitted', reason: 'unread' });
+  });
+
   it('answers as usual when a listener throws, and reports the error as an internal one', async () => {
     const errors: unknown[] = [];
     const engine = createEngine({ onInternalError: (error) => errors.push(error) });

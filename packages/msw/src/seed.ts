@@ -21,7 +21,7 @@ export interface SeedUser {
   email?: string;
   phoneNumber?: string;
   avatar?: string;
-  /** Extra string fields of the registration (spec 2.1). */
+  /** Extra string fields of the registration (the contract's `UserRegistration`). */
   extra?: Record<string, string>;
   /** Default true, even when the project confirms registrations by e-mail; false leaves the user unconfirmed. */
   active?: boolean;

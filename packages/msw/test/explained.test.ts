@@ -1,4 +1,4 @@
-// Error answers that explain themselves (issue 27) inside msw: 401s and 403s are the engine's, as on the server; a
+// Error answers that explain themselves inside msw: 401s and 403s are the engine's, as on the server; a
 // path of no operation is left to msw's onUnhandledRequest, where explainUnhandled names the closest operations.
 import type { UnhandledRequestCallback } from 'msw';
 import { setupServer } from 'msw/node';

@@ -1,4 +1,4 @@
-// Faults (issue 27) inside msw: the same engine code as the server, set through the backend's controls.
+// Faults inside msw: the same engine code as the server, set through the backend's controls.
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHandlers } from '../src/index.js';

@@ -1,4 +1,4 @@
-// The SDK's retry, renewal and timeout handling against faults the reference server injects (issue 27): a 503 on
+// The SDK's retry, renewal and timeout handling against faults the reference server injects: a 503 on
 // login, on a renewal and on a call, a dropped connection during an upload, a slow query past the client's timeout.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {

@@ -22,7 +22,7 @@ interface ProfileList {
   usersProfile: { userBriefProfile: { userId: string }; scores: number[] }[];
 }
 
-/** What a player's own token reads of a leaderboard (spec 4.8 #2 and #3): what the client must see too. */
+/** What a player's own token reads of a leaderboard (the contract's `getLeaderboardRank` and `getLeaderboardTop`): what the client must see too. */
 const rank = (service: Service, user: TestUser, board: string) =>
   service.call<{ rank: number; scores: number[] }>('GET', `/game/leaderboards/${board}`, user.auth);
 const top = (service: Service, user: TestUser, board: string, count: number) =>

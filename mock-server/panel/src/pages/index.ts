@@ -1,5 +1,6 @@
-// The table of pages: the navigation lists them in this order, and each page is loaded only when first opened (its
-// own chunk). A page's module default-exports its component; `params` are the URL segments after its name.
+// The table of pages: the navigation lists them in this order. Each page is imported when first opened, but the build
+// puts every page in the panel's one chunk (vite.config.ts says why), so opening one loads nothing more. A page's
+// module default-exports its component; `params` are the URL segments after its name.
 import type { FunctionComponent } from 'preact';
 import type { PageProps } from './page-props.js';
 

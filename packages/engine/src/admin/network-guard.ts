@@ -8,8 +8,8 @@ import { hostnameOf, isIpAddress, isLocal, isLoopback, isNamed } from '../shared
 export const ADMIN_PREFIX = '/__admin';
 
 /**
- * What keeps pages of other sites out of a server reached over a network (issue 24; docs/reliability.md, "A hostile
- * page"). The admin API answers no CORS, and every call needs the key header, so a page of another origin can neither
+ * What keeps pages of other sites out of a server reached over a network (docs/reliability.md#a-hostile-page-dns-rebinding).
+ * The admin API answers no CORS, and every call needs the key header, so a page of another origin can neither
  * send one (a preflight that is never allowed) nor read an answer; two doors stay, which this closes:
  * - DNS rebinding: a page whose own name comes to point at this server is same-origin with it. Admin calls are
  *   answered only under a host name that cannot be rebound (localhost, an IP address) or that the server knows as its

@@ -8,7 +8,7 @@ type DefaultError = [number, RegExp, ErrorCodeValue, string];
 
 /**
  * The body an injected status gets when the fault gives none: the code and words the service uses for that status
- * on that operation, after section 7 of the spec (the first row that fits wins); other statuses get code 40.
+ * on that operation, after docs/errors.md (the first row that fits wins); other statuses get code 40.
  */
 const DEFAULT_ERRORS: readonly DefaultError[] = [
   [401, /^POST \/auth\/login$/, ErrorCode.INVALID_CREDENTIALS, 'username or password incorrect'],

@@ -89,6 +89,8 @@ export interface ExchangeFacts {
   /** Its headers are read only when the exchange is shown: a platform's lighter Response makes them on first read. */
   response: Response;
   hasResponseBody: boolean;
+  /** The request has a body stream: in process (msw's requests, `engine.fetch`) no Content-Length or Transfer-Encoding tells. */
+  hasRequestBody: boolean;
   project: Project;
   /** The user of the verified access token, if it was a user's. */
   userId: string | undefined;
@@ -173,7 +175,7 @@ function requestBodyView(facts: ExchangeFacts): BodyView {
   const type = facts.requestHeaders.get('content-type') ?? '';
   const declared = facts.requestHeaders.get('content-length');
   const size = facts.requestBodySize ?? (declared === null ? undefined : Number(declared));
-  if (size === 0 || (size === undefined && !facts.requestHeaders.has('transfer-encoding'))) return { kind: 'none' };
+  if (size === 0 || (size === undefined && !facts.hasRequestBody)) return { kind: 'none' };
   if (body instanceof FormData) return formView(body);
   if (body === undefined)
     return {

@@ -53,6 +53,7 @@ export function recordExchanges(
       response: res,
       // Reading `body` may make the stream of a text body: only asked of answers that did not come from `c.json`.
       hasResponseBody: responseJson !== undefined || res.body !== null,
+      hasRequestBody: c.req.raw.body !== null,
       project,
       // The caller as plain values: the principal object itself is larger than all the rest.
       userId: principal?.userId,

@@ -37,7 +37,7 @@ export const bearer = createMiddleware<AppEnv>(async (c, next) => {
 
 /**
  * Requires a master token. A valid client token is refused with `clientStatus`:
- * 403 by default, 401 where section 7 of the spec says so (file storage).
+ * 403 by default, 401 where docs/errors.md says so (file storage).
  */
 export function master(clientStatus: 401 | 403 = 403) {
   return createMiddleware<AppEnv>(async (c, next) => {

@@ -82,7 +82,7 @@ export const ErrorCode = {
   // the data folder (--data-dir)
   STORAGE_FULL: 30,
   STORAGE_FAILED: 31,
-  // reaching the server from a browser, the admin API, the clock (issue 24)
+  // reaching the server from a browser, the admin API, the clock (docs/reliability.md#a-hostile-page-dns-rebinding)
   HOST_NOT_ALLOWED: 20,
   BUILT_IN_KEY_REFUSED: 21,
   MASTER_KEY_TAKEN: 22,

@@ -1,4 +1,4 @@
-// What a host name says about where a request comes from, for a server reached over a network (issue 24): the names
+// What a host name says about where a request comes from, for a server reached over a network: the names
 // it answers admin calls under, and the sites whose pages may use its public keys.
 
 /** The host name of `host` (`name`, `name:port`, `[v6]:port`) as URLs write it, or undefined when it is none. */

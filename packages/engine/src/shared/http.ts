@@ -1,5 +1,7 @@
+import type { ByteSearch } from './capabilities.js';
 import type { AppContext } from './env.js';
 import { ApiError, ErrorCode, badRequest } from './errors.js';
+import { type BodyChunks, boundaryOf, readMultipart } from './multipart.js';
 
 /** Deeper bodies are refused before any area sees them (areas have stricter limits of their own, with their own codes). */
 const MAX_JSON_DEPTH = 512;
@@ -65,23 +67,22 @@ export function withBodyRead(request: Request, bytes: Uint8Array<ArrayBuffer>): 
   return request;
 }
 
-/** The chunks of a request body, in order, for the routes that stream it (uploads). */
-export type BodyChunks = AsyncIterator<Uint8Array>;
-
 /**
  * The request body chunk by chunk, for the routes that stream it (uploads): the platform's own chunks where it gives
  * them (`requestBody`: no web stream in between), else those of the body stream; null when there is no body.
  */
 export function bodyChunks(c: AppContext): BodyChunks | null {
   const bytes = readAhead.get(c.req.raw);
-  if (bytes)
-    return (async function* () {
-      yield bytes;
-    })();
+  if (bytes) return chunksOf(bytes);
   const own = c.env.project.capabilities.requestBody?.(c.req.raw);
   if (own) return own[Symbol.asyncIterator]();
   const reader = c.req.raw.body?.getReader();
   return reader ? { next: () => reader.read() as Promise<IteratorResult<Uint8Array>> } : null;
+}
+
+/** Bytes at hand as the chunks of a body: one chunk. */
+async function* chunksOf(bytes: Uint8Array): BodyChunks {
+  yield bytes;
 }
 
 /** The request's Content-Length when it declares one (digits only: anything else is read as undeclared). */
@@ -137,18 +138,39 @@ async function readJson(c: AppContext, limit: BodyLimit = {}): Promise<unknown> 
   return body;
 }
 
-/** The request body as form data (multipart or URL-encoded) within the body limit; 400 when it is not a valid form. */
+/**
+ * The request body as form data (multipart or URL-encoded) within the body limit; 400 when it is not a valid form.
+ * Multipart bodies go through the engine's own parser, as uploads do: only a line break, "--" and the boundary end a
+ * part, so the boundary's text inside a value is data (Node 20's `Response#formData` refused such bodies).
+ */
 export async function readForm(c: AppContext): Promise<FormData> {
   const bytes = await readBody(c);
+  const type = c.req.header('content-type') ?? '';
+  let form: FormData;
   try {
-    const form = await new Response(bytes, {
-      headers: { 'content-type': c.req.header('content-type') ?? '' },
-    }).formData();
-    c.set('requestForm', form);
-    return form;
-  } catch {
-    throw badRequest(ErrorCode.VALIDATION_FAILED, 'request body is not a valid form');
+    form = /^multipart\/form-data/i.test(type)
+      ? await multipartForm(bytes, type, c.env.project.capabilities.byteSearch)
+      : await new Response(bytes, { headers: { 'content-type': type } }).formData();
+  } catch (error) {
+    const problem = error instanceof ApiError ? `: ${error.message}` : '';
+    throw badRequest(ErrorCode.VALIDATION_FAILED, `request body is not a valid form${problem}`);
   }
+  c.set('requestForm', form);
+  return form;
+}
+
+/** A multipart body read whole as FormData: text parts as strings, parts with a file name as files. */
+async function multipartForm(bytes: Uint8Array, contentType: string, search?: ByteSearch): Promise<FormData> {
+  // The body is within its limit already: no other limit needed, a part costs at least its bytes.
+  const limits = { bytes: bytes.byteLength, parts: Number.POSITIVE_INFINITY, fieldBytes: bytes.byteLength };
+  const parts = await readMultipart(chunksOf(bytes), boundaryOf(contentType), limits, () => undefined, search);
+  const form = new FormData();
+  const decoder = new TextDecoder();
+  for (const { name, filename, contentType: type, data = new Uint8Array(0) } of parts) {
+    if (filename === undefined) form.append(name, decoder.decode(data));
+    else form.append(name, new Blob([data as Uint8Array<ArrayBuffer>], type ? { type } : {}), filename);
+  }
+  return form;
 }
 
 const encoder = new TextEncoder();

@@ -17,7 +17,7 @@ import type { components } from '../generated/schema.js';
 
 type Schemas = components['schemas'];
 /**
- * A user as the service returns it (spec 2.1).
+ * A user as the service returns it (the contract's `User`).
  *
  * @example
  * const me: User = await client.auth.me();
@@ -48,7 +48,7 @@ export type Registration = Schemas['UserRegistration'];
  */
 export type UserChanges = Schemas['UserUpdate'];
 /**
- * A page of users with the total count (spec 2.3).
+ * A page of users with the total count (the contract's `UserList`).
  *
  * @example
  * const { users, userCount }: UserList = await admin.auth.list({ page: 0, pageSize: 20 });
@@ -83,7 +83,7 @@ export interface Paging extends CallOptions {
 }
 
 /**
- * The users service (spec 4.1): registration, sessions, and user lookups and updates.
+ * The users service (openapi/areas/users.yaml): registration, sessions, and user lookups and updates.
  *
  * @example
  * const auth: Auth = client.auth;
@@ -104,7 +104,7 @@ export type Auth = ReturnType<typeof createAuth>;
 export function createAuth(core: Core) {
   const { baseUrl, authenticationId, clientKey } = core.options;
   const projectId = { 'X-Service-Authentication-Id': authenticationId };
-  // Registration, login and logout carry no token (spec 5.2); everything else carries the session's.
+  // Registration, login and logout carry no token (openapi/root.yaml's security schemes); everything else carries the session's.
   const open = core.http(baseUrl, projectId, false);
   const http = core.http(baseUrl, projectId);
 
@@ -118,7 +118,7 @@ export function createAuth(core: Core) {
 
   return {
     /**
-     * Registers a user (spec 4.1 #1); it does not sign in.
+     * Registers a user (the contract's `registerUser`); it does not sign in.
      *
      * @example
      * const user = await auth.register({ username: 'ann', password: 's3cret', email: 'ann@example.com' });
@@ -150,7 +150,7 @@ export function createAuth(core: Core) {
       core.call(http.POST('/auth/guest-users/complete-registration-master', { body: completion, signal })),
 
     /**
-     * Logs a user in with the client key (spec 4.1 #2) and keeps the session.
+     * Logs a user in with the client key (the contract's `login`) and keeps the session.
      *
      * @example
      * const session = await auth.login('ann', 's3cret');
@@ -159,7 +159,7 @@ export function createAuth(core: Core) {
       signIn(clientKey, { username, password }, signal),
 
     /**
-     * Logs in as the project's administrator with the master key (spec 4.1 #4). Only for servers and tools:
+     * Logs in as the project's administrator with the master key (the contract's `login`). Only for servers and tools:
      * never ship the master key in an app. The master session has no refresh token.
      *
      * @example
@@ -169,7 +169,7 @@ export function createAuth(core: Core) {
       signIn(masterKey, undefined, signal),
 
     /**
-     * Expires the refresh token on the service (spec 4.1 #6) and forgets the session, even when the service
+     * Expires the refresh token on the service (the contract's `logout`) and forgets the session, even when the service
      * cannot be reached.
      *
      * @example
@@ -219,11 +219,11 @@ export function createAuth(core: Core) {
      */
     onSessionChange: (listener: SessionListener): (() => void) => core.session.onChange(listener),
 
-    /** The signed-in user (spec 4.1 #8). */
+    /** The signed-in user (the contract's `getCurrentUser`). */
     me: ({ signal }: CallOptions = {}): Promise<User> => core.call(http.GET('/auth/users/me', { signal })),
 
     /**
-     * Changes the signed-in user's profile (spec 4.1 #5).
+     * Changes the signed-in user's profile (the contract's `updateCurrentUser`).
      *
      * @example
      * await auth.updateMe({ firstName: 'Ann' });
@@ -231,16 +231,16 @@ export function createAuth(core: Core) {
     updateMe: (changes: UserChanges, { signal }: CallOptions = {}): Promise<User> =>
       core.call(http.PUT('/auth/users/me', { body: changes, signal })),
 
-    /** A user by id (spec 4.1 #7): master, or that user's own token. */
+    /** A user by id (the contract's `getUserById`): master, or that user's own token. */
     user: (userId: string, { signal }: CallOptions = {}): Promise<User> =>
       core.call(http.GET('/auth/users/{userId}', { params: { path: { userId } }, signal })),
 
-    /** A user by username (spec 4.1 #9): master, or that user's own token. */
+    /** A user by username (the contract's `getUserByUsername`): master, or that user's own token. */
     userByUsername: (username: string, { signal }: CallOptions = {}): Promise<User> =>
       core.call(http.GET('/auth/users/by-username/{username}', { params: { path: { username } }, signal })),
 
     /**
-     * Changes another user's profile (spec 4.1 #10). Master only.
+     * Changes another user's profile (the contract's `updateUser`). Master only.
      *
      * @example
      * await admin.auth.updateUser(userId, { lastName: 'Smith' });
@@ -249,7 +249,7 @@ export function createAuth(core: Core) {
       core.call(http.PUT('/auth/users/{userId}', { params: { path: { userId } }, body: changes, signal })),
 
     /**
-     * Users whose first name, last name, username or e-mail contains `word` (spec 4.1 #11). Master only.
+     * Users whose first name, last name, username or e-mail contains `word` (the contract's `searchUsers`). Master only.
      *
      * @example
      * const { userCount, users } = await admin.auth.search('ann', { page: 0, pageSize: 20 });
@@ -257,11 +257,11 @@ export function createAuth(core: Core) {
     search: (word: string, { signal, ...paging }: Paging = {}): Promise<UserList> =>
       core.call(http.GET('/auth/users/search', { params: { query: { word, ...paging } }, signal })),
 
-    /** One page of all users (spec 4.1 #12). Master only. */
+    /** One page of all users (the contract's `listUsers`). Master only. */
     list: ({ signal, ...paging }: Paging = {}): Promise<UserList> =>
       core.call(http.GET('/auth/users', { params: { query: paging }, signal })),
 
-    /** The users with these ids (spec 4.1 #13). Master only. */
+    /** The users with these ids (the contract's `getUsersByIds`). Master only. */
     usersByIds: (userIds: string[], { signal }: CallOptions = {}): Promise<UserList> =>
       core.call(http.POST('/auth/users/by-user-ids', { body: { userIds }, signal })),
 

@@ -201,7 +201,7 @@ export function createCore<O extends ClientOptions>(options: O & KnownOptions<O>
   return core;
 }
 
-/** Renewal (spec 4.1 #3): the client key, the refresh flag and the refresh token as a form field. */
+/** Renewal (the contract's `login`): the client key, the refresh flag and the refresh token as a form field. */
 async function renew(core: Core, refreshToken: string): Promise<TokenResponse> {
   const { baseUrl, authenticationId, clientKey } = core.options;
   const headers = {

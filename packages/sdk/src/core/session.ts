@@ -2,7 +2,7 @@ import { ServiceError, SessionExpiredError } from './errors.js';
 import type { Session, TokenStore } from './token-store.js';
 
 /**
- * The token response of login and renewal (spec 2.2).
+ * The token response of login and renewal (the contract's `TokenResponse`).
  *
  * @example
  * const tokens: TokenResponse = await (await fetch(`${baseUrl}/auth/login`, init)).json();

@@ -14,7 +14,7 @@ import { decode, encode } from './values.js';
 export const BATCH_LIMIT = 50;
 
 /**
- * One item's outcome, in the service's shape (spec 2.5), dates as `Date`.
+ * One item's outcome, in the service's shape (the contract's `runBatch`), dates as `Date`.
  *
  * @example
  * const results: BatchResult[] = await client.db.batch().create('Note', { title: 'a' }).delete('Note', 'n1').run();
@@ -35,7 +35,7 @@ const rowPath = (table: TableRef, id: string) =>
   `/classes/${encodeURIComponent(nameOf(table))}/${encodeURIComponent(id)}`;
 
 /**
- * Collects creates, updates and deletes and runs them as batch requests (spec 4.2 #7) of at most 50 each, in
+ * Collects creates, updates and deletes and runs them as batch requests (the contract's `runBatch`) of at most 50 each, in
  * order. `run` answers one result per item, in the order the items were added. When a whole request fails
  * (network, session), `run` throws and the requests sent before it stay applied.
  *

@@ -23,7 +23,7 @@ export type * from './types.js';
 export { pointer } from './values.js';
 
 /**
- * The object database (spec 4.2 to 4.5).
+ * The object database (openapi/areas/database.yaml).
  *
  * @example
  * const db: Db = client.db;

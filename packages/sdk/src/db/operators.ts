@@ -1,7 +1,7 @@
 import type { ArrayOperator, Delete, Increment, Pointer, RelationOperator } from './types.js';
 
 /**
- * The atomic update operators (spec 4.3), for `update` bodies (and `addRelation` in `create` bodies too).
+ * The atomic update operators (docs/database.md#update-operators), for `update` bodies (and `addRelation` in `create` bodies too).
  *
  * @example
  * await notes.update(id, { views: op.increment(), tags: op.addUnique('news'), draft: op.delete() });

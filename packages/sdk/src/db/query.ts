@@ -37,7 +37,7 @@ type StringKey<T> = {
 }[Key<T>];
 
 /**
- * The JSON query of spec 4.4.
+ * The JSON query of docs/database.md#queries.
  *
  * @example
  * const where: Where = notes.query().greaterThan('views', 10).where; // { views: { $gt: 10 } }
@@ -56,7 +56,7 @@ export interface SubQuery {
   readonly where: Where;
 }
 
-/** The URL parameters of spec 4.5. */
+/** The URL parameters of the contract's `queryRows`. */
 interface Params {
   order?: string;
   limit?: number;
@@ -85,7 +85,7 @@ const isConstraints = (value: unknown): value is Record<string, unknown> =>
   Object.keys(value).every((key) => key.startsWith('$'));
 
 /**
- * A query on one table (spec 4.4 and 4.5), built with chainable methods and run with `find`, `first`, `count`,
+ * A query on one table (docs/database.md#queries and the contract's `queryRows`), built with chainable methods and run with `find`, `first`, `count`,
  * `get`, or `for await`. With a row type, column names and values are checked by the compiler.
  *
  * @example

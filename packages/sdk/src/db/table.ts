@@ -5,7 +5,7 @@ import type { Changes, Created, Data, NewRow, Row, Updated } from './types.js';
 import { decode, encode } from './values.js';
 
 /**
- * One table of the database (spec 4.2): create, read, update and delete rows, and queries. Get one with
+ * One table of the database (openapi/areas/database.yaml): create, read, update and delete rows, and queries. Get one with
  * `db.table<Row>('Name')`; the row type checks column names and values at compile time.
  *
  * @example
@@ -27,7 +27,7 @@ export class Table<T extends object = Data> {
   }
 
   /**
-   * Creates a row (spec 4.2 #1).
+   * Creates a row (the contract's `createRow`).
    *
    * @example
    * const { _id, createdAt } = await notes.create({ title: 'Hello', due: new Date() });
@@ -42,7 +42,7 @@ export class Table<T extends object = Data> {
   }
 
   /**
-   * The row with this id (spec 4.2 #3); `NotFoundError` when there is none.
+   * The row with this id (the contract's `getRow`); `NotFoundError` when there is none.
    *
    * @example
    * const note = await notes.get(id);
@@ -57,7 +57,7 @@ export class Table<T extends object = Data> {
   }
 
   /**
-   * Changes some columns of a row (spec 4.2 #2): values, or operators from `op`.
+   * Changes some columns of a row (the contract's `updateRow`): values, or operators from `op`.
    *
    * @example
    * await notes.update(id, { title: 'Renamed', tags: op.addUnique('news') });
@@ -75,7 +75,7 @@ export class Table<T extends object = Data> {
     return decode(updated, true) as Updated;
   }
 
-  /** Deletes a row (spec 4.2 #4). */
+  /** Deletes a row (the contract's `deleteRow`). */
   async delete(id: string, { signal }: CallOptions = {}): Promise<void> {
     const { http, core } = this.db;
     const path = { tableName: this.name, objectId: id };
@@ -83,7 +83,7 @@ export class Table<T extends object = Data> {
   }
 
   /**
-   * Deletes every row of the table (spec 4.2 #5) and returns how many there were. Master only.
+   * Deletes every row of the table (the contract's `deleteAllRows`) and returns how many there were. Master only.
    *
    * @example
    * const deleted = await admin.db.table('Note').deleteAll();

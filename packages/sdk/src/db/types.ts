@@ -1,5 +1,5 @@
 /**
- * A reference to a row of a table (spec 2.4). Make one with `pointer(table, id)`.
+ * A reference to a row of a table (the contract's `DatabaseRow`). Make one with `pointer(table, id)`.
  *
  * @example
  * const author: Pointer<'Author'> = pointer('Author', 'a1');
@@ -15,7 +15,7 @@ export interface Pointer<Table extends string = string> {
 declare const relationOf: unique symbol;
 
 /**
- * How a relation column reads back: the pointers to its related rows, `[]` when it has none (spec 2.4: a relation
+ * How a relation column reads back: the pointers to its related rows, `[]` when it has none (the contract's `DatabaseRow`: a relation
  * "behaves like an array of pointers"). It is changed only with `op.addRelation` and `op.removeRelation`.
  *
  * @example

@@ -12,7 +12,7 @@ export function pointer<Table extends string>(table: Table, id: string): Pointer
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
-/** A value as the service stores it: every `Date` becomes `{"__type": "Date", "iso"}` (spec 2.4). */
+/** A value as the service stores it: every `Date` becomes `{"__type": "Date", "iso"}` (the contract's `DatabaseRow`). */
 export function encode(value: unknown): unknown {
   if (value instanceof Date) return { __type: 'Date', iso: value.toISOString() };
   if (Array.isArray(value)) return value.map(encode);
@@ -20,7 +20,7 @@ export function encode(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, encode(item)]));
 }
 
-// The service writes `Z`, and also shows a literal `UTC` suffix (spec 2.4).
+// The service writes `Z`, and also shows a literal `UTC` suffix (the contract's `DatabaseRow`).
 const parseTimestamp = (text: string) => new Date(text.replace(/UTC$/, 'Z'));
 
 /**

@@ -1,5 +1,5 @@
 /**
- * How to serve a downloaded file (spec 4.6, download options).
+ * How to serve a downloaded file (the contract's `downloadFile`).
  *
  * @example
  * const options: DownloadOptions = { resize: { width: 64, height: 64 }, filename: 'avatar.png' };
@@ -12,7 +12,7 @@ export interface DownloadOptions {
   filename?: string;
 }
 
-// A saved path comes back percent-encoded (spec 4.6 #1); a path typed by hand is not. Decoding first encodes both the same.
+// A saved path comes back percent-encoded (the contract's `uploadFiles`); a path typed by hand is not. Decoding first encodes both the same.
 function encodeSegment(segment: string): string {
   try {
     return encodeURIComponent(decodeURIComponent(segment));

@@ -22,14 +22,14 @@ export type { UploadProgress } from './progress-fetch.js';
 export type { UploadItem, UploadSource } from './upload.js';
 
 /**
- * A file or folder of a listing (spec 2.6).
+ * A file or folder of a listing (the contract's `FileRecord`).
  *
  * @example
  * for (const record of await admin.files.list('photos')) console.log(record.url);
  */
 export type FileRecord = components['schemas']['FileRecord'];
 /**
- * A file's details (spec 2.6).
+ * A file's details (the contract's `FileRecord`).
  *
  * @example
  * const info: FileInfo = await admin.files.info('photos/cat.png');
@@ -63,7 +63,7 @@ const flags = (count: number, force: boolean | boolean[] = false) =>
 const list = (paths: string | string[]) => (Array.isArray(paths) ? paths : [paths]);
 
 /**
- * The file storage (spec 4.6).
+ * The file storage (openapi/areas/files.yaml).
  *
  * @example
  * const files: Files = client.files;
@@ -119,7 +119,7 @@ function filesOn(core: Core) {
 
   const files = {
     /**
-     * Uploads files (spec 4.6 #1) and returns their saved paths (relative to the bucket, percent-encoded), in
+     * Uploads files (the contract's `uploadFiles`) and returns their saved paths (relative to the bucket, percent-encoded), in
      * order. Takes `Blob`/`File`, bytes, or file paths in Node. With `onProgress`, reports the bytes sent.
      *
      * @example
@@ -144,7 +144,7 @@ function filesOn(core: Core) {
     },
 
     /**
-     * Creates a folder and its missing parents (spec 4.6 #2); `created` is false when it existed.
+     * Creates a folder and its missing parents (the contract's `createDirectory`); `created` is false when it existed.
      *
      * @example
      * await files.createFolder('photos/2024');
@@ -156,7 +156,7 @@ function filesOn(core: Core) {
     },
 
     /**
-     * One page of a folder's records (spec 4.6 #3). Master only.
+     * One page of a folder's records (the contract's `listDirectory`). Master only.
      *
      * @example
      * const records = await admin.files.list('photos', { page: 0, pageSize: 50 });
@@ -174,12 +174,12 @@ function filesOn(core: Core) {
      */
     listAll,
 
-    /** A file's details (spec 4.6 #4). Master only. */
+    /** A file's details (the contract's `getFileInfo`). Master only. */
     info: (path: string, { signal }: CallOptions = {}): Promise<FileInfo> =>
       core.call(http.POST('/files/fileInfo', { body: { url: path }, signal })),
 
     /**
-     * Deletes files and folders of one parent (spec 4.6 #5); a non-empty folder needs `force`.
+     * Deletes files and folders of one parent (the contract's `deleteFiles`); a non-empty folder needs `force`.
      *
      * @example
      * await files.delete(['photos/a.jpg', 'photos/old'], { force: [false, true] });
@@ -190,7 +190,7 @@ function filesOn(core: Core) {
     },
 
     /**
-     * Copies files and folders of one parent into a folder (spec 4.6 #6); `force` replaces what exists there.
+     * Copies files and folders of one parent into a folder (the contract's `copyFiles`); `force` replaces what exists there.
      * Returns the new paths. Master only.
      *
      * @example
@@ -199,12 +199,12 @@ function filesOn(core: Core) {
     copy: (sources: string | string[], destination: string, options: ForceOptions = {}): Promise<string[]> =>
       transfer('/files/copy', sources, destination, options),
 
-    /** Moves files and folders of one parent into a folder (spec 4.6 #7); `force` replaces what exists there. Returns the new paths. Master only. */
+    /** Moves files and folders of one parent into a folder (the contract's `moveFiles`); `force` replaces what exists there. Returns the new paths. Master only. */
     move: (sources: string | string[], destination: string, options: ForceOptions = {}): Promise<string[]> =>
       transfer('/files/move', sources, destination, options),
 
     /**
-     * Renames a file (spec 4.6 #8; folders cannot be renamed) and returns its new path.
+     * Renames a file (the contract's `renameFiles`; folders cannot be renamed) and returns its new path.
      *
      * @example
      * const path = await files.rename('photos/a.jpg', 'cat.jpg');
@@ -221,7 +221,7 @@ function filesOn(core: Core) {
     },
 
     /**
-     * The public address of a stored file, optionally resized and with a download name (spec 2.6, 4.6).
+     * The public address of a stored file, optionally resized and with a download name (the contract's `downloadFile`).
      *
      * @example
      * files.downloadUrl('photos/cat.jpg', { resize: { width: 64, height: 64 }, filename: 'avatar.jpg' });

@@ -35,7 +35,7 @@ const nameOf = (item: UploadItem) =>
   item.name ?? (typeof item.file === 'string' ? item.file.split(/[\\/]/).pop() : (item.file as File).name) ?? 'file';
 
 /**
- * The multipart body of an upload (spec 4.6 #1): `fileItems[i].fileToUpload`, `fileItems[i].path` and
+ * The multipart body of an upload (the contract's `uploadFiles`): `fileItems[i].fileToUpload`, `fileItems[i].path` and
  * `fileItems[i].replacing` for each file.
  */
 export async function uploadForm(items: UploadItem[]): Promise<FormData> {

@@ -674,11 +674,11 @@ export interface paths {
         put?: never;
         /**
          * Create a row
-         * @description Spec 4.2 #1. Stores a new row from the given column values and answers its id and creation time (201).
-         *     Values may also be update operators (spec 4.3): they apply to an empty row, so `Increment` starts at 0 and
+         * @description Stores a new row from the given column values and answers its id and creation time (201).
+         *     Values may also be update operators (docs/database.md#update-operators): they apply to an empty row, so `Increment` starts at 0 and
          *     `AddRelation` creates the relation (spec: the relation operators also work in create).
          *
-         *     Column types (spec 2.4) are String, Number, Boolean, Date (`{"__type": "Date", "iso"}`), JSON Object, Array,
+         *     Column types (`DatabaseRow`) are String, Number, Boolean, Date (`{"__type": "Date", "iso"}`), JSON Object, Array,
          *     Pointer (`{"__type": "Pointer", "className", "_id"}`) and Relation (only through `AddRelation`/`RemoveRelation`).
          *     A column's type is fixed by the first value written to it; a value of another type is refused (400, code 111).
          *     The whole body is checked before anything is stored.
@@ -699,7 +699,7 @@ export interface paths {
         post: operations["createRow"];
         /**
          * Delete every row of a table (master)
-         * @description Spec 4.2 #5. Deletes all rows of the table and answers how many there were. Master token only: a user token
+         * @description Deletes all rows of the table and answers how many there were. Master token only: a user token
          *     gets 403 (code 119).
          *
          *     **Decision:** the table keeps its column types; a table never written to answers `{"deletedCount": 0}`.
@@ -730,17 +730,17 @@ export interface paths {
         };
         /**
          * Fetch a row by id
-         * @description Spec 4.2 #3. The whole row. A row whose ACL does not let the caller read it answers 403 (code 119); an unknown
+         * @description The whole row. A row whose ACL does not let the caller read it answers 403 (code 119); an unknown
          *     id, or a table never written to, 404 (code 101). The master token reads every row.
          *
          *     **Decision:** a relation column shows as the array of pointers to its related rows (`[]` when it has none),
-         *     as spec 2.4 says a relation "behaves like an array of pointers" and the service's published Node client reads
-         *     it (issue 15). The whole relation is shown, however large; it changes only through the relation operators.
+         *     as the service's interface says a relation "behaves like an array of pointers" and the service's published Node client reads
+         *     it (docs/published-clients.md). The whole relation is shown, however large; it changes only through the relation operators.
          */
         get: operations["getRow"];
         /**
          * Update a row
-         * @description Spec 4.2 #2. Changes only the given columns; a value may be an update operator (spec 4.3). Each update is
+         * @description Changes only the given columns; a value may be an update operator (docs/database.md#update-operators). Each update is
          *     atomic: it is checked whole and then applied at once, so concurrent `Increment`s never lose a step.
          *     Needs write access by the row's ACL (403 otherwise); an unknown id answers 404 (code 101).
          *
@@ -753,7 +753,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a row
-         * @description Spec 4.2 #4. Deletes the row and its relations. Needs write access by the row's ACL (403 otherwise); an
+         * @description Deletes the row and its relations. Needs write access by the row's ACL (403 otherwise); an
          *     unknown id answers 404 (code 101).
          *
          *     **Decision:** the body is `{}` (not shown in the spec).
@@ -781,7 +781,7 @@ export interface paths {
         put?: never;
         /**
          * Query rows
-         * @description Spec 4.2 #6, 4.4, 4.5. The body is the query itself (a `where` object); an empty body or `{}` returns every
+         * @description The body is the query itself (a `where` object); an empty body or `{}` returns every
          *     row the caller may read. Only rows the caller's ACL lets it read are returned and counted; the master token
          *     sees all. Malformed queries and unknown operators answer 400 with code 102.
          *
@@ -821,7 +821,7 @@ export interface paths {
         put?: never;
         /**
          * Run several row operations
-         * @description Spec 4.2 #7, 2.5. Runs up to 50 create, update and delete requests in the order sent, with the caller's
+         * @description Runs up to 50 create, update and delete requests in the order sent, with the caller's
          *     rights. Answers 200 with one result per request, in the same order: `{"success": <the single operation's
          *     response>}` or `{"error": {"code", "error"}}`; a failed item does not stop the next ones.
          *
@@ -849,15 +849,15 @@ export interface paths {
         put?: never;
         /**
          * Upload files
-         * @description Spec 4.6 #1. Stores several files in one request. For each file index `i` (0, 1, 2, ...) the form has
+         * @description Stores several files in one request. For each file index `i` (0, 1, 2, ...) the form has
          *     `fileItems[i].fileToUpload` (the file, with its file name), `fileItems[i].path` (the destination folder;
          *     the root when absent) and `fileItems[i].replacing` (`true` or `false`; `false` when absent). Missing
          *     destination folders are created. `replacing` false over an existing file fails with 417 and nothing of the
          *     request is stored; a folder never gets replaced by a file (417). Answers the saved path of each file,
-         *     in index order: take the URL from the answer, not from the request (spec 4.6 rule 1).
+         *     in index order: take the URL from the answer, not from the request.
          *
          *     **Decision:** a saved path is relative to the bucket, each name percent-encoded (`encodeURIComponent`):
-         *     `photos/my%20cat.jpg`. The download address is `{storage_url}/<bucket>/<saved path>` (spec 2.6), and
+         *     `photos/my%20cat.jpg`. The download address is `{storage_url}/<bucket>/<saved path>` (`FileRecord`), and
          *     every other operation accepts the saved path back as it is.
          *     **Decision:** the stored name is the file part's file name (or its RFC 5987 `filename*`). Names and paths
          *     are checked before anything is stored (400): no `.`/`..` segments in any percent-encoding, no backslashes,
@@ -869,7 +869,7 @@ export interface paths {
          *     refused while the body streams in.
          *     **Decision:** unknown or repeated form fields, an item without a file, and two items with the same
          *     destination answer 400. Any valid token may upload; `ownerId` is the user (null for the master token).
-         *     **Decision (spec 5.2, a client token reaches the caller's own data):** a user token may replace only a
+         *     **Decision (docs/files.md#ownership: a client token reaches the caller's own data):** a user token may replace only a
          *     file that is the user's or has no owner; another user's file answers 403 (code 119) and nothing of the
          *     request is stored. A replaced file keeps its owner. The master token may replace any file.
          *     **Decision:** the Content-Type a file is served with comes from its name's extension, else from the file
@@ -878,7 +878,7 @@ export interface paths {
         post: operations["uploadFiles"];
         /**
          * Delete files and folders (DELETE form)
-         * @description **Beyond the spec** (issue 15, docs/published-clients.md): one of the service's published storage clients
+         * @description **Beyond the spec** (docs/published-clients.md): one of the service's published storage clients
          *     deletes with `DELETE /files` and the JSON body of `POST /files/delete`. Same rules and answers as that
          *     operation.
          */
@@ -899,8 +899,8 @@ export interface paths {
         put?: never;
         /**
          * Create a folder
-         * @description Spec 4.6 #2 and 3. Creates the folder and its missing parents: 201 when the folder was created, 200 when
-         *     it already existed. A wrong storage id answers 404 (spec 7).
+         * @description Creates the folder and its missing parents: 201 when the folder was created, 200 when
+         *     it already existed. A wrong storage id answers 404 (docs/errors.md).
          *
          *     **Decision:** the body of both answers is `{path}`, the folder's saved path (relative to the bucket,
          *     percent-encoded). A file where a folder of the path should be answers 417, as a name already taken.
@@ -924,9 +924,9 @@ export interface paths {
         put?: never;
         /**
          * List a folder (master)
-         * @description Spec 4.6 #3, rule 2. One page of the folder's entries: records `pageNumber*pageSize` to
+         * @description One page of the folder's entries: records `pageNumber*pageSize` to
          *     `pageNumber*pageSize + pageSize - 1`, `pageNumber` counting from 0, at most 50 records per request.
-         *     Master token only: a user token gets 401 (spec 7).
+         *     Master token only: a user token gets 401 (docs/errors.md).
          *
          *     **Decision:** `pageNumber` defaults to 0 and `pageSize` to 50; a `pageSize` over 50 (or under 1) is 400.
          *     `sortingType` is `ASC` (the default) or `DESC`, by name in code point order, folders and files together;
@@ -952,7 +952,7 @@ export interface paths {
         put?: never;
         /**
          * File info (master)
-         * @description Spec 4.6 #4, 2.6. Everything about one file. Master token only: a user token gets 401 (spec 7).
+         * @description Everything about one file. Master token only: a user token gets 401 (docs/errors.md).
          *
          *     **Decision:** `md5Hash` is the MD5 of the bytes (32 lowercase hex digits); `crcHash` the CRC-32 of the
          *     bytes as in zlib, gzip and PNG (8 lowercase hex digits). `creationDate` is when the file was first stored
@@ -979,7 +979,7 @@ export interface paths {
         put?: never;
         /**
          * Delete files and folders
-         * @description Spec 4.6 #5, rule 3. Deletes the named files and folders, all or nothing. `forced[i]` applies to
+         * @description Deletes the named files and folders, all or nothing. `forced[i]` applies to
          *     `urls[i]`: a non-empty folder needs true (417 otherwise). All urls must share one parent folder (417).
          *     At most 1000 files in total, named files plus the files inside named folders (417). A missing entry
          *     answers 404; the root cannot be deleted.
@@ -987,7 +987,7 @@ export interface paths {
          *     **Decision:** the answer is `{}`. `forced` may be left out (all false); with another length it is 400.
          *     More than 1000 urls answer 417 as well. Deleting the root (`/` or `/<bucket>`) answers 400; a url named
          *     twice answers 400.
-         *     **Decision (spec 5.2, a client token reaches the caller's own data):** a user token may delete a file that
+         *     **Decision (docs/files.md#ownership: a client token reaches the caller's own data):** a user token may delete a file that
          *     is the user's or has no owner, and a folder when it and everything inside it is; anything else answers 403
          *     (code 119) and nothing is deleted. The master token may delete anything.
          */
@@ -1009,11 +1009,11 @@ export interface paths {
         put?: never;
         /**
          * Copy files and folders (master)
-         * @description Spec 4.6 #6, rule 4. Copies the sources, which must share one parent folder (417), into the destination
+         * @description Copies the sources, which must share one parent folder (417), into the destination
          *     folder, all or nothing. `forces[i]` applies to `sourceUrls[i]`: when its name exists at the destination
          *     it must be true (417 otherwise); existing folders are then merged and files inside replaced. At most 100
          *     elements counting every child of the named folders (417). A missing source answers 404. Master token only:
-         *     a user token gets 401. A disabled storage service answers 417 here (spec 7).
+         *     a user token gets 401. A disabled storage service answers 417 here (docs/errors.md).
          *
          *     **Decision:** the answer is `{newPaths}`, the saved path of each copy in source order. The destination
          *     folder is created when missing. Copies get new guids and dates and keep their `ownerId`.
@@ -1040,8 +1040,8 @@ export interface paths {
         put?: never;
         /**
          * Move files and folders (master)
-         * @description Spec 4.6 #7, rule 4. As copy (same body, limits and answers), but the sources leave their folder.
-         *     A disabled storage service answers 417 (spec 7).
+         * @description As copy (same body, limits and answers), but the sources leave their folder.
+         *     A disabled storage service answers 417 (docs/errors.md).
          *
          *     **Decision:** moved files keep their guid, dates and `ownerId`; a moved folder merged into an existing
          *     one hands its entries over and disappears. The answer is `{newPaths}`.
@@ -1064,7 +1064,7 @@ export interface paths {
         put?: never;
         /**
          * Rename files
-         * @description Spec 4.6 #8, rule 5. Renames files in their folder, all or nothing, and answers their new saved paths in
+         * @description Renames files in their folder, all or nothing, and answers their new saved paths in
          *     item order. Folders cannot be renamed.
          *
          *     **Decision (error codes are not shown in the spec):** a folder answers 400 (code 605), a missing file 404,
@@ -1073,7 +1073,7 @@ export interface paths {
          *     same file or the same new name answer 400. The served Content-Type follows the new extension. At most 1000
          *     items, as many files as a delete takes (417, code 604); a new name that makes the path longer than 1024
          *     characters answers 400.
-         *     **Decision (spec 5.2):** a user token may rename only files that are the user's or have no owner; another
+         *     **Decision (docs/files.md#ownership):** a user token may rename only files that are the user's or have no owner; another
          *     user's file answers 403 (code 119) and nothing is renamed. The master token may rename any file.
          */
         post: operations["renameFiles"];
@@ -1092,13 +1092,13 @@ export interface paths {
         };
         /**
          * Download a file
-         * @description Spec 2.6, 4.6 (download options). The public address of a stored file is
+         * @description The public address of a stored file is
          *     `{storage_url}/<bucket>/<saved path>`; `path` spans as many segments as the saved path has
          *     (`photos/2024/my%20cat.jpg`). Appending `/r/<width>x<height>` to an image's path answers the image resized
          *     to fit inside that box, keeping its aspect ratio. `?name=` or `?filename=` sets the name the file is
          *     saved under (percent-encode `&`, `#` and `%` in it, as in any query value).
          *
-         *     **Decision:** downloads are public, like a content delivery network address (spec 5.7 is silent): no
+         *     **Decision:** downloads are public, like a content delivery network address (the service's interface says nothing of it): no
          *     Authorization and no X-Service-Storage-Id. Only the configured bucket is served.
          *     **Decision:** answers carry `ETag` (the MD5 of the bytes, quoted), `Last-Modified`, `Accept-Ranges: bytes`,
          *     `Cache-Control: no-cache`, `Access-Control-Allow-Origin: *` and `X-Content-Type-Options: nosniff`.
@@ -1140,7 +1140,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a game event
-         * @description Spec 4.8 #1 and 6. Sends an event of the caller (the user of the token) with named field values. Every
+         * @description Sends an event of the caller (the user of the token) with named field values. Every
          *     leaderboard defined on a field the event carries is updated by its aggregation: `best` keeps the better
          *     of the player's current scores and the event's (by the leaderboard's order, higher first unless it is
          *     ascending), `sum` adds the value, `last` replaces it. On a leaderboard over several fields, `best`
@@ -1148,13 +1148,13 @@ export interface paths {
          *
          *     Checks, all before anything changes: `eventName` or a `fieldName` null or missing answers 400; an
          *     unknown event, a field the event does not define, a value that is not a number, a disabled service or a
-         *     wrong `X-Service-Game-Id` answers 417 (spec 7).
+         *     wrong `X-Service-Game-Id` answers 417 (docs/errors.md).
          *
          *     **Decision:** the answer to a valid event is `{"message": "OK"}`, like the profile list result.
          *     **Decision:** an event may carry any of its fields, but at least one; a field given twice answers 417.
          *     **Decision:** a sum whose result would not be a finite number answers 417 and changes nothing.
          *     **Decision:** the master token names no player unless `userId` names one: 417 (code 119). Not 403, since
-         *     spec 5.6 says master requests never receive a 403.
+         *     master requests never receive a 403 (docs/reliability.md#who-can-do-what).
          *     **Decision:** a missing or invalid access token answers 401.
          */
         post: operations["submitGameEvent"];
@@ -1175,7 +1175,7 @@ export interface paths {
         put?: never;
         /**
          * Submit several players' game events (master)
-         * @description **Beyond the spec** (issue 15): the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
+         * @description **Beyond the spec**: the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
          *     `lib/game/rest/gameRest.js` `sendEventBulk` (`EventBulk.send`) with
          *     the master token and expects 200. Each item is one player's event, named by its `userId`, applied in
          *     order as `submitGameEvent` would apply it (equal scores reached in one bulk rank by their order in it).
@@ -1203,14 +1203,14 @@ export interface paths {
         };
         /**
          * The caller's rank and scores
-         * @description Spec 4.8 #2 and 2.7. The caller's rank (from 1) and scores on a leaderboard. Players rank by the first
+         * @description The caller's rank (from 1) and scores on a leaderboard. Players rank by the first
          *     field's score, then the second's, then the third's; of players with equal scores the one who reached them
          *     first ranks higher, then the lower userId.
          *
          *     **Decision:** a caller with no score yet gets `{"rank": 0, "scores": [0, 0, 0]}`.
          *     **Decision:** an unknown leaderboard answers 417 ("data incorrect"); a master token without `userId` 417
          *     (code 119), as it names no player; a missing or invalid access token 401.
-         *     Spec 7 also lists 400 for this operation (null `eventName` or `fieldName`); it takes no body, so the
+         *     The service's interface also lists 400 for this operation (null `eventName` or `fieldName`); it takes no body, so the
          *     reference server never answers it.
          */
         get: operations["getLeaderboardRank"];
@@ -1218,7 +1218,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a leaderboard (master)
-         * @description **Beyond the spec** (issue 15): the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
+         * @description **Beyond the spec**: the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
          *     `lib/game/rest/gameRest.js` `removeLeaderBoard` (`LeaderBoard.remove`) and
          *     expects 200. Master token only: a user token gets 403 (code 119), as the users service's master operations. An unknown leaderboard answers 417.
          *
@@ -1242,7 +1242,7 @@ export interface paths {
         };
         /**
          * The best players
-         * @description Spec 4.8 #3 and 2.7. The best `count` players of a leaderboard in rank order, each with a brief profile
+         * @description The best `count` players of a leaderboard in rank order, each with a brief profile
          *     from the users service and their scores; fewer when fewer players have a score.
          *
          *     **Decision:** `count` is 1 to 100 (default 10); anything else answers 400.
@@ -1268,7 +1268,7 @@ export interface paths {
         };
         /**
          * The players around the caller
-         * @description Spec 4.8 #4 and 2.7. The caller with up to ⌊count/2⌋ players directly above and up to ⌈count/2⌉
+         * @description The caller with up to ⌊count/2⌋ players directly above and up to ⌈count/2⌉
          *     directly below, in rank order: with 10, five above, the caller, five below. Near the top or the bottom
          *     of the leaderboard there are fewer on that side (the other side is not filled up).
          *
@@ -1295,7 +1295,7 @@ export interface paths {
         };
         /**
          * The ranking, page by page
-         * @description **Beyond the spec** (issue 15): the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
+         * @description **Beyond the spec**: the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
          *     `lib/game/rest/gameRest.js` `getTopUsersWithPagination`. The players at
          *     positions `page × count` to `page × count + count - 1` of the ranking, in the shape of `getLeaderboardTop`;
          *     page 0 is the top (the client's `test/testGame.js` asks page 0 and expects a full page). Any token, like
@@ -1322,7 +1322,7 @@ export interface paths {
         };
         /**
          * The leaderboards the caller has a score on
-         * @description **Beyond the spec** (issue 15): the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
+         * @description **Beyond the spec**: the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
          *     `lib/game/rest/gameRest.js` `getUserLeaderBoards` (`Game.getUserLeaderBoards`)
          *     with the master token and `userId`, and reads `userLeaderbaordsId` (spelled so: the answer keeps the
          *     client's spelling). The ids of the leaderboards on which the player has a score, in the order of the
@@ -1352,7 +1352,7 @@ export interface paths {
         put?: never;
         /**
          * The rank and scores of listed players
-         * @description **Beyond the spec** (issue 15): the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
+         * @description **Beyond the spec**: the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
          *     `lib/game/rest/gameRest.js` `getUsersScore` and reads
          *     `leaderboardInfoList[i].userId` and `.scores` (its `test/testGame.js`). Each listed player's rank and scores
          *     on the leaderboard, in the order asked, each id once; a player with no score (or no such user) answers
@@ -1379,7 +1379,7 @@ export interface paths {
         get?: never;
         /**
          * Empty every leaderboard (master)
-         * @description **Beyond the spec** (issue 15): the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
+         * @description **Beyond the spec**: the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
          *     `lib/game/rest/gameRest.js` `resetAllLeaderBoards` and expects 200. Every
          *     leaderboard of the project loses every score; the definitions stay. Master token only: a user token gets 403 (code 119), as the users service's master operations.
          */
@@ -1401,14 +1401,14 @@ export interface paths {
         get?: never;
         /**
          * Set a player's scores (master)
-         * @description **Beyond the spec** (issue 15): the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
+         * @description **Beyond the spec**: the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
          *     `lib/game/rest/gameRest.js` `updateScore` with `{userId, scores}` and
          *     expects 200; its `test/testGame.js` then reads exactly these scores back. The player's scores become the
          *     ones given, whatever the leaderboard's aggregation, reached now (of equal scores, those reached earlier
          *     rank higher). A player without a score is put on the leaderboard. Master token only: a user token gets 403 (code 119), as the users service's master operations.
          *
          *     **Decision:** `scores` holds 1 to 3 finite numbers, filled up with 0; the entries past the leaderboard's
-         *     fields must be 0 (spec 2.7 keeps them so), else 400. An unknown user (code 214) or leaderboard answers 417.
+         *     fields must be 0 (`LeaderboardScores` keeps them so), else 400. An unknown user (code 214) or leaderboard answers 417.
          */
         put: operations["setLeaderboardScores"];
         post?: never;
@@ -1428,7 +1428,7 @@ export interface paths {
         get?: never;
         /**
          * Empty a leaderboard (master)
-         * @description **Beyond the spec** (issue 15): the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
+         * @description **Beyond the spec**: the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
          *     `lib/game/rest/gameRest.js` `resetLeaderBoard` (`LeaderBoard.reset`) and
          *     expects 200. The leaderboard loses every score; its definition stays. Master token only: a user token gets 403 (code 119), as the users service's master operations. An unknown
          *     leaderboard answers 417.
@@ -1452,7 +1452,7 @@ export interface paths {
         put?: never;
         /**
          * Store thumbnail settings
-         * @description Spec 4.7 #1 and 2.8. Three modes, in this precedence: `shots` (moments `HH:MM:SS`), else `random` with
+         * @description Three modes, in this precedence: `shots` (moments `HH:MM:SS`), else `random` with
          *     `count`, else `interval` seconds with `count` images from `startTime`; fields of a mode that is not used
          *     are ignored. A moment at or past the end of a video makes the thumbnails of that request
          *     THUMBNAIL_REJECTED.
@@ -1483,7 +1483,7 @@ export interface paths {
         put?: never;
         /**
          * Store webhook settings
-         * @description Spec 4.7 #2 and 2.8. Where the service posts status notifications (spec 6.1, webhook
+         * @description Where the service posts status notifications (`transcoderNotification`, webhook
          *     `transcoderNotification`).
          *
          *     **Decision:** the answer is the stored record; 201 for a new name, 200 for a replaced one (as for
@@ -1507,7 +1507,7 @@ export interface paths {
         put?: never;
         /**
          * Store upload settings
-         * @description Spec 4.7 #3 and 2.8. Where the service delivers the results (spec 6.2, webhook `transcoderUpload`), with
+         * @description Where the service delivers the results (`transcoderUpload`, webhook `transcoderUpload`), with
          *     `headers` added to every delivery request.
          *
          *     **Decision:** the answer is the stored record; 201 for a new name, 200 for a replaced one. Header names
@@ -1531,7 +1531,7 @@ export interface paths {
         put?: never;
         /**
          * Store watermark settings
-         * @description Spec 4.7 #4 and 2.8. A static image drawn at one of six places, `paddingX`/`paddingY` pixels from the
+         * @description A static image drawn at one of six places, `paddingX`/`paddingY` pixels from the
          *     edges (of the source video: the mark is drawn once, before scaling, so it looks the same on every
          *     quality).
          *
@@ -1556,8 +1556,8 @@ export interface paths {
         put?: never;
         /**
          * Store preset settings
-         * @description Spec 4.7 #5 and 2.8. Encoders, speed and the outputs. With `vod` the result is HLS: one folder per
-         *     quality named by its height, each with its `playlist.m3u8`, and a master `playlist.m3u8` (spec 6.2).
+         * @description Encoders, speed and the outputs. With `vod` the result is HLS: one folder per
+         *     quality named by its height, each with its `playlist.m3u8`, and a master `playlist.m3u8` (`transcoderUpload`).
          *
          *     **Decision:** the answer is the stored record; 201 for a new name, 200 for a replaced one.
          *     **Decision:** defaults: `vod` false, `speed` medium, `videoEncoder` x264, `audioEncoder` aac.
@@ -1586,7 +1586,7 @@ export interface paths {
         put?: never;
         /**
          * Convert a video
-         * @description Spec 4.7 #6, 3 and 6. Queues the conversion of the video at `url` (http or https, such as a file of
+         * @description Queues the conversion of the video at `url` (http or https, such as a file of
          *     this service's storage). Each reference is a stored setting's name or `true` for that kind's default.
          *     The job fetches the source, makes the thumbnails, converts every output of the preset from one decode,
          *     delivers each file to the upload setting's url (webhook `transcoderUpload`) and notifies the webhook
@@ -1620,9 +1620,9 @@ export interface paths {
         };
         /**
          * List every user (master)
-         * @description Spec 4.1 #12. All users of the project, one page at a time, in registration order; `userCount` is the
+         * @description All users of the project, one page at a time, in registration order; `userCount` is the
          *     number of all users, not the length of this page. Master token only: a user token gets 403.
-         *     A wrong `X-Service-Authentication-Id` answers 417 (spec 7).
+         *     A wrong `X-Service-Authentication-Id` answers 417 (docs/errors.md).
          *
          *     **Decision:** `page` counts from 0 (default 0); `pageSize` is 1 to 100 (default 20); a page past the end is empty.
          */
@@ -1630,11 +1630,11 @@ export interface paths {
         put?: never;
         /**
          * Register a user
-         * @description Spec 4.1 #1. Creates a user from `username` and `password` (the minimum) plus any of the profile fields,
+         * @description Creates a user from `username` and `password` (the minimum) plus any of the profile fields,
          *     an `avatar` and extra fields whose values must be strings. Answers the new user's record, the only
          *     response that carries `avatar`.
          *
-         *     With e-mail confirmation on for the project (spec 3) the user starts inactive (`active` false), cannot log
+         *     With e-mail confirmation on for the project (docs/users.md#e-mail-confirmation) the user starts inactive (`active` false), cannot log
          *     in (401) until confirmed, and an e-mail with a confirmation link is sent (see `confirmRegistration`).
          *
          *     Checks, all before anything is stored: `username`, `firstName` and `lastName` at most 40 characters,
@@ -1663,7 +1663,7 @@ export interface paths {
         put?: never;
         /**
          * User login, token renewal or master login
-         * @description Spec 4.1 #2-#4: three operations on one path, told apart by the key and the refresh flag.
+         * @description Three operations on one path, told apart by the key and the refresh flag.
          *
          *     | kind | `X-Service-Authentication-Key` | `X-Service-Authentication-Refresh` | body | answer |
          *     |---|---|---|---|---|
@@ -1671,8 +1671,8 @@ export interface paths {
          *     | renewal | client key | `1` | form `refresh_token` | `ClientTokenResponse`, same refresh token |
          *     | master login | master key | ignored | none (ignored) | `MasterTokenResponse`, no refresh token |
          *
-         *     The access token is valid for `expires_in` seconds of the server clock (spec 5.4); the refresh token until
-         *     logout or its lifetime (the server's `refreshTokenTtlSeconds`), whichever comes first (spec 3).
+         *     The access token is valid for `expires_in` seconds of the server clock (docs/users.md#tokens); the refresh token until
+         *     logout or its lifetime (the server's `refreshTokenTtlSeconds`), whichever comes first (docs/users.md#tokens).
          *     A wrong `X-Service-Authentication-Id` or key answers 417; wrong credentials 401 (user login), an incorrect
          *     or expired refresh token 401 (renewal); an inactive user (e-mail not confirmed) 401 with code 215.
          *
@@ -1704,7 +1704,7 @@ export interface paths {
         post?: never;
         /**
          * Expire a refresh token (logout)
-         * @description Spec 4.1 #6 and 3: the refresh token given in the query can no longer be exchanged for an access token.
+         * @description The refresh token given in the query can no longer be exchanged for an access token.
          *
          *     **Decision:** the answer is 200 with `{}`. It is idempotent: an unknown, expired or already expired refresh
          *     token also answers 200, since afterwards it is just as unusable and a client signing out should not fail.
@@ -1727,7 +1727,7 @@ export interface paths {
         };
         /**
          * Fetch the caller's own user
-         * @description Spec 4.1 #8: the record of the user the access token belongs to. An incorrect or expired token answers 401,
+         * @description The record of the user the access token belongs to. An incorrect or expired token answers 401,
          *     a wrong `X-Service-Authentication-Id` 404.
          *
          *     **Decision:** a master token belongs to no user: 404 (code 214). The token of a user that no longer exists
@@ -1736,7 +1736,7 @@ export interface paths {
         get: operations["getCurrentUser"];
         /**
          * Update the caller's own user
-         * @description Spec 4.1 #5: changes any of `username`, `firstName`, `lastName`, `email`, `phoneNumber` of the token's
+         * @description Changes any of `username`, `firstName`, `lastName`, `email`, `phoneNumber` of the token's
          *     user; the fields not given stay as they are. Same checks as at registration: 400 for a name over 40
          *     characters or an invalid e-mail, 409 for a username another user has. All or nothing.
          *
@@ -1762,9 +1762,9 @@ export interface paths {
         };
         /**
          * Search users by a word (master)
-         * @description Spec 4.1 #11: the users whose `firstName`, `lastName`, `username` or `email` contains `word`, one page at a
+         * @description The users whose `firstName`, `lastName`, `username` or `email` contains `word`, one page at a
          *     time, in registration order; `userCount` counts every match. Master token only: a user token gets 403.
-         *     A wrong `X-Service-Authentication-Id` answers 417 (spec 7).
+         *     A wrong `X-Service-Authentication-Id` answers 417 (docs/errors.md).
          *
          *     **Decision:** the match ignores case. `word` is required and not empty (400): listing everyone is `listUsers`.
          *     **Decision:** `page` counts from 0 (default 0); `pageSize` is 1 to 100 (default 20); a page past the end is empty.
@@ -1789,8 +1789,8 @@ export interface paths {
         put?: never;
         /**
          * Fetch users by a list of ids (master)
-         * @description Spec 4.1 #13: the users named in `userIds`, in the order asked. Master token only: a user token gets 403.
-         *     A wrong `X-Service-Authentication-Id` answers 417 (spec 7).
+         * @description The users named in `userIds`, in the order asked. Master token only: a user token gets 403.
+         *     A wrong `X-Service-Authentication-Id` answers 417 (docs/errors.md).
          *
          *     **Decision:** unknown ids are left out and a repeated id is answered once, so `userCount` is the number of
          *     users returned. At most 100 ids per request; any other key in the body answers 400.
@@ -1811,7 +1811,7 @@ export interface paths {
         };
         /**
          * Fetch a user by username
-         * @description Spec 4.1 #9: with the master token any user; with a user token only that user's own record (403 for anyone
+         * @description With the master token any user; with a user token only that user's own record (403 for anyone
          *     else). An incorrect token answers 401, a wrong `X-Service-Authentication-Id` 404, an unknown username 404.
          *
          *     **Decision:** a user token asking for any other username gets 403 whether or not that user exists, so it
@@ -1841,7 +1841,7 @@ export interface paths {
         };
         /**
          * Fetch a user by id
-         * @description Spec 4.1 #7: with the master token any user; with a user token only that user's own record (403 for anyone
+         * @description With the master token any user; with a user token only that user's own record (403 for anyone
          *     else). An incorrect token answers 401, a wrong `X-Service-Authentication-Id` 404, an unknown id 404.
          *
          *     **Decision:** a user token asking for any other id gets 403 whether or not that user exists, so it learns
@@ -1850,7 +1850,7 @@ export interface paths {
         get: operations["getUserById"];
         /**
          * Update a user (master)
-         * @description Spec 4.1 #10: changes any of `username`, `firstName`, `lastName`, `email`, `phoneNumber` of the user;
+         * @description Changes any of `username`, `firstName`, `lastName`, `email`, `phoneNumber` of the user;
          *     the fields not given stay as they are. Same checks as `updateCurrentUser` (400, 409), all or nothing.
          *     An unknown id answers 404, a wrong `X-Service-Authentication-Id` 404.
          *
@@ -1861,7 +1861,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a user (master)
-         * @description **Beyond the spec** (issue 15): the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
+         * @description **Beyond the spec**: the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
          *     `lib/auth/rest/authRest.js` `delete` and expects 200. The user is gone at once: lookups answer 404, login
          *     401, their access tokens 401 on every service, their refresh tokens and confirmation links no longer work,
          *     and their username is free again. An unknown id answers 404; master token only (a user token, the user's
@@ -1888,7 +1888,7 @@ export interface paths {
         put?: never;
         /**
          * Register a guest
-         * @description **Beyond the spec** (issue 15): the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
+         * @description **Beyond the spec**: the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
          *     `lib/auth/rest/authRest.js` `guestSignUp`, with no body, and expects 201 with `id`, `username` and
          *     `password` (its `test/testUsers.js` reads them). Creates a user whose username (`guest-` and 16 letters and
          *     digits) and password the server chooses, `guest: true`, active at once; the app logs in with them as with
@@ -1918,7 +1918,7 @@ export interface paths {
         put?: never;
         /**
          * Complete a guest's registration (master)
-         * @description **Beyond the spec** (issue 15): the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
+         * @description **Beyond the spec**: the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
          *     `lib/auth/rest/authRest.js` `completeGuestRegistration` with the master token and the body its
          *     `test/testUsers.js` sends, and expects 200 with the user record. The guest gets the new username and
          *     password and the profile fields given, and `guest` becomes false; the id, the sessions (tokens issued
@@ -1949,7 +1949,7 @@ export interface paths {
         };
         /**
          * Count the users (master)
-         * @description **Beyond the spec** (issue 15): the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
+         * @description **Beyond the spec**: the service's published Node client (npm `backtory-sdk@0.3.5`, docs/published-clients.md) calls it in
          *     `lib/auth/rest/authRest.js` `count` (as `GET /auth//users/get-number-of-user/`: every run of `/` in a path
          *     is read as one) and reads `numberOfUser`. The number of users of the project, guests included. Master
          *     token only, like `listUsers`: a user token gets 403, a wrong `X-Service-Authentication-Id` 417.
@@ -2002,7 +2002,7 @@ export interface webhooks {
         put?: never;
         /**
          * Status notification (sent by the service)
-         * @description Spec 6.1 and 3. Posted to the webhook setting's url when a request's status changes: per request, first
+         * @description Posted to the webhook setting's url when a request's status changes: per request, first
          *     the thumbnails' status (job `thumbnail`), then the conversion's (job `convert`); a request whose source
          *     cannot be fetched or read gets one REJECTED.
          *
@@ -2028,7 +2028,7 @@ export interface webhooks {
         put?: never;
         /**
          * File delivery (sent by the service)
-         * @description Spec 6.2. Each result file is posted to the upload setting's url, with the setting's `headers`. Five
+         * @description Each result file is posted to the upload setting's url, with the setting's `headers`. Five
          *     categories, told apart by their fields: a thumbnail; a converted file (no VOD); an HLS chunk of one
          *     quality (a segment, the AES-128 key `enc.key` when encrypted, or the quality's `playlist.m3u8`) to be
          *     stored at `path`; the master playlist, to be stored at `path`; a downloadable MP4 per quality. Paths are `<videoId>/playlist.m3u8` and `<videoId>/<height>/<file>`; the master playlist's
@@ -2053,7 +2053,7 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description The one error body of the service (the same shape as a batch error item, spec 2.5). */
+        /** @description The one error body of the service (the same shape as a batch error item, `runBatch`). */
         Error: {
             /**
              * @description Error code from the catalogue (database codes follow Parse).
@@ -2330,7 +2330,7 @@ export interface components {
             }[];
         };
         /**
-         * @description A webhook status (spec 6.1).
+         * @description A webhook status (`transcoderNotification`).
          * @enum {string}
          */
         AdminTranscoderStatus: "REJECTED" | "THUMBNAIL_REJECTED" | "COMPLETE";
@@ -2356,7 +2356,7 @@ export interface components {
             tries: components["schemas"]["AdminTranscoderTry"][];
             /** @description The delivered file's name. */
             file: string;
-            /** @description The delivery's category fields (spec 6.2) besides requestId, videoId and file. */
+            /** @description The delivery's category fields (`transcoderUpload`) besides requestId, videoId and file. */
             fields: {
                 /** @constant */
                 thumbnail?: true;
@@ -2563,7 +2563,7 @@ export interface components {
             _id: string;
         };
         /**
-         * @description How a relation column appears in a row: the pointers to its related rows, `[]` when it has none (spec 2.4: a
+         * @description How a relation column appears in a row: the pointers to its related rows, `[]` when it has none (`DatabaseRow`: a
          *     relation "behaves like an array of pointers"). Changed only with `AddRelation`/`RemoveRelation`; its rows are
          *     also reached with `$relatedTo`.
          * @example [
@@ -2602,9 +2602,9 @@ export interface components {
                 write?: boolean;
             };
         };
-        /** @description A column value of any supported type (spec 2.4). */
+        /** @description A column value of any supported type (`DatabaseRow`). */
         DatabaseValue: (string | number | boolean | null | unknown[]) | components["schemas"]["DatabaseDate"] | components["schemas"]["DatabasePointer"] | components["schemas"]["DatabaseRelation"] | components["schemas"]["DatabaseIncludedRow"] | Record<string, never>;
-        /** @description A row (spec 2.4) with its user-defined columns, which may hold any supported type. */
+        /** @description A row (`DatabaseRow`) with its user-defined columns, which may hold any supported type. */
         DatabaseRow: {
             _id: string;
             /** Format: date-time */
@@ -2615,7 +2615,7 @@ export interface components {
         } & {
             [key: string]: components["schemas"]["DatabaseValue"];
         };
-        /** @description Column values to write, each a value or an update operator (spec 4.3). `ACL` sets the row's ACL. */
+        /** @description Column values to write, each a value or an update operator (docs/database.md#update-operators). `ACL` sets the row's ACL. */
         DatabaseRowInput: {
             ACL?: components["schemas"]["DatabaseAcl"] | components["schemas"]["DatabaseDeleteOp"];
         } & {
@@ -2645,7 +2645,7 @@ export interface components {
             objects: components["schemas"]["DatabasePointer"][];
         };
         /**
-         * @description A query (spec 4.4): column conditions, all of which must hold, plus `$or`/`$and`/`$nor` and `$relatedTo`.
+         * @description A query (docs/database.md#queries): column conditions, all of which must hold, plus `$or`/`$and`/`$nor` and `$relatedTo`.
          *     A column condition is a value (equality; on an array column "contains"; a pointer for pointer equality) or
          *     an object of field operators. Dotted names (`stats.kills`) reach into JSON object columns.
          */
@@ -2726,7 +2726,7 @@ export interface components {
         DatabaseBatchRequest: {
             requests: components["schemas"]["DatabaseBatchItem"][];
         };
-        /** @description One operation of a batch (spec 2.5). */
+        /** @description One operation of a batch (`runBatch`). */
         DatabaseBatchItem: {
             /** @enum {string} */
             method: "POST" | "PUT" | "DELETE";
@@ -2803,7 +2803,7 @@ export interface components {
         FileListResult: {
             files: components["schemas"]["FileRecord"][];
         };
-        /** @description A folder listing item (spec 2.6). */
+        /** @description A folder listing item (`FileRecord`). */
         FileRecord: {
             /** @description Stable id of the file or folder. */
             guid: string;
@@ -2825,7 +2825,7 @@ export interface components {
         FileInfoRequest: {
             url: components["schemas"]["FileLocation"];
         };
-        /** @description File info (spec 2.6). */
+        /** @description File info (`FileRecord`). */
         FileInfo: {
             guid: string;
             /** @description As in `FileRecord`. */
@@ -2855,7 +2855,7 @@ export interface components {
         };
         /**
          * @description A flag. **Beyond the spec:** the strings `"true"` and `"false"` are taken too, as the service's published
-         *     storage clients send them (issue 15).
+         *     storage clients send them (docs/published-clients.md).
          */
         FileFlag: boolean | ("true" | "false");
         FileDeleteRequest: {
@@ -2890,7 +2890,7 @@ export interface components {
          * @description The file's bytes, served with its own Content-Type.
          */
         FileContent: Blob;
-        /** @description A game event of the caller (spec 4.8 */
+        /** @description A game event of the caller. Other keys are ignored. */
         GameEvent: {
             /**
              * @description An event defined in the project's configuration.
@@ -2952,7 +2952,7 @@ export interface components {
             message: "OK";
         };
         /**
-         * @description Always 3 numbers (spec 2.7). A leaderboard over one field uses the first, the others are 0; over 2 or 3
+         * @description Always 3 numbers (`LeaderboardScores`). A leaderboard over one field uses the first, the others are 0; over 2 or 3
          *     fields, the entries follow the order of the fields in the leaderboard's definition, which is also their
          *     priority in ranking.
          * @example [
@@ -2962,7 +2962,7 @@ export interface components {
          *     ]
          */
         LeaderboardScores: number[];
-        /** @description A player's rank and scores (spec 2.7). */
+        /** @description A player's rank and scores (`LeaderboardScores`). */
         LeaderboardRankResult: {
             /**
              * @description From 1 (the best); 0 when the player has no score yet.
@@ -2985,7 +2985,7 @@ export interface components {
             /** @example Xk3m9QpL2vR8sT1wY6zA4bN0 */
             userId: string;
         };
-        /** @description Players in rank order with their scores (spec 2.7). */
+        /** @description Players in rank order with their scores (`LeaderboardScores`). */
         LeaderboardProfileList: {
             usersProfile: {
                 userBriefProfile: components["schemas"]["LeaderboardUserBriefProfile"];
@@ -3014,7 +3014,7 @@ export interface components {
         TranscoderStoredDefault: {
             default: boolean;
         };
-        /** @description Thumbnail settings (spec 2.8). */
+        /** @description Thumbnail settings. */
         TranscoderThumbnailSettings: {
             name: components["schemas"]["TranscoderSettingName"];
             default?: components["schemas"]["TranscoderDefaultMark"];
@@ -3031,7 +3031,7 @@ export interface components {
         };
         /** @description A stored thumbnail settings record. */
         TranscoderThumbnailRecord: components["schemas"]["TranscoderThumbnailSettings"] & components["schemas"]["TranscoderStoredDefault"];
-        /** @description Webhook settings (spec 2.8). */
+        /** @description Webhook settings. */
         TranscoderWebhookSettings: {
             name: components["schemas"]["TranscoderSettingName"];
             default?: components["schemas"]["TranscoderDefaultMark"];
@@ -3039,7 +3039,7 @@ export interface components {
         };
         /** @description A stored webhook settings record. */
         TranscoderWebhookRecord: components["schemas"]["TranscoderWebhookSettings"] & components["schemas"]["TranscoderStoredDefault"];
-        /** @description Upload settings (spec 2.8). */
+        /** @description Upload settings. */
         TranscoderUploadSettings: {
             name: components["schemas"]["TranscoderSettingName"];
             default?: components["schemas"]["TranscoderDefaultMark"];
@@ -3051,7 +3051,7 @@ export interface components {
         };
         /** @description A stored upload settings record. */
         TranscoderUploadRecord: components["schemas"]["TranscoderUploadSettings"] & components["schemas"]["TranscoderStoredDefault"];
-        /** @description Watermark settings (spec 2.8). Only a static image. */
+        /** @description Watermark settings. Only a static image. */
         TranscoderWatermarkSettings: {
             name: components["schemas"]["TranscoderSettingName"];
             default?: components["schemas"]["TranscoderDefaultMark"];
@@ -3084,7 +3084,7 @@ export interface components {
              */
             resolution: string;
         };
-        /** @description Preset settings (spec 2.8). */
+        /** @description Preset settings. */
         TranscoderPresetSettings: {
             name: components["schemas"]["TranscoderSettingName"];
             default?: components["schemas"]["TranscoderDefaultMark"];
@@ -3127,7 +3127,7 @@ export interface components {
          * @example true
          */
         TranscoderSettingReference: string | boolean;
-        /** @description A conversion request (spec 4.7 */
+        /** @description A conversion request. */
         TranscoderConvertRequest: {
             url: components["schemas"]["TranscoderHttpUrl"];
             preset?: components["schemas"]["TranscoderSettingReference"];
@@ -3149,7 +3149,7 @@ export interface components {
              */
             videoId: string;
         };
-        /** @description A status notification (spec 6.1). */
+        /** @description A status notification (`transcoderNotification`). */
         TranscoderNotification: {
             /** @description The job in the service's queue. */
             queueId: string;
@@ -3243,7 +3243,7 @@ export interface components {
          */
         UserEmail: string;
         /**
-         * @description The user record (spec 2.1). Extra fields given at registration appear beside the record's own fields;
+         * @description The user record (`User`). Extra fields given at registration appear beside the record's own fields;
          *     their values are strings. `avatar` is never present (only the registration response has it), nor the password.
          */
         User: {
@@ -3277,12 +3277,12 @@ export interface components {
             phoneNumber: string;
             /** @description True for a guest (`registerGuest`) until its registration is completed (`completeGuestRegistration`). */
             guest: boolean;
-            /** @description False from registration until the e-mail confirmation, when the project confirms registrations by e-mail (spec 3). */
+            /** @description False from registration until the e-mail confirmation, when the project confirms registrations by e-mail (docs/users.md#e-mail-confirmation). */
             active: boolean;
         } & {
             [key: string]: string;
         };
-        /** @description The registration response, the user record with `avatar` (spec 2.1). */
+        /** @description The registration response, the user record with `avatar` (`User`). */
         RegisteredUser: components["schemas"]["User"] & {
             /**
              * @description As registered; empty when none was given.
@@ -3291,7 +3291,7 @@ export interface components {
             avatar: string;
         };
         /**
-         * @description A registration (spec 4.1 #1): `username` and `password` are required. Any other key is an extra field whose
+         * @description A registration: `username` and `password` are required. Any other key is an extra field whose
          *     value must be a string; it cannot be named like a field the server sets.
          */
         UserRegistration: {
@@ -3306,7 +3306,7 @@ export interface components {
         } & {
             [key: string]: string;
         };
-        /** @description The profile fields to change (spec 4.1 #5, #10); **Decision:** any other field answers 400. */
+        /** @description The profile fields to change; **Decision:** any other field answers 400. */
         UserUpdate: {
             username?: string;
             firstName?: string;
@@ -3314,29 +3314,29 @@ export interface components {
             email?: components["schemas"]["UserEmail"];
             phoneNumber?: string;
         };
-        /** @description The user list response (spec 2.3). */
+        /** @description The user list response (`UserList`). */
         UserList: {
             /** @description The number of all matching users (search, list) or of the users returned (by ids); not the page size. */
             userCount: number;
             users: components["schemas"]["User"][];
         };
-        /** @description The users wanted, by id (spec 4.1 #13). */
+        /** @description The users wanted, by id. */
         UserIdsRequest: {
             userIds: string[];
         };
         /** @description User login credentials, or a refresh token on renewal; master login sends no body. */
         LoginForm: components["schemas"]["UserLoginForm"] | components["schemas"]["RefreshTokenForm"];
-        /** @description User login (spec 4.1 #2), with the client key. */
+        /** @description User login, with the client key. */
         UserLoginForm: {
             username: string;
             password: string;
         };
-        /** @description Renewal (spec 4.1 #3), with the client key and `X-Service-Authentication-Refresh` set to `1`. */
+        /** @description Renewal, with the client key and `X-Service-Authentication-Refresh` set to `1`. */
         RefreshTokenForm: {
             /** @description The refresh token from user login. */
             refresh_token: string;
         };
-        /** @description The token response (spec 2.2); `scope` tells a user's tokens from a master token. */
+        /** @description The token response (`TokenResponse`); `scope` tells a user's tokens from a master token. */
         TokenResponse: components["schemas"]["ClientTokenResponse"] | components["schemas"]["MasterTokenResponse"];
         /** @description The answer to user login and renewal (scope `client`), with a refresh token. */
         ClientTokenResponse: {

@@ -14,14 +14,14 @@ import type { CallOptions, ClientOptions } from '../core/options.js';
 import type { components } from '../generated/schema.js';
 
 /**
- * A player's rank (from 1) and scores (spec 2.7).
+ * A player's rank (from 1) and scores (the contract's `LeaderboardRankResult`).
  *
  * @example
  * const { rank, scores }: Rank = await client.leaderboards.rank('high-score');
  */
 export type Rank = components['schemas']['LeaderboardRankResult'];
 /**
- * A list of players with their scores (spec 2.7).
+ * A list of players with their scores (the contract's `LeaderboardProfileList`).
  *
  * @example
  * const top: ProfileList = await client.leaderboards.top('high-score', 10);
@@ -74,7 +74,7 @@ export interface PlayerOptions extends CallOptions {
 }
 
 /**
- * Game events and leaderboards (spec 4.8).
+ * Game events and leaderboards (openapi/areas/leaderboards.yaml).
  *
  * @example
  * const boards: Leaderboards = client.leaderboards;
@@ -120,7 +120,7 @@ function leaderboardsOn(core: Core) {
 
   return {
     /**
-     * Submits a game event with its field values (spec 4.8 #1); the leaderboards defined on them update.
+     * Submits a game event with its field values (the contract's `submitGameEvent`); the leaderboards defined on them update.
      *
      * @example
      * await boards.sendEvent('match_end', { score: 120, kills: 3 });
@@ -160,7 +160,7 @@ function leaderboardsOn(core: Core) {
     },
 
     /**
-     * The signed-in player's rank and scores (spec 4.8 #2).
+     * The signed-in player's rank and scores (the contract's `getLeaderboardRank`).
      *
      * @example
      * const { rank, scores } = await boards.rank('high-score');
@@ -174,7 +174,7 @@ function leaderboardsOn(core: Core) {
       ),
 
     /**
-     * The best `count` players (spec 4.8 #3).
+     * The best `count` players (the contract's `getLeaderboardTop`).
      *
      * @example
      * const { usersProfile } = await boards.top('high-score', 10);
@@ -299,7 +299,7 @@ function leaderboardsOn(core: Core) {
     },
 
     /**
-     * The signed-in player and the players around them, `count` in all (spec 4.8 #4).
+     * The signed-in player and the players around them, `count` in all (the contract's `getLeaderboardAroundMe`).
      *
      * @example
      * const { usersProfile } = await boards.aroundMe('high-score', 10);

@@ -1,5 +1,5 @@
 /**
- * The receiving side of the transcoder (spec 6): the webhook notification it posts on status changes, the five
+ * The receiving side of the transcoder (docs/transcoder.md#3-receive): the webhook notification it posts on status changes, the five
  * kinds of upload delivery it posts with the results, and a small receiver that stores each delivered file where
  * it belongs, so that the master playlist of a VOD conversion resolves.
  *
@@ -7,7 +7,7 @@
  */
 
 /**
- * Status values of a webhook notification (spec 3, 6.1).
+ * Status values of a webhook notification (the contract's `transcoderNotification`).
  *
  * @example
  * const note = await parseNotification(request);
@@ -37,7 +37,7 @@ export interface TranscoderNotificationPayload {
 }
 
 /**
- * The JSON body the transcoder posts to the webhook setting's url (spec 6.1).
+ * The JSON body the transcoder posts to the webhook setting's url (the contract's `transcoderNotification`).
  *
  * @example
  * const note: TranscoderNotification = await parseNotification(request);
@@ -123,7 +123,7 @@ export interface DownloadableDelivery extends DeliveryBase {
 }
 
 /**
- * One upload delivery (spec 6.2), told apart by its fields; `category` is added by the parser.
+ * One upload delivery (the contract's `transcoderUpload`), told apart by its fields; `category` is added by the parser.
  *
  * @example
  * const delivery: TranscoderDelivery = await parseDelivery(request);
@@ -161,7 +161,7 @@ function safePath(path: string): string {
 }
 
 /**
- * Reads an upload delivery (a multipart POST, spec 6.2) into one of the five categories.
+ * Reads an upload delivery (a multipart POST, the contract's `transcoderUpload`) into one of the five categories.
  *
  * @example
  * const delivery = await parseDelivery(request);
@@ -197,7 +197,7 @@ export async function parseDelivery(request: Request): Promise<TranscoderDeliver
 const STATUSES: readonly string[] = ['REJECTED', 'THUMBNAIL_REJECTED', 'COMPLETE'];
 
 /**
- * Reads a webhook notification (a JSON POST, spec 6.1).
+ * Reads a webhook notification (a JSON POST, the contract's `transcoderNotification`).
  *
  * @example
  * const note = await parseNotification(request);

@@ -14,7 +14,7 @@ import type { CallOptions } from '../core/options.js';
 import type { JsonBody, JsonResult } from '../core/types.js';
 
 /**
- * Thumbnail settings (spec 2.8): `shots`, or `random` with `count`, or `interval` with `count` from `startTime`.
+ * Thumbnail settings (the contract's `TranscoderThumbnailSettings`): `shots`, or `random` with `count`, or `interval` with `count` from `startTime`.
  *
  * @example
  * const cover: ThumbnailSettings = { name: 'cover', default: true, shots: ['00:00:01'] };
@@ -22,7 +22,7 @@ import type { JsonBody, JsonResult } from '../core/types.js';
  */
 export type ThumbnailSettings = JsonBody<'/metadata/thumbnail', 'post'>;
 /**
- * Webhook settings (spec 2.8): where status changes are posted.
+ * Webhook settings (the contract's `TranscoderWebhookSettings`): where status changes are posted.
  *
  * @example
  * const hook: WebhookSettings = { name: 'status', default: true, url: 'https://example.com/hooks/transcoder' };
@@ -30,7 +30,7 @@ export type ThumbnailSettings = JsonBody<'/metadata/thumbnail', 'post'>;
  */
 export type WebhookSettings = JsonBody<'/metadata/webhook', 'post'>;
 /**
- * Upload settings (spec 2.8): where results are delivered, with extra headers.
+ * Upload settings (the contract's `TranscoderUploadSettings`): where results are delivered, with extra headers.
  *
  * @example
  * const deliveries: UploadSettings = { name: 'mine', default: true, url: 'https://example.com/deliveries', headers: {} };
@@ -38,7 +38,7 @@ export type WebhookSettings = JsonBody<'/metadata/webhook', 'post'>;
  */
 export type UploadSettings = JsonBody<'/metadata/upload', 'post'>;
 /**
- * Watermark settings (spec 2.8): a static image at one of six places.
+ * Watermark settings (the contract's `TranscoderWatermarkSettings`): a static image at one of six places.
  *
  * @example
  * const mark: WatermarkSettings = { name: 'logo', default: true, url: 'https://example.com/logo.png', location: 'TOP_RIGHT', paddingX: 10, paddingY: 10 };
@@ -46,7 +46,7 @@ export type UploadSettings = JsonBody<'/metadata/upload', 'post'>;
  */
 export type WatermarkSettings = JsonBody<'/metadata/watermark', 'post'>;
 /**
- * Preset settings (spec 2.8): encoders, speed, VOD (HLS) and the outputs.
+ * Preset settings (the contract's `TranscoderPresetSettings`): encoders, speed, VOD (HLS) and the outputs.
  *
  * @example
  * const hls: PresetSettings = { name: 'hls', default: true, vod: true, outputs: [{ resolution: '360', videoBitrate: '800k', audioBitrate: '96k' }] };
@@ -54,7 +54,7 @@ export type WatermarkSettings = JsonBody<'/metadata/watermark', 'post'>;
  */
 export type PresetSettings = JsonBody<'/metadata/preset', 'post'>;
 /**
- * A conversion request (spec 4.7 #6): the source video and, per kind, a setting's name or `true` for the default.
+ * A conversion request (the contract's `TranscoderConvertRequest`): the source video and, per kind, a setting's name or `true` for the default.
  *
  * @example
  * const request: ConvertRequest = { url: 'https://example.com/in.mp4', preset: true, upload: true, webhook: 'status' };
@@ -72,7 +72,7 @@ export type ConvertResult = JsonResult<'/video/convert', 'post'>;
 export * from './deliveries.js';
 
 /**
- * The video transcoder (spec 4.7).
+ * The video transcoder (openapi/areas/transcoder.yaml).
  *
  * @example
  * const transcoder: Transcoder = client.transcoder;
@@ -108,35 +108,35 @@ export function createTranscoder(core: Core) {
 
   return {
     /**
-     * Stores thumbnail settings (spec 4.7 #1).
+     * Stores thumbnail settings (the contract's `saveThumbnailSettings`).
      *
      * @example
      * await transcoder.saveThumbnail({ name: 'cover', default: true, shots: ['00:00:01'] });
      */
     saveThumbnail: save('/metadata/thumbnail'),
     /**
-     * Stores webhook settings (spec 4.7 #2).
+     * Stores webhook settings (the contract's `saveWebhookSettings`).
      *
      * @example
      * await transcoder.saveWebhook({ name: 'status', default: true, url: 'https://example.com/hook' });
      */
     saveWebhook: save('/metadata/webhook'),
     /**
-     * Stores upload settings (spec 4.7 #3).
+     * Stores upload settings (the contract's `saveUploadSettings`).
      *
      * @example
      * await transcoder.saveUpload({ name: 'mine', default: true, url: 'https://example.com/deliveries', headers: { 'X-Token': 't' } });
      */
     saveUpload: save('/metadata/upload'),
     /**
-     * Stores watermark settings (spec 4.7 #4).
+     * Stores watermark settings (the contract's `saveWatermarkSettings`).
      *
      * @example
      * await transcoder.saveWatermark({ name: 'logo', default: true, location: 'TOP_RIGHT', paddingX: 8, paddingY: 8, url: 'https://example.com/logo.png' });
      */
     saveWatermark: save('/metadata/watermark'),
     /**
-     * Stores preset settings (spec 4.7 #5).
+     * Stores preset settings (the contract's `savePresetSettings`).
      *
      * @example
      * await transcoder.savePreset({ name: 'mp4', default: true, vod: false, outputs: [{ resolution: '240', videoBitrate: '300k', audioBitrate: '64k' }] });
@@ -144,7 +144,7 @@ export function createTranscoder(core: Core) {
     savePreset: save('/metadata/preset'),
 
     /**
-     * Submits a video for conversion (spec 4.7 #6): each setting by name, or `true` for the default of its kind.
+     * Submits a video for conversion (the contract's `convertVideo`): each setting by name, or `true` for the default of its kind.
      *
      * @example
      * await transcoder.convert({ url: 'https://example.com/in.mp4', preset: 'hls', upload: true, webhook: 'status' });

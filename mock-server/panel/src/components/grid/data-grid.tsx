@@ -68,7 +68,13 @@ export function DataGrid<T>(props: DataGridProps<T>) {
   const widthOf = (column: GridColumn<T>) => layout.widths[column.key] ?? column.width;
   const scroller = useRef<HTMLDivElement>(null);
   const shown = useRowWindow(scroller, rows.length, ROW_HEIGHT);
-  const [active, setActive] = useState({ row: 0, column: 0 });
+  const [active, setShownActive] = useState({ row: 0, column: 0 });
+  // Keys can come faster than renders: each move starts from the last one made, not from the last one rendered.
+  const latest = useRef(active);
+  const setActive = (cell: { row: number; column: number }) => {
+    latest.current = cell;
+    setShownActive(cell);
+  };
   const focusing = useRef(false);
   const selectable = selection !== undefined && onSelection !== undefined;
   const lead = selectable ? 1 : 0;
@@ -93,6 +99,7 @@ export function DataGrid<T>(props: DataGridProps<T>) {
   const keys = (event: KeyboardEvent) => {
     const cell = event.target as HTMLElement;
     if (!cell.dataset['cell']) return; // a link or button inside a cell has the key
+    const active = latest.current;
     const last = { row: rows.length - 1, column: visible.length - 1 };
     const page = Math.max(1, Math.floor((scroller.current!.clientHeight - ROW_HEIGHT) / ROW_HEIGHT));
     const moves: Record<string, () => { row: number; column: number }> = {
@@ -197,7 +204,8 @@ export function DataGrid<T>(props: DataGridProps<T>) {
           onKeyDown={keys}
           onFocusIn={(event) => {
             const at = (event.target as HTMLElement).dataset['cell']?.split(':').map(Number);
-            if (at && (at[0] !== active.row || at[1] !== active.column)) setActive({ row: at[0]!, column: at[1]! });
+            const { row, column } = latest.current;
+            if (at && (at[0] !== row || at[1] !== column)) setActive({ row: at[0]!, column: at[1]! });
           }}
           onDblClick={(event) => {
             const cell = (event.target as HTMLElement).closest<HTMLElement>('[data-cell]');

@@ -1,5 +1,5 @@
 // Sorting by column headers: the keys the grid sorts by, in priority order, as the service's `order` parameter writes
-// them (spec 4.5: `score,-name`), and what a click on a header makes of them.
+// them (the `order` parameter of the contract's `queryRows`: `score,-name`), and what a click on a header makes of them.
 
 /** One sort key: a column, ascending or descending. */
 export interface SortKey {

@@ -1,4 +1,4 @@
-// The visual filter: conditions "column, operator, value" for every operator of the query language (spec 4.4), "or"
+// The visual filter: conditions "column, operator, value" for every operator of the query language (docs/database.md#queries), "or"
 // groups, sub-queries with conditions of their own table, rows related to a row; it writes the where the URL keeps
 // (shown as JSON under it, and editable as JSON for what it cannot show).
 import { useState } from 'preact/hooks';

@@ -1,4 +1,4 @@
-// The filter builder's model: a where of the query language (spec 4.4) as rows of "column, operator, value" that the
+// The filter builder's model: a where of the query language (docs/database.md#queries) as rows of "column, operator, value" that the
 // builder shows, and back. The value is text as typed, read by the column's type (a number, a date, a row id for a
 // pointer); sub-queries ($select, $inQuery) hold a filter of their own table. `whereOf(draftOf(where))` gives the
 // where back, so the builder can edit any where the URL holds that it can show (`draftOf` answers undefined for

@@ -1,5 +1,5 @@
 // The database page's query lives in the URL (?where=…&order=…&keys=…&include=…&limit=…&skip=…), so a query can be
-// shared as a link; these turn it into the service's own request (spec 4.4, 4.5) and back.
+// shared as a link; these turn it into the service's own request (docs/database.md#queries, the contract's `queryRows`) and back.
 
 /** The query of the grid as the URL holds it: `where` as JSON text, the others as the service takes them. */
 export interface GridQuery {
@@ -12,7 +12,7 @@ export interface GridQuery {
 }
 
 const PAGE_SIZE = 20;
-/** The service's largest `limit` (spec 4.5 sets none; the reference server answers 400 above it). */
+/** The service's largest `limit` (the contract's `queryRows` sets none; the reference server answers 400 above it). */
 const LIMIT_MAX = 1000;
 
 const count = (text: string | null, fallback: number, max: number): number => {
@@ -57,7 +57,7 @@ export function parseWhere(text: string): { where: Record<string, unknown> } | {
   }
 }
 
-/** The URL parameters of the service's query (spec 4.5) with the grid's values and `count=1` (the total for paging). */
+/** The URL parameters of the service's query (the contract's `queryRows`) with the grid's values and `count=1` (the total for paging). */
 export function queryParams(query: GridQuery) {
   const given = (name: 'order' | 'keys' | 'include') => query[name].trim() || undefined;
   return {

@@ -1,7 +1,7 @@
 // The row editor's model: each column's value as its typed editor holds it (a draft), and back to the JSON the
-// service takes (spec 2.4: Date and Pointer objects, relations changed only through AddRelation/RemoveRelation, 4.3).
+// service takes (the contract's `DatabaseRow`: Date and Pointer objects, relations changed only through AddRelation/RemoveRelation, docs/database.md#update-operators).
 
-/** The editor a column gets: one per type of spec 2.4, JSON objects and arrays as JSON text. */
+/** The editor a column gets: one per type of the contract's `DatabaseRow`, JSON objects and arrays as JSON text. */
 export type Kind = 'String' | 'Number' | 'Boolean' | 'Date' | 'Pointer' | 'Relation' | 'ACL' | 'JSON';
 
 export interface AclEntry {

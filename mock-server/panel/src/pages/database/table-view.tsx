@@ -247,7 +247,7 @@ export function TableView({ table, tables, onChanged }: TableViewProps) {
   );
 }
 
-/** The query's other parameters as the service takes them (spec 4.5): order, keys, include. */
+/** The query's other parameters as the service takes them (the contract's `queryRows`): order, keys, include. */
 function QueryForm({
   query,
   columns,

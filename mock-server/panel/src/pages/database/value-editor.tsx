@@ -11,7 +11,7 @@ interface EditorProps<D extends Draft> {
   onChange: (draft: D) => void;
 }
 
-/** A column's typed editor (spec 2.4 types): one input, or a labelled group for pointers, relations and ACLs. */
+/** A column's typed editor (the contract's `DatabaseRow` types): one input, or a labelled group for pointers, relations and ACLs. */
 export function ValueEditor({ label, draft, onChange }: EditorProps<Draft>) {
   const change = onChange as (draft: Draft) => void;
   switch (draft.kind) {

@@ -1,11 +1,11 @@
-// The file storage calls of the Files page (spec 4.6), with the master token, and the paths they take. A location
+// The file storage calls of the Files page (openapi/areas/files.yaml), with the master token, and the paths they take. A location
 // is a list of decoded names, root first; the service takes it percent-encoded and relative to the bucket.
 import type { components } from '@basekit/sdk';
 import { dataOf, project, service } from '../../api.js';
 
-/** A record of a folder listing (spec 2.6). */
+/** A record of a folder listing (the contract's `FileRecord`). */
 export type FileRecord = components['schemas']['FileRecord'];
-/** A file's info (spec 2.6). */
+/** A file's info (the contract's `FileInfo`). */
 export type FileInfo = components['schemas']['FileInfo'];
 
 /** Records per listing request: the service's maximum. */
@@ -20,7 +20,7 @@ export function namesOf(url: string): string[] {
   return url.startsWith('/') ? names.slice(1) : names; // a listing url starts with /<bucket>
 }
 
-/** The download address of a file on this server (spec 4.6): resized with `r/<w>x<h>`, saved under `name`. */
+/** The download address of a file on this server (the contract's `downloadFile`): resized with `r/<w>x<h>`, saved under `name`. */
 export function downloadUrl(
   names: readonly string[],
   { resize, name }: { resize?: [number, number]; name?: string } = {},

@@ -39,7 +39,7 @@ function xhrFetch(onProgress: (progress: Progress) => void): (request: Request) 
 }
 
 /**
- * Uploads files into a folder (spec 4.6 #1), reporting progress; answers the saved paths. `replacing` overwrites
+ * Uploads files into a folder (the contract's `uploadFiles`), reporting progress; answers the saved paths. `replacing` overwrites
  * files of the same name (otherwise the service refuses them with 417 and nothing is stored).
  */
 export async function uploadFiles(

@@ -5,7 +5,7 @@ import { Status } from '../../components/status.js';
 import { useAction } from '../../use-action.js';
 import { fieldLabel, upsert, type BoardField, type EventDefinition, type LeaderboardDefinition } from './model.js';
 
-// A leaderboard ranks by one to three fields (spec 2.7: three scores), in this priority.
+// A leaderboard ranks by one to three fields (the contract's `LeaderboardScores`: three scores), in this priority.
 const PRIORITIES = ['Field 1 (first priority)', 'Field 2', 'Field 3'];
 
 /** Defines an event (name and fields) in the running config, or replaces the event of that name. */

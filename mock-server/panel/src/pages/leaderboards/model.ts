@@ -6,7 +6,7 @@ export type EventDefinition = ProjectConfig['events'][number];
 export type LeaderboardDefinition = ProjectConfig['leaderboards'][number];
 export type BoardField = LeaderboardDefinition['fields'][number];
 
-/** A player's line of a top list or neighbourhood (spec 2.7). */
+/** A player's line of a top list or neighbourhood (the contract's `LeaderboardProfileList`). */
 export type Standing = components['schemas']['LeaderboardProfileList']['usersProfile'][number];
 
 /** Players a page of the top list shows. */

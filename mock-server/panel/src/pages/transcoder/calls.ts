@@ -1,5 +1,5 @@
 // The transcoder calls of the Transcoder page: the admin API's job and settings views (master key) and the
-// service's own settings and convert operations (spec 4.7) with the master token, which act for the project.
+// service's own settings and convert operations (openapi/areas/transcoder.yaml) with the master token, which act for the project.
 import type { components } from '@basekit/sdk';
 import type { TranscoderJob, TranscoderSettings } from '@basekit/sdk/admin';
 import { admin, dataOf, service } from '../../api.js';
@@ -8,7 +8,7 @@ import { admin, dataOf, service } from '../../api.js';
 export type JobRecord = TranscoderJob;
 export type DeliveryCall = JobRecord['calls'][number];
 
-/** The five kinds of settings record (spec 2.8), in the order of the service's operations. */
+/** The five kinds of settings record (openapi/areas/transcoder.yaml), in the order of the service's operations. */
 export const KINDS = ['thumbnail', 'webhook', 'upload', 'watermark', 'preset'] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -23,7 +23,7 @@ export const listJobs = () => admin().transcoder.jobs();
 
 /**
  * Saves a record among the project's (a name that exists is replaced); answers the stored record. Each kind is an
- * operation of its own (spec 4.7 #1-#5) of the same shape: the record is checked by the service, not here.
+ * operation of its own (the contract's `saveThumbnailSettings` and the four beside it) of the same shape: the record is checked by the service, not here.
  */
 export async function saveSetting(kind: Kind, record: unknown): Promise<SettingRecord> {
   return dataOf(service().POST(`/metadata/${kind}` as '/metadata/preset', { body: record as never }));
@@ -32,7 +32,7 @@ export async function saveSetting(kind: Kind, record: unknown): Promise<SettingR
 /** A reference to a settings record in a convert request: a name, `true` for the kind's default, or none. */
 export type Reference = string | true | undefined;
 
-/** Queues a conversion for the project (spec 4.7 #6). */
+/** Queues a conversion for the project (the contract's `convertVideo`). */
 export function convert(
   url: string,
   references: Partial<Record<Kind, Reference>>,

@@ -103,7 +103,7 @@ function answerOf(attempt: DeliveryCall['tries'][number]): string {
     : `failed after ${attempt.ms} ms: ${attempt.error ?? ''}`;
 }
 
-/** Category of an upload delivery (spec 6.2), from its fields. */
+/** Category of an upload delivery (the contract's `transcoderUpload`), from its fields. */
 function category(call: Extract<DeliveryCall, { kind: 'upload' }>): string {
   const fields = call.fields as Record<string, unknown>;
   if (fields['thumbnail']) return 'thumbnail';

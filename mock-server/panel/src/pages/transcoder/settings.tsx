@@ -6,7 +6,7 @@ import { href } from '../../router.js';
 import { useAction } from '../../use-action.js';
 import { KINDS, saveSetting, type AllSettings, type Kind, type SettingRecord } from './calls.js';
 
-/** A record to start from, per kind: the fields of spec 2.8. */
+/** A record to start from, per kind: the fields of its settings schema in openapi/areas/transcoder.yaml. */
 const TEMPLATES: Record<Kind, object> = {
   thumbnail: { name: 'every-2s', default: true, interval: 2, count: 3, startTime: 0 },
   webhook: { name: 'hooks', default: true, url: 'https://example.com/transcoder/webhook' },

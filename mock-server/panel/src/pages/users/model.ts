@@ -2,7 +2,7 @@ import { admin, dataOf, service } from '../../api.js';
 
 export type { Mail } from '@basekit/sdk/admin';
 
-/** The profile fields a user record can change (spec 4.1 #10), in form order with their labels. */
+/** The profile fields a user record can change (the contract's `UserUpdate`), in form order with their labels. */
 export const PROFILE_FIELDS = [
   ['username', 'Username'],
   ['firstName', 'First name'],

@@ -10,7 +10,7 @@ export type BatchResult = { success: unknown } | { error: { code: number; error:
 
 type Operation = () => unknown;
 
-// Paths relative to the database root (spec 2.5), with or without the `/object-storage` prefix.
+// Paths relative to the database root (the contract's `runBatch`), with or without the `/object-storage` prefix.
 const TABLE_PATH = /^(?:\/object-storage)?\/classes\/([^/]+)\/?$/;
 const ROW_PATH = /^(?:\/object-storage)?\/classes\/([^/]+)\/([^/]+)$/;
 
@@ -38,7 +38,7 @@ function route(project: Project, principal: Principal, item: unknown, index: num
 }
 
 /**
- * Runs a batch (spec 4.2 #7): every item is routed first (a malformed batch changes nothing and answers 400), then
+ * Runs a batch (the contract's `runBatch`): every item is routed first (a malformed batch changes nothing and answers 400), then
  * the items run in order, each atomically; a failing item yields `{error}` and the next ones still run.
  *
  * @example

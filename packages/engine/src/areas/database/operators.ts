@@ -4,7 +4,7 @@ import { columnOf, normalizeValue, ownValue, parsePointer, type Pointer } from '
 import type { Column, Relations, Row } from './state.js';
 import { ValueSet } from './value-set.js';
 
-/** What one column of a create or update body asks for (spec 4.3). */
+/** What one column of a create or update body asks for (docs/database.md#update-operators). */
 export type Change =
   | { op: 'Set'; value: unknown }
   | { op: 'Delete' }

@@ -30,7 +30,7 @@ function list(c: AppContext, name: string): string[] | undefined {
 
 const pathList = (c: AppContext, name: string) => list(c, name)?.map(checkPath);
 
-/** The URL parameters of a query (spec 4.5): order, limit, skip, keys, include, count, sample. */
+/** The URL parameters of a query (the contract's `queryRows`): order, limit, skip, keys, include, count, sample. */
 export function queryOptions(c: AppContext): QueryOptions {
   const count = c.req.query('count');
   if (count !== undefined && !['1', '0', 'true', 'false'].includes(count))

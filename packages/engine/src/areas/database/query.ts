@@ -14,7 +14,7 @@ import { includePointers, projectKeys } from './shape.js';
 import type { Row, Table } from './state.js';
 import { resolveWhere, type QueryRun, type WhereContext } from './where.js';
 
-/** The URL parameters of a query (spec 4.5), already checked. */
+/** The URL parameters of a query (the contract's `queryRows`), already checked. */
 export interface QueryOptions {
   order: SortKey[];
   limit: number;
@@ -257,7 +257,7 @@ function selectRows(
 }
 
 /**
- * Runs a query (spec 4.2 #6, 4.4, 4.5): the readable rows of a table matching `where`, shaped by the URL parameters.
+ * Runs a query (the contract's `queryRows`): the readable rows of a table matching `where`, shaped by the URL parameters.
  * An unknown table has no rows. Everything the query does is paid from one budget of `maxQueryCost` units (see
  * budget.ts): past it, 400 code 150.
  *

@@ -8,7 +8,7 @@ const POINTER_BYTES = 64;
 
 /**
  * A row as the API shows it: each relation column as the array of pointers to its related rows, `[]` when it has
- * none (spec 2.4: a relation "behaves like an array of pointers"; the service's published clients read it so). The
+ * none (the contract's `DatabaseRow`: a relation "behaves like an array of pointers"; the service's published clients read it so). The
  * stored row keeps a `{__type: "Relation", className}` marker; the members live beside the rows. The whole relation
  * is shown, however large: a `budget` (queries) pays for its pointers as answer bytes, and `keep` (the `keys`
  * parameter) leaves out the relation columns it does not keep without building them.

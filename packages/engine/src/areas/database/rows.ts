@@ -125,7 +125,7 @@ function existingRow(project: Project, tableName: string, id: string): { table: 
 }
 
 /**
- * Creates a row (spec 4.2 #1). The table is created by its first row. Operators are allowed and apply to an empty row.
+ * Creates a row (the contract's `createRow`). The table is created by its first row. Operators are allowed and apply to an empty row.
  *
  * @example
  * createRow(project, 'Score', { player: 'ann', score: 10 }); // { createdAt: '2024-…Z', _id: 'a1B2c3D4e5' }
@@ -147,7 +147,7 @@ export function createRow(
   return { createdAt: now, _id: id };
 }
 
-/** Changes the given columns of a row (spec 4.2 #2); the caller needs write access. */
+/** Changes the given columns of a row (the contract's `updateRow`); the caller needs write access. */
 export function updateRow(
   project: Project,
   principal: Principal,
@@ -166,14 +166,14 @@ export function updateRow(
   return { updatedAt: written.updatedAt };
 }
 
-/** A row (spec 4.2 #3), its relation columns as arrays of pointers (`showRelations`); the caller needs read access. */
+/** A row (the contract's `getRow`), its relation columns as arrays of pointers (`showRelations`); the caller needs read access. */
 export function getRow(project: Project, principal: Principal, tableName: string, id: string): Row {
   const { table, row } = existingRow(project, tableName, id);
   if (!canRead(row, principal)) throw aclRefusal(id, principal, 'read', 'read');
   return showRelations(table, row);
 }
 
-/** Deletes a row and its relations (spec 4.2 #4); the caller needs write access. */
+/** Deletes a row and its relations (the contract's `deleteRow`); the caller needs write access. */
 export function deleteRow(
   project: Project,
   principal: Principal,
@@ -189,7 +189,7 @@ export function deleteRow(
   return {};
 }
 
-/** Deletes every row of a table, keeping its column types (spec 4.2 #5); master token only. */
+/** Deletes every row of a table, keeping its column types (the contract's `deleteAllRows`); master token only. */
 export function deleteAllRows(project: Project, principal: Principal, tableName: string): { deletedCount: number } {
   if (!principal.isMaster) throw forbidden('deleting all rows of a table requires the master token');
   const table = findTable(project, tableName);

@@ -17,7 +17,7 @@ export interface Pointer {
 /** Nesting deeper than this is refused, so that no recursion over a value can exhaust the stack. */
 export const MAX_DEPTH = 32;
 
-// `Z` or the literal `UTC` suffix (spec 2.4); seconds and milliseconds optional on input.
+// `Z` or the literal `UTC` suffix (the contract's `DatabaseRow`); seconds and milliseconds optional on input.
 const ISO_INPUT = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?)(?:Z|UTC)$/;
 
 /** An ISO 8601 timestamp in either accepted form, as `YYYY-MM-DDTHH:MM:SS.MMMZ`; undefined when it is not one. */

@@ -158,7 +158,7 @@ function relatedToClause(ctx: WhereContext, spec: unknown): Clause {
 }
 
 /**
- * Checks a where object (spec 4.4) and resolves what is specific to this API (sub-queries, `$relatedTo`, dates,
+ * Checks a where object (docs/database.md#queries) and resolves what is specific to this API (sub-queries, `$relatedTo`, dates,
  * safe regular expressions, lists as `ValueSet`s) into clauses for predicate.ts. 400 code 102 for anything it does
  * not understand; 400 code 150 when resolving it (sub-queries included) passes the query's budget.
  */

@@ -6,7 +6,7 @@ import { select, tooMany } from './selection.js';
 import { mutate } from './state.js';
 import { type FolderNode, filesIn, find, removeChild } from './tree.js';
 
-/** Spec 8: named files plus the files inside named folders. */
+/** The delete limit of docs/files.md#limits: named files plus the files inside named folders. */
 export const MAX_DELETE_FILES = 1000;
 
 /**

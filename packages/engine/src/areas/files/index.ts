@@ -2,7 +2,7 @@ import type { Area } from '../../area.js';
 import { filesRoutes } from './routes.js';
 import { filesState } from './state.js';
 
-/** File storage (spec 4.6): upload, folders, listing, info, delete, copy, move, rename and downloads. */
+/** File storage (openapi/areas/files.yaml): upload, folders, listing, info, delete, copy, move, rename and downloads. */
 export const filesArea: Area = {
   name: 'storage',
   routes: filesRoutes,

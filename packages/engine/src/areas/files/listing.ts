@@ -5,7 +5,7 @@ import { filesState } from './state.js';
 import { type TreeNode, descendantCount, existing, sizeOf } from './tree.js';
 
 /**
- * A folder listing item (spec 2.6).
+ * A folder listing item (the contract's `FileRecord`).
  *
  * @example
  * const { files }: { files: FileRecord[] } = await (await engine.fetch(directoryInfoRequest)).json();
@@ -21,7 +21,7 @@ export interface FileRecord {
 }
 
 /**
- * File info (spec 2.6): the listing item plus dates, hashes and the fields the spec shows as null.
+ * File info (the contract's `FileInfo`): the listing item plus dates, hashes and the fields the spec shows as null.
  *
  * @example
  * const info: FileInfo = await (await engine.fetch(fileInfoRequest)).json();

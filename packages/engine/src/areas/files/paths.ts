@@ -97,7 +97,7 @@ export function savedPath(path: FilePath): string {
 
 /**
  * The URL path of a location with the bucket prefix, `/<bucket>/<saved path>`: the `url` of listing records and
- * file info (spec 2.6), and the download path (append it to `{storage_url}`).
+ * file info (the contract's `FileInfo`), and the download path (append it to `{storage_url}`).
  */
 export function publicUrl(bucket: string, path: FilePath): string {
   return `/${encodeURIComponent(bucket)}/${savedPath(path)}`;

@@ -1,8 +1,7 @@
 import type { BlobStore, BlobWriter, ContentDigests, Hashing } from '../../shared/capabilities.js';
-import type { BodyChunks } from '../../shared/http.js';
 import { newId } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
-import { type FileSink, type OpenFile, boundaryOf, readMultipart } from './multipart.js';
+import { type BodyChunks, type FileSink, type OpenFile, boundaryOf, readMultipart } from '../../shared/multipart.js';
 import type { Caller } from './ownership.js';
 import { MAX_PATH_INPUT } from './paths.js';
 import { filesState } from './state.js';

@@ -6,7 +6,7 @@ import { type FilePath, checkPathLength, firstRepeated, nameOf, parentOf, public
 import { mutate } from './state.js';
 import { type FileNode, type FolderNode, existing, find, removeChild, setChild } from './tree.js';
 
-/** At most as many files as one delete takes (spec 8 gives rename no limit of its own). */
+/** At most as many files as one delete takes (the service's interface gives rename no limit of its own). */
 export const MAX_RENAME_FILES = 1000;
 
 export interface RenameItem {

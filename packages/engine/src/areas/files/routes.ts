@@ -9,7 +9,7 @@ import { downloadName } from './disposition.js';
 import { download } from './download.js';
 import { choiceField, flagList, intField, stringList } from './fields.js';
 import { fileInfo, listFolder, MAX_PAGE_SIZE } from './listing.js';
-import { tooLarge } from './multipart.js';
+import { tooLarge } from '../../shared/multipart.js';
 import { checkName, parsePath } from './paths.js';
 import { receiveUpload } from './receive.js';
 import { MAX_RENAME_FILES, renameFiles } from './rename.js';
@@ -19,7 +19,7 @@ import { createDirectory } from './upload.js';
 
 const storage = serviceEnabled('storage');
 const storageId = projectHeader('x-service-storage-id', 'storageId', 404);
-/** Section 7 lists 401, not 403, for a client token on the master operations of file storage. */
+/** docs/errors.md lists 401, not 403, for a client token on the master operations of file storage. */
 const masterOnly = master(401);
 
 /** The owner recorded on what the caller creates: the user, or null for the master token. */
@@ -81,7 +81,7 @@ filesRoutes.post('/files/delete', storage, storageId, bearer, deleteFiles);
 filesRoutes.delete('/files', storage, storageId, bearer, deleteFiles);
 
 function transferRoute(mode: TransferMode) {
-  // Section 7 lists 417 for a disabled service on copy and move.
+  // docs/errors.md lists 417 for a disabled service on copy and move.
   filesRoutes.post(`/files/${mode}`, serviceEnabled('storage', 417), storageId, masterOnly, async (c) => {
     const body = await readJsonObject(c);
     const sources = stringList(body, 'sourceUrls');

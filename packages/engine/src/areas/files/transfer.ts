@@ -16,7 +16,7 @@ import {
   setChild,
 } from './tree.js';
 
-/** Spec 8: the named elements plus all their children. */
+/** The copy and move limit of docs/files.md#limits: the named elements plus all their children. */
 const MAX_TRANSFER_ENTRIES = 100;
 
 export type TransferMode = 'copy' | 'move';

@@ -3,7 +3,7 @@ import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
 import { contentTypes } from './content-type.js';
-import type { FormPart } from './multipart.js';
+import type { FormPart } from '../../shared/multipart.js';
 import { type Caller, checkOwnership } from './ownership.js';
 import { type FilePath, checkName, checkPathLength, firstRepeated, parsePath, publicUrl, savedPath } from './paths.js';
 import { mutate } from './state.js';

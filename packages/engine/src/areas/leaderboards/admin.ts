@@ -9,7 +9,7 @@ import { leaderboardOf, leaderboards } from './state.js';
 /**
  * Sets a player's scores on one leaderboard as given (`PUT /game/leaderboards/{id}/scores` `{userId, scores}`, the
  * client's `updateScore`), whatever the aggregation; the player reaches them now (ties). `scores` holds 1 to 3
- * finite numbers, filled up with 0; entries past the leaderboard's fields must be 0, as spec 2.7 keeps them.
+ * finite numbers, filled up with 0; entries past the leaderboard's fields must be 0, as the contract's `LeaderboardScores` keeps them.
  *
  * @example
  * setScores(project, 'high-score', { userId, scores: [500, 0, 0] });

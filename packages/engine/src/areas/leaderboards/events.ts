@@ -5,10 +5,10 @@ import type { Project } from '../../shared/project.js';
 import { Standing, type Leaderboard, type Scores } from './leaderboard.js';
 import { leaderboards } from './state.js';
 
-/** 417 "event data incorrect" (spec 7). */
+/** 417 "event data incorrect" (docs/errors.md). */
 const incorrect = (code: ErrorCodeValue, message: string) => new ApiError(417, code, message);
 
-/** The shape of spec 4.8 #1; 400 when `eventName` or a `fieldName` is null or missing (spec 7). */
+/** The shape of the contract's `submitGameEvent`; 400 when `eventName` or a `fieldName` is null or missing (docs/errors.md). */
 function parseBody(body: Record<string, unknown>): { eventName: string; fieldsAndValues: Record<string, unknown>[] } {
   const { eventName, fieldsAndValues } = body;
   if (typeof eventName !== 'string')
@@ -90,7 +90,7 @@ function applyEvent(project: Project, { userId, eventName, values }: CheckedEven
 }
 
 /**
- * Applies a game event (spec 4.8 #1, 6) of `userId`: every leaderboard defined on a field the event carries
+ * Applies a game event (the contract's `submitGameEvent`) of `userId`: every leaderboard defined on a field the event carries
  * aggregates the new value. All-or-nothing: every check, including a sum that would overflow, comes first.
  *
  * @example

@@ -1,7 +1,7 @@
 import type { LeaderboardDefinition } from '../../config.js';
 import { RankedSet } from '../../shared/ranked-set.js';
 
-/** The 3 scores of spec 2.7; entries past the leaderboard's fields stay 0. */
+/** The 3 scores of the contract's `LeaderboardScores`; entries past the leaderboard's fields stay 0. */
 export type Scores = [number, number, number];
 
 /** A standing in plain form (state export, results). */

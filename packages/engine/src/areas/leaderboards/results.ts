@@ -4,14 +4,14 @@ import type { Project } from '../../shared/project.js';
 import type { Leaderboard, Scores, Standing } from './leaderboard.js';
 import { leaderboardOf, leaderboards } from './state.js';
 
-/** Spec 2.7 rank result. */
+/** A rank result (the contract's `LeaderboardRankResult`). */
 export interface RankResult {
   /** From 1; 0 when the player has no score yet. */
   rank: number;
   scores: Scores;
 }
 
-/** Spec 2.7 profile list result. */
+/** A profile list result (the contract's `LeaderboardProfileList`). */
 export interface ProfileListResult {
   usersProfile: { userBriefProfile: UserProfile; scores: Scores }[];
   message: 'OK';
@@ -29,7 +29,7 @@ function profileList(project: Project, standings: Standing[]): ProfileListResult
 }
 
 /**
- * The player's rank and scores on a leaderboard (spec 4.8 #2).
+ * The player's rank and scores on a leaderboard (the contract's `getLeaderboardRank`).
  *
  * @example
  * rankOf(project, 'high-score', userId); // { rank: 3, scores: [120, 0, 0] }
@@ -45,7 +45,7 @@ function rankIn(board: Leaderboard, userId: string): RankResult {
 }
 
 /**
- * The best `count` players (spec 4.8 #3).
+ * The best `count` players (the contract's `getLeaderboardTop`).
  *
  * @example
  * top(project, 'high-score', 10).usersProfile[0]?.userBriefProfile.userName;
@@ -56,7 +56,7 @@ export function top(project: Project, leaderboardId: string, count: number): Pro
 
 /**
  * The player with up to ⌊count/2⌋ players directly above and up to ⌈count/2⌉ directly below, in rank order
- * (spec 4.8 #4); empty when the player has no score.
+ * (the contract's `getLeaderboardAroundMe`); empty when the player has no score.
  *
  * @example
  * aroundMe(project, 'high-score', userId, 10); // five above, the player, five below

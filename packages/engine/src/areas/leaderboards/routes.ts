@@ -12,7 +12,7 @@ import { leaderboards } from './state.js';
 /**
  * The player an operation is about: the caller's own user, or, for the master token, the user named by `?userId=`
  * (server-side code acts for a player this way; the published clients send it). A master token without `userId`
- * names none: 417 rather than 403, since spec 5.6 says master requests never receive a 403 and spec 7 gives these
+ * names none: 417 rather than 403, since master requests never receive a 403 (docs/reliability.md#who-can-do-what) and docs/errors.md gives these
  * operations 417 for incorrect data. A user token acts only for its own user.
  */
 function player(c: AppContext): string {
@@ -35,7 +35,7 @@ function player(c: AppContext): string {
 
 export const leaderboardsRoutes = createRoutes();
 
-// Spec 7 answers 417 for a disabled service and for a wrong game id.
+// docs/errors.md: 417 for a disabled service and for a wrong game id.
 leaderboardsRoutes.use(
   '/game/*',
   serviceEnabled('leaderboards', 417),
@@ -53,7 +53,7 @@ leaderboardsRoutes.post('/game/events', async (c) => {
 });
 
 // The operations below /game/leaderboards/ named by a fixed word come before /game/leaderboards/:id, which would
-// take the word for a leaderboard id. Those marked "beyond the spec" are the published Node client's (issue 15);
+// take the word for a leaderboard id. Those marked "beyond the spec" are the published Node client's (docs/published-clients.md);
 // the ones that change scores of any player need the master token (403 for a user token, code 119).
 
 // Beyond the spec: several players' events at once, each naming its userId.

@@ -81,7 +81,7 @@ export function leaderboards(project: Project): LeaderboardsState {
   return match(project.state(leaderboardsState), project.config);
 }
 
-/** The leaderboard of that id; 417 when the config has none (spec 7: "data incorrect"). */
+/** The leaderboard of that id; 417 when the config has none (docs/errors.md: "data incorrect"). */
 export function leaderboardOf(project: Project, id: string): Leaderboard {
   const board = leaderboards(project).boards.get(id);
   if (!board) throw new ApiError(417, ErrorCode.UNKNOWN_LEADERBOARD, `no leaderboard "${id}"`);

@@ -4,7 +4,7 @@ import type { Kind, SettingRecord } from './kinds.js';
 // A conversion job as the admin API shows it (`GET /__admin/jobs`, the panel's job view): written by jobs.ts when it
 // is submitted, by pipeline.ts as it runs and by deliveries.ts as its calls go.
 
-/** Webhook statuses of spec 6.1. */
+/** Webhook statuses of the contract's `transcoderNotification`. */
 export type Status = 'REJECTED' | 'THUMBNAIL_REJECTED' | 'COMPLETE';
 /** Which part of a request a notification is about. */
 export type JobKind = 'convert' | 'thumbnail';
@@ -23,7 +23,7 @@ export type DeliveryCall = { url: string; delivered: boolean; tries: DeliveryTry
   | { kind: 'webhook'; status: Status; job: JobKind }
 );
 
-/** The category fields of an upload delivery (spec 6.2), besides requestId, videoId and file. */
+/** The category fields of an upload delivery (the contract's `transcoderUpload`), besides requestId, videoId and file. */
 export type UploadFields =
   | { thumbnail: true }
   | { vod: false }

@@ -59,7 +59,7 @@ function forgetOldJobs(jobs: Map<string, JobRecord>, keep: number): void {
 }
 
 /**
- * `POST /video/convert`: checks the request and every reference, then queues the job (spec 4.7 #6).
+ * `POST /video/convert`: checks the request and every reference, then queues the job (the contract's `convertVideo`).
  * The settings are copied at submission, so later changes do not affect a queued job. A user may have at most
  * `transcoderMaxQueuedJobsPerUser` jobs waiting (400, 703).
  */

@@ -1,4 +1,4 @@
-/** The five kinds of settings record of spec 2.8, in the order of the `/metadata/<kind>` operations. */
+/** The five kinds of settings record of openapi/areas/transcoder.yaml, in the order of the `/metadata/<kind>` operations. */
 export const KINDS = ['thumbnail', 'webhook', 'upload', 'watermark', 'preset'] as const;
 export type Kind = (typeof KINDS)[number];
 

@@ -9,7 +9,7 @@ export interface PlaylistEntry {
 }
 
 /**
- * The master playlist of a VOD conversion (spec 6.2 rule 3). ffmpeg does not write `PROGRAM-ID`, so the server
+ * The master playlist of a VOD conversion (the contract's `transcoderUpload`). ffmpeg does not write `PROGRAM-ID`, so the server
  * writes this file itself.
  */
 export function masterPlaylist(entries: PlaylistEntry[]): string {

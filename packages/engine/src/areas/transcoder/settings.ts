@@ -125,7 +125,7 @@ const CROSS_CHECKS: Partial<Record<Kind, (record: SettingRecord) => void>> = {
     }
   },
   thumbnail(r) {
-    // Precedence of spec 4.7: shots, then random, then interval; the first mode given must be complete.
+    // Precedence of the contract's `saveThumbnailSettings`: shots, then random, then interval; the first mode given must be complete.
     if (r['shots']) return;
     if (r['random'] === true || r['interval'] !== undefined) {
       if (r['count'] === undefined)
@@ -157,7 +157,7 @@ const CROSS_CHECKS: Partial<Record<Kind, (record: SettingRecord) => void>> = {
   },
 };
 
-/** Validates a settings record of `kind` (spec 2.8): the stored record, or 400 naming the field. */
+/** Validates a settings record of `kind` (its schema in openapi/areas/transcoder.yaml): the stored record, or 400 naming the field. */
 export function validateSetting(kind: Kind, body: unknown): SettingRecord {
   const { shape, required } = KIND_FIELDS[kind];
   const fields = object({ name: string({ maxLength: 200 }), default: boolean, ...shape }, ['name', ...required])(

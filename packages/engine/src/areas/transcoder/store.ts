@@ -19,7 +19,7 @@ export function booksFor(state: TranscoderState, owner: SettingsOwner): Settings
 }
 
 /**
- * Stores a settings record (spec 4.7 #1-#5), checked by `validateSetting`, among the owner's: the master token's are the project's, a user's
+ * Stores a settings record (the contract's `saveThumbnailSettings` and the four beside it), checked by `validateSetting`, among the owner's: the master token's are the project's, a user's
  * are theirs alone. Names are unique per kind and owner: a record with an existing name replaces it, a new name
  * past `transcoderMaxSettingsPerKind` answers 400 (704). `default: true` makes it the kind's one default of that
  * owner, taking the mark from the previous one.

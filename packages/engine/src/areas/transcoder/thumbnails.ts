@@ -15,7 +15,7 @@ export function hms(totalSeconds: number): string {
 
 /**
  * The moments (seconds, ascending, distinct) a thumbnail setting asks for in a video of `duration` seconds, with
- * the precedence of spec 4.7: `shots`, else `random` with `count`, else `interval` with `count` from `startTime`.
+ * the precedence of the contract's `saveThumbnailSettings`: `shots`, else `random` with `count`, else `interval` with `count` from `startTime`.
  * Random moments are spread out: one in each of `count` equal parts of the video.
  */
 export function thumbnailMoments(setting: SettingRecord, duration: number): number[] {

@@ -14,7 +14,7 @@ export function assertUsernameFree(state: UsersState, username: string): void {
 }
 
 /**
- * Registers a user (spec 4.1 #1). With `emailConfirmation` on, the user starts inactive and a confirmation
+ * Registers a user (the contract's `registerUser`). With `emailConfirmation` on, the user starts inactive and a confirmation
  * e-mail whose link points at `origin` goes to the outbox.
  */
 export async function register(project: Project, body: Record<string, unknown>, origin: string): Promise<StoredUser> {
@@ -58,7 +58,7 @@ export function currentUser(project: Project, caller: Principal): StoredUser {
 }
 
 /**
- * A user the caller may read (spec 5.5): the master token reads anyone, a user token only its own user.
+ * A user the caller may read (docs/reliability.md#who-can-do-what): the master token reads anyone, a user token only its own user.
  * A user token asking for anyone else gets 403 whether or not that user exists, so it learns nothing.
  */
 function readable(project: Project, caller: Principal, user: StoredUser | undefined): StoredUser {
@@ -77,7 +77,7 @@ export function userByUsername(project: Project, caller: Principal, username: st
   return readable(project, caller, state.users.get(state.byUsername.get(username) ?? ''));
 }
 
-/** Changes a user's profile fields (spec 4.1 #5, #10), all or nothing; 409 when the new username is taken. */
+/** Changes a user's profile fields (the contract's `updateCurrentUser` and `updateUser`), all or nothing; 409 when the new username is taken. */
 export function updateUser(project: Project, user: StoredUser, body: Record<string, unknown>): StoredUser {
   const profile = readProfileUpdate(body);
   // What the user would store once updated; the ids and the password hash are the server's, not the client's.

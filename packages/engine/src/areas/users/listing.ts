@@ -4,7 +4,7 @@ import { userRecord, type UserRecord } from './record.js';
 import { usersState, type StoredUser } from './state.js';
 import { rejectUnknownKeys } from './validation.js';
 
-/** The user list response of spec 2.3; `userCount` counts every match, not just this page. */
+/** The user list response (the contract's `UserList`); `userCount` counts every match, not just this page. */
 export interface UserList {
   userCount: number;
   users: UserRecord[];
@@ -20,7 +20,7 @@ export const PAGE_SIZE = { min: 1, max: 100, fallback: 20 };
 /** At most this many ids in one by-ids request. */
 const MAX_IDS = 100;
 
-/** Every user, in registration order (spec 4.1 #12): the page alone is read, whatever the number of users. */
+/** Every user, in registration order (the contract's `listUsers`): the page alone is read, whatever the number of users. */
 export function listUsers(project: Project, { page, pageSize }: Paging): UserList {
   const { users, order } = project.state(usersState);
   const start = page * pageSize;
@@ -33,7 +33,7 @@ export function countUsers(project: Project): { numberOfUser: number } {
 }
 
 /**
- * Users whose firstName, lastName, username or email contains `word`, ignoring case (spec 4.1 #11). A substring
+ * Users whose firstName, lastName, username or email contains `word`, ignoring case (the contract's `searchUsers`). A substring
  * match reads every user (as a database's `LIKE '%word%'` without a trigram index does): its cost grows with the
  * users, and `userCount` counts every match.
  */
@@ -51,7 +51,7 @@ export function searchUsers(project: Project, word: string, { page, pageSize }: 
 }
 
 /**
- * The users of a `{userIds}` body (spec 4.1 #13), in the order asked; unknown ids are left out and a
+ * The users of a `{userIds}` body (the contract's `getUsersByIds`), in the order asked; unknown ids are left out and a
  * repeated id is answered once, so `userCount` is the number of users returned.
  */
 export function usersByIds(project: Project, body: Record<string, unknown>): UserList {

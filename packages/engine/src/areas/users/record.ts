@@ -1,11 +1,11 @@
 import type { Project } from '../../shared/project.js';
 import type { StoredUser } from './state.js';
 
-/** The user record of spec 2.1 as JSON. */
+/** The user record (the contract's `User`) as JSON. */
 export type UserRecord = Record<string, string | boolean>;
 
 /**
- * The user record of spec 2.1: the extra registration fields, then the record's own fields.
+ * The user record (the contract's `User`): the extra registration fields, then the record's own fields.
  * `avatar` only where the spec shows it, the registration response.
  */
 export function userRecord(project: Project, user: StoredUser, { withAvatar = false } = {}): UserRecord {

@@ -13,7 +13,7 @@ import { userRecord } from './record.js';
 import { login, logout, masterLogin, renew, signOutEverywhere } from './sessions.js';
 import type { StoredUser } from './state.js';
 
-// A wrong authentication id answers 404 on register, lookups and updates, 417 on login and on search/list/by-ids (spec 7).
+// A wrong authentication id answers 404 on register, lookups and updates, 417 on login and on search/list/by-ids (docs/errors.md).
 const authIdOr404 = projectHeader('x-service-authentication-id', 'authenticationId', 404);
 const authIdOr417 = projectHeader('x-service-authentication-id', 'authenticationId', 417);
 
@@ -28,7 +28,7 @@ async function formFields(c: AppContext): Promise<Record<string, string>> {
   return fields;
 }
 
-/** The access level of the caller's key (spec 5.2): 417 unless it is the client or the master key. */
+/** The access level of the caller's key (docs/users.md#keys): 417 unless it is the client or the master key. */
 function keyLevel(c: AppContext): 'client' | 'master' {
   const key = c.req.header('x-service-authentication-key') ?? '';
   const { clientKey, masterKey } = c.env.project.config;
@@ -71,7 +71,7 @@ usersRoutes.get(`${CONFIRMATION_PATH}/:token`, (c) =>
   recordOf(c, confirmRegistration(c.env.project, c.req.param('token'))),
 );
 
-// One path, three operations told apart by the key and the refresh flag (spec 4.1 #2-#4).
+// One path, three operations told apart by the key and the refresh flag (the contract's `login`).
 usersRoutes.post('/auth/login', authIdOr417, async (c) => {
   const { project } = c.env;
   if (keyLevel(c) === 'master') return c.json(await masterLogin(project));

@@ -5,7 +5,7 @@ import { verifyPassword } from '../../shared/password.js';
 import { usersState } from './state.js';
 import { secretTokenDigest } from './token-digest.js';
 
-/** The token response of spec 2.2. */
+/** The token response (the contract's `TokenResponse`). */
 export interface TokenResponse {
   access_token: string;
   token_type: 'bearer';
@@ -28,7 +28,7 @@ async function clientTokens(project: Project, userId: string, refreshToken: stri
   };
 }
 
-/** User login (spec 4.1 #2): an access token and a new refresh token that lives `refreshTokenTtlSeconds`. */
+/** User login (the contract's `login`): an access token and a new refresh token that lives `refreshTokenTtlSeconds`. */
 export async function login(project: Project, username: string, password: string): Promise<TokenResponse> {
   const state = project.state(usersState);
   const user = state.users.get(state.byUsername.get(username) ?? '');
@@ -50,7 +50,7 @@ export async function login(project: Project, username: string, password: string
   return clientTokens(project, user.userId, refreshToken);
 }
 
-/** Renewal (spec 4.1 #3): a new access token for a valid refresh token, which itself stays valid (no rotation). */
+/** Renewal (the contract's `login`): a new access token for a valid refresh token, which itself stays valid (no rotation). */
 export async function renew(project: Project, refreshToken: string): Promise<TokenResponse> {
   const { refreshTokens, users } = project.state(usersState);
   const entry = refreshTokens.get(await secretTokenDigest(refreshToken));
@@ -60,7 +60,7 @@ export async function renew(project: Project, refreshToken: string): Promise<Tok
   return clientTokens(project, entry.userId, refreshToken);
 }
 
-/** Master login (spec 4.1 #4): a master access token, no refresh token. */
+/** Master login (the contract's `login`): a master access token, no refresh token. */
 export async function masterLogin(project: Project): Promise<TokenResponse> {
   const access = await project.tokens.issue('master', project.config.accessTokenTtlSeconds);
   return {
@@ -73,7 +73,7 @@ export async function masterLogin(project: Project): Promise<TokenResponse> {
 }
 
 /**
- * Logout (spec 4.1 #6): expires the refresh token. Idempotent: an unknown or already expired token is
+ * Logout (the contract's `logout`): expires the refresh token. Idempotent: an unknown or already expired token is
  * just as logged out afterwards. Access tokens already issued stay valid until their `expires_in`.
  */
 export async function logout(project: Project, refreshToken: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { ErrorCode, badRequest } from '../../shared/errors.js';
 import { jsonBytes } from '../../shared/http.js';
 
-/** The fields a user sets at registration and changes by update (spec 4.1 #1, #5, #10). */
+/** The fields a user sets at registration and changes by update (the contract's `registerUser`, `updateCurrentUser` and `updateUser`). */
 const PROFILE_FIELDS = ['username', 'firstName', 'lastName', 'email', 'phoneNumber'] as const;
 export type Profile = Partial<Record<(typeof PROFILE_FIELDS)[number], string>>;
 
@@ -48,7 +48,7 @@ export function readProfile(body: Record<string, unknown>): Profile {
   return profile;
 }
 
-/** A profile update: only the five profile fields (spec 4.1 #5, #10). */
+/** A profile update: only the five profile fields (the contract's `updateCurrentUser` and `updateUser`). */
 export function readProfileUpdate(body: Record<string, unknown>): Profile {
   rejectUnknownKeys(body, PROFILE_FIELDS);
   return readProfile(body);
@@ -71,7 +71,7 @@ export function requiredString(body: Record<string, unknown>, field: string): st
   return value;
 }
 
-/** A registration body: username and password required, the profile, an avatar and extra string fields (spec 2.1, 4.1 #1). */
+/** A registration body: username and password required, the profile, an avatar and extra string fields (the contract's `UserRegistration`). */
 export function readRegistration(body: Record<string, unknown>): Registration {
   const username = requiredString(body, 'username');
   const password = requiredString(body, 'password');

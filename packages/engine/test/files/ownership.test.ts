@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createUser } from '../support/users.js';
 import { type StorageClient, downloadPath, storageClient, storageSuite } from './support.js';
 
-// Spec 5.2: a client token reaches "the caller's own operations and data". A user may replace, rename and delete
+// docs/files.md#ownership: a client token reaches "the caller's own operations and data". A user may replace, rename and delete
 // only files that are theirs or have no owner (made with the master token); the master token may change anything.
 
 const suite = storageSuite();

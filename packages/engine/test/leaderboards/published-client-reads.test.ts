@@ -1,5 +1,5 @@
 // Bulk events and the reads beyond the spec (paged top, a player's leaderboards, listed players' scores), as the
-// published Node client calls them (issue 15).
+// published Node client calls them (docs/published-clients.md).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@basekit/engine';
 import type { TestServer } from '../support/server.js';

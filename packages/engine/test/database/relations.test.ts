@@ -1,5 +1,5 @@
-// A relation column "behaves like an array of pointers" (spec 2.4): rows show it so, as the service's published
-// clients read it (issue 15).
+// A relation column "behaves like an array of pointers" (the contract's `DatabaseRow`): rows show it so, as the service's published
+// clients read it (docs/published-clients.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createUser } from '../support/users.js';

@@ -1,4 +1,4 @@
-// Guest registration and its completion: beyond the spec, as the published Node client calls them (issue 15).
+// Guest registration and its completion: beyond the spec, as the published Node client calls them (docs/published-clients.md).
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '@basekit/engine';
 import { login } from '../support/users.js';

@@ -1,4 +1,4 @@
-// What the service's published storage clients send, beyond the letter of the spec (issue 15).
+// What the service's published storage clients send, beyond the letter of the spec (docs/published-clients.md).
 import { describe, expect, it } from 'vitest';
 import { storageSuite } from './support.js';
 

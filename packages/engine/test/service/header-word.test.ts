@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -37,7 +37,7 @@ describe('headerWord', () => {
   });
 
   it('refuses the headers of a word it is not configured for', async () => {
-    expect((await login('Other')).status).toBe(417); // as for a missing authentication id (spec 7)
+    expect((await login('Other')).status).toBe(417); // as for a missing authentication id (docs/errors.md)
   });
 
   it('takes a changed word at run time, and then refuses X-Service-… when "Service" is no longer accepted', async () => {

@@ -1,8 +1,8 @@
 // The service's published clients add a trailing `/` to every path, double one inside a path or at the start of
-// download addresses; the real service answered all of them (issue 15).
+// download addresses; the real service answered all of them (docs/published-clients.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createUser, masterAuth } from './support/users.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { createUser, masterAuth } from '../support/users.js';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, ErrorCode, type Config } from '@basekit/engine';
-import { startServer } from '../../src/server.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createUser } from '../support/users.js';
 import { createProject, postProject, serverAdmin } from './support.js';
@@ -130,7 +129,7 @@ describe('POST /__admin/projects', () => {
       storageId: `${id}-st`,
       gameId: `${id}-game`,
     });
-    await expect(startServer({ port: 0, config: { projects: [project('one')] } })).rejects.toThrow(
+    await expect(startTestServer({ projects: [project('one')] })).rejects.toThrow(
       /project "one" of the config: this masterKey is the master key of project "dev-auth-id"/,
     );
   });

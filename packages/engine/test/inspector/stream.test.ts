@@ -1,7 +1,7 @@
 // The request inspector's live stream over real HTTP: events as requests are answered, and no listener or backlog
 // left behind by a client that goes away or stops reading.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inspectorOf } from '../../../packages/engine/src/inspector/inspector.js';
+import { inspectorOf } from '../../src/inspector/inspector.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createUser, type TestUser } from '../support/users.js';
 

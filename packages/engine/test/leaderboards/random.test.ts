@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { submitEvent } from '../../../packages/engine/src/areas/leaderboards/events.js';
-import { aroundMe, rankOf, top } from '../../../packages/engine/src/areas/leaderboards/results.js';
+import { submitEvent } from '../../src/areas/leaderboards/events.js';
+import { aroundMe, rankOf, top } from '../../src/areas/leaderboards/results.js';
 import { createEngine, DEFAULT_CONFIG, resolveConfig, type Config, type ConfigInput } from '@basekit/engine';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createUser, type TestUser } from '../support/users.js';

@@ -14,7 +14,7 @@ afterAll(() => server.close());
 
 const EVENT = JSON.stringify({ eventName: 'match_end', fieldsAndValues: [{ fieldName: 'score', value: 1 }] });
 
-/** The four operations of spec 4.8, each with the given headers. */
+/** The four operations of openapi/areas/leaderboards.yaml that the service's interface lists, each with the given headers. */
 const operations = (headers: Record<string, string>) => ({
   event: () =>
     server.request('/game/events', {
@@ -35,7 +35,7 @@ async function expectAll(headers: Record<string, string>, status: number, code: 
   }
 }
 
-describe('leaderboards: the status rows of spec 7', () => {
+describe('leaderboards: the status rows of docs/errors.md', () => {
   it('answers 417 for a wrong or missing game id', async () => {
     await expectAll({ 'X-Service-Game-Id': 'other-game', ...ann.auth }, 417, 210);
     await expectAll(ann.auth, 417, 210);

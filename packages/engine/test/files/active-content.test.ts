@@ -63,13 +63,4 @@ describe('downloads of active content', () => {
       ]);
     }
   });
-
-  it('serve an SVG resized to a PNG inline', async () => {
-    const res = await get('logo.svg/r/5x5');
-    expect([res.status, res.headers.get('content-type'), res.headers.get('content-disposition')]).toEqual([
-      200,
-      'image/png',
-      expect.stringMatching(/^inline;/),
-    ]);
-  });
 });

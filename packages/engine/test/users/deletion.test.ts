@@ -1,4 +1,4 @@
-// Counting and deleting users: beyond the spec, as the published Node client calls them (issue 15).
+// Counting and deleting users: beyond the spec, as the published Node client calls them (docs/published-clients.md).
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '@basekit/engine';
 import { player } from '../leaderboards/support.js';

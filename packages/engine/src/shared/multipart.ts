@@ -1,7 +1,9 @@
-import { concatBytes } from '../../shared/bytes.js';
-import type { ByteSearch } from '../../shared/capabilities.js';
-import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
-import type { BodyChunks } from '../../shared/http.js';
+import { concatBytes } from './bytes.js';
+import type { ByteSearch } from './capabilities.js';
+import { ApiError, ErrorCode, badRequest } from './errors.js';
+
+/** The chunks of a request body, in order, for the routes that stream it (uploads). */
+export type BodyChunks = AsyncIterator<Uint8Array>;
 
 /** The headers of one part of a `multipart/form-data` body. */
 interface PartHeaders {

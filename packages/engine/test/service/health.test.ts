@@ -1,7 +1,7 @@
 // GET /__health: what the container's HEALTHCHECK and load balancers call.
 import { ErrorCode } from '@basekit/engine';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 beforeAll(async () => {

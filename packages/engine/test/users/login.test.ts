@@ -76,6 +76,38 @@ describe('POST /auth/login, user login (client key)', () => {
     await expectStatus(res, 400, ErrorCode.VALIDATION_FAILED);
   });
 
+  // Only CRLF "--" boundary ends a part (RFC 2046): the boundary's text elsewhere in a value is data. Node 20's own
+  // form parser (undici's) refused these bodies.
+  it.each([
+    ['the boundary text', (boundary: string) => `pw${boundary}pw`],
+    ['"--" and the boundary text', (boundary: string) => `pw--${boundary}pw`],
+    ['a line break and the boundary text', (boundary: string) => `pw\r\n${boundary}`],
+    ['the closing delimiter without its line break', (boundary: string) => `pw--${boundary}--`],
+  ])('accepts a multipart login whose password holds %s', async (_, passwordWith) => {
+    const boundary = 'basekit-login-form-7f3a';
+    const password = passwordWith(boundary);
+    const fields = { username: 'bo', password };
+    const registered = await server.request('/auth/users', {
+      method: 'POST',
+      headers: { ...authIdHeader(server), 'Content-Type': 'application/json' },
+      body: JSON.stringify(fields),
+    });
+    await expectStatus(registered, 200);
+    const res = await server.request('/auth/login', {
+      method: 'POST',
+      headers: {
+        ...authIdHeader(server),
+        ...clientKey(server),
+        'Content-Type': `multipart/form-data; boundary=${boundary}`,
+      },
+      body: Object.entries(fields)
+        .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+        .concat(`--${boundary}--\r\n`)
+        .join(''),
+    });
+    expect((await expectStatus(res, 200))['scope']).toBe('client');
+  });
+
   it('answers 417 to a wrong or missing key, and to a wrong authentication id', async () => {
     const form = { username: 'ann', password: ann.password };
     await expectStatus(

@@ -51,7 +51,7 @@ async function names(where: unknown, params = 'order=name'): Promise<string[]> {
   return res.body.results.map((r) => r.name as string);
 }
 
-describe('query operators (spec 4.4)', () => {
+describe('query operators (docs/database.md#queries)', () => {
   it('an empty body returns every row', async () => {
     const res = await server.request('/object-storage/classes/query/Player', {
       method: 'POST',
@@ -174,7 +174,7 @@ describe('query operators (spec 4.4)', () => {
   });
 });
 
-describe('URL parameters (spec 4.5)', () => {
+describe('URL parameters (queryRows)', () => {
   it('order: several columns, "-" for descending', async () => {
     expect(await names({}, 'order=-score,name')).toEqual(['eve', 'ann', 'cid', 'dan', 'bob']);
     expect(await names({}, 'order=level,-name')).toEqual(['dan', 'bob', 'cid', 'ann', 'eve']);

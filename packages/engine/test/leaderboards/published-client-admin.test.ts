@@ -1,5 +1,5 @@
 // The leaderboard administration beyond the spec (set scores, reset one, reset all, remove), as the published Node
-// client calls it (issue 15): master only.
+// client calls it (docs/published-clients.md): master only.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@basekit/engine';
 import type { TestServer } from '../support/server.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { FileRecord } from '../../../packages/engine/src/areas/files/listing.js';
+import type { FileRecord } from '../../src/areas/files/listing.js';
 import { masterClient, storageSuite } from './support.js';
 
 const suite = storageSuite();
@@ -59,7 +59,7 @@ describe('POST /files/directoryInfo', () => {
     ]);
   });
 
-  it('gives every field of spec 2.6, with children counted for nested folders', async () => {
+  it('gives every field of FileInfo, with children counted for nested folders', async () => {
     await suite.master.put([
       { name: 'one.txt', content: '12345', path: 'top' },
       { name: 'two.txt', content: '123', path: 'top/mid' },
