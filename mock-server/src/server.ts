@@ -20,6 +20,7 @@ import { machineNames, urlHost } from './tls/addresses.js';
 import type { ServedCertificate } from './tls/certificate.js';
 import type { FetchCallback } from './tls/https.js';
 import { userDataFolder } from './tls/user-folder.js';
+import { finishBody } from './unread-body.js';
 
 /**
  * What `startServer` takes: the project's config, where to listen, and where to keep the state.
@@ -120,11 +121,12 @@ export async function startServer({
     keepRequestBody(request, incoming);
     return (
       panel(request) ??
-      engine
-        .fetch(request)
-        .then((response) =>
-          response.type === 'error' ? dropConnection(outgoing) : writeJsonAnswer(response, outgoing),
-        )
+      engine.fetch(request).then((response) => {
+        if (response.type === 'error') return dropConnection(outgoing);
+        // A body not read whole is read (or its connection closed) first: see finishBody.
+        const reading = finishBody(incoming, outgoing);
+        return reading ? reading.then(() => writeJsonAnswer(response, outgoing)) : writeJsonAnswer(response, outgoing);
+      })
     );
   };
   const server = createAdaptorServer({ fetch, overrideGlobalObjects: false });

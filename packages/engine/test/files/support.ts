@@ -30,6 +30,23 @@ export function uploadForm(files: readonly UploadFile[]): FormData {
   return form;
 }
 
+/** An upload's multipart body sent 8 KiB at a time as the client asks for it, without Content-Length. */
+export async function uploadInPieces(
+  files: readonly UploadFile[],
+): Promise<{ body: ReadableStream<Uint8Array>; contentType: string }> {
+  const form = new Request('http://x/', { method: 'POST', body: uploadForm(files) });
+  const bytes = new Uint8Array(await form.arrayBuffer());
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(sent, sent + 8192));
+      sent += 8192;
+    },
+  });
+  return { body, contentType: form.headers.get('content-type')! };
+}
+
 /** A storage client for tests: JSON calls and uploads with one set of auth headers. */
 export function storageClient(server: TestServer, auth: Record<string, string>) {
   const headers = storageHeaders(server, auth);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { masterAuth } from '../support/users.js';
-import { downloadPath, storageHeaders, storageSuite, uploadForm } from './support.js';
+import { downloadPath, storageHeaders, storageSuite, uploadForm, uploadInPieces } from './support.js';
 
 const suite = storageSuite({ maxUploadBytes: 64 * 1024 });
 
@@ -170,22 +170,10 @@ describe('upload size limit (maxUploadBytes)', () => {
   });
 
   it('answers 413 for a streamed body without Content-Length once it passes the limit', async () => {
-    const form = new Request('http://x/', {
-      method: 'POST',
-      body: uploadForm([{ name: 'big.bin', content: new Uint8Array(100 * 1024) }]),
-    });
-    const bytes = new Uint8Array(await form.arrayBuffer());
-    let sent = 0;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent >= bytes.length) return controller.close();
-        controller.enqueue(bytes.slice(sent, sent + 8192));
-        sent += 8192;
-      },
-    });
+    const { body, contentType } = await uploadInPieces([{ name: 'big.bin', content: new Uint8Array(100 * 1024) }]);
     const headers = {
       ...storageHeaders(suite.server, await masterAuth(suite.server)),
-      'Content-Type': form.headers.get('content-type')!,
+      'Content-Type': contentType,
     };
     const res = await suite.server.request('/files', { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
     expect(res.status).toBe(413);
