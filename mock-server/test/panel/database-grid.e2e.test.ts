@@ -130,12 +130,18 @@ it('edits a cell in place with its typed editor on a double click or Enter', asy
   await expect.poll(async () => (await cell('n1', 'views')).textContent()).toBe('7');
 });
 
-it('moves between cells with the arrows as fast as they are pressed, edits with Enter, cancels with Escape', async () => {
+it('moves between cells with the arrows, edits with Enter, cancels with Escape', async () => {
   const { page } = panel;
   await openPanel(panel, 'database/Note');
-  await (await cell('n1', 'views')).click();
+  const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-cell'));
+  const views = await cell('n1', 'views');
+  await views.click();
+  const [row, column] = (await views.getAttribute('data-cell'))!.split(':').map(Number);
+  await expect.poll(focused).toBe(`${row}:${column}`);
   await page.keyboard.press('ArrowDown');
+  await expect.poll(focused).toBe(`${row! + 1}:${column}`);
   await page.keyboard.press('ArrowLeft');
+  await expect.poll(focused).toBe(`${row! + 1}:${column! - 1}`);
   await page.keyboard.press('Enter');
   const title = page.getByRole('dialog', { name: 'Edit title of row n2' });
   await title.getByLabel('title (String)').fill('not kept');

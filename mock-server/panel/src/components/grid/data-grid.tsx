@@ -84,6 +84,12 @@ export function DataGrid<T>(props: DataGridProps<T>) {
   useEffect(() => {
     if (!focusing.current) return;
     const element = scroller.current!;
+    // A key that opened an editor since (Enter right after an arrow) has moved focus there: leave it.
+    const focused = document.activeElement as HTMLElement | null;
+    if (focused && focused !== document.body && !focused.dataset['cell']) {
+      focusing.current = false;
+      return;
+    }
     const top = active.row * ROW_HEIGHT;
     const header = element.querySelector('thead')?.offsetHeight ?? 0;
     if (top < element.scrollTop) element.scrollTop = top;
