@@ -5,8 +5,8 @@
 // past it, with garbage collection of large answers), and the machine should be quiet.
 // Run: `npm run bench -w @basekit/mock-server -- query-cost`.
 import { DEFAULT_CONFIG, createEngine, resolveConfig } from '@basekit/engine';
-import { QueryBudget } from '../../packages/engine/src/areas/database/budget.js';
-import { createRow } from '../../packages/engine/src/areas/database/rows.js';
+import { QueryBudget } from '../../packages/engine/src/areas/database/query/budget.js';
+import { createRow } from '../../packages/engine/src/areas/database/rows/rows.js';
 import { Moment } from '../../packages/engine/src/shared/moment.js';
 
 const RUNS = 7;

@@ -27,16 +27,16 @@ import { PROJECTS_ADMIN_PATH, projectsAdminRoutes } from './projects/admin-route
 import { type EngineRoutes, hostProject } from './projects/hosted.js';
 import { ServerProjects } from './projects/server-projects.js';
 import { defaultCapabilities, type Capabilities } from './shared/capabilities.js';
-import { declaredDurability } from './shared/durability.js';
+import { declaredDurability } from './shared/durability/declarations.js';
 import type { AppEnv } from './shared/env.js';
 import { ApiError, ErrorCode, errorResponse } from './shared/errors.js';
-import { withServiceHeaders } from './shared/header-word.js';
-import { answerJson } from './shared/json-answer.js';
+import { withServiceHeaders } from './shared/http/header-word.js';
+import { answerJson } from './shared/http/json-answer.js';
 import { Moment } from './shared/moment.js';
-import { servicePath } from './shared/path.js';
-import type { RestoreSummary } from './shared/restore.js';
+import { servicePath } from './shared/http/path.js';
+import type { RestoreSummary } from './shared/durability/restore.js';
 import type { Project, StateJson } from './shared/project.js';
-import { createRoutes } from './shared/routes.js';
+import { createRoutes } from './shared/http/routes.js';
 
 /**
  * What `createEngine` takes: the server's config, the platform's capabilities and where internal errors go.
@@ -287,7 +287,7 @@ export {
 export { ffmpegOptions } from './areas/transcoder/ffmpeg-options.js';
 export { MAX_FRAME } from './areas/transcoder/units.js';
 export { ErrorCode, StorageError, type ErrorCodeValue } from './shared/errors.js';
-export { isLoopback } from './shared/hosts.js';
+export { isLoopback } from './shared/http/hosts.js';
 export type {
   BodyView,
   Caller,
@@ -299,7 +299,7 @@ export type {
 export type { ExchangeListener } from './inspector/recorder.js';
 export type { Mail, StateJson, StateSummary } from './shared/project.js';
 export type { FaultSpec, FaultView } from './faults/fault.js';
-export type { SnapshotInfo } from './shared/snapshots.js';
-export { StateRestoreError, type RestoreSummary } from './shared/restore.js';
+export type { SnapshotInfo } from './shared/durability/snapshots.js';
+export { StateRestoreError, type RestoreSummary } from './shared/durability/restore.js';
 export type { JobRecord } from './areas/transcoder/job-record.js';
 export type { FileInfo, FileRecord } from './areas/files/listing.js';

@@ -7,8 +7,8 @@ import { developmentConfig } from '../src/config.js';
 import { faultsRoutes } from '../src/faults/routes.js';
 import { createEngine, type Engine } from '../src/index.js';
 import { inspectorRoutes } from '../src/inspector/routes.js';
-import { changes, declaredRoutes, reads } from '../src/shared/durability.js';
-import { createRoutes } from '../src/shared/routes.js';
+import { changes, declaredRoutes, reads } from '../src/shared/durability/declarations.js';
+import { createRoutes } from '../src/shared/http/routes.js';
 import { MemoryJournal } from './support/memory-journal.js';
 
 // Durability declared by the routes (shared/durability.ts), checked on the engine alone: no disk, no Node server.

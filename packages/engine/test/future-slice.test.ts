@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { AREAS } from '../src/areas/index.js';
 import { developmentConfig, resolveConfig } from '../src/config.js';
 import { defaultCapabilities } from '../src/shared/capabilities.js';
-import type { Durability } from '../src/shared/durability.js';
-import { DurableState } from '../src/shared/journal.js';
+import type { Durability } from '../src/shared/durability/declarations.js';
+import { DurableState } from '../src/shared/durability/journal.js';
 import { Project, type StateSlice } from '../src/shared/project.js';
 import { MemoryJournal } from './support/memory-journal.js';
 

@@ -2,7 +2,7 @@ import { createMiddleware } from 'hono/factory';
 import { DEFAULT_CONFIG, type Config } from '../config.js';
 import type { AppEnv } from '../shared/env.js';
 import { ApiError, ErrorCode } from '../shared/errors.js';
-import { hostnameOf, isIpAddress, isLocal, isLoopback, isNamed } from '../shared/hosts.js';
+import { hostnameOf, isIpAddress, isLocal, isLoopback, isNamed } from '../shared/http/hosts.js';
 
 /** The prefix of the admin API's paths (and the panel's), which answer no other origin. */
 export const ADMIN_PREFIX = '/__admin';

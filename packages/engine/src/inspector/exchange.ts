@@ -1,6 +1,6 @@
 import type { ServiceName } from '../config.js';
 import type { AppliedFault } from '../faults/faults.js';
-import { servicePath } from '../shared/path.js';
+import { servicePath } from '../shared/http/path.js';
 import type { Project } from '../shared/project.js';
 import { MASK, isSecretName, maskHeaders, maskJson, maskJsonLikeText, maskPathAndQuery, maskQuery } from './masking.js';
 

@@ -2,7 +2,7 @@ import { ConfigError, resolveConfig, type Config, type ConfigInput } from '../co
 import type { Capabilities, ProjectStore } from '../shared/capabilities.js';
 import { ApiError, ErrorCode } from '../shared/errors.js';
 import { newId, unrecorded } from '../shared/ids.js';
-import { StateRestoreError } from '../shared/restore.js';
+import { StateRestoreError } from '../shared/durability/restore.js';
 import type { HostedProject } from './hosted.js';
 import { ProjectRegistry } from './registry.js';
 

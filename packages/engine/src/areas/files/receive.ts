@@ -2,7 +2,13 @@ import type { BlobStore, BlobWriter, ContentDigests, Hashing } from '../../share
 import { newId } from '../../shared/ids.js';
 import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
-import { type BodyChunks, type FileSink, type OpenFile, boundaryOf, readMultipart } from '../../shared/multipart.js';
+import {
+  type BodyChunks,
+  type FileSink,
+  type OpenFile,
+  boundaryOf,
+  readMultipart,
+} from '../../shared/http/multipart.js';
 import type { Caller } from './ownership.js';
 import { MAX_PATH_INPUT } from './paths.js';
 import { filesState } from './state.js';

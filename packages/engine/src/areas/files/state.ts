@@ -1,8 +1,8 @@
 import type { BlobStore } from '../../shared/capabilities.js';
-import { isPlainObject } from '../../shared/http.js';
+import { isPlainObject } from '../../shared/http/body.js';
 import { unrecorded } from '../../shared/ids.js';
 import type { Project, StateSlice } from '../../shared/project.js';
-import { hasSnapshots } from '../../shared/snapshots.js';
+import { hasSnapshots } from '../../shared/durability/snapshots.js';
 import { MemoryBlobStore } from './memory-blobs.js';
 import { checkName } from './paths.js';
 import { ResizeCache } from './resize-cache.js';

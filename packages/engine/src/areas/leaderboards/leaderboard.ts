@@ -1,5 +1,5 @@
 import type { LeaderboardDefinition } from '../../config.js';
-import { RankedSet } from '../../shared/ranked-set.js';
+import { RankedSet } from '../../shared/util/ranked-set.js';
 
 /** The 3 scores of the contract's `LeaderboardScores`; entries past the leaderboard's fields stay 0. */
 export type Scores = [number, number, number];

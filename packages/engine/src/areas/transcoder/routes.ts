@@ -1,8 +1,8 @@
 import { adminKey } from '../../admin/guard.js';
-import { bearer, serviceEnabled } from '../../shared/auth.js';
-import { changes, reads } from '../../shared/durability.js';
-import { readJsonObject } from '../../shared/http.js';
-import { createRoutes } from '../../shared/routes.js';
+import { bearer, serviceEnabled } from '../../shared/auth/middlewares.js';
+import { changes, reads } from '../../shared/durability/declarations.js';
+import { readJsonObject } from '../../shared/http/body.js';
+import { createRoutes } from '../../shared/http/routes.js';
 import { KINDS } from './kinds.js';
 import { settingsJson, transcoderState } from './state.js';
 import { saveSetting, settingsOwner } from './store.js';
