@@ -283,7 +283,7 @@ export {
   type TranscodeRunner,
   type TranscoderCapability,
   type WatermarkLocation,
-} from './shared/transcode-runner.js';
+} from './shared/transcoder-capability.js';
 export { ffmpegOptions } from './areas/transcoder/ffmpeg-options.js';
 export { MAX_FRAME } from './areas/transcoder/units.js';
 export { ErrorCode, StorageError, type ErrorCodeValue } from './shared/errors.js';

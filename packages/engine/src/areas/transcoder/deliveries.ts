@@ -1,8 +1,8 @@
 import { stopwatch } from '../../shared/clock.js';
-import type { DeliveryCall, DeliveryTry, JobKind, JobRecord, Status, UploadFields } from './job-record.js';
+import type { DeliveryCall, DeliveryTry, NotifiedJob, JobRecord, Status, UploadFields } from './job-record.js';
 import { send, type OutboundLimits } from './outbound.js';
-import type { ProducedFile } from '../../shared/transcode-runner.js';
-import type { SettingRecord } from './kinds.js';
+import type { ProducedFile } from '../../shared/transcoder-capability.js';
+import type { SettingRecord } from './setting-kinds.js';
 import type { TranscoderPolicy } from './state.js';
 
 /** Files of one batch sent at the same time, at most (a job's uploads overlap their round trips). */
@@ -105,7 +105,7 @@ export class Deliveries {
   }
 
   /** Notifies the webhook, when the request named one. Never cut short: it reports how the job ended. */
-  async notify(status: Status, job: JobKind, payload: Record<string, unknown>): Promise<void> {
+  async notify(status: Status, job: NotifiedJob, payload: Record<string, unknown>): Promise<void> {
     if (!this.webhook) return;
     const { queueId, requestId } = this.record;
     const init = (retry: number): RequestInit => ({

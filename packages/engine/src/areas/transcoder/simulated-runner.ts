@@ -8,7 +8,7 @@ import {
   type OpenedSource,
   type ProducedFile,
   type TranscodeRunner,
-} from '../../shared/transcode-runner.js';
+} from '../../shared/transcoder-capability.js';
 
 /** Every simulated source is taken to be a 10-second 1280x720 video. */
 const DURATION = 10;

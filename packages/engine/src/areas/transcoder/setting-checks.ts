@@ -1,8 +1,11 @@
 import { arrayOf, boolean, httpUrl, integer, invalid, object, oneOf, string, stringMap, type Check } from './fields.js';
 import { ffmpegOptions } from './ffmpeg-options.js';
-import type { Kind, SettingRecord } from './kinds.js';
-import type { WatermarkLocation } from '../../shared/transcode-runner.js';
+import type { SettingKind, SettingRecord } from './setting-kinds.js';
+import type { WatermarkLocation } from '../../shared/transcoder-capability.js';
 import { BITRATE, BITRATE_RANGE, MAX_FRAME, RESOLUTION, parseBitrate, parseResolution } from './units.js';
+
+// What each kind of settings record may hold (`validateSetting`), field by field and across fields; where records are
+// kept is `setting-books.ts`.
 
 const LOCATIONS: readonly WatermarkLocation[] = [
   'TOP_LEFT',
@@ -83,7 +86,7 @@ const RESERVED_HEADERS = [
 /** Checked against the allow-list in the preset's cross-checks, where the encoder is known. */
 const rawParameters = stringMap(/^-?[A-Za-z][\w:.-]*$/, string({ maxLength: 500 }));
 
-const KIND_FIELDS: Record<Kind, { shape: Record<string, Check>; required: string[] }> = {
+const KIND_FIELDS: Record<SettingKind, { shape: Record<string, Check>; required: string[] }> = {
   thumbnail: {
     shape: {
       shots: arrayOf(time, { min: 1, max: 100 }),
@@ -117,7 +120,7 @@ const KIND_FIELDS: Record<Kind, { shape: Record<string, Check>; required: string
 };
 
 /** Rules between fields of one record, beyond each field's own shape. */
-const CROSS_CHECKS: Partial<Record<Kind, (record: SettingRecord) => void>> = {
+const CROSS_CHECKS: Partial<Record<SettingKind, (record: SettingRecord) => void>> = {
   upload(r) {
     for (const name of Object.keys((r['headers'] as Record<string, string> | undefined) ?? {})) {
       if (RESERVED_HEADERS.includes(name.toLowerCase()))
@@ -158,7 +161,7 @@ const CROSS_CHECKS: Partial<Record<Kind, (record: SettingRecord) => void>> = {
 };
 
 /** Validates a settings record of `kind` (its schema in openapi/areas/transcoder.yaml): the stored record, or 400 naming the field. */
-export function validateSetting(kind: Kind, body: unknown): SettingRecord {
+export function validateSetting(kind: SettingKind, body: unknown): SettingRecord {
   const { shape, required } = KIND_FIELDS[kind];
   const fields = object({ name: string({ maxLength: 200 }), default: boolean, ...shape }, ['name', ...required])(
     body,

@@ -1,6 +1,7 @@
 /**
- * The boundary between the transcoder area (platform-neutral orchestration) and whatever converts video: ffmpeg on
- * Node (`mock-server/src/transcoder`), or the area's simulated runner (`areas/transcoder/simulated.ts`) in browsers.
+ * The boundary between the transcoder area (platform-neutral orchestration) and whatever converts video: the ffmpeg
+ * runner on Node (`mock-server/src/transcoder/ffmpeg-runner.ts`), or the area's simulated runner
+ * (`areas/transcoder/simulated-runner.ts`) in browsers.
  * The `transcoder` capability of `capabilities.ts`.
  */
 

@@ -1,8 +1,11 @@
 import { ApiError, ErrorCode } from '../../shared/errors.js';
 import type { Principal } from '../../shared/env.js';
 import type { Project } from '../../shared/project.js';
-import type { Kind, SettingRecord } from './kinds.js';
+import type { SettingKind, SettingRecord } from './setting-kinds.js';
 import { settingsBook, transcoderState, type SettingsBook, type TranscoderState } from './state.js';
+
+// The settings records each owner keeps (the project's, a user's): where a record is saved, and the books a reference
+// is looked up in. What a record may hold is checked first by `setting-checks.ts`.
 
 /** Whose settings a caller writes and reads first: a user's id, or undefined for the master token (the project's). */
 export type SettingsOwner = string | undefined;
@@ -27,7 +30,7 @@ export function booksFor(state: TranscoderState, owner: SettingsOwner): Settings
 export function saveSetting(
   project: Project,
   owner: SettingsOwner,
-  kind: Kind,
+  kind: SettingKind,
   record: SettingRecord,
 ): { record: SettingRecord; created: boolean } {
   const state = project.state(transcoderState);
