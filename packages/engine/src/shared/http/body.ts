@@ -1,6 +1,7 @@
 import type { ByteSearch } from '../capabilities.js';
 import type { AppContext, BodyLimitKey } from '../env.js';
 import { ApiError, ErrorCode, badRequest } from '../errors.js';
+import { readUpTo } from '../util/bytes.js';
 import { type BodyChunks, boundaryOf, readMultipart } from './multipart.js';
 
 /** Deeper bodies are refused before any area sees them (areas have stricter limits of their own, with their own codes). */
@@ -102,25 +103,10 @@ async function readStreamed(
 ): Promise<Uint8Array<ArrayBuffer>> {
   if (!body) return new Uint8Array(0);
   const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read().catch(unreadable);
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit.bytes) {
-      void reader.cancel().catch(() => undefined);
-      throw tooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  const read = await readUpTo(reader, limit.bytes).catch(unreadable);
+  if ('bytes' in read) return read.bytes;
+  void reader.cancel().catch(() => undefined);
+  throw tooLarge(limit);
 }
 
 /** The request body parsed as JSON (400, code 107 when it is not; 413 past the body limit); `__proto__` keys and very deep nesting are refused. */
