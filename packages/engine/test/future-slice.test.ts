@@ -46,9 +46,9 @@ describe('a kind of state added by a future area', () => {
     const journal = new MemoryJournal();
     const handle = () => Promise.resolve(new Response(null, { status: 204 }));
     const declared = (): Durability => ({ changes: 'nothing', bodyLimit: 'maxJsonBodyBytes' });
-    await new DurableState(project, journal, handle, declared).snapshot();
+    await new DurableState({ project, journal, handle, declared }).snapshot();
     const restarted = newProject();
-    await new DurableState(restarted, journal, handle, declared).restore();
+    await new DurableState({ project: restarted, journal, handle, declared }).restore();
     expect(restarted.state(badges).earned.get('ann')).toEqual(['first-blood']);
   });
 });

@@ -101,7 +101,7 @@ export function hostProject(
   // The journal loads only where one is kept (the Node server's data folder, msw's IndexedDB), not in every browser app.
   let durable!: DurableState;
   const ready = import('../shared/durability/journal.js').then(({ DurableState }) => {
-    durable = new DurableState(project, journal, handle, routes.durability);
+    durable = new DurableState({ project, journal, handle, declared: routes.durability });
     return durable.restore();
   });
   ready.catch(() => undefined); // the caller learns of it through `ready`; requests meanwhile get the error too

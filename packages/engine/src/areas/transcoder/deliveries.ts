@@ -46,6 +46,24 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** What one job's deliveries go by. */
+interface DeliveriesOptions {
+  /** The platform's outbound fetch (`project.capabilities.fetch`). */
+  fetch: typeof globalThis.fetch;
+  /** Tries and the delay between them. */
+  policy: TranscoderPolicy;
+  /** Each try's time limits. */
+  limits: OutboundLimits;
+  /** The job record the calls and their outcome are counted on. */
+  record: JobRecord;
+  /** The upload setting: where the files go. */
+  upload: SettingRecord;
+  /** The webhook setting, when the job notifies one. */
+  webhook: SettingRecord | undefined;
+  /** The server clock's time, for the tries' timestamps. */
+  now: () => string;
+}
+
 /**
  * Sends one job's results: files as multipart POSTs to the upload setting's url (with its headers) and
  * notifications as JSON POSTs to the webhook setting's url, each try within the outbound time limits. A network
@@ -53,16 +71,23 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * `deliveryAttempts` tries; the outcome is counted on the job record.
  */
 export class Deliveries {
-  constructor(
-    private readonly fetch: typeof globalThis.fetch,
-    private readonly policy: TranscoderPolicy,
-    private readonly limits: OutboundLimits,
-    private readonly record: JobRecord,
-    private readonly upload: SettingRecord,
-    private readonly webhook: SettingRecord | undefined,
-    /** The server clock's time, for the tries' timestamps. */
-    private readonly now: () => string,
-  ) {}
+  private readonly fetch: typeof globalThis.fetch;
+  private readonly policy: TranscoderPolicy;
+  private readonly limits: OutboundLimits;
+  private readonly record: JobRecord;
+  private readonly upload: SettingRecord;
+  private readonly webhook: SettingRecord | undefined;
+  private readonly now: () => string;
+
+  constructor({ fetch, policy, limits, record, upload, webhook, now }: DeliveriesOptions) {
+    this.fetch = fetch;
+    this.policy = policy;
+    this.limits = limits;
+    this.record = record;
+    this.upload = upload;
+    this.webhook = webhook;
+    this.now = now;
+  }
 
   /**
    * Delivers batches one after the other, so that a file arrives only after those it names (a playlist after its

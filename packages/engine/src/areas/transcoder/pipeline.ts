@@ -296,15 +296,15 @@ export async function runJob(
   const { record } = spec;
   record.state = 'running';
   record.startedAt = project.clock.iso();
-  const deliveries = new Deliveries(
-    project.capabilities.fetch,
+  const deliveries = new Deliveries({
+    fetch: project.capabilities.fetch,
     policy,
-    outboundLimits(project.config),
+    limits: outboundLimits(project.config),
     record,
-    spec.upload,
-    spec.webhook,
-    () => project.clock.iso(),
-  );
+    upload: spec.upload,
+    webhook: spec.webhook,
+    now: () => project.clock.iso(),
+  });
   const signal = AbortSignal.timeout(policy.timeLimitMs);
   const job: NotifiedJob = spec.preset ? 'convert' : 'thumbnail';
   let last: Notification;

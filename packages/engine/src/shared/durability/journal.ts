@@ -1,6 +1,6 @@
 import type { Config } from '../../config.js';
 import type { Journal } from '../capabilities.js';
-import { concatBytes } from '../util/bytes.js';
+import { concatBytes, readUpTo } from '../util/bytes.js';
 import type { Durability } from './declarations.js';
 import { StorageError, errorResponse } from '../errors.js';
 import { declaredLength, withBodyRead } from '../http/body.js';
@@ -137,34 +137,38 @@ async function bodyUpTo(
   }
   if (!request.body) return {};
   const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return { bytes: concatBytes(chunks) };
-    chunks.push(value);
-    size += value.length;
-    if (size <= limit) continue;
-    const rest = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        for (const chunk of chunks) controller.enqueue(chunk);
-      },
-      pull: async (controller) => {
-        const next = await reader.read();
-        if (next.done) controller.close();
-        else controller.enqueue(next.value);
-      },
-      cancel: (reason) => reader.cancel(reason),
-    });
-    return {
-      refused: new Request(request.url, {
-        method: request.method,
-        headers: request.headers,
-        body: rest,
-        duplex: 'half',
-      } as RequestInit),
-    };
-  }
+  const read = await readUpTo(reader, limit);
+  if ('bytes' in read) return read;
+  const rest = new ReadableStream<Uint8Array>({
+    start: (controller) => {
+      for (const chunk of read.over) controller.enqueue(chunk);
+    },
+    pull: async (controller) => {
+      const next = await reader.read();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return {
+    refused: new Request(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: rest,
+      duplex: 'half',
+    } as RequestInit),
+  };
+}
+
+/** What a project's `DurableState` keeps its state with. */
+interface DurableStateOptions {
+  project: Project;
+  /** Where the records and snapshots go (the Node server's data folder, msw's IndexedDB, a test's memory). */
+  journal: Journal;
+  /** Runs a request through the project's app, with the moment it is recorded or replayed with. */
+  handle: (request: Request, moment?: Moment) => Promise<Response>;
+  /** What the route of a request declares (`declaredDurability`). */
+  declared: (request: Request) => Durability;
 }
 
 /**
@@ -182,12 +186,16 @@ export class DurableState {
   #records = 0;
   #closed = false;
 
-  constructor(
-    private readonly project: Project,
-    private readonly journal: Journal,
-    private readonly handle: (request: Request, moment?: Moment) => Promise<Response>,
-    private readonly declared: (request: Request) => Durability,
-  ) {
+  private readonly project: Project;
+  private readonly journal: Journal;
+  private readonly handle: DurableStateOptions['handle'];
+  private readonly declared: DurableStateOptions['declared'];
+
+  constructor({ project, journal, handle, declared }: DurableStateOptions) {
+    this.project = project;
+    this.journal = journal;
+    this.handle = handle;
+    this.declared = declared;
     project.onBackgroundChange((slice) => {
       if (!project.restoring && !project.persistsItself(slice))
         void this.#alone(() => this.#appendSlice(slice)).catch(() => undefined);
