@@ -39,7 +39,7 @@ async function renameIntoPlace(temp: string, path: string): Promise<void> {
 const tempBeside = (path: string) => join(dirname(path), `${TEMP_PREFIX}${randomBytes(8).toString('hex')}`);
 
 /** A file being written beside its target and renamed over it by `commit`. */
-export interface AtomicFile {
+interface AtomicFile {
   /** Appends `data`; resolves once it may be followed (it is written behind: see `WriteBehind`). */
   write(data: Uint8Array | string): Promise<void>;
   /** After the last write: flushes the file to disk and closes it (so many files in waiting hold no descriptors). */

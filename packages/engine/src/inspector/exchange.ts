@@ -77,7 +77,7 @@ export interface ExchangeDetails extends ExchangeSummary {
 }
 
 /** What a recorder takes from a request as it is answered: references and numbers only, so recording stays cheap. */
-export interface ExchangeFacts {
+interface ExchangeFacts {
   seq: number;
   /** `performance.now()` when the request came in. */
   startedAt: number;

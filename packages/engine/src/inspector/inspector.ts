@@ -20,7 +20,7 @@ export interface ExchangeFilter {
 }
 
 /** One page of a list, newest first; `next` is the id to pass as `before` for the page after it. */
-export interface ExchangePage {
+interface ExchangePage {
   requests: ExchangeSummary[];
   next: string | null;
 }

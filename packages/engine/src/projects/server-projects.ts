@@ -23,7 +23,7 @@ interface Entry {
 }
 
 /** Creates a project (its state kept by `capabilities`, when they keep any) and serves it. */
-export type ProjectHosting = (config: Config, capabilities: Capabilities) => HostedProject;
+type ProjectHosting = (config: Config, capabilities: Capabilities) => HostedProject;
 
 /**
  * The server's projects over time: those of the config at start-up, those a data folder kept from earlier runs,

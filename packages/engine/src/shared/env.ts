@@ -4,7 +4,7 @@ import type { Moment } from './moment.js';
 import type { Project } from './project.js';
 import type { AccessClaims } from './auth/tokens.js';
 
-/** The config key that bounds a route's request body (see `changes` in `durability.ts`). */
+/** The config key that bounds a route's request body (see `changes` in `durability/declarations.ts`). */
 export type BodyLimitKey = 'maxJsonBodyBytes' | 'maxUploadBytes';
 
 /** Hono's typed context for every engine route. */

@@ -23,7 +23,7 @@ export interface AdminFileListing {
 }
 
 /** Which entries below a location a listing holds: a folder's own (no `name`), or every one whose name holds `name`. */
-export interface AdminFileQuery {
+interface AdminFileQuery {
   name: string | undefined;
   page: number;
   pageSize: number;

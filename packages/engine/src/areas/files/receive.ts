@@ -74,7 +74,7 @@ function blobSink(
 }
 
 /** An upload request as `receiveUpload` takes it. */
-export interface UploadRequest {
+interface UploadRequest {
   body: BodyChunks | null;
   contentType: string | undefined;
   /** The owner of new files and folders: the user, or null for the master token. */

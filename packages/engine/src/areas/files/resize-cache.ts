@@ -5,7 +5,7 @@ export interface ResizedImage {
 }
 
 /** How much the cache may hold (config `resizeCacheBytes`, `resizeCacheEntries`). */
-export interface CacheLimits {
+interface CacheLimits {
   bytes: number;
   entries: number;
 }

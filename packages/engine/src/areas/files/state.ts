@@ -219,7 +219,7 @@ async function undo(state: FilesState, changed: readonly EntryJson[]): Promise<v
 }
 
 /** Hands blob keys that a change no longer refers to back to `mutate`, which deletes them once that is safe. */
-export type Release = (keys: Iterable<string>) => void;
+type Release = (keys: Iterable<string>) => void;
 
 /**
  * Runs a change of the files state after the changes before it, then saves the tree when there is a durable store.

@@ -44,7 +44,7 @@ export class Standing {
 }
 
 /** The new value of each of the leaderboard's fields that an event carries (`undefined` where it carries none). */
-export type FieldValues = (number | undefined)[];
+type FieldValues = (number | undefined)[];
 
 /** Orders standings by the leaderboard's fields, first field first: negative when `a` ranks above `b`. */
 function scoreOrder({ fields, order }: LeaderboardDefinition): (a: Standing, b: Standing) => number {

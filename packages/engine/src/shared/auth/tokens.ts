@@ -17,7 +17,7 @@ export interface AccessClaims {
   exp: number;
 }
 
-export interface IssuedToken {
+interface IssuedToken {
   token: string;
   jti: string;
   expiresIn: number;

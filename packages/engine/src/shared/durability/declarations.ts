@@ -26,7 +26,7 @@ export interface Durability {
 }
 
 /** What `changes` may say beyond "it changes the project's state, and the journal keeps it as the request". */
-export type ChangeOptions = Partial<Pick<Durability, 'keptBy' | 'whole' | 'bodyLimit' | 'secrets'>>;
+type ChangeOptions = Partial<Pick<Durability, 'keptBy' | 'whole' | 'bodyLimit' | 'secrets'>>;
 
 const DURABILITY = Symbol('durability');
 
@@ -100,7 +100,7 @@ const NOTHING: Durability = reads[DURABILITY];
 const WEIGHT = { nothing: 0, memory: 1, state: 2 } as const;
 
 /** One route of an app (a method and a path pattern) and what it declares. */
-export interface DeclaredRoute {
+interface DeclaredRoute {
   method: string;
   path: string;
   durability: Durability;
@@ -125,7 +125,7 @@ export function declaredRoutes(app: { routes: readonly RouterRoute[] }): Declare
   const undeclared = [...routes].filter(([, route]) => !route).map(([route]) => route);
   if (undeclared.length > 0)
     throw new Error(
-      `${undeclared.join(', ')}: every route declares whether it changes state (reads, changes() or changesMemoryOnly of shared/durability.ts)`,
+      `${undeclared.join(', ')}: every route declares whether it changes state (reads, changes() or changesMemoryOnly of shared/durability/declarations.ts)`,
     );
   return [...routes.values()] as DeclaredRoute[];
 }

@@ -40,7 +40,7 @@ const FORM = /^(multipart\/form-data|application\/x-www-form-urlencoded)/i;
 const BEARER = /^(\S+) ([^\s.]+\.[^\s.]+)\.[^\s.]+$/;
 
 /** A request's headers as the journal keeps them, and the access token it carried, to keep once it is known valid. */
-export interface KeptHeaders {
+interface KeptHeaders {
   headers: [string, string][];
   credentials: Credential[];
   token?: { name: string; scheme: string; token: string; unsigned: string };

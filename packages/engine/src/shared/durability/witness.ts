@@ -32,7 +32,7 @@ export class Witness extends Moment {
 }
 
 /** What a recorded request read, as the journal kept it. */
-export interface Witnessed {
+interface Witnessed {
   timeMs: number;
   random: Uint8Array;
   outcomes: readonly unknown[];

@@ -41,7 +41,7 @@ export function tooLarge(limit: number): ApiError {
 }
 
 /** What one multipart body may hold (config `maxUploadBytes`, `maxUploadParts`). */
-export interface MultipartLimits {
+interface MultipartLimits {
   bytes: number;
   parts: number;
   /** Bytes of one text field (a part without a file name). */

@@ -10,7 +10,7 @@ const METHODS = ['get', 'post', 'put', 'delete', 'patch'] as const;
  * RegExpRouter first, which cannot take the database's routes (`classes/query/:table` beside `classes/:table/:id`),
  * and settles on TrieRouter at the first request anyway; naming it keeps RegExpRouter out of browser bundles
  * (1.8 KB gzip) and its failed build out of every start-up. Each route's declaration of the state it changes
- * (`reads`, `changes()`: see `durability.ts`) is carried by its own handler rather than run as a step.
+ * (`reads`, `changes()`: see `../durability/declarations.ts`) is carried by its own handler rather than run as a step.
  *
  * `getPath` (the engine's app only) turns a request into the path routes are matched against.
  *

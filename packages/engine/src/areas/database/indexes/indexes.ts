@@ -23,7 +23,7 @@ export interface ColumnIndex {
  * A row keeps its place for good, and its entry is never taken out: so a copy of the table (a named snapshot, whose
  * rows are the same objects) shares `sequence` instead of copying it, and entries of rows gone go with the rows.
  */
-export interface TableIndexes {
+interface TableIndexes {
   readonly sequence: WeakMap<Row, number>;
   next: number;
   readonly columns: Map<string, ColumnIndex>;

@@ -27,7 +27,7 @@ export interface QueryOptions {
   sample?: number;
 }
 
-export interface QueryResult {
+interface QueryResult {
   results: Record<string, unknown>[];
   count?: number;
 }

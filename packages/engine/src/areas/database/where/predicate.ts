@@ -42,7 +42,7 @@ function simpleTest(table: Table | undefined, column: string, condition: unknown
 }
 
 /** A compiled where: the row test, and what testing one row costs at most (every clause of every branch). */
-export interface Predicate {
+interface Predicate {
   test: Test;
   cost: number;
 }
