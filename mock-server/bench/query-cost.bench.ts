@@ -1,4 +1,4 @@
-// What a unit of the query cost budget (maxQueryCost, packages/engine/src/areas/database/budget.ts) is worth in time:
+// What a unit of the query cost budget (maxQueryCost, packages/engine/src/areas/database/query/budget.ts) is worth in time:
 // each query shape is run in the engine (no HTTP), its time set against the units it was charged, and the time a query
 // of that shape would take at the whole default budget is printed. The default is chosen so that the slowest shape
 // stays near 100 ms (docs/reliability.md, "Limits"). Each shape is sized near the default budget (time per unit grows
