@@ -7,6 +7,7 @@ import { MemoryBlobStore } from './memory-blobs.js';
 import { checkName } from './paths.js';
 import { ResizeCache } from './resize-cache.js';
 import { type FileNode, type FolderNode, type TreeNode, newFolder } from './tree.js';
+import { OneAtATime } from '../../shared/util/one-at-a-time.js';
 
 export interface FilesState {
   root: FolderNode;
@@ -15,7 +16,7 @@ export interface FilesState {
   memory?: MemoryBlobStore;
   resized: ResizeCache;
   /** Mutations run one after another, so each validates and applies against a tree nobody else is changing. */
-  queue: Promise<unknown>;
+  queue: OneAtATime;
   /** The tree as last saved (with a durable store), which a change that cannot be saved returns to. */
   saved?: EntryJson[];
 }
@@ -121,7 +122,7 @@ function fromEntries(entries: unknown): FolderNode {
 const newRoot = (now: number) => newFolder({ ownerId: null, now, random: unrecorded });
 
 function newState(project: Project, root: FolderNode, memory?: MemoryBlobStore): FilesState {
-  const base = { root, resized: new ResizeCache(), queue: Promise.resolve() };
+  const base = { root, resized: new ResizeCache(), queue: new OneAtATime() };
   const durable = project.capabilities.blobs;
   if (durable) return { ...base, blobs: durable };
   const inMemory = memory ?? new MemoryBlobStore();
@@ -229,7 +230,7 @@ type Release = (keys: Iterable<string>) => void;
  */
 export function mutate<T>(project: Project, work: (state: FilesState, release: Release) => Promise<T>): Promise<T> {
   const state = project.state(filesState);
-  const run = state.queue.then(async () => {
+  return state.queue.run(async () => {
     const released: string[] = [];
     const result = await work(state, (keys) => released.push(...keys));
     const { persistence } = project.capabilities;
@@ -245,6 +246,4 @@ export function mutate<T>(project: Project, work: (state: FilesState, release: R
     if (state.memory || !hasSnapshots(project)) await Promise.all(released.map((key) => state.blobs.delete(key)));
     return result;
   });
-  state.queue = run.catch(() => undefined);
-  return run;
 }

@@ -17,6 +17,7 @@ import {
 } from './record-secrets.js';
 import { StateRestoreError, importInitialState, type RestoreSummary } from './restore.js';
 import { Replay, Witness } from './witness.js';
+import { OneAtATime } from '../util/one-at-a-time.js';
 
 /**
  * How the journal keeps a request its route declares so (see `Durability`): `nothing` (it changes nothing kept, or
@@ -182,7 +183,7 @@ interface DurableStateOptions {
  * state is rebuilt from what was kept.
  */
 export class DurableState {
-  #turn: Promise<unknown> = Promise.resolve();
+  readonly #turns = new OneAtATime();
   #records = 0;
   #closed = false;
 
@@ -321,9 +322,7 @@ export class DurableState {
 
   /** Runs `work` after every change before it, and before any change after it. */
   #alone<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.#turn.then(work);
-    this.#turn = run.catch(() => undefined);
-    return run;
+    return this.#turns.run(work);
   }
 
   async #appendSlice(slice: StateSlice<unknown>): Promise<void> {
