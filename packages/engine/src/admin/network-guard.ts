@@ -2,10 +2,8 @@ import { createMiddleware } from 'hono/factory';
 import { DEFAULT_CONFIG, type Config } from '../config.js';
 import type { AppEnv } from '../shared/env.js';
 import { ApiError, ErrorCode } from '../shared/errors.js';
+import { ADMIN_PREFIX } from './guard.js';
 import { hostnameOf, isIpAddress, isLocal, isLoopback, isNamed } from '../shared/hosts.js';
-
-/** The prefix of the admin API's paths (and the panel's), which answer no other origin. */
-export const ADMIN_PREFIX = '/__admin';
 
 /**
  * What keeps pages of other sites out of a server reached over a network (docs/reliability.md#a-hostile-page-dns-rebinding).
