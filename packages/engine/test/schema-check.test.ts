@@ -3,6 +3,7 @@
 // the same errors in the same order, so every config message is the same as Ajv's.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error -- plain ESM scripts without type declarations
 import { strippedSchema } from '../scripts/compile-config.mjs';
 import { DEFAULT_CONFIG, resolveConfig } from '../src/config.js';
 import { configSchema } from '../src/generated/config-schema.js';
