@@ -14,7 +14,7 @@ import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { getPath } from 'hono/utils/url';
-import { ADMIN_PREFIX } from './admin/guard.js';
+import { ADMIN_PREFIX } from './admin/prefix.js';
 import { adminRoutes } from './admin/routes.js';
 import { snapshotRoutes } from './admin/snapshots.js';
 import type { Operation } from './operations.js';
@@ -220,7 +220,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
 function lazyNetworkGuard(names: string[], serverConfig: () => Config): MiddlewareHandler<AppEnv> {
   let guard: MiddlewareHandler<AppEnv> | undefined;
   return async (c, next) =>
-    (guard ??= (await import('./admin/network-guard.js')).networkGuard(names, serverConfig))(c, next);
+    (guard ??= (await import('./admin/network-guard.js')).networkGuard(names, serverConfig, DEFAULT_CONFIG.masterKey))(
+      c,
+      next,
+    );
 }
 
 /** True for the projects API, which runs apart from every project (the default one's guard, no project's journal). */
@@ -294,10 +297,7 @@ export {
   type TranscoderCapability,
   type WatermarkLocation,
 } from './shared/transcode-runner.js';
-export { ffmpegOptions } from './areas/transcoder/ffmpeg-options.js';
-export { MAX_FRAME } from './areas/transcoder/units.js';
 export { ErrorCode, StorageError, type ErrorCodeValue } from './shared/errors.js';
-export { isLoopback } from './shared/hosts.js';
 export type {
   BodyView,
   Caller,

@@ -3,9 +3,6 @@ import type { AppEnv } from '../shared/env.js';
 import { forbidden } from '../shared/errors.js';
 import { sameSecret } from '../shared/secrets.js';
 
-/** The prefix of the admin API's paths (and the panel's), which answer no other origin. */
-export const ADMIN_PREFIX = '/__admin';
-
 /** Admin API calls carry the master key in `X-Service-Authentication-Key` (403 otherwise). Areas reuse it for their own `/__admin` routes. */
 export const adminKey = createMiddleware<AppEnv>(async (c, next) => {
   const key = c.req.header('x-service-authentication-key') ?? '';
