@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import type { AppEnv } from '../shared/env.js';
 import { ApiError, ErrorCode } from '../shared/errors.js';
 import { hostnameOf, isIpAddress, isLocal, isLoopback, isNamed } from '../shared/hosts.js';
-import { ADMIN_PREFIX } from './prefix.js';
+import { ADMIN_PREFIX } from '../shared/path.js';
 
 /**
  * What keeps pages of other sites out of a server reached over a network (docs/reliability.md#a-hostile-page-dns-rebinding).
