@@ -273,6 +273,7 @@ export type {
   ContentDigests,
   Hasher,
   Hashing,
+  Pbkdf2,
   Journal,
   JournalContents,
   Persistence,
