@@ -2,7 +2,7 @@
 // 200 requests a second (autocannon at a fixed rate, in a process of its own), in rounds: frames a second and the
 // longest main-thread task while the list runs live, then how long Pause and a filter take to show (from the click's
 // input event to the end of the frame that shows the result). Targets: ≥ 50 frames/s, Pause and filters within
-// 100 ms. Beside them, the frames a second of the same page paused (nothing changes on it) in the same round: what
+// 100 ms. Beside them, the frames a second of the same page paused (only its counter changes) in the same round: what
 // Chromium manages on this machine at its load, the ceiling of the live figure. Run by panel.bench.ts.
 import { loadavg } from 'node:os';
 import type { Browser, Page } from 'playwright-core';
