@@ -6,9 +6,9 @@
 // Chromium manages on this machine at its load, the ceiling of the live figure. Run by panel.bench.ts.
 import { loadavg } from 'node:os';
 import type { Browser, Page } from 'playwright-core';
-import type { RunningServer } from '../src/server.js';
-import { loadGenerator, median } from './processes.js';
-import { benchUsers } from './users.js';
+import type { RunningServer } from '../../../mock-server/src/server.js';
+import { loadGenerator, median } from '../../../mock-server/bench/processes.js';
+import { benchUsers } from '../../../mock-server/bench/users.js';
 
 const RATE = 200;
 const ROUNDS = 3;
