@@ -136,8 +136,7 @@ export async function inspectorBench(server: RunningServer, panelUrl: string, br
   await context.addInitScript('globalThis.__name = (f) => f');
   const page = await context.newPage();
   type Frames = Awaited<ReturnType<typeof countFrames>>;
-  const rounds: (Frames & { pausedFps: number; pauseMs: number; filterMs: number })[] = [];
-  let achieved = 0;
+  const rounds: (Frames & { pausedFps: number; pauseMs: number; filterMs: number; rps: number })[] = [];
   const loadBefore = loadavg()[0]!;
   try {
     for (let round = 0; round < ROUNDS; round++) {
@@ -151,8 +150,7 @@ export async function inspectorBench(server: RunningServer, panelUrl: string, br
       await page.getByRole('button', { name: 'Resume' }).click();
       await page.getByLabel('Area').selectOption('database');
       const filterMs = await timeClick(page, 'Filter', ONLY_DATABASE);
-      rounds.push({ ...frames, pausedFps: paused.fps, pauseMs, filterMs });
-      achieved = (await load).rps;
+      rounds.push({ ...frames, pausedFps: paused.fps, pauseMs, filterMs, rps: (await load).rps });
     }
   } finally {
     generator.close();
@@ -166,7 +164,7 @@ export async function inspectorBench(server: RunningServer, panelUrl: string, br
   const pause = median(rounds.map((r) => r.pauseMs));
   const filter = median(rounds.map((r) => r.filterMs));
   console.log(
-    `Requests page live at ${achieved.toFixed(0)} req/s (${ROUNDS} rounds, medians [rounds]; load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end):\n` +
+    `Requests page live, the load generator at ${figure('rps')} req/s over each round (${ROUNDS} rounds, medians [rounds]; load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end):\n` +
       `  live: ${figure('rowsPerSecond')} rows added a second, ${figure('rendered')} rows rendered, ${figure('fps', 1)} frames/s (${fps >= 50 ? 'within' : 'OUTSIDE'} ≥ 50), ` +
       `longest task ${figure('longestTaskMs')} ms, longest frame ${figure('worstFrameMs')} ms; the same page paused: ${figure('pausedFps', 1)} frames/s (this machine's pace at its load)\n` +
       `  Pause shown after ${figure('pauseMs')} ms (${pause <= 100 ? 'within' : 'OVER'} 100 ms), a filter after ${figure('filterMs')} ms (${filter <= 100 ? 'within' : 'OVER'} 100 ms)`,
