@@ -1,5 +1,6 @@
 // Conversions on the real ffmpeg, through HTTP: deliveries, notifications, retries, limits and clean-up.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createUser } from '../support/users.js';
 import { downloadPath, storageClient } from '../files/support.js';
+import { FFMPEG, programPath } from '../../../test/support/programs.js';
 import { Receiver, makeVideo, makeWatermark, pixelAt, probe, transcoderClient } from './support.js';
 
 // Jobs work under the system temporary folder: give this file its own, to see that they clean up.
@@ -180,6 +182,29 @@ describe('conversion with ffmpeg', () => {
     expect(downloads.sort()).toEqual(['120p.mp4', '180p.mp4']);
     expect(probe(join(receiver.root, videoId, '120p.mp4')).height).toBe(120);
     expect(probe(join(receiver.root, videoId, '180p.mp4')).height).toBe(180);
+
+    // One command writes each quality's MP4 and HLS from the same packets: no second run reads the MP4s back.
+    const log = (await jobOf(requestId))['log'] as { command: string }[];
+    expect(log.map(({ command }) => command.split(' ')[0]!.split('/').pop())).toEqual(['ffprobe', 'ffmpeg']);
+    expect(log[1]!.command).toMatch(
+      / -f tee '\[f=hls:[^ ]*hls_key_info_file=[^ ]*\]convert-\d+\/hls\/120\/playlist\.m3u8\|/,
+    );
+    // Its segments are those a stream copy of the MP4 gives (AES-CBC pads each to 16 bytes): no more overhead.
+    const copy = mkdtempSync(join(systemTmp, 'transcoder-copy-'));
+    execFileSync(programPath(FFMPEG), [
+      ...['-hide_banner', '-loglevel', 'error', '-i', join(receiver.root, videoId, '180p.mp4'), '-c', 'copy'],
+      ...['-f', 'hls', '-hls_time', '2', '-hls_playlist_type', 'vod', join(copy, 'playlist.m3u8')],
+    ]);
+    const sizes = (folder: string) =>
+      readdirSync(folder)
+        .filter((name) => name.endsWith('.ts'))
+        .sort()
+        .map((name) => statSync(join(folder, name)).size);
+    const copied = sizes(copy);
+    const delivered180 = sizes(join(receiver.root, videoId, '180'));
+    expect(delivered180).toHaveLength(copied.length);
+    delivered180.forEach((size, i) => expect(size - copied[i]!).toBeGreaterThan(0));
+    delivered180.forEach((size, i) => expect(size - copied[i]!).toBeLessThanOrEqual(16));
   });
 
   // A 40x20 red mark on a black 320x240 video, 8 pixels from the edges: [location, centre of the mark].
