@@ -126,6 +126,50 @@ describe('conversion with ffmpeg', () => {
     expect(await jobOf(requestId)).toMatchObject({ state: 'complete', deliveries: { delivered: 4, failed: 0 } });
   });
 
+  it('sends each delivery as one multipart body of its own: the fields, then the file, with a length', async () => {
+    // A plain Node server keeps the raw requests: the body is built by hand, so a standard parser must read it.
+    const requests: { headers: Record<string, string | string[] | undefined>; body: Buffer }[] = [];
+    const raw = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        requests.push({ headers: req.headers, body: Buffer.concat(chunks) });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((listening) => raw.listen(0, '127.0.0.1', listening));
+    try {
+      const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/upload`;
+      await post('/metadata/upload', { name: 'raw', url, headers: { 'x-delivery-secret': 's3cret' } });
+      const { requestId, videoId } = await convert({
+        url: `${receiver.url}/src/video.mp4`,
+        upload: 'raw',
+        thumbnail: true,
+      });
+      expect((await receiver.notificationsOf(requestId, 1))[0]!.status).toBe('COMPLETE');
+      expect(requests).toHaveLength(2);
+      const boundaries = requests.map(({ headers, body }) => {
+        const type = String(headers['content-type']);
+        expect(type).toMatch(/^multipart\/form-data; boundary=basekit-[0-9a-f]{48}$/);
+        expect(headers['content-length']).toBe(String(body.length));
+        expect(headers['x-delivery-secret']).toBe('s3cret');
+        return type;
+      });
+      expect(new Set(boundaries).size).toBe(2);
+      const { headers, body } = requests[0]!;
+      const form = await new Response(body, {
+        headers: { 'content-type': String(headers['content-type']) },
+      }).formData();
+      expect([...form.keys()]).toEqual(['requestId', 'videoId', 'thumbnail', 'file']);
+      expect([form.get('requestId'), form.get('videoId'), form.get('thumbnail')]).toEqual([requestId, videoId, 'true']);
+      const file = form.get('file') as File;
+      expect([file.name, file.type]).toEqual(['thumbnail-001.jpg', 'image/jpeg']);
+      expect([...new Uint8Array(await file.arrayBuffer()).subarray(0, 2)]).toEqual([0xff, 0xd8]);
+    } finally {
+      await new Promise((closed) => raw.close(closed));
+    }
+  });
+
   it('cuts VOD into AES-128 HLS per quality with a master playlist and downloadable files', async () => {
     expect(
       (
