@@ -25,7 +25,7 @@ const LADDER = [
   { resolution: '540', videoBitrate: '1500k', audioBitrate: '128k' },
   { resolution: '720', videoBitrate: '2500k', audioBitrate: '128k' },
 ];
-const RUNS = 5;
+const RUNS = Number(process.env['TRANSCODER_BENCH_RUNS'] ?? 5);
 /** Thumbnail moments, seconds. */
 const SHOTS = [5, 10, 15];
 const PADDING = 8;
@@ -61,18 +61,24 @@ function referenceArgs(source: string, mark: string, out: string): string[] {
   ];
 }
 
-/** CPU seconds used so far by this process and its finished children (ffmpeg, ffprobe), from /proc/self/stat. */
-function cpuSeconds(): number {
+/** CPU seconds used so far by this process (the server) and by its finished children (ffmpeg, ffprobe), from /proc. */
+function cpuSeconds(): { own: number; children: number } {
   const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
   // utime, stime, cutime, cstime are fields 14 to 17 of the stat line, in clock ticks (100 per second).
-  return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / 100;
+  const ticks = (from: number) => (Number(fields[from]) + Number(fields[from + 1])) / 100;
+  return { own: ticks(11), children: ticks(13) };
 }
 
-/** Wall and CPU seconds of `work`. */
-async function measure(work: () => unknown): Promise<{ wall: number; cpu: number }> {
+/** Wall and CPU seconds of `work`; `own` is this process's share of `cpu` (the server's, without ffmpeg's). */
+async function measure(work: () => unknown): Promise<{ wall: number; cpu: number; own: number }> {
   const [wall, cpu] = [performance.now(), cpuSeconds()];
   await work();
-  return { wall: (performance.now() - wall) / 1000, cpu: cpuSeconds() - cpu };
+  const after = cpuSeconds();
+  return {
+    wall: (performance.now() - wall) / 1000,
+    cpu: after.own + after.children - cpu.own - cpu.children,
+    own: after.own - cpu.own,
+  };
 }
 
 function median(values: number[]): number {
@@ -126,7 +132,7 @@ interface Received {
 const epochMs = () => performance.timeOrigin + performance.now();
 
 /** One job: its wall time from the request to its last notification, the deliveries' share of it, and its files. */
-async function job(): Promise<{ wall: number; delivering: number; deliveries: number }> {
+async function job(): Promise<{ wall: number; delivering: number; deliveries: number; requestId: string }> {
   const start = epochMs();
   const res = await post('/video/convert', {
     url: `${receiverUrl}/src/input.mp4`,
@@ -143,7 +149,17 @@ async function job(): Promise<{ wall: number; delivering: number; deliveries: nu
     wall: (got.lastNotification - start) / 1000,
     delivering: (got.lastNotification - got.firstDelivery) / 1000,
     deliveries: got.deliveries,
+    requestId,
   };
+}
+
+/** Seconds the job's commands ran (ffprobe, ffmpeg), from its log in the admin job view. */
+async function commandSeconds(requestId: string): Promise<number> {
+  const answer = await fetch(`${server.url}/__admin/jobs`, {
+    headers: { 'X-Service-Authentication-Key': 'dev-master-key' },
+  });
+  const { jobs } = (await answer.json()) as { jobs: { requestId: string; log: { ms: number }[] }[] };
+  return jobs.find((j) => j.requestId === requestId)!.log.reduce((sum, run) => sum + run.ms, 0) / 1000;
 }
 
 function reference(): void {
@@ -161,20 +177,27 @@ const warnings: string[] = [];
 process.on('warning', (warning) => warnings.push(`${warning.name}: ${warning.message}`));
 const load = () => loadavg()[0]!.toFixed(1);
 type Run = { wall: number; cpu: number };
-const jobs: (Run & { receiverCpu: number; delivering: number; deliveries: number })[] = [];
+const jobs: (Run & { own: number; receiverCpu: number; delivering: number; deliveries: number; commands: number })[] =
+  [];
 const references: Run[] = [];
 const loads: string[] = [];
 for (let run = 0; run < RUNS; run++) {
   const before = load();
   references.push(await measure(reference));
   const receiverCpu = receiver.cpuSeconds();
-  let done = { wall: 0, delivering: 0, deliveries: 0 };
-  const { cpu } = await measure(async () => (done = await job()));
-  jobs.push({ ...done, cpu, receiverCpu: receiver.cpuSeconds() - receiverCpu });
+  let done = { wall: 0, delivering: 0, deliveries: 0, requestId: '' };
+  const { cpu, own } = await measure(async () => (done = await job()));
+  jobs.push({
+    ...done,
+    cpu,
+    own,
+    receiverCpu: receiver.cpuSeconds() - receiverCpu,
+    commands: await commandSeconds(done.requestId),
+  });
   const [j, r] = [jobs.at(-1)!, references.at(-1)!];
   loads.push(`${before}-${load()}`);
   console.log(
-    `  round ${run + 1}: command wall ${r.wall.toFixed(2)} s CPU ${r.cpu.toFixed(2)} s | job wall ${j.wall.toFixed(2)} s CPU ${j.cpu.toFixed(2)} s (receiver ${j.receiverCpu.toFixed(2)} s) | load ${loads.at(-1)}`,
+    `  round ${run + 1}: command wall ${r.wall.toFixed(2)} s CPU ${r.cpu.toFixed(2)} s | job wall ${j.wall.toFixed(2)} s (its commands ${j.commands.toFixed(2)} s) CPU ${j.cpu.toFixed(2)} s (server ${j.own.toFixed(2)} s, ffmpeg ${(j.cpu - j.own).toFixed(2)} s; receiver ${j.receiverCpu.toFixed(2)} s) | load ${loads.at(-1)}`,
   );
 }
 const runsOf = (runs: Run[], key: 'wall' | 'cpu') =>
@@ -184,7 +207,7 @@ const show = (name: string, runs: Run[]) =>
 show('single ffmpeg command (HLS + MP4s + thumbnails)', references);
 show(`convert job (the same, ${jobs[0]!.deliveries} deliveries)`, jobs);
 console.log(
-  `  of which deliveries after the last ffmpeg run: median ${median(jobs.map((j) => j.delivering)).toFixed(2)} s; the receiver's CPU (the client's, not counted): median ${median(jobs.map((j) => j.receiverCpu)).toFixed(2)} s`,
+  `  of which deliveries after the last ffmpeg run: median ${median(jobs.map((j) => j.delivering)).toFixed(2)} s; the server's own CPU (without ffmpeg): median ${median(jobs.map((j) => j.own)).toFixed(2)} s; the receiver's CPU (the client's, not counted): median ${median(jobs.map((j) => j.receiverCpu)).toFixed(2)} s`,
 );
 // Each job ran right after its reference, under about the same load: the median of the pairs' ratios.
 const ratio = (key: 'wall' | 'cpu') => median(jobs.map((r, i) => r[key] / references[i]![key]));

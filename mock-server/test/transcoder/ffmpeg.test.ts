@@ -157,7 +157,7 @@ describe('conversion with ffmpeg', () => {
       });
       expect(new Set(boundaries).size).toBe(2);
       const { headers, body } = requests[0]!;
-      const form = await new Response(body, {
+      const form = await new Response(new Uint8Array(body), {
         headers: { 'content-type': String(headers['content-type']) },
       }).formData();
       expect([...form.keys()]).toEqual(['requestId', 'videoId', 'thumbnail', 'file']);
