@@ -44,7 +44,8 @@ it('shows a request live, opens it at its own URL with its secrets masked, and f
   });
   await expect(
     page
-      .getByRole('table', { name: 'Request headers' })
+      .getByRole('region', { name: 'Request', exact: true })
+      .getByRole('table', { name: 'Headers' })
       .getByRole('row')
       .filter({ hasText: 'x-service-authentication-key' })
       .textContent(),
