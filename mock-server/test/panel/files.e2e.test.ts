@@ -215,6 +215,8 @@ it('shows a folder as thumbnails beside the list, finds entries by name below it
   const cards = page.getByRole('list', { name: 'Entries of /gallery' });
   expect(await cards.locator('.file-name').allTextContents()).toEqual(['2024/', 'Café.png', 'notes.txt']);
   expect(await cards.locator('.file-kind').allTextContents()).toEqual(['folder', 'text/plain']);
+  // One entry is "1 entry".
+  expect(await cards.locator('.file-meta').first().textContent()).toMatch(/^\s*1 entry$/);
   const thumbnail = cards.getByRole('link', { name: 'Café.png' }).locator('img');
   await expect
     .poll(() => thumbnail.evaluate((img: HTMLImageElement) => [img.complete, img.naturalWidth, img.naturalHeight]))
@@ -238,4 +240,14 @@ it('shows a folder as thumbnails beside the list, finds entries by name below it
   const facts = await page.locator('dl.facts').textContent();
   expect(facts).toContain('Typeimage/png');
   expect(await page.locator('dl.facts').getByRole('link', { name: 'olga' }).count()).toBe(1);
+  const tree = page.getByRole('navigation', { name: 'Folder tree' });
+  await expect
+    .poll(() =>
+      tree
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('link', { name: '2024', exact: true }) })
+        .last()
+        .textContent(),
+    )
+    .toMatch(/ · 1 entry, 1 in all$/);
 });
