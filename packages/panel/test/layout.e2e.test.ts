@@ -3,8 +3,8 @@
 // a button, the top bar stays one line; `/` goes to the page's search field and Ctrl+K opens the command palette of
 // pages and actions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authIdHeader, createUser, masterAuth } from '../support/users.js';
-import { transcoderClient } from '../transcoder/support.js';
+import { authIdHeader, createUser, masterAuth } from '../../engine/test/support/users.js';
+import { transcoderClient } from '../../../mock-server/test/transcoder/support.js';
 import { seedNotes } from './database-support.js';
 import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
 
