@@ -261,6 +261,7 @@ export type {
   ContentDigests,
   Hasher,
   Hashing,
+  Pbkdf2,
   Journal,
   JournalContents,
   Persistence,
