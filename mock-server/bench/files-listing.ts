@@ -6,39 +6,48 @@ import { DEFAULT_CONFIG, createEngine } from '@basekit/engine';
 import { type FileRecord, listFolder, sortedNames } from '../../packages/engine/src/areas/files/listing.js';
 import { type FilePath, publicUrl } from '../../packages/engine/src/areas/files/paths.js';
 import { filesState } from '../../packages/engine/src/areas/files/state.js';
-import { type FolderNode, type TreeNode, existing } from '../../packages/engine/src/areas/files/tree.js';
+import { type FileNode, type FolderNode, type TreeNode, existing } from '../../packages/engine/src/areas/files/tree.js';
 
 const FOLDERS = 100;
 const FILES_EACH = 1000;
 const ROUNDS = 9;
 
+// The engine's code before the totals (packages/engine/src/areas/files/tree.ts at issue 28's first round), verbatim.
+function* nodesIn(node: TreeNode): Generator<TreeNode> {
+  yield node;
+  if (node.kind === 'folder') for (const child of node.children.values()) yield* nodesIn(child);
+}
+function* filesIn(node: TreeNode): Generator<FileNode> {
+  for (const inner of nodesIn(node)) if (inner.kind === 'file') yield inner;
+}
+function descendantCount(node: TreeNode): number {
+  if (node.kind === 'file') return 0;
+  let count = 0;
+  for (const child of node.children.values()) count += 1 + descendantCount(child);
+  return count;
+}
+function sizeOf(node: TreeNode): number {
+  let size = 0;
+  for (const file of filesIn(node)) size += file.size;
+  return size;
+}
+
 /** The listing as the engine computed it before the totals: each entry's subtree walked for its size and counts. */
 function listWalking(root: FolderNode, bucket: string, path: FilePath): FileRecord[] {
-  const walk = (node: TreeNode): { bytes: number; below: number } => {
-    if (node.kind === 'file') return { bytes: node.size, below: 0 };
-    const sum = { bytes: 0, below: 0 };
-    for (const child of node.children.values()) {
-      const inner = walk(child);
-      sum.bytes += inner.bytes;
-      sum.below += 1 + inner.below;
-    }
-    return sum;
-  };
   const folder = existing(root, path, bucket);
   if (folder.kind !== 'folder') throw new Error('not a folder');
   return sortedNames(folder)
     .slice(0, 50)
     .map((name) => {
       const node = folder.children.get(name)!;
-      const { bytes, below } = walk(node);
       return {
         guid: node.guid,
         url: publicUrl(bucket, [...path, name]),
         ownerId: node.ownerId,
         isDirectory: node.kind === 'folder',
-        fileSizeInBytes: bytes,
+        fileSizeInBytes: sizeOf(node),
         numberOfDirectChildren: node.kind === 'folder' ? node.children.size : 0,
-        numberOfTotalChildren: below,
+        numberOfTotalChildren: descendantCount(node),
       };
     });
 }
