@@ -172,7 +172,7 @@ function reference(): void {
 console.log(
   `input: ${SECONDS} s ${SIZE} 25 fps H.264 + AAC; ladder ${LADDER.map((o) => `${o.resolution}p@${o.videoBitrate}`).join(', ')}; x264 ${SPEED}; ${SHOTS.length} thumbnails; a watermark; ${RUNS} runs each, alternating`,
 );
-// The job's signal is followed by each delivery while it runs, and only then (issue 28: 11 listeners warned).
+// The job's signal is followed by each delivery while it runs, and only then (an earlier version warned at the 11th listener).
 const warnings: string[] = [];
 process.on('warning', (warning) => warnings.push(`${warning.name}: ${warning.message}`));
 const load = () => loadavg()[0]!.toFixed(1);
