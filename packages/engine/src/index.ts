@@ -259,6 +259,7 @@ export type {
   BlobWriter,
   ByteSearch,
   ContentDigests,
+  FileDigests,
   Hasher,
   Hashing,
   Journal,

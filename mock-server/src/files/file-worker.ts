@@ -1,0 +1,321 @@
+// The one worker thread of the server's uploads: it hashes each content (MD5 and CRC-32) and, given the descriptor of
+// the file it goes to, writes it there too, so that the thread that reads and parses uploads does neither.
+import { createHash } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
+import { crc32 } from 'node:zlib';
+import type { ContentDigests, FileDigests } from '@basekit/engine';
+import { ownsItsBuffer } from '../request-body.js';
+import { WRITE_MAX } from './write-behind.js';
+
+/** Bytes gathered before they go to the worker in one message. */
+const BATCH = 1024 * 1024;
+/** Bytes given to the worker and not yet hashed (and written) before `write` makes its caller wait. */
+const HIGH_WATER = 8 * 1024 * 1024;
+/** Copy buffers back from the worker kept for the next batches. */
+const SPARES = 4;
+
+/**
+ * The worker's code, as text (it runs the same from the sources, the build and a test runner). Each message brings
+ * pieces of one content. With a descriptor, the worker starts writing them (`writev` on the thread pool, one at a
+ * time, in order) and hashes them while they are written, so the disk and MD5 run side by side; each write done is
+ * acknowledged with its size and the buffers it freed. `end` answers the digests once everything is written;
+ * `stop` drops what waits and answers once no write is under way, so the descriptor may then be closed.
+ */
+const WORKER = `
+const { parentPort } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
+const { writev } = require('node:fs');
+const { crc32 } = require('node:zlib');
+const contents = new Map();
+const sizeOf = (pieces) => pieces.reduce((size, piece) => size + piece.length, 0);
+const fault = (error) => ({ message: error.message, code: error.code, errno: error.errno, syscall: error.syscall });
+
+// The buffers go back too: left here as garbage, they would wait for a collection in a heap that makes little else.
+function done(content, pieces) {
+  const buffers = [...new Set(pieces.map((piece) => piece.buffer))];
+  parentPort.postMessage({ id: content.id, done: sizeOf(pieces), buffers }, buffers);
+}
+
+function settle(content) {
+  if (!content.closing || content.writing || (content.waiting.length > 0 && !content.failure)) return;
+  contents.delete(content.id);
+  const { id, failure } = content;
+  if (content.closing === 'stop' || failure) parentPort.postMessage({ id, closed: true });
+  else parentPort.postMessage({ id, closed: true, md5: content.md5.digest('hex'), crc: content.crc });
+}
+
+function fail(content, error) {
+  content.failure = fault(error);
+  parentPort.postMessage({ id: content.id, failure: content.failure });
+  const dropped = content.waiting.flat();
+  content.waiting = [];
+  if (dropped.length > 0) done(content, dropped);
+}
+
+/**
+ * Writes the first message's pieces that wait, at most ${WRITE_MAX} bytes a writev (see WRITE_MAX in
+ * write-behind.ts). A write may take fewer bytes than given (a full disk): the rest goes again. The message is done
+ * once all of it is.
+ */
+function drain(content) {
+  if (content.writing || content.failure || content.waiting.length === 0) return settle(content);
+  const pieces = content.waiting.shift();
+  const rest = [...pieces];
+  content.writing = true;
+  const write = () => {
+    const some = [];
+    for (let size = 0; rest.length > 0 && size < ${WRITE_MAX}; ) {
+      const piece = rest.shift();
+      const taken = Math.min(piece.length, ${WRITE_MAX} - size);
+      if (taken < piece.length) rest.unshift(piece.subarray(taken));
+      some.push(piece.subarray(0, taken));
+      size += taken;
+    }
+    writev(content.fd, some, null, (error, written) => {
+      if (!error && written === 0) error = new Error('the file system took none of the bytes written');
+      if (!error) {
+        let skip = written;
+        while (some.length > 0 && skip >= some[0].length) skip -= some.shift().length;
+        if (skip > 0) some[0] = some[0].subarray(skip);
+        rest.unshift(...some);
+        if (rest.length > 0) return write();
+      }
+      content.writing = false;
+      done(content, pieces);
+      if (error) fail(content, error);
+      drain(content);
+    });
+  };
+  write();
+}
+
+parentPort.on('message', ({ id, fd, pieces, end, stop }) => {
+  let content = contents.get(id);
+  if (!content) {
+    content = { id, fd, md5: createHash('md5'), crc: 0, waiting: [], writing: false, failure: undefined, closing: undefined };
+    contents.set(id, content);
+  }
+  if (stop) {
+    content.closing = 'stop';
+    const dropped = content.waiting.flat();
+    content.waiting = [];
+    if (dropped.length > 0) done(content, dropped);
+  } else if (pieces.length > 0) {
+    const writes = content.fd !== undefined && !content.failure;
+    if (writes) {
+      content.waiting.push(pieces);
+      drain(content);
+    }
+    for (const piece of pieces) {
+      content.md5.update(piece);
+      content.crc = crc32(piece, content.crc);
+    }
+    if (!writes) done(content, pieces);
+  }
+  if (end) content.closing ??= 'end';
+  settle(content);
+});
+`;
+
+interface Reply {
+  id: number;
+  /** Bytes hashed (and written), and the buffers they freed. */
+  done?: number;
+  buffers?: ArrayBuffer[];
+  /** A write failed: what Node's error said. */
+  failure?: { message: string; code?: string; errno?: number; syscall?: string };
+  /** The worker is done with the content (and its descriptor); with the digests when it ended whole. */
+  closed?: true;
+  md5?: string;
+  crc?: number;
+}
+
+let worker: Worker | undefined;
+/** The contents under way in the worker, by id: how each takes the worker's replies, or its loss. */
+const under = new Map<number, { reply(reply: Reply): void; lost(error: unknown): void }>();
+let nextId = 0;
+/** Copy buffers back from the worker, for the next batches. */
+const spare: ArrayBuffer[] = [];
+
+/** The one worker of the process, started with the first upload; it does not keep the process alive. */
+function theWorker(): Worker {
+  if (worker) return worker;
+  const started = new Worker(WORKER, { eval: true });
+  started.on('message', (reply: Reply) => {
+    for (const buffer of reply.buffers ?? [])
+      if (buffer.byteLength === BATCH && spare.length < SPARES) spare.push(buffer);
+    under.get(reply.id)?.reply(reply);
+  });
+  // Should the worker fail, the uploads under way fail (a 500), and the next upload starts another worker.
+  const lost = (error: unknown) => {
+    if (worker === started) worker = undefined;
+    for (const content of under.values()) content.lost(error);
+    under.clear();
+  };
+  started.on('error', lost);
+  started.on('exit', (code) => lost(new Error(`the upload worker stopped (exit code ${code})`)));
+  // After the listeners: a 'message' listener added later refs the worker's port again.
+  started.unref();
+  worker = started;
+  return started;
+}
+
+const hex = (crc: number) => crc.toString(16).padStart(8, '0');
+
+/**
+ * One content going through the worker thread: hashed there and, given the descriptor of its file, written there
+ * too (the worker's writes run on the thread pool while it hashes the next bytes). Chunks are gathered into
+ * messages of 1 MiB: a chunk that owns its buffer (a socket's, see `ownsItsBuffer`) is moved there when the content
+ * is written by the worker, anything else is copied into a buffer that comes back for the next batch. `write`
+ * waits only once 8 MiB are under way. A content that is hashed only and smaller than a batch never reaches the
+ * worker: it is hashed at its end on this thread (a small file costs no message).
+ *
+ * @example
+ * const content = new WorkerContent(handle.fd);
+ * await content.write(chunk);                // moved or copied, queued
+ * const { md5, crc } = await content.end(); // hashed, and in the file (in the OS)
+ */
+export class WorkerContent {
+  readonly #id = nextId++;
+  /** Pieces gathered for the next message, their size, and the buffers to move with them. */
+  #pieces: Uint8Array[] = [];
+  #gathered = 0;
+  #moved: ArrayBuffer[] = [];
+  /** The buffer that chunks not moved are copied into, and how much of it is used. */
+  #copies: Uint8Array<ArrayBuffer> | undefined;
+  #copied = 0;
+  /** Bytes given to the worker and not yet acknowledged. */
+  #underWay = 0;
+  #room: (() => void) | undefined;
+  #failure: unknown;
+  /** Set by the first message: the worker, and the reply that closes the content there. */
+  #sent: { target: Worker; closed: Promise<Reply> } | undefined;
+  #ended: Promise<FileDigests> | undefined;
+  /** Whether the worker is done with the content. */
+  #closed = false;
+
+  /** `fd`: the file the worker writes the content to; none to hash it only. */
+  constructor(private readonly fd?: number) {}
+
+  async write(chunk: Uint8Array): Promise<void> {
+    if (this.#failure !== undefined) throw this.#failure;
+    if (this.fd !== undefined && ownsItsBuffer(chunk)) {
+      this.#pieces.push(chunk);
+      this.#moved.push(chunk.buffer as ArrayBuffer);
+      this.#gathered += chunk.length;
+    } else this.#copy(chunk);
+    if (this.#gathered >= BATCH) this.#send(false);
+    while (this.#underWay >= HIGH_WATER && this.#failure === undefined)
+      await new Promise<void>((resolve) => (this.#room = resolve));
+    if (this.#failure !== undefined) throw this.#failure;
+  }
+
+  /** After the last chunk: the digests, once every byte is hashed and written; the same again when called again. */
+  end(): Promise<FileDigests> {
+    this.#ended ??= this.#end();
+    return this.#ended;
+  }
+
+  /** Drops the content; resolves once the worker no longer writes to the descriptor (it may then be closed). */
+  async stop(): Promise<void> {
+    if (!this.#sent || this.#closed) return;
+    this.#sent.target.postMessage({ id: this.#id, pieces: [], stop: true });
+    await this.#sent.closed;
+  }
+
+  async #end(): Promise<FileDigests> {
+    if (!this.#sent && this.fd === undefined) {
+      const md5 = createHash('md5');
+      let crc = 0;
+      for (const piece of this.#pieces) {
+        md5.update(piece);
+        crc = crc32(piece, crc);
+      }
+      this.#returnCopies();
+      return { md5: md5.digest('hex'), crc: hex(crc) };
+    }
+    this.#send(true);
+    const { md5, crc } = await this.#sent!.closed;
+    if (this.#failure !== undefined) throw this.#failure;
+    return { md5: md5!, crc: hex(crc!) };
+  }
+
+  #copy(chunk: Uint8Array): void {
+    for (let at = 0; at < chunk.length; ) {
+      if (!this.#copies) {
+        this.#copies = new Uint8Array(spare.pop() ?? new ArrayBuffer(BATCH));
+        this.#copied = 0;
+        this.#moved.push(this.#copies.buffer);
+      }
+      const taken = Math.min(chunk.length - at, BATCH - this.#copied);
+      this.#copies.set(chunk.subarray(at, at + taken), this.#copied);
+      this.#pieces.push(this.#copies.subarray(this.#copied, this.#copied + taken));
+      this.#copied += taken;
+      this.#gathered += taken;
+      at += taken;
+      if (this.#copied === BATCH) {
+        this.#copies = undefined;
+        this.#send(false);
+      }
+    }
+  }
+
+  #send(end: boolean): void {
+    this.#sent ??= this.#start();
+    this.#sent.target.postMessage({ id: this.#id, fd: this.fd, pieces: this.#pieces, end }, this.#moved);
+    this.#underWay += this.#gathered;
+    this.#pieces = [];
+    this.#moved = [];
+    this.#gathered = 0;
+    this.#copies = undefined;
+  }
+
+  #start(): { target: Worker; closed: Promise<Reply> } {
+    const closed = new Promise<Reply>((resolve) => {
+      under.set(this.#id, {
+        reply: (reply) => {
+          if (reply.done !== undefined) this.#underWay -= reply.done;
+          if (reply.failure) this.#failure = writeError(reply.failure);
+          if (reply.closed) {
+            this.#closed = true;
+            under.delete(this.#id);
+            resolve(reply);
+          }
+          if (this.#underWay < HIGH_WATER || this.#failure !== undefined) this.#wake();
+        },
+        lost: (error) => {
+          this.#closed = true;
+          this.#failure ??= error;
+          this.#wake();
+          resolve({ id: this.#id, closed: true });
+        },
+      });
+    });
+    return { target: theWorker(), closed };
+  }
+
+  #wake(): void {
+    this.#room?.();
+    this.#room = undefined;
+  }
+
+  #returnCopies(): void {
+    if (this.#copies && spare.length < SPARES) spare.push(this.#copies.buffer);
+    this.#copies = undefined;
+    this.#pieces = [];
+  }
+}
+
+/** A failed write in the worker as Node's own error (its `code` tells a full disk). */
+function writeError({ message, ...details }: NonNullable<Reply['failure']>): Error {
+  return Object.assign(new Error(message), details);
+}
+
+/**
+ * The `digests` of Node's hashing capability, for contents that are not written by the worker (in memory): the
+ * bytes are copied to it in 1 MiB batches.
+ */
+export function workerDigests(): ContentDigests {
+  const content = new WorkerContent();
+  return { update: (chunk) => content.write(chunk), end: () => content.end() };
+}
