@@ -1,29 +1,51 @@
-// The one worker thread of the server's uploads: it hashes each content (MD5 and CRC-32) and, given the descriptor of
-// the file it goes to, writes it there too, so that the thread that reads and parses uploads does neither.
+// The two worker threads of the server's uploads, in a chain: the first computes each content's MD5 and hands the
+// bytes on to the second, which computes its CRC-32 and, given the descriptor of the file it goes to, writes it there
+// too. The thread that reads and parses uploads does none of it, and MD5 (the largest cost) has a thread to itself.
 import { createHash } from 'node:crypto';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
 import type { ContentDigests, FileDigests } from '@basekit/engine';
 import { ownsItsBuffer } from '../request-body.js';
 import { WRITE_MAX } from './write-behind.js';
 
-/** Bytes gathered before they go to the worker in one message. */
+/** Bytes gathered before they go to the workers in one message. */
 const BATCH = 1024 * 1024;
-/** Bytes given to the worker and not yet hashed (and written) before `write` makes its caller wait. */
+/** Bytes given to the workers and not yet hashed (and written) before `write` makes its caller wait. */
 const HIGH_WATER = 8 * 1024 * 1024;
-/** Copy buffers back from the worker kept for the next batches. */
+/** Copy buffers back from the workers kept for the next batches. */
 const SPARES = 4;
 
 /**
- * The worker's code, as text (it runs the same from the sources, the build and a test runner). Each message brings
- * pieces of one content. With a descriptor, the worker starts writing them (`writev` on the thread pool, one at a
- * time, in order) and hashes them while they are written, so the disk and MD5 run side by side; each write done is
- * acknowledged with its size and the buffers it freed. `end` answers the digests once everything is written;
- * `stop` drops what waits and answers once no write is under way, so the descriptor may then be closed.
+ * The first worker's code, as text (it runs the same from the sources, the build and a test runner): each message
+ * brings pieces of one content, whose MD5 it updates before handing the message on (the buffers moved, not copied)
+ * to the second worker, with the digest once the content ends.
  */
-const WORKER = `
-const { parentPort } = require('node:worker_threads');
+const MD5_WORKER = `
+const { workerData, parentPort } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
+const { next } = workerData;
+const open = new Map();
+parentPort.on('message', (message) => {
+  let md5 = open.get(message.id);
+  if (!md5) open.set(message.id, (md5 = createHash('md5')));
+  for (const piece of message.pieces) md5.update(piece);
+  if (message.end || message.stop) {
+    open.delete(message.id);
+    if (message.end) message.md5 = md5.digest('hex');
+  }
+  next.postMessage(message, [...new Set(message.pieces.map((piece) => piece.buffer))]);
+});
+`;
+
+/**
+ * The second worker's code. With a descriptor, it starts writing each message's pieces (`writev` on the thread
+ * pool, one at a time, in order) and computes their CRC-32 while they are written; each message written (or, without
+ * a descriptor, hashed) is acknowledged to the server's thread with its size and its buffers. `end` answers both
+ * digests once everything is written; `stop` drops what waits and answers once no write is under way, so the
+ * descriptor may then be closed.
+ */
+const WRITER_WORKER = `
+const { workerData, parentPort } = require('node:worker_threads');
 const { writev } = require('node:fs');
 const { crc32 } = require('node:zlib');
 const contents = new Map();
@@ -41,7 +63,7 @@ function settle(content) {
   contents.delete(content.id);
   const { id, failure } = content;
   if (content.closing === 'stop' || failure) parentPort.postMessage({ id, closed: true });
-  else parentPort.postMessage({ id, closed: true, md5: content.md5.digest('hex'), crc: content.crc });
+  else parentPort.postMessage({ id, closed: true, md5: content.md5, crc: content.crc });
 }
 
 function fail(content, error) {
@@ -89,10 +111,10 @@ function drain(content) {
   write();
 }
 
-parentPort.on('message', ({ id, fd, pieces, end, stop }) => {
+workerData.from.on('message', ({ id, fd, pieces, end, stop, md5 }) => {
   let content = contents.get(id);
   if (!content) {
-    content = { id, fd, md5: createHash('md5'), crc: 0, waiting: [], writing: false, failure: undefined, closing: undefined };
+    content = { id, fd, md5: undefined, crc: 0, waiting: [], writing: false, failure: undefined, closing: undefined };
     contents.set(id, content);
   }
   if (stop) {
@@ -106,13 +128,13 @@ parentPort.on('message', ({ id, fd, pieces, end, stop }) => {
       content.waiting.push(pieces);
       drain(content);
     }
-    for (const piece of pieces) {
-      content.md5.update(piece);
-      content.crc = crc32(piece, content.crc);
-    }
+    for (const piece of pieces) content.crc = crc32(piece, content.crc);
     if (!writes) done(content, pieces);
   }
-  if (end) content.closing ??= 'end';
+  if (end) {
+    content.md5 = md5;
+    content.closing ??= 'end';
+  }
   settle(content);
 });
 `;
@@ -130,45 +152,51 @@ interface Reply {
   crc?: number;
 }
 
+/** The first worker of the chain, which contents are sent to; the second answers. */
 let worker: Worker | undefined;
-/** The contents under way in the worker, by id: how each takes the worker's replies, or its loss. */
+/** The contents under way in the workers, by id: how each takes the replies, or the workers' loss. */
 const under = new Map<number, { reply(reply: Reply): void; lost(error: unknown): void }>();
 let nextId = 0;
-/** Copy buffers back from the worker, for the next batches. */
+/** Copy buffers back from the workers, for the next batches. */
 const spare: ArrayBuffer[] = [];
 
-/** The one worker of the process, started with the first upload; it does not keep the process alive. */
+/** The workers of the process, started with the first upload; they do not keep the process alive. */
 function theWorker(): Worker {
   if (worker) return worker;
-  const started = new Worker(WORKER, { eval: true });
-  started.on('message', (reply: Reply) => {
+  const { port1, port2 } = new MessageChannel();
+  const writer = new Worker(WRITER_WORKER, { eval: true, workerData: { from: port2 }, transferList: [port2] });
+  const hasher = new Worker(MD5_WORKER, { eval: true, workerData: { next: port1 }, transferList: [port1] });
+  writer.on('message', (reply: Reply) => {
     for (const buffer of reply.buffers ?? [])
       if (buffer.byteLength === BATCH && spare.length < SPARES) spare.push(buffer);
     under.get(reply.id)?.reply(reply);
   });
-  // Should the worker fail, the uploads under way fail (a 500), and the next upload starts another worker.
+  // Should a worker fail, both stop, the uploads under way fail (a 500), and the next upload starts others.
   const lost = (error: unknown) => {
-    if (worker === started) worker = undefined;
+    if (worker === hasher) worker = undefined;
     for (const content of under.values()) content.lost(error);
     under.clear();
+    for (const thread of [writer, hasher]) void thread.terminate();
   };
-  started.on('error', lost);
-  started.on('exit', (code) => lost(new Error(`the upload worker stopped (exit code ${code})`)));
-  // After the listeners: a 'message' listener added later refs the worker's port again.
-  started.unref();
-  worker = started;
-  return started;
+  for (const thread of [writer, hasher]) {
+    thread.on('error', lost);
+    thread.on('exit', (code) => lost(new Error(`an upload worker stopped (exit code ${code})`)));
+    // After the listeners: a 'message' listener added later refs the worker's port again.
+    thread.unref();
+  }
+  worker = hasher;
+  return hasher;
 }
 
 const hex = (crc: number) => crc.toString(16).padStart(8, '0');
 
 /**
- * One content going through the worker thread: hashed there and, given the descriptor of its file, written there
- * too (the worker's writes run on the thread pool while it hashes the next bytes). Chunks are gathered into
- * messages of 1 MiB: a chunk that owns its buffer (a socket's, see `ownsItsBuffer`) is moved there when the content
- * is written by the worker, anything else is copied into a buffer that comes back for the next batch. `write`
- * waits only once 8 MiB are under way. A content that is hashed only and smaller than a batch never reaches the
- * worker: it is hashed at its end on this thread (a small file costs no message).
+ * One content going through the worker threads: hashed there and, given the descriptor of its file, written there
+ * too (MD5 on one thread; CRC-32 on the other while the thread pool writes). Chunks are gathered into messages of
+ * 1 MiB: a chunk that owns its buffer (a socket's, see `ownsItsBuffer`) is moved there when the content is written
+ * by the workers, anything else is copied into a buffer that comes back for the next batch. `write` waits only once
+ * 8 MiB are under way. A content that is hashed only and smaller than a batch never reaches the workers: it is
+ * hashed at its end on this thread (a small file in memory costs no message).
  *
  * @example
  * const content = new WorkerContent(handle.fd);
@@ -184,17 +212,17 @@ export class WorkerContent {
   /** The buffer that chunks not moved are copied into, and how much of it is used. */
   #copies: Uint8Array<ArrayBuffer> | undefined;
   #copied = 0;
-  /** Bytes given to the worker and not yet acknowledged. */
+  /** Bytes given to the workers and not yet acknowledged. */
   #underWay = 0;
   #room: (() => void) | undefined;
   #failure: unknown;
-  /** Set by the first message: the worker, and the reply that closes the content there. */
+  /** Set by the first message: the first worker, and the reply that closes the content in the second. */
   #sent: { target: Worker; closed: Promise<Reply> } | undefined;
   #ended: Promise<FileDigests> | undefined;
-  /** Whether the worker is done with the content. */
+  /** Whether the workers are done with the content. */
   #closed = false;
 
-  /** `fd`: the file the worker writes the content to; none to hash it only. */
+  /** `fd`: the file the second worker writes the content to; none to hash it only. */
   constructor(private readonly fd?: number) {}
 
   async write(chunk: Uint8Array): Promise<void> {
@@ -216,7 +244,7 @@ export class WorkerContent {
     return this.#ended;
   }
 
-  /** Drops the content; resolves once the worker no longer writes to the descriptor (it may then be closed). */
+  /** Drops the content; resolves once no worker writes to the descriptor any more (it may then be closed). */
   async stop(): Promise<void> {
     if (!this.#sent || this.#closed) return;
     this.#sent.target.postMessage({ id: this.#id, pieces: [], stop: true });
@@ -237,7 +265,8 @@ export class WorkerContent {
     this.#send(true);
     const { md5, crc } = await this.#sent!.closed;
     if (this.#failure !== undefined) throw this.#failure;
-    return { md5: md5!, crc: hex(crc!) };
+    if (md5 === undefined || crc === undefined) throw new Error('the content was stopped before its end');
+    return { md5, crc: hex(crc) };
   }
 
   #copy(chunk: Uint8Array): void {
@@ -306,7 +335,7 @@ export class WorkerContent {
   }
 }
 
-/** A failed write in the worker as Node's own error (its `code` tells a full disk). */
+/** A failed write in a worker as Node's own error (its `code` tells a full disk). */
 function writeError({ message, ...details }: NonNullable<Reply['failure']>): Error {
   return Object.assign(new Error(message), details);
 }
