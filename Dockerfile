@@ -8,15 +8,16 @@
 
 # Stage 1: the engine, the SDK (the server's testing helpers use its admin client) and the server packed from this
 # repository, exactly as npm would publish them, then installed from the tarballs into /opt/basekit as an npm user
-# installs them; one step, so that its layer keeps only that. The three workspaces' own dependencies are all their
-# packing needs (the repository's other tools stay out).
+# installs them; one step, so that its layer keeps only that. The three workspaces' own dependencies, and the private
+# panel workspace's (the server's prepack builds the panel into it), are all their packing needs (the repository's
+# other tools stay out).
 FROM node:20-bookworm-slim AS build
 ARG EXTRA_CA_CERTS=""
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false
 WORKDIR /repo
 COPY . .
 RUN if [ -n "$EXTRA_CA_CERTS" ]; then printf '%s\n' "$EXTRA_CA_CERTS" > /tmp/extra-ca.pem; export NODE_EXTRA_CA_CERTS=/tmp/extra-ca.pem; fi \
- && npm ci --ignore-scripts --no-audit --no-fund -w packages/engine -w packages/sdk -w mock-server \
+ && npm ci --ignore-scripts --no-audit --no-fund -w packages/engine -w packages/sdk -w packages/panel -w mock-server \
  && mkdir /packs \
  && npm pack --pack-destination /packs -w packages/engine -w packages/sdk -w mock-server \
  && mkdir /opt/basekit && cd /opt/basekit \

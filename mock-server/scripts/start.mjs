@@ -34,12 +34,13 @@ const run = (...args) => {
 };
 if (changedAt > builtAt) run(join(root, 'node_modules/typescript/bin/tsc'), '-b', join(root, 'mock-server'));
 
-// The management panel: its own Vite build, rebuilt the same way when one of its sources is newer.
-const panel = join(root, 'mock-server/panel');
+// The management panel (packages/panel): its own Vite build into mock-server/panel/dist, rebuilt the same way when
+// one of its sources is newer.
+const panel = join(root, 'packages/panel');
 const panelChangedAt = Math.max(
   newest(join(panel, 'src')),
   ...['index.html', 'vite.config.ts'].map((file) => mtime(join(panel, file))),
 );
-if (panelChangedAt > mtime(join(panel, 'dist/index.html')))
+if (panelChangedAt > mtime(join(root, 'mock-server/panel/dist/index.html')))
   run(join(root, 'node_modules/vite/bin/vite.js'), 'build', panel, '--logLevel', 'warn');
 await import('../bin/basekit-server.js');

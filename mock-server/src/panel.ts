@@ -5,7 +5,10 @@ import { fileURLToPath } from 'node:url';
 /** Where the server serves the management panel (docs/panel.md). */
 export const PANEL_PATH = '/__admin/panel/';
 
-/** The panel's build shipped in this package (`panel/dist`, built by the package's build, prepare and prepack). */
+/**
+ * The panel's build shipped in this package (`panel/dist`, written by the private `packages/panel` workspace's Vite
+ * build, which the package's build, prepare and prepack run).
+ */
 export const BUILT_PANEL_DIR = fileURLToPath(new URL('../panel/dist/', import.meta.url));
 
 const TYPES: Record<string, string> = {
@@ -19,7 +22,7 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-// Where the page reads the word of the header names (panel/index.html).
+// Where the page reads the word of the header names (packages/panel/index.html).
 const HEADER_WORD_META = '<meta name="basekit-header-word" content="Service" />';
 
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

@@ -127,6 +127,12 @@ describe('the packed packages', () => {
     expect(panel).toContain('panel/dist/index.html');
     expect(panel.filter((path) => /^panel\/dist\/assets\/index-[\w-]+\.js$/.test(path))).toHaveLength(1);
     expect(panel.filter((path) => !path.startsWith('panel/dist/') || path.endsWith('.map'))).toEqual([]);
+    // Built by the private packages/panel workspace, which the published server never names.
+    const manifest = readJson<Manifest>('mock-server/package.json');
+    const needs = ['dependencies', 'peerDependencies', 'optionalDependencies'].flatMap((field) =>
+      Object.keys((manifest[field] as Record<string, string> | undefined) ?? {}),
+    );
+    expect(needs).not.toContain(readJson<Manifest>('packages/panel/package.json').name);
   });
 
   it('ship a file for every entry their exports and imports name', () => {

@@ -1,6 +1,6 @@
 // The panel's Faults and Snapshots sections of the Project page, in Chromium against a real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authIdHeader } from '../support/users.js';
+import { authIdHeader } from '../../engine/test/support/users.js';
 import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
 
 describe('panel: faults and snapshots', () => {

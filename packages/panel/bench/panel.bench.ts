@@ -3,15 +3,15 @@
 // server in Chromium (cold cache, until the page is usable; ceiling 1 s), in rounds; and the Database page's grid on a
 // table of 100,000 rows: from choosing 100 (or 1,000) rows a page to those rows on screen (ceilings 150 and 400 ms);
 // the request inspector live at 200 requests a second (panel-inspector.ts).
-// Run: `npm run bench -w @basekit/mock-server -- panel`.
+// Run: `npm run bench -w @basekit/panel`.
 import { readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createAdminClient } from '@basekit/sdk/admin';
 import type { Browser, Page } from 'playwright-core';
-import { startServer } from '../src/server.js';
-import { launchChromium } from '../../test/support/chromium.js';
-import { buildPanel } from '../test/panel/support.js';
+import { startServer } from '../../../mock-server/src/server.js';
+import { launchChromium } from '../../../test/support/chromium.js';
+import { buildPanel } from '../test/support.js';
 import { inspectorBench } from './panel-inspector.js';
 
 const ROUNDS = 7;

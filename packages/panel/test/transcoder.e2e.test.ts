@@ -5,8 +5,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { masterAuth } from '../support/users.js';
-import { Receiver, makeVideo, transcoderClient } from '../transcoder/support.js';
+import { masterAuth } from '../../engine/test/support/users.js';
+import { Receiver, makeVideo, transcoderClient } from '../../../mock-server/test/transcoder/support.js';
 import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
 
 let panel: PanelTest;

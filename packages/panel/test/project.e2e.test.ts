@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authIdHeader } from '../support/users.js';
+import { authIdHeader } from '../../engine/test/support/users.js';
 import { signIn, startPanel, type PanelTest } from './support.js';
 
 describe('panel: Project page', () => {

@@ -1,9 +1,9 @@
 // The database page's models without a browser: header sorting, the filter builder's where in both directions, CSV,
 // and files of rows (export, then import with their lines).
 import { describe, expect, it } from 'vitest';
-import { formatOrder, nextSort, parseOrder } from '../../panel/src/components/grid/sort.js';
-import { formatCsv, parseCsv } from '../../panel/src/pages/database/csv.js';
-import { draftOf, whereOf, type TypeOf } from '../../panel/src/pages/database/filter-model.js';
+import { formatOrder, nextSort, parseOrder } from '../src/components/grid/sort.js';
+import { formatCsv, parseCsv } from '../src/pages/database/csv.js';
+import { draftOf, whereOf, type TypeOf } from '../src/pages/database/filter-model.js';
 import {
   FileError,
   readCsvFile,
@@ -11,7 +11,7 @@ import {
   refusedLine,
   toCsvFile,
   toJsonFile,
-} from '../../panel/src/pages/database/transfer.js';
+} from '../src/pages/database/transfer.js';
 
 const pointer = (className: string, _id: string) => ({ __type: 'Pointer', className, _id });
 const date = (iso: string) => ({ __type: 'Date', iso });

@@ -9,9 +9,9 @@ import { promisify } from 'node:util';
 import type { ConfigInput } from '@basekit/engine';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../../test/support/chromium.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { startTestServer, type TestServer } from '../../../mock-server/test/support/server.js';
 
-const panelRoot = fileURLToPath(new URL('../../panel/', import.meta.url));
+const panelRoot = fileURLToPath(new URL('../', import.meta.url));
 const viteCli = fileURLToPath(new URL('../../../node_modules/vite/bin/vite.js', import.meta.url));
 
 /** Builds the panel from its sources into a new temporary folder, as the package's build does. */

@@ -6,7 +6,8 @@ const HLS = /[\\/]node_modules[\\/]hls\.js[\\/]/;
 /** The data grid and the database page, loaded with that page. */
 const GRID = /[\\/]panel[\\/]src[\\/](components[\\/](grid[\\/]|popover)|pages[\\/]database)/;
 
-// The panel is served by the reference server under /__admin/panel/ and built into panel/dist, which the package ships.
+// The panel is served by the reference server under /__admin/panel/ and built into the server's package
+// (mock-server/panel/dist), which ships it: the published server never depends on this private workspace.
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/__admin/panel/',
@@ -15,7 +16,7 @@ export default defineConfig({
   // Preact's JSX through Vite's own transform: no plugin needed.
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
-    outDir: 'dist',
+    outDir: '../../mock-server/panel/dist',
     emptyOutDir: true,
     // No source maps in the shipped package: they would double its size.
     sourcemap: false,

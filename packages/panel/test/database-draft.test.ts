@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { queryParams, readGridQuery } from '../../panel/src/pages/database/query-params.js';
-import { changesOf, kindOf, toDraft, type Edits } from '../../panel/src/pages/database/row-draft.js';
+import { queryParams, readGridQuery } from '../src/pages/database/query-params.js';
+import { changesOf, kindOf, toDraft, type Edits } from '../src/pages/database/row-draft.js';
 
 const pointer = (className: string, _id: string) => ({ __type: 'Pointer', className, _id });
 

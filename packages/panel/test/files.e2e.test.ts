@@ -3,7 +3,7 @@
 import type { Request, Response } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { masterAuth } from '../support/users.js';
+import { masterAuth } from '../../engine/test/support/users.js';
 import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
 
 let panel: PanelTest;

@@ -3,7 +3,7 @@
 // relation editor refusing rows that do not exist (it used to save them).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { database, type Database } from '../../../packages/engine/test/database/support.js';
-import { createUser, masterAuth } from '../support/users.js';
+import { createUser, masterAuth } from '../../engine/test/support/users.js';
 import { date, expectIds, path, pointer, rowsStatus, seedNotes } from './database-support.js';
 import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
 

@@ -2,7 +2,7 @@
 // overflows sideways at 400 px, the side menu folds away behind a button, the top bar stays one line; `/` goes to the
 // page's search field and Ctrl+K opens the command palette of pages and actions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../support/users.js';
+import { createUser } from '../../engine/test/support/users.js';
 import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
 
 let panel: PanelTest;

@@ -4,9 +4,9 @@
 // input event to the first frame that shows the result). Targets: ≥ 50 frames/s, Pause and filters within 100 ms.
 // Run by panel.bench.ts.
 import type { Browser, Page } from 'playwright-core';
-import type { RunningServer } from '../src/server.js';
-import { loadGenerator, median } from './processes.js';
-import { benchUsers } from './users.js';
+import type { RunningServer } from '../../../mock-server/src/server.js';
+import { loadGenerator, median } from '../../../mock-server/bench/processes.js';
+import { benchUsers } from '../../../mock-server/bench/users.js';
 
 const RATE = 200;
 const ROUNDS = 3;

@@ -3,7 +3,7 @@
 // column with a preview, relations, JSON on one line, and windows of 400 and 360 px.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { database, type Database } from '../../../packages/engine/test/database/support.js';
-import { masterAuth } from '../support/users.js';
+import { masterAuth } from '../../engine/test/support/users.js';
 import { date, expectIds, importRows, path, rowsStatus, seedNotes, shownIds } from './database-support.js';
 import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
 

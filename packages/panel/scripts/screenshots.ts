@@ -1,18 +1,18 @@
 // Screenshots of the management panel for docs/panel.md: builds the panel, starts a server seeded with a few users,
 // rows, files, scores and a finished conversion (ffmpeg; its deliveries go to a local receiver) through the service's
 // own API, and saves one PNG per page into docs/panel/ (palette PNGs through sharp, to keep the repository small).
-// Run: `npm run screenshots:panel -w @basekit/mock-server`.
+// Run: `npm run screenshots -w @basekit/panel`.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { startServer, type RunningServer } from '../src/server.js';
-import { launchChromium } from '../../test/support/chromium.js';
-import { buildPanel } from '../test/panel/support.js';
-import { Receiver, makeVideo } from '../test/transcoder/support.js';
+import { startServer, type RunningServer } from '../../../mock-server/src/server.js';
+import { launchChromium } from '../../../test/support/chromium.js';
+import { buildPanel } from '../test/support.js';
+import { Receiver, makeVideo } from '../../../mock-server/test/transcoder/support.js';
 
-const OUT = fileURLToPath(new URL('../../docs/panel/', import.meta.url));
+const OUT = fileURLToPath(new URL('../../../docs/panel/', import.meta.url));
 
 /** The page of each screenshot, with the selection that shows it best; the inspector first, before the panel's own calls fill it. */
 const SHOTS = [

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { Download } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { database, type Database } from '../../../packages/engine/test/database/support.js';
-import { masterAuth } from '../support/users.js';
+import { masterAuth } from '../../engine/test/support/users.js';
 import { expectIds, path, pointer, rowsStatus, seedNotes } from './database-support.js';
 import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { player } from '../../../packages/engine/test/leaderboards/support.js';
-import { createUser, type TestUser } from '../support/users.js';
+import { createUser, type TestUser } from '../../engine/test/support/users.js';
 import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
 
 let panel: PanelTest;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { authIdHeader, createUser } from '../support/users.js';
+import { authIdHeader, createUser } from '../../engine/test/support/users.js';
 import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
 
 describe('panel: Users page', () => {

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { startTestServer, type TestServer } from './support/server.js';
 
 const PAGE = '<html><head><meta name="basekit-header-word" content="Service" /></head><body>panel</body></html>';
 
