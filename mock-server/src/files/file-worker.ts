@@ -11,7 +11,7 @@ import { WRITE_MAX } from './write-behind.js';
 /** Bytes gathered before they go to the workers in one message. */
 const BATCH = 1024 * 1024;
 /** Bytes given to the workers and not yet hashed (and written) before `write` makes its caller wait. */
-const HIGH_WATER = 8 * 1024 * 1024;
+const HIGH_WATER = 4 * 1024 * 1024;
 /** Copy buffers back from the workers kept for the next batches. */
 const SPARES = 4;
 
@@ -164,8 +164,20 @@ const spare: ArrayBuffer[] = [];
 function theWorker(): Worker {
   if (worker) return worker;
   const { port1, port2 } = new MessageChannel();
-  const writer = new Worker(WRITER_WORKER, { eval: true, workerData: { from: port2 }, transferList: [port2] });
-  const hasher = new Worker(MD5_WORKER, { eval: true, workerData: { next: port1 }, transferList: [port1] });
+  // They make little garbage (the messages): a small young generation keeps their heaps small.
+  const resourceLimits = { maxYoungGenerationSizeMb: 2 };
+  const writer = new Worker(WRITER_WORKER, {
+    eval: true,
+    resourceLimits,
+    workerData: { from: port2 },
+    transferList: [port2],
+  });
+  const hasher = new Worker(MD5_WORKER, {
+    eval: true,
+    resourceLimits,
+    workerData: { next: port1 },
+    transferList: [port1],
+  });
   writer.on('message', (reply: Reply) => {
     for (const buffer of reply.buffers ?? [])
       if (buffer.byteLength === BATCH && spare.length < SPARES) spare.push(buffer);
@@ -195,7 +207,7 @@ const hex = (crc: number) => crc.toString(16).padStart(8, '0');
  * too (MD5 on one thread; CRC-32 on the other while the thread pool writes). Chunks are gathered into messages of
  * 1 MiB: a chunk that owns its buffer (a socket's, see `ownsItsBuffer`) is moved there when the content is written
  * by the workers, anything else is copied into a buffer that comes back for the next batch. `write` waits only once
- * 8 MiB are under way. A content that is hashed only and smaller than a batch never reaches the workers: it is
+ * 4 MiB are under way. A content that is hashed only and smaller than a batch never reaches the workers: it is
  * hashed at its end on this thread (a small file in memory costs no message).
  *
  * @example
