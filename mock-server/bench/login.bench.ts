@@ -1,8 +1,13 @@
 // Login against the number of refresh tokens kept: the reference server with 1,000 and with 1,000,000
 // refresh tokens, each in a process of its own, and the password check alone (its PBKDF2, the ceiling of a login) in a
 // third, loaded in rounds that take turns, 10 logins at once from a load generator process. Targets: 1,000,000 tokens
-// within 1.1× of 1,000; each at least 0.9× the password check's own rate.
-// Run: `npm run bench -w @basekit/mock-server -- login` (about 2 minutes: a million tokens take a few seconds to make).
+// within 1.1× of 1,000; each at least 0.9× the password check's own rate. The password check hashes as the Node
+// server does (its `pbkdf2` capability). Each contender is warmed up for 20 s first: at about 100 logins a second,
+// V8 still optimizes the login's path for the first 4,000 or so (a 2 s warm-up measured a server still compiling,
+// whose compiler threads took 0.3–0.4 ms a login). The load generator runs in a session of its own (see
+// `loadGenerator`), so that on a busy machine its CPU is not taken from the server's share.
+// Run: `npm run bench -w @basekit/mock-server -- login` (about 3 minutes: a million tokens take a few seconds to make).
+import { loadavg } from 'node:os';
 import {
   type BenchProcess,
   type Contender,
@@ -19,7 +24,12 @@ type LoginServer = HttpTarget & { tokens: number };
 
 const hash = await startProcess<object>('password-hash');
 const servers: BenchProcess<LoginServer>[] = [];
-const generator = loadGenerator();
+const generator = loadGenerator({ ownSession: true });
+const load = () =>
+  loadavg()
+    .map((figure) => figure.toFixed(1))
+    .join(' ');
+console.log(`load average at the start: ${load()}`);
 try {
   for (const tokens of [1_000, 1_000_000]) servers.push(await startProcess<LoginServer>('login', [String(tokens)]));
   const names = servers.map(({ info }) => `login, ${info.tokens.toLocaleString('en')} refresh tokens kept`);
@@ -34,7 +44,9 @@ try {
   const { rateRatios } = await compareInRounds(
     'Login (POST /auth/login, form fields) against the refresh tokens kept',
     [passwordCheck, ...servers.map((server, i) => httpContender(names[i]!, server, server.info, generator))],
+    { warmUpSeconds: 20 },
   );
+  console.log(`load average at the end: ${load()}`);
   const [few, many] = names.map((name) => rateRatios.get(name)!);
   const flat = median(few!.map((ratio, round) => ratio / many![round]!));
   let met = verdict('login rate, 1,000 over 1,000,000 tokens (median of the rounds)', flat, '≤ 1.10', flat <= 1.1);

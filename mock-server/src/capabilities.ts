@@ -3,6 +3,7 @@ import type { Capabilities, Config } from '@basekit/engine';
 import { nodeFiles } from './files/index.js';
 import { jsonResponse } from './json-response.js';
 import { DiskJournal } from './journal/disk-journal.js';
+import { pbkdf2 } from './pbkdf2.js';
 import { byteSearch, requestBody } from './request-body.js';
 import { DiskProjectStore } from './journal/project-store.js';
 import { tokenSecret } from './token-secret.js';
@@ -20,6 +21,7 @@ export async function nodeCapabilities({
     jsonResponse,
     requestBody,
     byteSearch,
+    pbkdf2,
     transcoder: await nodeTranscoder(),
     ...(await nodeFiles({ dataDir, fsync })),
     tokenSecret: await tokenSecret(dataDir), // after the files, which make the data folder

@@ -33,6 +33,15 @@ export class JsonResponse {
     return this.#init.status >= 200 && this.#init.status < 300;
   }
 
+  /**
+   * A Response made with `new Response(...)` is of type `"default"`: answered without making the standard one, which
+   * the server asks of every answer (a fault's `Response.error()` is the one of type `"error"`). Made for this, it
+   * built a body stream per answer and sent every JSON answer through the adaptor's stream writing.
+   */
+  get type(): ResponseType {
+    return 'default';
+  }
+
   /** Live headers: a middleware's changes (CORS) reach the answer. */
   get headers(): Headers {
     return (this.#headers ??= new Headers(this.#init.headers));
@@ -55,7 +64,7 @@ export class JsonResponse {
 // What the loops below put on the prototype, and the rest of Response's members: to its readers it is a Response.
 export interface JsonResponse extends Response {}
 
-for (const key of ['body', 'bodyUsed', 'redirected', 'statusText', 'type', 'url'] as const) {
+for (const key of ['body', 'bodyUsed', 'redirected', 'statusText', 'url'] as const) {
   Object.defineProperty(JsonResponse.prototype, key, {
     get(this: JsonResponse) {
       return this.standard()[key];

@@ -1,7 +1,7 @@
 // The Node server's JSON answers (src/json-response.ts): a Response that its transport writes as it is, and that still
 // behaves as a standard Response for anything that reads it.
 import type { OutgoingHttpHeaders } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JsonResponse, writeJsonAnswer } from '../src/json-response.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { createUser, type TestUser } from './support/users.js';
@@ -58,6 +58,13 @@ describe('JsonResponse', () => {
       'access-control-allow-origin': '*',
       'set-cookie': ['a=1', 'b=2'],
     });
+  });
+
+  it('is of the type of a Response made with `new Response`, and is still written as it is once asked', () => {
+    const res = make();
+    expect(res.type).toBe(new Response(TEXT).type);
+    expect(res.type).toBe('default');
+    expect(res.writeTo(fakeAnswer())).toBe(true);
   });
 
   it('is handed to the adaptor once its body was asked for', async () => {
@@ -117,6 +124,17 @@ describe('JSON answers of the server', () => {
       res.headers.get('access-control-expose-headers'),
     ]).toEqual([200, '*', expect.stringContaining('Content-Disposition')]);
     expect(((await res.json()) as { title: string }).title).toBe('Zoë 🎮 ünïcode');
+  });
+
+  it('are written by the server itself: no standard Response, no body stream (the server asks each answer its type)', async () => {
+    const standard = vi.spyOn(JsonResponse.prototype, 'standard');
+    try {
+      const res = await server.request(path, { headers: headers() });
+      expect([res.status, ((await res.json()) as { title: string }).title]).toEqual([200, 'Zoë 🎮 ünïcode']);
+      expect(standard).not.toHaveBeenCalled();
+    } finally {
+      standard.mockRestore();
+    }
   });
 
   it('are the answers the engine gives a fetch in the same process (as msw does)', async () => {

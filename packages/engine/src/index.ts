@@ -262,6 +262,7 @@ export type {
   FileDigests,
   Hasher,
   Hashing,
+  Pbkdf2,
   Journal,
   JournalContents,
   Persistence,

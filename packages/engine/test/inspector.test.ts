@@ -77,6 +77,33 @@ describe('Engine.onExchange', () => {
     expect(seen[0]!.details().request.body).toMatchObject({ kind: 'omitted', reason: 'unread' });
   });
 
+  it('records a request without asking for its body stream when its method, its length or its route tells', async () => {
+    // In Node, a request's body stream makes the adaptor build a whole standard Request (most of 0.15 ms).
+    const engine = createEngine();
+    const seen: Exchange[] = [];
+    engine.onExchange((exchange) => seen.push(exchange));
+    let asked = 0;
+    const counted = (request: Request) =>
+      Object.defineProperty(request, 'body', {
+        get: () => {
+          asked++;
+          return Reflect.get(Request.prototype, 'body', request);
+        },
+      });
+    const body = JSON.stringify({ username: 'ann', password: 'pw-secret' });
+    const headers = { 'Content-Type': 'application/json', 'X-Service-Authentication-Id': authenticationId };
+    const declared = { ...headers, 'Content-Length': String(body.length) };
+    await engine.fetch(counted(new Request('http://local/auth/users', { method: 'POST', headers: declared, body })));
+    await engine.fetch(counted(new Request('http://local/auth/users/by-username/ann', { headers })));
+    await engine.fetch(counted(new Request('http://local/no/such/route', { method: 'POST', headers: declared, body })));
+    expect(asked).toBe(0);
+    expect(seen.map((exchange) => exchange.details().request.body)).toEqual([
+      expect.objectContaining({ kind: 'json', json: { username: 'ann', password: '[masked]' } }),
+      { kind: 'none' },
+      expect.objectContaining({ kind: 'omitted', reason: 'unread', size: body.length }),
+    ]);
+  });
+
   it('answers as usual when a listener throws, and reports the error as an internal one', async () => {
     const errors: unknown[] = [];
     const engine = createEngine({ onInternalError: (error) => errors.push(error) });

@@ -56,7 +56,7 @@ export function recordExchanges(
       response: res,
       // Reading `body` may make the stream of a text body: only asked of answers that did not come from `c.json`.
       hasResponseBody: responseJson !== undefined || res.body !== null,
-      hasRequestBody: c.req.raw.body !== null,
+      hasRequestBody: bodySize !== undefined || hasBody(c.req.raw),
       project,
       // The caller as plain values: the principal object itself is larger than all the rest.
       userId: principal?.userId,
@@ -73,6 +73,17 @@ export function recordExchanges(
     if (inspectorLimit > 0) inspectorOf(project).add(exchange);
     if (listeners.size > 0) notify(listeners, exchange, onListenerError);
   };
+}
+
+/**
+ * Whether a request the route did not read has a body, from what is at hand first: GET and HEAD have none, a length
+ * or a transfer coding says there is one. Only a request without either asks for its body stream, which in Node's
+ * adaptor makes the whole standard Request (measured: most of 0.15 ms a request).
+ */
+function hasBody(request: Request): boolean {
+  if (request.method === 'GET' || request.method === 'HEAD') return false;
+  const { headers } = request;
+  return headers.has('content-length') || headers.has('transfer-encoding') || request.body !== null;
 }
 
 /** Hands an exchange to each listener; one that throws is reported and does not stop the others or the answer. */

@@ -28,6 +28,12 @@ export interface Capabilities {
   /** MD5 and CRC-32 of file contents (Node's crypto and zlib). Absent: the files area's portable JavaScript (browsers), several times slower. */
   hashing?: Hashing;
   /**
+   * PBKDF2-HMAC-SHA256, the password hash (Node: `crypto.pbkdf2`, the same hash on the same thread pool as WebCrypto's
+   * with a third of its work on the calling thread). It must give WebCrypto's bytes: users stored by one platform log
+   * in on the other. Absent: WebCrypto's `deriveBits`.
+   */
+  pbkdf2?: Pbkdf2;
+  /**
    * A request's body as the platform receives it, chunk by chunk, without a web stream in between (Node: the
    * server's own request stream); undefined for a request it has no such body for. Absent: `request.body`.
    */
@@ -53,6 +59,22 @@ export interface Capabilities {
    */
   jsonResponse?: (text: string, init: JsonResponseInit) => Response;
 }
+
+/**
+ * PBKDF2 with HMAC-SHA256: `length` bytes derived from `password` (its UTF-8 bytes) and `salt` in `iterations` rounds.
+ *
+ * @example
+ * const pbkdf2: Pbkdf2 = (password, salt, iterations, length) =>
+ *   new Promise((resolve, reject) =>
+ *     crypto.pbkdf2(password, salt, iterations, length, 'sha256', (error, key) => (error ? reject(error) : resolve(key))),
+ *   );
+ */
+export type Pbkdf2 = (
+  password: Uint8Array,
+  salt: Uint8Array,
+  iterations: number,
+  length: number,
+) => Promise<Uint8Array>;
 
 /**
  * Where `needle` first occurs in `haystack` at or after `from`; -1 when nowhere.

@@ -38,7 +38,7 @@ export async function register(
   }
   const state = project.state(usersState);
   assertUsernameFree(state, profile.username);
-  const passwordHash = await hashPassword(moment, password);
+  const passwordHash = await hashPassword(moment, password, project.capabilities.pbkdf2);
   // Checked again: another registration may have taken the name while the hash was computed.
   assertUsernameFree(state, profile.username);
   const user: StoredUser = {
@@ -127,7 +127,7 @@ export async function setPassword(
   const password = requiredString(body, 'password');
   const user = project.state(usersState).users.get(userId);
   if (!user) throw notFound(ErrorCode.USER_NOT_FOUND, `no user "${userId}"`);
-  user.passwordHash = await hashPassword(moment, password);
+  user.passwordHash = await hashPassword(moment, password, project.capabilities.pbkdf2);
   return user;
 }
 

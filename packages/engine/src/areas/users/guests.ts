@@ -52,7 +52,7 @@ export async function registerGuest(
       `"${field}" cannot be set: a guest registration takes no fields, the server chooses them`,
     );
   const password = newSecret(moment, 12);
-  const passwordHash = await hashPassword(moment, password);
+  const passwordHash = await hashPassword(moment, password, project.capabilities.pbkdf2);
   const state = project.state(usersState);
   const user: StoredUser = {
     userId: newId(moment, 24),
@@ -105,10 +105,10 @@ export async function completeGuestRegistration(
   const state = project.state(usersState);
   const guest = guestOf(project, userId);
   assertUsernameFree(state, username);
-  if (!(await verifyPassword(moment, lastPassword, guest.passwordHash))) {
+  if (!(await verifyPassword(moment, lastPassword, guest.passwordHash, project.capabilities.pbkdf2))) {
     throw badRequest(ErrorCode.INVALID_CREDENTIALS, '"lastPassword" is not the guest\'s current password');
   }
-  const passwordHash = await hashPassword(moment, newPassword);
+  const passwordHash = await hashPassword(moment, newPassword, project.capabilities.pbkdf2);
   // Checked again: another request may have completed this guest or taken the name while the hashes were computed.
   guestOf(project, userId);
   assertUsernameFree(state, username);

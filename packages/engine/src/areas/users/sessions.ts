@@ -43,7 +43,7 @@ export async function login(
 ): Promise<TokenResponse> {
   const state = project.state(usersState);
   const user = state.users.get(state.byUsername.get(username) ?? '');
-  if (!user || !(await verifyPassword(moment, password, user.passwordHash))) {
+  if (!user || !(await verifyPassword(moment, password, user.passwordHash, project.capabilities.pbkdf2))) {
     throw new ApiError(401, ErrorCode.INVALID_CREDENTIALS, 'username or password is incorrect');
   }
   // After the password check, so that the answer tells nothing about a user to someone without the password.
