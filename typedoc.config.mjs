@@ -9,6 +9,7 @@ export default {
   // The engine first: the packages that re-export its types then link to them.
   entryPoints: [
     'packages/engine/src/index.ts',
+    'packages/engine/src/server.ts',
     'packages/sdk/src/index.ts',
     'packages/sdk/src/core/index.ts',
     'packages/sdk/src/auth/index.ts',

@@ -97,11 +97,11 @@ describe('the contract', () => {
 });
 
 describe('the config schema', () => {
-  it("is compiled into the engine's validator (run `npm run generate`)", () => {
+  it("is written into the engine's config check (run `npm run generate`)", () => {
     // A boolean, not the texts: a mismatch would print the whole generated file.
     expect(
       readFileSync(configValidator, 'utf8') === compile(),
-      'packages/engine/src/generated/validate-config.ts is out of date',
+      'packages/engine/src/generated/config-schema.ts is out of date',
     ).toBe(true);
   });
 });

@@ -5,7 +5,6 @@ import {
   ConfigError,
   DEFAULT_CONFIG,
   StateRestoreError,
-  isLoopback,
   resolveConfig,
   type Capabilities,
   type Config,
@@ -13,6 +12,7 @@ import {
   type RestoreSummary,
   type StateJson,
 } from '@basekit/engine';
+import { isLoopback } from '@basekit/engine/server';
 import { banner } from './banner.js';
 import { SavedStateError } from './files/disk.js';
 import { startServer } from './server.js';

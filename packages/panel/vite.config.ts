@@ -5,6 +5,8 @@ import { defaultClientConditions, defineConfig } from 'vite';
 const HLS = /[\\/]node_modules[\\/]hls\.js[\\/]/;
 /** The data grid and the database page, loaded with that page. */
 const GRID = /[\\/]panel[\\/]src[\\/](components[\\/](grid[\\/]|popover)|pages[\\/]database)/;
+/** The request inspector, loaded with the Requests page. */
+const REQUESTS = /[\\/]panel[\\/]src[\\/]pages[\\/]requests/;
 
 // The panel is served by the reference server under /__admin/panel/ and built into the server's package
 // (mock-server/panel/dist), which ships it: the published server never depends on this private workspace.
@@ -22,16 +24,17 @@ export default defineConfig({
     sourcemap: false,
     // The pages in one chunk, hls.js (the transcoder's player) in its own, loaded on Play: one chunk compresses to
     // about 30 KB gzip where a chunk per page took 38 KB, which keeps the whole build with hls.js under 150 KB. The
-    // data grid and the database page are a chunk of their own too, loaded with that page, so that the first load
-    // stays under 40 KB. Groups are taken by priority: what the panel shares with the grid (Preact, the SDK) is the
-    // panel's.
+    // data grid and the database page are a chunk of their own too, loaded with that page, and so is the request
+    // inspector with the Requests page, so that the first load stays under 40 KB. Groups are taken by priority: what
+    // the panel shares with the grid or the inspector (Preact, the SDK, the virtual rows) is the panel's.
     rolldownOptions: {
       output: {
         codeSplitting: {
           groups: [
             { name: 'hls', test: HLS, priority: 3 },
-            { name: 'panel', test: (id) => !HLS.test(id) && !GRID.test(id), priority: 2 },
+            { name: 'panel', test: (id) => !HLS.test(id) && !GRID.test(id) && !REQUESTS.test(id), priority: 2 },
             { name: 'grid', test: GRID, priority: 1 },
+            { name: 'requests', test: REQUESTS, priority: 1 },
           ],
         },
       },

@@ -1,5 +1,6 @@
 // The ffmpeg command lines of a job, built from its plan. Pure functions: no process, no files.
-import { MAX_FRAME, ffmpegOptions, type ConvertPlan, type WatermarkLocation } from '@basekit/engine';
+import type { ConvertPlan, WatermarkLocation } from '@basekit/engine';
+import { MAX_FRAME, ffmpegOptions } from '@basekit/engine/server';
 
 /** ffmpeg's own log at its usual level (streams, encoder summaries, warnings) for the admin job view; no progress lines. */
 const COMMON = ['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'info', '-y'];

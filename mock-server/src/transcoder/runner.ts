@@ -6,7 +6,6 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import {
-  MAX_FRAME,
   UnreadableSource,
   type Conversion,
   type ConverterRun,
@@ -16,6 +15,7 @@ import {
   type Rendition,
   type TranscodeRunner,
 } from '@basekit/engine';
+import { MAX_FRAME } from '@basekit/engine/server';
 import { SOURCE_INPUT, encodeArgs, hlsArgs, thumbnailArgs, type SourceInfo } from './commands.js';
 import { runTool, type RunOptions, type Tools } from './tools.js';
 

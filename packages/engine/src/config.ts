@@ -1,4 +1,5 @@
-import validateGenerated from './generated/validate-config.js';
+import { configSchema } from './generated/config-schema.js';
+import { checkSchema, type SchemaError } from './schema-check.js';
 
 /**
  * The five areas of the service, by the names the config's `services` switches use.
@@ -222,22 +223,12 @@ export class ConfigError extends Error {
 }
 
 /** One finding of the generated validator (Ajv's error object, in the parts used here). */
-interface SchemaError {
-  instancePath: string;
-  keyword: string;
-  params: Record<string, unknown>;
-  message?: string;
-}
-
-/** The validator compiled from config.schema.json by scripts/compile-config.mjs (Ajv standalone code). */
-const validateSchema = validateGenerated as ((data: unknown) => boolean) & { errors?: SchemaError[] | null };
-
 function describe(error: SchemaError): string {
   const key = error.instancePath.replace(/^\//, '').replaceAll('/', '.') || '(root)';
   if (error.keyword === 'additionalProperties')
     return `${key}: unknown key "${String(error.params['additionalProperty'])}"`;
   if (error.keyword === 'required') return `${key}: missing required key "${String(error.params['missingProperty'])}"`;
-  return `${key}: ${error.message ?? 'is invalid'}`;
+  return `${key}: ${error.message}`;
 }
 
 /**
@@ -245,9 +236,8 @@ function describe(error: SchemaError): string {
  * in each of its `projects`, which may not hold the server's own keys (`SERVER_KEYS`).
  */
 function validateConfig(input: unknown): asserts input is ConfigInput {
-  if (!validateSchema(input)) {
-    throw new ConfigError(`invalid config: ${(validateSchema.errors ?? []).map(describe).join('; ')}`);
-  }
+  const errors = checkSchema(configSchema, input);
+  if (errors.length > 0) throw new ConfigError(`invalid config: ${errors.map(describe).join('; ')}`);
   checkGame(input as ConfigInput, '');
   (input as ConfigInput).projects?.forEach((project, i) => {
     const serverKey = SERVER_KEYS.find((key) => key in project);

@@ -14,13 +14,13 @@ import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { getPath } from 'hono/utils/url';
-import { ADMIN_PREFIX, networkGuard } from './admin/network-guard.js';
+import { ADMIN_PREFIX, servicePath } from './shared/path.js';
 import { adminRoutes } from './admin/routes.js';
 import { snapshotRoutes } from './admin/snapshots.js';
 import type { Operation } from './operations.js';
 import { faultsRoutes } from './faults/routes.js';
 import { AREAS } from './areas/index.js';
-import { resolveConfig, DEFAULT_CONFIG } from './config.js';
+import { resolveConfig, DEFAULT_CONFIG, type Config } from './config.js';
 import { recordExchanges, type ExchangeListener } from './inspector/recorder.js';
 import { inspectorRoutes } from './inspector/routes.js';
 import { PROJECTS_ADMIN_PATH, projectsAdminRoutes } from './projects/admin-routes.js';
@@ -33,7 +33,6 @@ import { ApiError, ErrorCode, errorResponse } from './shared/errors.js';
 import { withServiceHeaders } from './shared/header-word.js';
 import { answerJson } from './shared/json-answer.js';
 import { Moment } from './shared/moment.js';
-import { servicePath } from './shared/path.js';
 import type { RestoreSummary } from './shared/restore.js';
 import type { Project, StateJson } from './shared/project.js';
 import { createRoutes } from './shared/routes.js';
@@ -141,7 +140,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const withCors: MiddlewareHandler<AppEnv> = (c, next) =>
     c.req.header('origin') === undefined || c.req.path.startsWith(ADMIN_PREFIX) ? next() : allowOrigins(c, next);
   app.use('*', withCors);
-  const guard = options.network && networkGuard(options.network.names, () => defaultProject.project.config);
+  const guard = options.network && lazyNetworkGuard(options.network.names, () => defaultProject.project.config);
   if (guard) app.use('*', guard);
   app.route('/', adminRoutes);
   app.route('/', inspectorRoutes);
@@ -211,6 +210,19 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return () => void exchangeListeners.delete(listener);
     },
   };
+}
+
+/**
+ * The network guard (`admin/network-guard.ts`), loaded with the first request: only the Node server sets `network`,
+ * so a browser bundle never holds it (its host checks are for real sockets).
+ */
+function lazyNetworkGuard(names: string[], serverConfig: () => Config): MiddlewareHandler<AppEnv> {
+  let guard: MiddlewareHandler<AppEnv> | undefined;
+  return async (c, next) =>
+    (guard ??= (await import('./admin/network-guard.js')).networkGuard(names, serverConfig, DEFAULT_CONFIG.masterKey))(
+      c,
+      next,
+    );
 }
 
 /** True for the projects API, which runs apart from every project (the default one's guard, no project's journal). */
@@ -286,10 +298,7 @@ export {
   type TranscoderCapability,
   type WatermarkLocation,
 } from './shared/transcode-runner.js';
-export { ffmpegOptions } from './areas/transcoder/ffmpeg-options.js';
-export { MAX_FRAME } from './areas/transcoder/units.js';
 export { ErrorCode, StorageError, type ErrorCodeValue } from './shared/errors.js';
-export { isLoopback } from './shared/hosts.js';
 export type {
   BodyView,
   Caller,

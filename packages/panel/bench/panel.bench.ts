@@ -1,7 +1,8 @@
 // The management panel (docs/panel.md): its built size (gzip: every file, and what the browser fetches to show the
-// sign-in form, a signed-in page and the Database page; the first load's ceiling 40 KB), its load time from the local
-// server in Chromium (cold cache, until the page is usable; ceiling 1 s), in rounds; and the Database page's grid on a
-// table of 100,000 rows: from choosing 100 (or 1,000) rows a page to those rows on screen (ceilings 150 and 400 ms);
+// sign-in form, a signed-in page, the Database page and the Requests page; the first load's ceiling 40 KB), its load
+// time from the local server in Chromium (cold cache, until the page is usable; ceiling 1 s), in rounds; and the
+// Database page's grid on a table of 100,000 rows: from choosing 100 (or 1,000) rows a page to those rows on screen
+// (ceilings 150 and 400 ms);
 // the request inspector live at 200 requests a second (panel-inspector.ts).
 // Run: `npm run bench -w @basekit/panel`.
 import { readFile, readdir, rm } from 'node:fs/promises';
@@ -20,10 +21,12 @@ const ROUNDS = 7;
  * past; what one page loads is what a user waits for, and has its own ceilings below (docs/decisions.md).
  */
 const CEILING_KB = 175;
-/** The first load (sign-in and layout, any page but the Database page and hls.js) */
+/** The first load (sign-in and layout, any page but the Database and Requests pages and hls.js) */
 const FIRST_LOAD_CEILING_KB = 40;
 /** The Database page: the first load and the grid's chunk. */
 const DATABASE_PAGE_CEILING_KB = 60;
+/** The Requests page: the first load and the request inspector's chunk. */
+const REQUESTS_PAGE_CEILING_KB = 45;
 const CEILING_MS = 1000;
 const BIG_TABLE_ROWS = 100_000;
 /** Rows a page, and the most milliseconds from choosing that page size to the rows on screen. */
@@ -108,6 +111,14 @@ const cases = [
         .filter({ hasText: gridStatus(20) })
         .waitFor(),
   },
+  {
+    // The request inspector's chunk comes with this page.
+    name: 'Requests page, signed in',
+    path: 'requests',
+    signedIn: true,
+    ceilingKb: REQUESTS_PAGE_CEILING_KB,
+    ready: (page: Page) => page.getByText('Live: new requests appear at the top.').waitFor(),
+  },
 ];
 
 /**
@@ -173,9 +184,11 @@ async function timeRows(page: Page, rows: number): Promise<number> {
 const all = sum(gzipSizes.keys());
 const hls = sum([...gzipSizes.keys()].filter((path) => /\/hls[.-]/.test(path)));
 const grid = sum([...gzipSizes.keys()].filter((path) => /\/grid[.-]/.test(path)));
+const requests = sum([...gzipSizes.keys()].filter((path) => /\/requests[.-]/.test(path)));
 console.log(
   `panel build, gzip -9: ${kb(all)} in ${gzipSizes.size} files (${all <= CEILING_KB * 1024 ? 'within' : 'OVER'} ${CEILING_KB} KB); ` +
-    `hls.js ${kb(hls)} of it, loaded only to play a video on the transcoder page; the data grid and Database page ${kb(grid)}, loaded with that page; the rest ${kb(all - hls - grid)}`,
+    `hls.js ${kb(hls)} of it, loaded only to play a video on the transcoder page; the data grid and Database page ${kb(grid)}, loaded with that page; ` +
+    `the request inspector ${kb(requests)}, loaded with the Requests page; the rest ${kb(all - hls - grid - requests)}`,
 );
 try {
   const seeding = performance.now();

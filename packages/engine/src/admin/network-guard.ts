@@ -1,11 +1,9 @@
-import { createMiddleware } from 'hono/factory';
-import { DEFAULT_CONFIG, type Config } from '../config.js';
+import type { MiddlewareHandler } from 'hono';
+import type { Config } from '../config.js';
 import type { AppEnv } from '../shared/env.js';
 import { ApiError, ErrorCode } from '../shared/errors.js';
 import { hostnameOf, isIpAddress, isLocal, isLoopback, isNamed } from '../shared/hosts.js';
-
-/** The prefix of the admin API's paths (and the panel's), which answer no other origin. */
-export const ADMIN_PREFIX = '/__admin';
+import { ADMIN_PREFIX } from '../shared/path.js';
 
 /**
  * What keeps pages of other sites out of a server reached over a network (docs/reliability.md#a-hostile-page-dns-rebinding).
@@ -20,8 +18,13 @@ export const ADMIN_PREFIX = '/__admin';
  *
  * @param names the names the server goes by on its network: the host it listens on, the machine's names
  * @param serverConfig the server's config now (the default project's), for `publicUrl` and `allowedHosts`
+ * @param builtInMasterKey the built-in config's master key (`DEFAULT_CONFIG.masterKey`), which is public
  */
-export function networkGuard(names: readonly string[], serverConfig: () => Config) {
+export function networkGuard(
+  names: readonly string[],
+  serverConfig: () => Config,
+  builtInMasterKey: string,
+): MiddlewareHandler<AppEnv> {
   const given = names.map((name) => hostnameOf(name) ?? name);
   const ownNames = () => {
     const { publicUrl, allowedHosts = [] } = serverConfig();
@@ -31,12 +34,12 @@ export function networkGuard(names: readonly string[], serverConfig: () => Confi
   const answersUnder = (hostname: string | undefined, names: readonly string[]) =>
     hostname !== undefined && (isIpAddress(hostname) || isLoopback(hostname) || isNamed(hostname, names));
 
-  return createMiddleware<AppEnv>(async (c, next) => {
+  return async (c, next) => {
     // A request the journal replays at start-up was let in when it came: config changes since must not refuse it.
     if (c.env.project.restoring) return next();
     const admin = c.req.path.startsWith(ADMIN_PREFIX);
     const origin = c.req.header('origin');
-    const builtInKey = origin !== undefined && carriesBuiltInMasterKey(c.req.raw.headers);
+    const builtInKey = origin !== undefined && carriesKey(c.req.raw.headers, builtInMasterKey);
     if (!admin && !builtInKey) return next();
     const names = ownNames();
     const requestHost = hostnameOf(new URL(c.req.url).host);
@@ -65,13 +68,12 @@ export function networkGuard(names: readonly string[], serverConfig: () => Confi
         );
     }
     await next();
-  });
+  };
 }
 
-/** True when a key header (`X-<word>-Authentication-Key`, any word) carries the built-in master key. */
-function carriesBuiltInMasterKey(headers: Headers): boolean {
-  for (const [name, value] of headers)
-    if (value === DEFAULT_CONFIG.masterKey && name.endsWith('-authentication-key')) return true;
+/** True when a key header (`X-<word>-Authentication-Key`, any word) carries `key`. */
+function carriesKey(headers: Headers, key: string): boolean {
+  for (const [name, value] of headers) if (value === key && name.endsWith('-authentication-key')) return true;
   return false;
 }
 

@@ -3,8 +3,7 @@ import { routePath } from 'hono/route';
 import type { AppEnv } from '../shared/env.js';
 import { ApiError, answeredError } from '../shared/errors.js';
 import { sameSecret } from '../shared/secrets.js';
-import { Exchange } from './exchange.js';
-import { inspectorOf } from './inspector.js';
+import type { Exchange } from './exchange.js';
 
 /**
  * Called with every request the engine answered (see `Engine.onExchange`).
@@ -22,19 +21,24 @@ export const INSPECTOR_PATH = '/__admin/requests';
  * The middleware that records each answered request for the project's inspector (when its `inspectorLimit` is not 0)
  * and for `listeners`. It takes references and numbers only; bodies are kept only as the route already held them in
  * memory (the JSON it answered, the body it read), and only up to `inspectorBodyBytes`: a streamed upload or download
- * is never read for it. With nothing to record to, it costs one check.
+ * is never read for it. With nothing to record to, it costs one check; the exchange and inspector code loads with the
+ * first request recorded (msw records nothing unless asked, so a browser app never loads it).
  */
 export function recordExchanges(
   listeners: ReadonlySet<ExchangeListener>,
   onListenerError: (error: unknown) => void,
 ): MiddlewareHandler<AppEnv> {
   let seq = 0;
+  let recording: Recording | undefined;
   return async (c, next) => {
     const { project } = c.env;
     const { inspectorLimit, inspectorBodyBytes: bodyLimit } = project.config;
     if ((inspectorLimit === 0 && listeners.size === 0) || c.req.path.startsWith(INSPECTOR_PATH)) return next();
     const startedAt = performance.now();
     await next();
+    const durationMs = performance.now() - startedAt;
+    recording ??= await loadRecording();
+    const { Exchange, inspectorOf } = recording;
     const { res } = c;
     const principal = c.get('principal');
     const body = c.get('requestBody');
@@ -46,7 +50,7 @@ export function recordExchanges(
     const exchange = new Exchange({
       seq: ++seq,
       startedAt,
-      durationMs: performance.now() - startedAt,
+      durationMs,
       method: c.req.method,
       url: c.req.url,
       // After `next`, the route that answered (Hono leaves its index set).
@@ -74,6 +78,13 @@ export function recordExchanges(
     if (listeners.size > 0) notify(listeners, exchange, onListenerError);
   };
 }
+
+type Recording = typeof import('./exchange.js') & typeof import('./inspector.js');
+
+const loadRecording = async (): Promise<Recording> => {
+  const [exchange, inspector] = await Promise.all([import('./exchange.js'), import('./inspector.js')]);
+  return { ...exchange, ...inspector };
+};
 
 /**
  * Whether a request the route did not read has a body, from what is at hand first: GET and HEAD have none, a length

@@ -13,3 +13,6 @@ export function servicePath(pathname: string): string {
   if (!pathname.includes('//') && (pathname.length === 1 || !pathname.endsWith('/'))) return pathname;
   return pathname.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1');
 }
+
+/** The prefix of the admin API's paths (and the panel's), which answer no other origin. */
+export const ADMIN_PREFIX = '/__admin';

@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import './grid.css';
 import { arranged, movedBefore, type GridLayout } from './layout.js';
 import type { SortKey } from './sort.js';
-import { useRowWindow } from './virtual-rows.js';
+import { useRowWindow } from '../virtual-rows.js';
 
 /** A column of the grid. */
 export interface GridColumn<T> {

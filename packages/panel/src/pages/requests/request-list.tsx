@@ -46,10 +46,11 @@ function merged(a: ExchangeSummary[], b: ExchangeSummary[]): ExchangeSummary[] {
 
 /**
  * Every request the server answered, newest first, live: the kept list is loaded, then each new request arrives over
- * the stream. Arrivals are shown once a frame, however many came in it, and a row once rendered is never rendered
- * again, so the page keeps up with hundreds of requests a second. Filters live in the URL
- * (`?area=&status=&user=&text=`), so a filtered view is a link too; a new filter narrows the rows shown at once, then
- * the server's answer fills the list.
+ * the stream. Arrivals are shown once a frame, however many came in it, only the rows in view are rendered and a row
+ * once rendered is never rendered again, so the page keeps up with hundreds of requests a second. While paused, or
+ * while the person reads (the list scrolled away from its top, or the focus in it), arrivals are held and counted
+ * instead, so that nothing moves under their eyes. Filters live in the URL (`?area=&status=&user=&text=`), so a
+ * filtered view is a link too; a new filter narrows the rows shown at once, then the server's answer fills the list.
  */
 export function RequestList() {
   const { query } = useRoute();
@@ -61,18 +62,23 @@ export function RequestList() {
   const [error, setError] = useState<unknown>();
   const [live, setLive] = useState<Live>('connecting');
   const [held, setHeld] = useState(0);
+  const [reading, setReading] = useState(false);
   const action = useAction();
   const [draft, setDraft] = useState(filter);
   /**
-   * What the stream's handlers read and the buttons change: the filters now, whether paused, arrivals not shown yet
-   * (oldest first) and those held while paused; the next frame's update, and how to load the list.
+   * What the stream's handlers read and the buttons change: the filters now, whether paused or reading, arrivals not
+   * shown yet (oldest first), those held (the newest `SHOWN` of them, oldest first; how many in all) and whether a
+   * text filter's list went stale meanwhile; the next frame's update, and how to load the list.
    */
   const current = useRef({
     filter,
     filterKey,
     paused: false,
+    reading: false,
     arrived: [] as ExchangeSummary[],
     waiting: [] as ExchangeSummary[],
+    held: 0,
+    stale: false,
     frame: undefined as number | undefined,
     show: () => {},
     load: async () => {},
@@ -96,12 +102,13 @@ export function RequestList() {
       const batch = now.arrived.reverse();
       now.arrived = [];
       // Newer than every row shown (the usual case): on top; else (the list loaded them too) merged.
-      setRows((shown) =>
-        batch.length === 0 || shown.length === 0 || seqOf(batch[batch.length - 1]!) > seqOf(shown[0]!)
-          ? [...batch, ...shown].slice(0, SHOWN)
-          : merged(batch, shown),
-      );
-      setHeld(now.waiting.length);
+      if (batch.length > 0)
+        setRows((shown) =>
+          shown.length === 0 || seqOf(batch[batch.length - 1]!) > seqOf(shown[0]!)
+            ? [...batch, ...shown].slice(0, SHOWN)
+            : merged(batch, shown),
+        );
+      setHeld(now.held);
     };
     const load = async () => {
       const { filter: asked, filterKey: key } = now;
@@ -121,15 +128,21 @@ export function RequestList() {
     const arrived = (summary: ExchangeSummary) => {
       const fits = matchesLive(summary, now.filter);
       if (fits === false) return;
-      // With a text filter only the server can tell (it searches bodies too): ask it again, a few times a second.
+      // With a text filter only the server can tell (it searches bodies too): ask it again, a few times a second
+      // (once the list shows arrivals again, if they are held).
       if (fits === undefined) {
         reloadTimer ??= setTimeout(() => {
           reloadTimer = undefined;
-          void load();
+          if (now.paused || now.reading) now.stale = true;
+          else void load();
         }, TEXT_RELOAD_MS);
         return;
       }
-      (now.paused ? now.waiting : now.arrived).push(summary);
+      if (now.paused || now.reading) {
+        now.held++;
+        // The newest SHOWN are enough: the list shows no more (older ones are a "Load older" away).
+        if (now.waiting.push(summary) > 2 * SHOWN) now.waiting.splice(0, SHOWN);
+      } else now.arrived.push(summary);
       now.frame ??= requestAnimationFrame(now.show);
     };
     // The stream first, then the list: a request answered in between is in one or the other, never lost.
@@ -158,6 +171,33 @@ export function RequestList() {
     };
   }, []);
 
+  /** Shows what was held, once neither paused nor reading. */
+  const release = () => {
+    const now = current.current;
+    if (now.paused || now.reading) return;
+    now.arrived.push(...now.waiting.slice(-SHOWN));
+    now.waiting = [];
+    now.held = 0;
+    now.frame ??= requestAnimationFrame(now.show);
+    if (now.stale) {
+      now.stale = false;
+      void now.load();
+    }
+  };
+
+  const togglePause = () => {
+    const now = current.current;
+    now.paused = !now.paused;
+    release();
+    setLive(now.paused ? 'paused' : 'live');
+  };
+
+  const onReading = (reading: boolean) => {
+    current.current.reading = reading;
+    release();
+    setReading(reading);
+  };
+
   // New filters: the rows shown that pass them at once, then the server's list of them.
   const first = useRef(true);
   useEffect(() => {
@@ -165,21 +205,18 @@ export function RequestList() {
       first.current = false;
       return;
     }
-    setRows((shown) => shown.filter((summary) => matchesLive(summary, filter) === true));
-    setNext(null);
-    void current.current.load();
-  }, [filterKey]);
-
-  const togglePause = () => {
     const now = current.current;
-    now.paused = !now.paused;
-    if (!now.paused) {
-      now.arrived.push(...now.waiting);
-      now.waiting = [];
-      now.frame ??= requestAnimationFrame(now.show);
-    }
-    setLive(now.paused ? 'paused' : 'live');
-  };
+    const fits = (summary: ExchangeSummary) => matchesLive(summary, filter) === true;
+    setRows((shown) => shown.filter(fits));
+    now.waiting = now.waiting.filter(fits);
+    now.held = now.waiting.length;
+    setHeld(now.held);
+    setNext(null);
+    // The table starts again at its top (its key): what was held while reading shows, unless paused.
+    now.stale = false;
+    onReading(false);
+    void now.load();
+  }, [filterKey]);
 
   const loadOlder = () =>
     action.run(async () => {
@@ -207,7 +244,7 @@ export function RequestList() {
 
   const liveText = {
     connecting: 'Connecting…',
-    live: 'Live: new requests appear at the top.',
+    live: reading ? `Held while you read: ${count(held, 'new request')}.` : 'Live: new requests appear at the top.',
     paused: `Paused: ${count(held, 'new request')} held.`,
     reconnecting: 'Reconnecting…',
   }[live];
@@ -283,9 +320,12 @@ export function RequestList() {
       </div>
       <Status error={error ?? action.error}>{action.message}</Status>
       <RequestTable
-        caption={`Requests${filtered ? ' (filtered)' : ''}: ${rows.length} shown${capacity !== undefined ? `, the server keeps the last ${capacity}` : ''}`}
+        // A new filter shows its list from the top, the newest first.
+        key={filterKey}
+        name={`Requests${filtered ? ' (filtered)' : ''}: ${rows.length} shown${capacity !== undefined ? `, the server keeps the last ${capacity}` : ''}`}
         rows={rows}
         empty={filtered ? 'No request matches.' : 'No requests yet: make one and it appears here.'}
+        onReading={onReading}
       />
       {next && (
         <button type="button" onClick={loadOlder}>

@@ -1,6 +1,11 @@
 import { Component } from 'preact';
+import { useRef } from 'preact/hooks';
+import { useRowWindow } from '../../components/virtual-rows.js';
 import { href } from '../../router.js';
 import type { ExchangeSummary } from './model.js';
+
+/** A row's height in pixels: one line (`.requests td` in styles.css), so the rows in view are known without measuring. */
+const ROW_HEIGHT = 33;
 
 /** `14:03:07.219`: the local time of day to the millisecond, enough to tell quick requests apart. */
 function time(iso: string): string {
@@ -27,10 +32,10 @@ function StatusCell({ row }: { row: ExchangeSummary }) {
 }
 
 /**
- * One request of the list. A summary never changes once answered, so a row renders once: with hundreds of rows and
- * new ones arriving many times a second, the list's work is the new rows only.
+ * One request's cells. A summary never changes once answered, so they render once: with new rows arriving many times
+ * a second, the list's work is the new rows only.
  */
-class Row extends Component<{ row: ExchangeSummary }> {
+class Cells extends Component<{ row: ExchangeSummary }> {
   override shouldComponentUpdate(next: { row: ExchangeSummary }): boolean {
     return next.row !== this.props.row;
   }
@@ -38,13 +43,15 @@ class Row extends Component<{ row: ExchangeSummary }> {
   override render({ row }: { row: ExchangeSummary }) {
     const { caller } = row;
     return (
-      <tr>
+      <>
         <td>
           <time dateTime={row.time}>{time(row.time)}</time>
         </td>
         <td>{row.method}</td>
         <td class="requests-path">
-          <a href={href('requests', row.id)}>{row.path}</a>
+          <a href={href('requests', row.id)} title={row.path}>
+            {row.path}
+          </a>
         </td>
         <td>
           <StatusCell row={row} />
@@ -60,38 +67,70 @@ class Row extends Component<{ row: ExchangeSummary }> {
           )}
         </td>
         <td>{row.area}</td>
-      </tr>
+      </>
     );
   }
 }
 
 const COLUMNS = ['Time', 'Method', 'Path', 'Status', 'Duration', 'Caller', 'Area'];
 
-/** The requests, newest first: a table with a caption (its name), a row per request. */
-export function RequestTable({ caption, rows, empty }: { caption: string; rows: ExchangeSummary[]; empty: string }) {
+/**
+ * The requests, newest first: a table named by `name` (shown above it), a row per request, scrolling in a box of
+ * its own where only the rows in view are rendered. `onReading` hears whether the person is reading (the list scrolled away
+ * from its top, or the focus in it), which the list uses to hold new rows that would move what they read.
+ */
+export function RequestTable(props: {
+  name: string;
+  rows: ExchangeSummary[];
+  empty: string;
+  onReading: (reading: boolean) => void;
+}) {
+  const { rows } = props;
+  const scroller = useRef<HTMLDivElement>(null);
+  const shown = useRowWindow(scroller, rows.length, ROW_HEIGHT);
+  const reading = useRef(false);
+  const report = (focused = scroller.current!.contains(document.activeElement)) => {
+    const now = scroller.current!.scrollTop >= 1 || focused;
+    if (now !== reading.current) props.onReading((reading.current = now));
+  };
   return (
-    <div class="table-scroll">
-      <table class="requests">
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
-            {COLUMNS.map((title) => (
-              <th scope="col" key={title}>
-                {title}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.length === 0 ? (
-            <tr>
-              <td colSpan={COLUMNS.length}>{empty}</td>
+    <>
+      <p id="requests-name">
+        <strong>{props.name}</strong>
+      </p>
+      <div
+        class="table-scroll requests-scroll"
+        ref={scroller}
+        onScroll={() => report()}
+        onFocusIn={() => report(true)}
+        onFocusOut={(event) => report(scroller.current!.contains(event.relatedTarget as Node | null))}
+      >
+        <table class="requests" aria-labelledby="requests-name" aria-rowcount={rows.length + 1}>
+          <thead>
+            <tr aria-rowindex={1}>
+              {COLUMNS.map((title) => (
+                <th scope="col" key={title}>
+                  {title}
+                </th>
+              ))}
             </tr>
-          ) : (
-            rows.map((row) => <Row key={row.id} row={row} />)
-          )}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody>
+            {rows.length === 0 && (
+              <tr>
+                <td colSpan={COLUMNS.length}>{props.empty}</td>
+              </tr>
+            )}
+            {shown.before > 0 && <tr class="requests-space" style={{ height: `${shown.before}px` }} />}
+            {rows.slice(shown.start, shown.end).map((row, i) => (
+              <tr key={row.id} aria-rowindex={shown.start + i + 2}>
+                <Cells row={row} />
+              </tr>
+            ))}
+            {shown.after > 0 && <tr class="requests-space" style={{ height: `${shown.after}px` }} />}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }

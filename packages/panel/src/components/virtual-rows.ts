@@ -14,8 +14,9 @@ export interface RowWindow {
 }
 
 /**
- * Which of `count` rows of `rowHeight` pixels a scrolling element shows: a grid of 1,000 rows renders about 40, so a
- * page of any size shows as fast as a short one. Follows scrolling (once a frame) and the element's size.
+ * Which of `count` rows of `rowHeight` pixels a scrolling element shows: a list of 1,000 rows renders about 40, so a
+ * long list shows as fast as a short one (the data grid, the request inspector). Follows scrolling (once a frame) and
+ * the element's size.
  */
 export function useRowWindow(scroller: RefObject<HTMLElement | null>, count: number, rowHeight: number): RowWindow {
   const [view, setView] = useState({ top: 0, height: 800 });
