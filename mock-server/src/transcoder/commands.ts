@@ -111,10 +111,53 @@ function filterGraph(plan: ConvertPlan, thumbnails: string | undefined): string 
   return thumbnails ? `[0:v]split=2[frames][main];[frames]${thumbnails}[thumbs];${graph}` : graph;
 }
 
+/** Where a VOD conversion writes each quality's HLS beside its MP4, in the same command. */
+export interface HlsOutput {
+  /** The quality's folder (its `playlist.m3u8` and `seg_NNN.ts`), relative to the folder ffmpeg runs in. */
+  folder: (i: number) => string;
+  /** The key info file of AES-128 segments (key URI, key file), relative to the folder ffmpeg runs in. */
+  keyInfo?: string;
+}
+
 /**
- * Every output of the plan as an MP4, and its thumbnails as JPEG files named by `thumbnailPattern`, from ONE decode
- * of the source (a split filter graph). Keyframes fall every segment length, at the same moments in every quality,
- * so the files can later be cut into aligned HLS segments without re-encoding.
+ * A path inside the tee muxer's output list, where `:`, `|`, `[`, `]`, `\\` and quotes are syntax (escaped twice
+ * over). The runner hands relative names of its own (`convert-1/hls/360/playlist.m3u8`); anything else is refused
+ * rather than escaped.
+ */
+function teePath(path: string): string {
+  if (!/^[\w./%-]+$/.test(path)) throw new Error(`not a plain relative path for the tee muxer: ${path}`);
+  return path;
+}
+
+/**
+ * One quality's output: its MP4 (`+faststart`); with `hls`, also the quality's HLS playlist and segments, written
+ * from the same encoded packets by the tee muxer (no second pass that reads the MP4 back and cuts it). The HLS
+ * side takes ffmpeg's usual 0.7 s mux delay: a tee's outputs otherwise get none, and the MPEG-TS muxer then puts
+ * each AAC frame in a PES packet of its own (segments about 6 % larger than a stream copy's).
+ */
+function outputTarget(mp4: string, i: number, hls: HlsOutput | undefined, segmentSeconds: number): string[] {
+  if (!hls) return ['-movflags', '+faststart', mp4];
+  const folder = teePath(hls.folder(i));
+  const hlsOptions = [
+    'f=hls',
+    'max_delay=700000',
+    `hls_time=${segmentSeconds}`,
+    'hls_playlist_type=vod',
+    ...(hls.keyInfo ? [`hls_key_info_file=${teePath(hls.keyInfo)}`] : []),
+    `hls_segment_filename=${folder}/seg_%03d.ts`,
+  ].join(':');
+  return [
+    // The MP4 needs the codecs' headers apart (the tee muxer cannot tell the encoders so); MPEG-TS gets them
+    // back in band from ffmpeg's automatic bitstream filters.
+    ...['-flags:v', '+global_header', '-flags:a', '+global_header', '-f', 'tee'],
+    `[${hlsOptions}]${folder}/playlist.m3u8|[f=mp4:movflags=+faststart]${teePath(mp4)}`,
+  ];
+}
+
+/**
+ * Every output of the plan as an MP4 (with `hls`, each also as HLS), and its thumbnails as JPEG files named by
+ * `thumbnailPattern`, from ONE decode of the source (a split filter graph) in ONE command. Keyframes fall every
+ * segment length, at the same moments in every quality, so the HLS segments of the qualities are aligned.
  */
 export function encodeArgs(
   source: string,
@@ -123,6 +166,7 @@ export function encodeArgs(
   plan: ConvertPlan,
   outputPath: (i: number) => string,
   thumbnailPattern: string,
+  hls?: HlsOutput,
 ): string[] {
   const thumbnails = plan.thumbnails?.length ? thumbnailSelect(info, plan.thumbnails) : undefined;
   const x265 = plan.videoEncoder === 'x265';
@@ -156,9 +200,7 @@ export function encodeArgs(
     `expr:gte(t,n_forced*${keyframes})`,
     ...(x265 ? ['-x265-params', x265Params, '-tag:v', 'hvc1'] : ['-sc_threshold', '0']),
     ...extra,
-    '-movflags',
-    '+faststart',
-    outputPath(i),
+    ...outputTarget(outputPath(i), i, plan.hls && hls, keyframes),
   ]);
   // Read no further than the probed duration: a container may declare less than the frames it holds, and the
   // disk estimate of the job rests on the declared duration.
@@ -174,37 +216,5 @@ export function encodeArgs(
     filterGraph(plan, thumbnails?.filter),
     ...perOutput,
     ...(thumbnails ? thumbnailOutput('[thumbs]', thumbnails.count, thumbnailPattern) : []),
-  ];
-}
-
-/** Cuts the encoded files into HLS, one folder per quality named by its height, copying the streams. */
-export function hlsArgs(
-  inputs: string[],
-  heights: number[],
-  hasAudio: boolean,
-  segmentSeconds: number,
-  keyInfo: string | undefined,
-  folder: string,
-): string[] {
-  const maps = inputs.flatMap((_, i) => ['-map', `${i}:v:0`, ...(hasAudio ? ['-map', `${i}:a:0`] : [])]);
-  const streams = heights.map((h, i) => `v:${i}${hasAudio ? `,a:${i}` : ''},name:${h}`).join(' ');
-  return [
-    ...COMMON,
-    ...inputs.flatMap((input) => ['-i', input]),
-    ...maps,
-    '-c',
-    'copy',
-    '-f',
-    'hls',
-    '-hls_time',
-    String(segmentSeconds),
-    '-hls_playlist_type',
-    'vod',
-    ...(keyInfo ? ['-hls_key_info_file', keyInfo] : []),
-    '-hls_segment_filename',
-    `${folder}/%v/seg_%03d.ts`,
-    '-var_stream_map',
-    streams,
-    `${folder}/%v/playlist.m3u8`,
   ];
 }

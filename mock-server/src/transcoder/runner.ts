@@ -1,7 +1,7 @@
 import { createWriteStream, openAsBlob } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
@@ -16,7 +16,7 @@ import {
   type TranscodeRunner,
 } from '@basekit/engine';
 import { MAX_FRAME } from '@basekit/engine/server';
-import { SOURCE_INPUT, encodeArgs, hlsArgs, thumbnailArgs, type SourceInfo } from './commands.js';
+import { SOURCE_INPUT, encodeArgs, thumbnailArgs, type HlsOutput, type SourceInfo } from './commands.js';
 import { runTool, type RunOptions, type Tools } from './tools.js';
 
 /** The files of a folder, sorted by name, as Blobs read from disk when sent. */
@@ -127,52 +127,43 @@ class FfmpegSource implements OpenedSource {
       watermark = join(out, 'watermark');
       await writeFile(watermark, new Uint8Array(await plan.watermark.image.arrayBuffer()));
     }
-    const mp4 = (i: number) => join(out, `${i}.mp4`);
-    await this.#ffmpeg(encodeArgs(this.#source, watermark, this.info, plan, mp4, join(thumbnails, '%03d.jpg')));
+    // Outputs are named relative to the scratch folder, where ffmpeg runs (the tee muxer's list takes plain names).
+    const name = relative(this.#folder, out);
+    const mp4 = (i: number) => `${name}/${i}.mp4`;
+    const heights = plan.outputs.map(({ height }) => height);
+    const hls = plan.hls && (await this.#hlsOutput(out, plan.hls.key, heights));
+    await this.#ffmpeg(encodeArgs(this.#source, watermark, this.info, plan, mp4, join(thumbnails, '%03d.jpg'), hls));
     const renditions: Rendition[] = await Promise.all(
       plan.outputs.map(
         async ({ height, width = Math.round((this.info.width * height) / this.info.height / 2) * 2 }, i) => ({
           width,
           height,
-          file: { name: `${i}.mp4`, data: (await openAsBlob(mp4(i))) as Blob },
+          file: { name: `${i}.mp4`, data: (await openAsBlob(join(this.#folder, mp4(i)))) as Blob },
+          ...(hls && {
+            hls: [
+              ...(await filesOf(join(this.#folder, hls.folder(i)))),
+              ...(plan.hls?.key ? [{ name: 'enc.key', data: new Blob([plan.hls.key]) }] : []),
+            ],
+          }),
         }),
       ),
     );
-    if (plan.hls) await this.#hls(out, plan.hls, renditions);
     return { renditions, thumbnails: await filesOf(thumbnails) };
   }
 
-  /** Cuts the MP4s into HLS (AES-128 with the plan's key); the key is delivered beside each quality's playlist. */
-  async #hls(
-    out: string,
-    { segmentSeconds, key }: NonNullable<ConvertPlan['hls']>,
-    renditions: Rendition[],
-  ): Promise<void> {
-    let keyInfo: string | undefined;
-    if (key) {
-      // The key file stays outside the HLS folder: ffmpeg reads it there, and the delivered copies are named here.
-      await writeFile(join(out, 'enc.key'), key);
-      keyInfo = join(out, 'key-info');
-      await writeFile(keyInfo, `enc.key\n${join(out, 'enc.key')}\n`);
-    }
-    const hls = join(out, 'hls');
-    const heights = renditions.map((r) => r.height);
-    await this.#ffmpeg(
-      hlsArgs(
-        renditions.map((_, i) => join(out, `${i}.mp4`)),
-        heights,
-        this.info.hasAudio,
-        segmentSeconds,
-        keyInfo,
-        hls,
-      ),
-    );
-    for (const r of renditions) {
-      r.hls = [
-        ...(await filesOf(join(hls, String(r.height)))),
-        ...(key ? [{ name: 'enc.key', data: new Blob([key]) }] : []),
-      ];
-    }
+  /**
+   * The HLS folders of a VOD conversion, one per quality named by its height, which the encoding fills beside the
+   * MP4s; with a key, its info file for AES-128. The key is delivered beside each quality's playlist.
+   */
+  async #hlsOutput(out: string, key: Uint8Array | undefined, heights: number[]): Promise<HlsOutput> {
+    const name = relative(this.#folder, out);
+    await Promise.all(heights.map((height) => mkdir(join(out, 'hls', String(height)), { recursive: true })));
+    const folder = (i: number) => `${name}/hls/${heights[i]}`;
+    if (!key) return { folder };
+    // The key file stays outside the HLS folders: ffmpeg reads it there, and the delivered copies are named here.
+    await writeFile(join(out, 'enc.key'), key);
+    await writeFile(join(out, 'key-info'), `enc.key\n${join(out, 'enc.key')}\n`);
+    return { folder, keyInfo: `${name}/key-info` };
   }
 
   async close(): Promise<void> {

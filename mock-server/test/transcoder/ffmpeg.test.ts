@@ -1,5 +1,6 @@
 // Conversions on the real ffmpeg, through HTTP: deliveries, notifications, retries, limits and clean-up.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createUser } from '../support/users.js';
 import { downloadPath, storageClient } from '../files/support.js';
+import { FFMPEG, programPath } from '../../../test/support/programs.js';
 import { Receiver, makeVideo, makeWatermark, pixelAt, probe, transcoderClient } from './support.js';
 
 // Jobs work under the system temporary folder: give this file its own, to see that they clean up.
@@ -124,6 +126,50 @@ describe('conversion with ffmpeg', () => {
     expect(await jobOf(requestId)).toMatchObject({ state: 'complete', deliveries: { delivered: 4, failed: 0 } });
   });
 
+  it('sends each delivery as one multipart body of its own: the fields, then the file, with a length', async () => {
+    // A plain Node server keeps the raw requests: the body is built by hand, so a standard parser must read it.
+    const requests: { headers: Record<string, string | string[] | undefined>; body: Buffer }[] = [];
+    const raw = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        requests.push({ headers: req.headers, body: Buffer.concat(chunks) });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((listening) => raw.listen(0, '127.0.0.1', listening));
+    try {
+      const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/upload`;
+      await post('/metadata/upload', { name: 'raw', url, headers: { 'x-delivery-secret': 's3cret' } });
+      const { requestId, videoId } = await convert({
+        url: `${receiver.url}/src/video.mp4`,
+        upload: 'raw',
+        thumbnail: true,
+      });
+      expect((await receiver.notificationsOf(requestId, 1))[0]!.status).toBe('COMPLETE');
+      expect(requests).toHaveLength(2);
+      const boundaries = requests.map(({ headers, body }) => {
+        const type = String(headers['content-type']);
+        expect(type).toMatch(/^multipart\/form-data; boundary=basekit-[0-9a-f]{48}$/);
+        expect(headers['content-length']).toBe(String(body.length));
+        expect(headers['x-delivery-secret']).toBe('s3cret');
+        return type;
+      });
+      expect(new Set(boundaries).size).toBe(2);
+      const { headers, body } = requests[0]!;
+      const form = await new Response(new Uint8Array(body), {
+        headers: { 'content-type': String(headers['content-type']) },
+      }).formData();
+      expect([...form.keys()]).toEqual(['requestId', 'videoId', 'thumbnail', 'file']);
+      expect([form.get('requestId'), form.get('videoId'), form.get('thumbnail')]).toEqual([requestId, videoId, 'true']);
+      const file = form.get('file') as File;
+      expect([file.name, file.type]).toEqual(['thumbnail-001.jpg', 'image/jpeg']);
+      expect([...new Uint8Array(await file.arrayBuffer()).subarray(0, 2)]).toEqual([0xff, 0xd8]);
+    } finally {
+      await new Promise((closed) => raw.close(closed));
+    }
+  });
+
   it('cuts VOD into AES-128 HLS per quality with a master playlist and downloadable files', async () => {
     expect(
       (
@@ -180,6 +226,28 @@ describe('conversion with ffmpeg', () => {
     expect(downloads.sort()).toEqual(['120p.mp4', '180p.mp4']);
     expect(probe(join(receiver.root, videoId, '120p.mp4')).height).toBe(120);
     expect(probe(join(receiver.root, videoId, '180p.mp4')).height).toBe(180);
+
+    // One command writes each quality's MP4 and HLS from the same packets: no second run reads the MP4s back.
+    const log = (await jobOf(requestId))['log'] as { command: string }[];
+    expect(log.map(({ command }) => command.split(' ')[0]!.split('/').pop())).toEqual(['ffprobe', 'ffmpeg']);
+    expect(log[1]!.command).toMatch(
+      / -f tee '\[f=hls:[^ ]*hls_key_info_file=[^ ]*\]convert-\d+\/hls\/120\/playlist\.m3u8\|/,
+    );
+    // Its segments are those a stream copy of the MP4 gives (AES-CBC pads each to 16 bytes): no more overhead.
+    const copy = mkdtempSync(join(systemTmp, 'transcoder-copy-'));
+    execFileSync(programPath(FFMPEG), [
+      ...['-hide_banner', '-loglevel', 'error', '-i', join(receiver.root, videoId, '180p.mp4'), '-c', 'copy'],
+      ...['-f', 'hls', '-hls_time', '2', '-hls_playlist_type', 'vod', join(copy, 'playlist.m3u8')],
+    ]);
+    const sizes = (folder: string) =>
+      readdirSync(folder)
+        .filter((name) => name.endsWith('.ts'))
+        .sort()
+        .map((name) => statSync(join(folder, name)).size);
+    const copied = sizes(copy);
+    const overhead = sizes(join(receiver.root, videoId, '180')).map((size, i) => size - (copied[i] ?? 0));
+    expect(overhead).toHaveLength(copied.length);
+    expect(overhead.every((bytes) => bytes > 0 && bytes <= 16)).toBe(true);
   });
 
   // A 40x20 red mark on a black 320x240 video, 8 pixels from the edges: [location, centre of the mark].

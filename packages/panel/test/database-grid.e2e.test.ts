@@ -32,16 +32,16 @@ const header = (name: string) =>
  * columns have come. Rows may show first, their columns in the rows' order and without a type: a position read then
  * would name another column once the types come and put the columns in the table's order.
  */
-async function cell(id: string, column: string) {
+async function cell(id: string, column: string, table = 'Note') {
   let at = -1;
   await expect
     .poll(async () => {
-      const titles = await grid().getByRole('columnheader').allTextContents();
+      const titles = await grid(table).getByRole('columnheader').allTextContents();
       at = titles.findIndex((title) => title.startsWith(`${column} `));
       return at;
     })
     .toBeGreaterThanOrEqual(0);
-  return grid()
+  return grid(table)
     .getByRole('row')
     .filter({ has: panel.page.getByRole('link', { name: id, exact: true }) })
     .getByRole('cell')
@@ -130,7 +130,7 @@ it('edits a cell in place with its typed editor on a double click or Enter', asy
   await expect.poll(async () => (await cell('n1', 'views')).textContent()).toBe('7');
 });
 
-it('moves between cells with the arrows, edits with Enter, cancels with Escape', async () => {
+it('moves between cells with keys as fast as they come, each from the last, edits with Enter, cancels with Escape', async () => {
   const { page } = panel;
   await openPanel(panel, 'database/Note');
   const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-cell'));
@@ -138,16 +138,42 @@ it('moves between cells with the arrows, edits with Enter, cancels with Escape',
   await views.click();
   const [row, column] = (await views.getAttribute('data-cell'))!.split(':').map(Number);
   await expect.poll(focused).toBe(`${row}:${column}`);
-  await page.keyboard.press('ArrowDown');
-  await expect.poll(focused).toBe(`${row! + 1}:${column}`);
-  await page.keyboard.press('ArrowLeft');
-  await expect.poll(focused).toBe(`${row! + 1}:${column! - 1}`);
-  await page.keyboard.press('Enter');
+  // No wait between the keys: each must start from where the one before it went, rendered or not.
+  for (const key of ['ArrowDown', 'ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp', 'ArrowLeft', 'Enter'])
+    await page.keyboard.press(key);
   const title = page.getByRole('dialog', { name: 'Edit title of row n2' });
   await title.getByLabel('title (String)').fill('not kept');
   await page.keyboard.press('Escape');
   await expect.poll(() => title.count()).toBe(0);
+  // Focus is back on the cell the keys reached, and the keys go on from there.
+  await expect.poll(focused).toBe(`${row! + 1}:${column! - 1}`);
   expect((await master.get('Note', 'n2')).body.title).toBe('second');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('F2');
+  await page.getByRole('dialog', { name: 'Edit views of row n2' }).waitFor();
+  await page.keyboard.press('Escape');
+});
+
+it('goes on with fast keys to rows not rendered yet, far down a page of 1,000 rows', async () => {
+  const { page } = panel;
+  await openPanel(panel, 'database/Item?limit=1000');
+  const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-cell'));
+  const n = await cell('i0000', 'n', 'Item');
+  await n.click();
+  const column = Number((await n.getAttribute('data-cell'))!.split(':')[1]);
+  await expect.poll(focused).toBe(`0:${column}`);
+  // The last row is far below the rendered ones; the keys after Ctrl+End come before it is.
+  const right = Array<string>(column).fill('ArrowRight');
+  for (const key of ['Control+End', 'Home', ...right, 'ArrowUp', 'ArrowUp', 'Enter']) await page.keyboard.press(key);
+  const editor = page.getByRole('dialog', { name: 'Edit n of row i0997' });
+  await editor.waitFor();
+  await page.keyboard.press('Escape');
+  await expect.poll(() => editor.count()).toBe(0);
+  await expect.poll(focused).toBe(`997:${column}`);
+  for (const key of ['Control+Home', ...right, 'Enter']) await page.keyboard.press(key);
+  await page.getByRole('dialog', { name: 'Edit n of row i0000' }).waitFor();
+  await page.keyboard.press('Escape');
+  await expect.poll(focused).toBe(`0:${column}`);
 });
 
 it('edits dates in ISO 8601 UTC and refuses a pointer to a row that does not exist', async () => {

@@ -3,25 +3,28 @@
 // relation editor refusing rows that do not exist (it used to save them).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { database, type Database } from '../../../packages/engine/test/database/support.js';
-import { createUser, masterAuth } from '../../engine/test/support/users.js';
+import { createUser, masterAuth, type TestUser } from '../../engine/test/support/users.js';
 import { date, expectIds, path, pointer, rowsStatus, seedNotes } from './database-support.js';
 import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
 
 let panel: PanelTest;
 let master: Database;
+let ann: TestUser;
 beforeAll(async () => {
   panel = await startPanel();
   master = database(panel.server, await masterAuth(panel.server));
   await seedNotes(panel);
   // A row written as an app would, by a user.
-  const db = database(panel.server, (await createUser(panel.server, 'panel-db-ann')).auth);
+  ann = await createUser(panel.server, 'panel-db-ann');
+  const db = database(panel.server, ann.auth);
   expect((await db.create('Note', { title: 'by a user', views: 2 })).status).toBe(201);
+  await signIn(panel, 'database');
 });
 afterAll(() => panel.close());
 
 it('lists the tables with row counts and column types, and keeps the query of a table in the URL', async () => {
   const { page } = panel;
-  await signIn(panel, 'database');
+  await openPanel(panel, 'database');
   const note = page.getByRole('table', { name: 'Tables' }).getByRole('row').filter({ hasText: 'Note' });
   await expect.poll(() => note.textContent()).toContain('views: Number');
   expect(await note.getByRole('cell').nth(1).textContent()).toBe('5');
@@ -175,4 +178,27 @@ it('shows a row brought by include as that row, not as the bare pointer', async 
   await expect.poll(() => shown.textContent()).toContain('(included)');
   expect(await shown.textContent()).toContain('ann@example.com');
   expect(rowCalls).toEqual([]);
+});
+
+it("shows an ACL by its entries, each user by username, in the grid and on the row's page", async () => {
+  const { page } = panel;
+  const acl = { '*': { read: true }, [ann.userId]: { read: true, write: true } };
+  const created = await database(panel.server, ann.auth).create('Note', { title: 'shared', ACL: acl });
+  expect(created.status).toBe(201);
+  const id = String(created.body._id);
+  await openPanel(panel, `database/Note?where={"_id":"${id}"}`);
+  const row = page.getByRole('table', { name: 'Rows of Note' }).getByRole('row').filter({ hasText: 'shared' });
+  await expect.poll(() => row.textContent()).toContain('everyone: read; panel-db-ann: read, write');
+  const user = row.getByRole('link', { name: 'panel-db-ann' });
+  expect(await user.getAttribute('href')).toBe(`/__admin/panel/users/${ann.userId}`);
+  expect(await row.textContent()).not.toContain(ann.userId);
+  // The JSON stays a click away.
+  await row.getByRole('button', { name: `Expand ACL of row ${id}` }).click();
+  const expanded = page.getByRole('dialog', { name: `ACL of row ${id}` });
+  expect(JSON.parse((await expanded.getByLabel(`ACL of row ${id}`).textContent())!)).toEqual(acl);
+  await page.keyboard.press('Escape');
+
+  await openPanel(panel, `database/Note/${id}`);
+  const value = page.getByRole('table', { name: 'Columns' }).getByRole('row').filter({ hasText: /^ACL/ });
+  await expect.poll(() => value.getByRole('link', { name: 'panel-db-ann' }).count()).toBe(1);
 });

@@ -1,9 +1,10 @@
 // The Files page in Chromium against a real server: folders, upload (file input and drag and drop) with progress,
-// image preview resized by the server, download under a chosen name, rename, move and delete.
+// image preview resized by the server, download under a chosen name, rename, move and delete; thumbnails, search by
+// name, content types and owners by username.
 import type { Request, Response } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { masterAuth } from '../../engine/test/support/users.js';
+import { createUser, masterAuth } from '../../engine/test/support/users.js';
 import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
 
 let panel: PanelTest;
@@ -170,4 +171,83 @@ it('opens a file without asking for a listing of it: no 4xx in the console or th
   expect(listings.filter((body) => body.includes('readme.txt'))).toEqual([]);
   const kept = await server.admin('/__admin/requests?status=4xx');
   expect(((await kept.json()) as { requests: unknown[] }).requests).toEqual([]);
+});
+
+it('shows a folder as thumbnails beside the list, finds entries by name below it, with their type and owner by username', async () => {
+  const { page, server } = panel;
+  const olga = await createUser(server, 'olga');
+  const red = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#c03020' } })
+    .png()
+    .toBuffer();
+  const form = new FormData();
+  const files: [string, string, Blob][] = [
+    ['gallery', 'Café.png', new Blob([red], { type: 'image/png' })],
+    ['gallery/2024', 'café-at-night.png', new Blob([red], { type: 'image/png' })],
+    ['gallery', 'notes.txt', new Blob(['what to shoot'], { type: 'text/plain' })],
+  ];
+  files.forEach(([folder, name, blob], i) => {
+    form.set(`fileItems[${i}].fileToUpload`, blob, name);
+    form.set(`fileItems[${i}].path`, folder);
+    form.set(`fileItems[${i}].replacing`, 'true');
+  });
+  const uploaded = await server.request('/files', {
+    method: 'POST',
+    headers: { 'X-Service-Storage-Id': server.config.storageId, ...olga.auth },
+    body: form,
+  });
+  expect(uploaded.status).toBe(200);
+
+  await openPanel(panel, 'files/gallery');
+  const list = page.getByRole('table', { name: 'Entries of /gallery' });
+  const row = (name: string) => list.getByRole('row').filter({ has: page.getByRole('link', { name, exact: true }) });
+  await row('Café.png').waitFor();
+  // The content type and the owner by username, a link to their page with the id in its tooltip.
+  expect(await row('Café.png').getByRole('cell').nth(2).textContent()).toBe('image/png');
+  expect(await row('notes.txt').getByRole('cell').nth(2).textContent()).toBe('text/plain');
+  const owner = row('notes.txt').getByRole('link', { name: 'olga' });
+  await owner.waitFor();
+  expect(await owner.getAttribute('href')).toBe(`/__admin/panel/users/${olga.userId}`);
+  expect(await owner.getAttribute('title')).toBe(`user id ${olga.userId}`);
+
+  // Thumbnails: the images resized by the server, anything else by its type.
+  await page.getByRole('group', { name: 'Show as' }).getByRole('button', { name: 'Thumbnails' }).click();
+  await expect.poll(() => new URL(page.url()).search).toBe('?view=grid');
+  const cards = page.getByRole('list', { name: 'Entries of /gallery' });
+  expect(await cards.locator('.file-name').allTextContents()).toEqual(['2024/', 'Café.png', 'notes.txt']);
+  expect(await cards.locator('.file-kind').allTextContents()).toEqual(['folder', 'text/plain']);
+  // One entry is "1 entry".
+  expect(await cards.locator('.file-meta').first().textContent()).toMatch(/^\s*1 entry$/);
+  const thumbnail = cards.getByRole('link', { name: 'Café.png' }).locator('img');
+  await expect
+    .poll(() => thumbnail.evaluate((img: HTMLImageElement) => [img.complete, img.naturalWidth, img.naturalHeight]))
+    .toEqual([true, 160, 120]);
+  expect(await thumbnail.getAttribute('src')).toBe(`/${server.config.storageId}/gallery/Caf%C3%A9.png/r/160x160`);
+
+  // Search by name in the folder and below it, case and accents ignored; the view stays.
+  await page.getByLabel('Search by name').fill('CAFE');
+  await page.getByRole('search', { name: 'Search files' }).getByRole('button', { name: 'Search' }).click();
+  await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('CAFE');
+  const found = page.getByRole('list', { name: 'Entries named like “CAFE” in /gallery (2)' });
+  await expect.poll(() => found.getByRole('link').allTextContents()).toEqual(['2024/café-at-night.png', 'Café.png']);
+  await page.getByRole('group', { name: 'Show as' }).getByRole('button', { name: 'List' }).click();
+  const rows = page.getByRole('table', { name: 'Entries named like “CAFE” in /gallery (2)' });
+  await expect.poll(() => rows.getByRole('link', { name: /café/i }).count()).toBe(2);
+  expect(new URL(page.url()).search).toBe('?q=CAFE');
+
+  // A file's page: its type and owner.
+  await rows.getByRole('link', { name: '2024/café-at-night.png' }).click();
+  await page.getByRole('heading', { level: 2, name: 'café-at-night.png' }).waitFor();
+  const facts = await page.locator('dl.facts').textContent();
+  expect(facts).toContain('Typeimage/png');
+  expect(await page.locator('dl.facts').getByRole('link', { name: 'olga' }).count()).toBe(1);
+  const tree = page.getByRole('navigation', { name: 'Folder tree' });
+  await expect
+    .poll(() =>
+      tree
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('link', { name: '2024', exact: true }) })
+        .last()
+        .textContent(),
+    )
+    .toMatch(/ · 1 entry, 1 in all$/);
 });

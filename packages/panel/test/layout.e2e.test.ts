@@ -1,16 +1,22 @@
 // The panel's layout from a phone's width to a wide screen, and its keyboard shortcuts, in Chromium: no page
-// overflows sideways at 400 px, the side menu folds away behind a button, the top bar stays one line; `/` goes to the
-// page's search field and Ctrl+K opens the command palette of pages and actions.
+// overflows sideways at 400 or 360 px (every page and selection, each with data in it), the side menu folds away behind
+// a button, the top bar stays one line; `/` goes to the page's search field and Ctrl+K opens the command palette of
+// pages and actions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../engine/test/support/users.js';
+import { authIdHeader, createUser, masterAuth } from '../../engine/test/support/users.js';
+import { transcoderClient } from '../../../mock-server/test/transcoder/support.js';
+import { seedNotes } from './database-support.js';
 import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
 
 let panel: PanelTest;
 let userId: string;
+let jobId: string;
+let requestId: string;
 beforeAll(async () => {
   panel = await startPanel();
   const { server } = panel;
-  // Something on every page, with long names: a user, a file deep in folders, a job, scores, requests.
+  // Something on every page, with long names: a user, an e-mail, a file deep in folders, rows of every type, a job,
+  // scores, a fault, a snapshot, requests.
   const ann = await createUser(server, 'annabelle.with-a-rather-long-username', {
     firstName: 'Annabelle',
     lastName: 'García-Øster',
@@ -30,6 +36,43 @@ beforeAll(async () => {
   const game = { 'X-Service-Game-Id': server.config.gameId, 'Content-Type': 'application/json', ...ann.auth };
   const event = { eventName: 'match_end', fieldsAndValues: [{ fieldName: 'score', value: 1200 }] };
   await server.request('/game/events', { method: 'POST', headers: game, body: JSON.stringify(event) });
+  await seedNotes(panel);
+  // A job that fails at once (nothing listens at its source), submitted by the user, with a setting of the project.
+  const master = transcoderClient(server, await masterAuth(server));
+  expect(
+    (await master('/metadata/thumbnail', { name: 'one-shot-at-the-first-second', shots: ['00:00:01'] })).status,
+  ).toBe(201);
+  expect((await master('/metadata/upload', { name: 'a-receiver', url: 'http://127.0.0.1:9/upload' })).status).toBe(201);
+  const convert = await transcoderClient(server, ann.auth)('/video/convert', {
+    url: 'http://127.0.0.1:9/a-source-video-with-a-long-name-that-nothing-serves.mp4',
+    thumbnail: 'one-shot-at-the-first-second',
+    upload: 'a-receiver',
+  });
+  expect(convert.status, await convert.clone().text()).toBe(202);
+  jobId = ((await convert.json()) as { requestId: string }).requestId;
+  const json = { 'Content-Type': 'application/json' };
+  const fault = { method: 'GET', path: '/object-storage/classes/{tableName}/{objectId}', delayMs: 1, times: 1000 };
+  await server.admin('/__admin/faults', { method: 'POST', headers: json, body: JSON.stringify(fault) });
+  await server.admin('/__admin/snapshots/seeded-with-every-kind-of-data', { method: 'PUT' });
+  await server.admin('/__admin/config', { method: 'PATCH', headers: json, body: '{"emailConfirmation":true}' });
+  await server.request('/auth/users', {
+    method: 'POST',
+    headers: { ...authIdHeader(server), ...json },
+    body: JSON.stringify({
+      username: 'ben',
+      password: 'pw',
+      email: 'ben.with-a-long-address@another-long-domain.example',
+    }),
+  });
+  const [registration] = (
+    (await (await server.admin('/__admin/requests?text=ben.with&limit=1')).json()) as { requests: { id: string }[] }
+  ).requests;
+  requestId = registration!.id;
+  // The job has ended (its page then shows its whole timeline).
+  const jobState = async () =>
+    ((await (await server.admin('/__admin/jobs')).json()) as { jobs: { state: string }[] }).jobs[0]?.state;
+  for (let tries = 0; !/REJECTED|FAILED/.test((await jobState()) ?? '') && tries < 100; tries++)
+    await new Promise((resolve) => setTimeout(resolve, 200));
   await signIn(panel, 'project');
 });
 afterAll(() => panel.close());
@@ -40,21 +83,25 @@ const pagesToCheck = () => [
   'users',
   `users/${userId}`,
   'database',
+  'database/Note',
+  'database/Note/n1',
   'files',
   'files/documents/reports/2025/quarterly',
+  'files/documents/reports/2025/quarterly?view=grid',
   'files/documents/reports/2025/quarterly/quarterly-report-of-the-northern-region.txt',
   'transcoder',
+  `transcoder/jobs/${jobId}`,
   'leaderboards',
   'leaderboards/high-score',
+  `leaderboards/high-score?player=${userId}`,
   'requests',
+  `requests/${requestId}`,
 ];
 
-describe('at 400 px wide', () => {
-  beforeAll(() => panel.page.setViewportSize({ width: 400, height: 800 }));
-  afterAll(() => panel.page.setViewportSize({ width: 1280, height: 720 }));
-
-  it('no page overflows sideways', async () => {
-    const { page } = panel;
+it.each([400, 360])('no page overflows sideways at %i px', async (width) => {
+  const { page } = panel;
+  await page.setViewportSize({ width, height: 800 });
+  try {
     const overflowing: string[] = [];
     for (const path of pagesToCheck()) {
       await openPanel(panel, path);
@@ -68,7 +115,14 @@ describe('at 400 px wide', () => {
       if (scrollWidth > clientWidth) overflowing.push(`${path}: ${scrollWidth} px`);
     }
     expect(overflowing).toEqual([]);
-  });
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 720 });
+  }
+});
+
+describe('at 400 px wide', () => {
+  beforeAll(() => panel.page.setViewportSize({ width: 400, height: 800 }));
+  afterAll(() => panel.page.setViewportSize({ width: 1280, height: 720 }));
 
   it('folds the side menu away behind a button, and the top bar stays one line', async () => {
     const { page } = panel;

@@ -10,6 +10,7 @@ beforeAll(async () => {
   panel = await startPanel();
   ann = await createUser(panel.server, 'ann');
   bob = await createUser(panel.server, 'bob');
+  await signIn(panel, 'leaderboards');
 });
 afterAll(() => panel.close());
 
@@ -20,7 +21,7 @@ const rows = (caption: string) => panel.page.getByRole('table', { name: caption 
 
 it('defines an event and a leaderboard; events users post show in its top list and neighbourhood; reset empties it', async () => {
   const { page } = panel;
-  await signIn(panel, 'leaderboards');
+  await openPanel(panel, 'leaderboards');
   await page.getByLabel('Event name').fill('race');
   await page.getByLabel('Event fields').fill('time, laps');
   await page.getByRole('button', { name: 'Save event' }).click();

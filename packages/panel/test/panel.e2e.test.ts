@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
+import { openPanel, openSignedIn, signIn, startPanel, type PanelTest } from './support.js';
 
 describe('panel: serving and sign-in', () => {
   let panel: PanelTest;
@@ -41,6 +41,7 @@ describe('panel: serving and sign-in', () => {
 
   it('navigates between the seven pages by links, each with its own URL, back and forward included', async () => {
     const { page } = panel;
+    await openSignedIn(panel, 'project');
     for (const name of ['Project', 'Users', 'Database', 'Files', 'Transcoder', 'Leaderboards', 'Requests']) {
       await page.getByRole('navigation', { name: 'Pages', exact: true }).getByRole('link', { name }).click();
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(name);
@@ -52,7 +53,7 @@ describe('panel: serving and sign-in', () => {
 
   it('works from the keyboard: a skip link, the pages by Tab and Enter, the heading focused on each page change', async () => {
     const { page } = panel;
-    await openPanel(panel, 'project');
+    await openSignedIn(panel, 'project');
     // The skip link is the first stop of the Tab order, and leads to the page.
     const first = () =>
       document.querySelector('a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])')?.textContent;
@@ -71,6 +72,7 @@ describe('panel: serving and sign-in', () => {
 
   it('follows the system theme and lets the user pick light or dark', async () => {
     const { page } = panel;
+    await openSignedIn(panel, 'project');
     const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     await page.emulateMedia({ colorScheme: 'dark' });
     expect(await background()).toBe('rgb(15, 18, 22)');
@@ -85,7 +87,7 @@ describe('panel: serving and sign-in', () => {
 
   it('lists a project created while the panel is open, without a reload', async () => {
     const { page, server } = panel;
-    await openPanel(panel, 'users');
+    await openSignedIn(panel, 'users');
     const created = await server.admin('/__admin/projects', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -128,7 +130,7 @@ describe('panel: serving and sign-in', () => {
     ).toBe(200);
     const users = page.getByRole('table', { name: /^Users/ });
 
-    await openPanel(panel, 'users');
+    await openSignedIn(panel, 'users');
     await expect.poll(() => users.textContent()).toContain('No users yet.');
     await page.getByLabel('Project').selectOption(id);
     await expect.poll(() => new URL(page.url()).pathname).toBe(`/__admin/panel/@${id}/users`);
@@ -159,6 +161,7 @@ describe('panel: serving and sign-in', () => {
 
   it('signs out and forgets the key', async () => {
     const { page } = panel;
+    await openSignedIn(panel, 'project');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Master key').waitFor();
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);

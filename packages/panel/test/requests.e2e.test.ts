@@ -10,12 +10,13 @@ import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
 let panel: PanelTest;
 beforeAll(async () => {
   panel = await startPanel();
+  await signIn(panel, 'requests');
 }, 60_000);
 afterAll(() => panel.close());
 
 it('shows a request live, opens it at its own URL with its secrets masked, and filters through the URL', async () => {
   const { page, server } = panel;
-  await signIn(panel, 'requests');
+  await openPanel(panel, 'requests');
   await page.getByText('Live: new requests appear at the top.').waitFor();
 
   const ann = await createUser(server, 'ann');
@@ -44,7 +45,8 @@ it('shows a request live, opens it at its own URL with its secrets masked, and f
   });
   await expect(
     page
-      .getByRole('table', { name: 'Request headers' })
+      .getByRole('region', { name: 'Request', exact: true })
+      .getByRole('table', { name: 'Headers' })
       .getByRole('row')
       .filter({ hasText: 'x-service-authentication-key' })
       .textContent(),

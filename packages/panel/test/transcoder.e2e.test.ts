@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { masterAuth } from '../../engine/test/support/users.js';
+import { createUser, masterAuth } from '../../engine/test/support/users.js';
 import { Receiver, makeVideo, transcoderClient } from '../../../mock-server/test/transcoder/support.js';
 import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
 
@@ -123,3 +123,36 @@ it("sums up a rejected job's calls as they ended: a webhook that answered 503 an
   // The 503 was answered before a success: it is a try of the call, not an error of the job.
   expect(await page.getByRole('term').allTextContents()).not.toContain('Last delivery error');
 }, 60_000);
+
+it("names a user's jobs and settings by their username, a link to their page", async () => {
+  const { page, server } = panel;
+  const tess = await createUser(server, 'tess');
+  const post = transcoderClient(server, tess.auth);
+  expect((await post('/metadata/thumbnail', { name: 'tess-shots', shots: ['00:00:01'] })).status).toBe(201);
+  expect((await post('/metadata/upload', { name: 'tess-receiver', url: `${receiver.url}/upload` })).status).toBe(201);
+  const convert = await post('/video/convert', {
+    url: 'http://127.0.0.1:9/nothing-listens.mp4',
+    thumbnail: 'tess-shots',
+    upload: 'tess-receiver',
+  });
+  expect(convert.status).toBe(202);
+  const { requestId } = (await convert.json()) as { requestId: string };
+  await openPanel(panel, 'transcoder');
+  const jobs = page.getByRole('table', { name: 'Conversion jobs, newest first' });
+  const by = jobs
+    .getByRole('row')
+    .filter({ has: page.getByRole('link', { name: requestId }) })
+    .getByRole('link', { name: 'tess' });
+  await by.waitFor();
+  expect(await by.getAttribute('href')).toBe(`/__admin/panel/users/${tess.userId}`);
+  expect(await by.getAttribute('title')).toBe(`user id ${tess.userId}`);
+  const setting = page
+    .getByRole('table', { name: 'Thumbnail settings' })
+    .getByRole('row')
+    .filter({ hasText: 'tess-shots' });
+  expect(await setting.getByRole('link', { name: 'tess' }).count()).toBe(1);
+  await jobs.getByRole('link', { name: requestId }).click();
+  await page.getByRole('heading', { level: 2, name: /^Job / }).waitFor();
+  expect(await page.getByRole('definition').getByRole('link', { name: 'tess' }).count()).toBe(1);
+  expect(await page.getByText(tess.userId).count()).toBe(0);
+});

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { authIdHeader, createUser } from '../../engine/test/support/users.js';
+import { authIdHeader, createUser, login } from '../../engine/test/support/users.js';
 import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
 
 describe('panel: Users page', () => {
@@ -95,6 +95,68 @@ describe('panel: Users page', () => {
     await page.getByLabel('Search users').fill(ids[7]!);
     await page.getByRole('button', { name: 'Search' }).click();
     await expect.poll(() => userTable().getByRole('link').allTextContents()).toEqual(['player7']);
+  });
+
+  it('filters by active and by guest, each in the URL', async () => {
+    const { page, server } = panel;
+    await createUser(server, 'amy');
+    await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ emailConfirmation: true }) });
+    const pending = await server.request('/auth/users', {
+      method: 'POST',
+      headers: { ...authIdHeader(server), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'ida', password: 'pw', email: 'ida@example.com' }),
+    });
+    expect(pending.status).toBe(200);
+    const guestAnswer = await server.request('/auth/guest-users', { method: 'POST', headers: authIdHeader(server) });
+    expect(guestAnswer.status).toBe(201);
+    const guest = (await guestAnswer.json()) as { username: string };
+    const names = () => userTable().getByRole('link').allTextContents();
+    await openPanel(panel, 'users');
+    await expect.poll(() => userTable().getByRole('caption').textContent()).toBe('Users (3)');
+
+    await page.getByLabel('Active').selectOption('false');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(names).toEqual(['ida']);
+    expect(new URL(page.url()).search).toBe('?active=false');
+    expect(await userTable().getByRole('caption').textContent()).toBe('Users, not active (1)');
+
+    await page.getByLabel('Active').selectOption('');
+    await page.getByLabel('Guest').selectOption('true');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(names).toEqual([guest.username]);
+    expect(new URL(page.url()).search).toBe('?guest=true');
+
+    // Both, from the URL alone: active registered users.
+    await openPanel(panel, 'users?active=true&guest=false');
+    await expect.poll(names).toEqual(['amy']);
+    expect(await page.getByLabel('Active').inputValue()).toBe('true');
+    expect(await page.getByLabel('Guest').inputValue()).toBe('false');
+    // With a text: nobody active is called ida.
+    await openPanel(panel, 'users?q=ida&active=true');
+    await expect.poll(() => userTable().textContent()).toContain('No user matches.');
+    await page.getByRole('link', { name: 'Clear' }).click();
+    await expect.poll(names).toEqual(['amy', 'ida', guest.username]);
+  });
+
+  it('sets the password a user then logs in with through the service; their sessions stay', async () => {
+    const { page, server } = panel;
+    const pat = await createUser(server, 'pat');
+    await openPanel(panel, `users/${pat.userId}`);
+    await expect.poll(heading).toBe('pat');
+    const form = page.getByRole('form', { name: 'Set the password' });
+    await form.getByLabel('New password').fill('a new secret');
+    await form.getByRole('button', { name: 'Set password' }).click();
+    await expect
+      .poll(() => form.getByRole('status').textContent())
+      .toBe('pat logs in with the new password from now on.');
+    expect(await form.getByLabel('New password').inputValue()).toBe('');
+    const key = { 'X-Service-Authentication-Key': server.config.clientKey };
+    const tokens = await login(server, { username: 'pat', password: 'a new secret' }, key);
+    expect(tokens['access_token']).toEqual(expect.any(String));
+    await expect(login(server, { username: 'pat', password: pat.password }, key)).rejects.toThrow(/login failed: 401/);
+    // The session made before the change still works.
+    const me = await server.request(`/auth/users/${pat.userId}`, { headers: { ...authIdHeader(server), ...pat.auth } });
+    expect(me.status).toBe(200);
   });
 
   it("edits a user's profile, signs them out everywhere and deletes them", async () => {

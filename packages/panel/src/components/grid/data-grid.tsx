@@ -26,6 +26,12 @@ export interface GridColumn<T> {
   editable?: boolean;
 }
 
+/** A cell of the grid: the position of its row among the rows, of its column among those shown. */
+interface Cell {
+  row: number;
+  column: number;
+}
+
 /** Height of a row in CSS pixels (grid.css gives cells this height). */
 const ROW_HEIGHT = 34;
 const SELECT_WIDTH = 40;
@@ -67,48 +73,77 @@ export function DataGrid<T>(props: DataGridProps<T>) {
     .map((key) => byKey.get(key)!);
   const widthOf = (column: GridColumn<T>) => layout.widths[column.key] ?? column.width;
   const scroller = useRef<HTMLDivElement>(null);
+  const body = useRef<HTMLTableSectionElement>(null);
   const shown = useRowWindow(scroller, rows.length, ROW_HEIGHT);
   const [active, setShownActive] = useState({ row: 0, column: 0 });
-  // Keys can come faster than renders: each move starts from the last one made, not from the last one rendered.
+  // Keys can come faster than renders: each is applied to the cell the keys before it reached (this ref), and a move
+  // focuses its cell at once, so the next key's target is that cell, whatever was rendered meanwhile.
   const latest = useRef(active);
-  const setActive = (cell: { row: number; column: number }) => {
+  const setActive = (cell: Cell) => {
     latest.current = cell;
     setShownActive(cell);
   };
-  const focusing = useRef(false);
+  // A move or an edit that reached a row not rendered yet (far down a long page): finished once it is.
+  const pending = useRef<'focus' | 'edit' | undefined>(undefined);
   const selectable = selection !== undefined && onSelection !== undefined;
   const lead = selectable ? 1 : 0;
   const cellId = (row: number, column: number) => `${row}:${column}`;
+  const cellAt = ({ row, column }: Cell) =>
+    scroller.current?.querySelector<HTMLElement>(`[data-cell="${cellId(row, column)}"]`) ?? null;
 
-  // After a key moved the active cell: bring it into view (rendering it if need be), then focus it.
-  useEffect(() => {
-    if (!focusing.current) return;
+  /** Edits the active cell, or once it is rendered; false when it cannot be edited. */
+  const editActive = (): boolean => {
+    const { row, column } = latest.current;
+    const edited = visible[column];
+    if (!edited?.editable || !onEdit || !rows[row]) return false;
+    const element = cellAt(latest.current);
+    if (element) onEdit(rows[row]!, edited.key, element);
+    else pending.current = 'edit';
+    return true;
+  };
+
+  /** Makes `cell` the active cell now: scrolled into view and focused, or, not rendered yet, as soon as it is. */
+  const moveTo = (cell: Cell) => {
+    setActive(cell);
     const element = scroller.current!;
-    // A key that opened an editor since (Enter right after an arrow) has moved focus there: leave it.
-    const focused = document.activeElement as HTMLElement | null;
-    if (focused && focused !== document.body && !focused.dataset['cell']) {
-      focusing.current = false;
-      return;
-    }
-    const top = active.row * ROW_HEIGHT;
+    const top = cell.row * ROW_HEIGHT;
     const header = element.querySelector('thead')?.offsetHeight ?? 0;
     if (top < element.scrollTop) element.scrollTop = top;
     else if (top + ROW_HEIGHT + header > element.scrollTop + element.clientHeight)
       element.scrollTop = top + ROW_HEIGHT + header - element.clientHeight;
-    const cell = element.querySelector<HTMLElement>(`[data-cell="${cellId(active.row, active.column)}"]`);
-    if (cell) {
-      focusing.current = false;
-      cell.focus();
+    const target = cellAt(cell);
+    if (target) {
+      pending.current = undefined;
+      target.focus();
+    } else {
+      // The rows hold focus meanwhile (the cell left may go as they scroll), so later keys still come here.
+      pending.current = 'focus';
+      body.current!.focus({ preventScroll: true });
     }
+  };
+
+  // A cell that keys reached before it was rendered: focus it (and open its editor) once it is, unless focus went
+  // elsewhere meanwhile.
+  useEffect(() => {
+    const wanted = pending.current;
+    const target = wanted && cellAt(latest.current);
+    if (!target) return;
+    pending.current = undefined;
+    if (document.activeElement !== body.current) return;
+    target.focus();
+    if (wanted === 'edit') editActive();
   });
 
   const keys = (event: KeyboardEvent) => {
-    const cell = event.target as HTMLElement;
-    if (!cell.dataset['cell']) return; // a link or button inside a cell has the key
+    const target = event.target as HTMLElement;
+    // A cell, or the rows while they wait for a cell to render; a link or button inside a cell has its keys.
+    if (!target.dataset['cell'] && target !== body.current) return;
+    // Keys after an Enter whose editor waits for its cell would have gone to that editor.
+    if (pending.current === 'edit') return;
     const active = latest.current;
     const last = { row: rows.length - 1, column: visible.length - 1 };
     const page = Math.max(1, Math.floor((scroller.current!.clientHeight - ROW_HEIGHT) / ROW_HEIGHT));
-    const moves: Record<string, () => { row: number; column: number }> = {
+    const moves: Record<string, () => Cell> = {
       ArrowDown: () => ({ ...active, row: Math.min(last.row, active.row + 1) }),
       ArrowUp: () => ({ ...active, row: Math.max(0, active.row - 1) }),
       ArrowRight: () => ({ ...active, column: Math.min(last.column, active.column + 1) }),
@@ -121,14 +156,9 @@ export function DataGrid<T>(props: DataGridProps<T>) {
     const move = moves[event.key];
     if (move) {
       event.preventDefault();
-      focusing.current = true;
-      setActive(move());
+      moveTo(move());
     } else if (event.key === 'Enter' || event.key === 'F2') {
-      const column = visible[active.column];
-      if (column?.editable && onEdit && rows[active.row]) {
-        event.preventDefault();
-        onEdit(rows[active.row]!, column.key, cell);
-      }
+      if (editActive()) event.preventDefault();
     } else if (event.key === ' ' && selectable && rows[active.row]) {
       event.preventDefault();
       toggleRow(rowKey(rows[active.row]!));
@@ -207,11 +237,16 @@ export function DataGrid<T>(props: DataGridProps<T>) {
           </tr>
         </thead>
         <tbody
+          ref={body}
+          tabIndex={-1}
           onKeyDown={keys}
           onFocusIn={(event) => {
             const at = (event.target as HTMLElement).dataset['cell']?.split(':').map(Number);
+            if (!at) return;
+            // A cell focused (by the keys, or clicked) ends any wait for another.
+            pending.current = undefined;
             const { row, column } = latest.current;
-            if (at && (at[0] !== row || at[1] !== column)) setActive({ row: at[0]!, column: at[1]! });
+            if (at[0] !== row || at[1] !== column) setActive({ row: at[0]!, column: at[1]! });
           }}
           onDblClick={(event) => {
             const cell = (event.target as HTMLElement).closest<HTMLElement>('[data-cell]');

@@ -1,6 +1,8 @@
 // A column value in one line of the grid (and of a row's page): text as is, dates as ISO 8601 UTC, pointers by the
 // display column of the row they point to (a button previews that row), included rows by their own columns, relations
-// by their first members and a link to all of them, objects and arrays as one line of JSON that a button expands.
+// by their first members and a link to all of them, an ACL by its entries (a user by username), objects and arrays as
+// one line of JSON that a button expands.
+import { UserLink } from '../../components/user-link.js';
 import { href } from '../../router.js';
 import type { Detail } from './details.js';
 import { RELATION_LABELS, isIncluded, isPointer, pointerKey, type Labels } from './labels.js';
@@ -71,7 +73,11 @@ export function Cell({ value, context }: { value: unknown; context: CellContext 
   if (typeof value === 'object' && !(isObject(value) && value['__type'] === 'Date')) {
     return (
       <span class="ref">
-        <code class="json-line">{oneLine(value)}</code>
+        {context.column === 'ACL' && isObject(value) ? (
+          <AclEntries acl={value} />
+        ) : (
+          <code class="json-line">{oneLine(value)}</code>
+        )}
         <PreviewButton
           label={`Expand ${context.column} of row ${context.rowId}`}
           detail={{ kind: 'value', title: `${context.column} of row ${context.rowId}`, value }}
@@ -128,3 +134,24 @@ function Pointers({ list, context }: { list: Json[]; context: CellContext }) {
     </span>
   );
 }
+
+/** An ACL by its entries: everyone (`*`) or a user by username, and what each may do; no entry: the master token only. */
+function AclEntries({ acl }: { acl: Json }) {
+  const entries = Object.entries(acl);
+  if (entries.length === 0) return <span class="muted">master only</span>;
+  return (
+    <span>
+      {entries.map(([principal, rights], i) => (
+        <span key={principal}>
+          {i > 0 && '; '}
+          {principal === '*' ? 'everyone' : <UserLink userId={principal} />}: {rightsOf(rights)}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+const rightsOf = (rights: unknown): string => {
+  const given = isObject(rights) ? rights : {};
+  return [given['read'] === true && 'read', given['write'] === true && 'write'].filter(Boolean).join(', ') || 'nothing';
+};

@@ -17,10 +17,11 @@ const OMITTED: Record<string, string> = {
   unread: 'streamed, never held in memory',
 };
 
-function Headers({ headers, caption }: { headers: Record<string, string>; caption: string }) {
+/** A side's headers, under that side's heading (the section's name: "Request headers" to a screen reader). */
+function Headers({ headers }: { headers: Record<string, string> }) {
   return (
     <DataTable
-      caption={caption}
+      caption="Headers"
       rows={Object.entries(headers)}
       rowKey={([name]) => name}
       empty="No headers."
@@ -141,13 +142,13 @@ export function RequestView({ id }: { id: string }) {
           <div class="columns">
             <section aria-labelledby="request-heading">
               <h3 id="request-heading">Request</h3>
-              <Headers headers={shown.request.headers} caption="Request headers" />
+              <Headers headers={shown.request.headers} />
               <h4>Body</h4>
               <Body body={shown.request.body} label="Request body" />
             </section>
             <section aria-labelledby="response-heading">
               <h3 id="response-heading">Response</h3>
-              <Headers headers={shown.response.headers} caption="Response headers" />
+              <Headers headers={shown.response.headers} />
               <h4>Body</h4>
               <Body body={shown.response.body} label="Response body" />
             </section>
