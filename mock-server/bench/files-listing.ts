@@ -1,6 +1,6 @@
 // A folder listing (`POST /files/directoryInfo`) of a folder whose subtree holds 100,000 files, read from the totals
 // each folder keeps (the engine's `listFolder`) against the count each listed entry's whole subtree took before
-// (the same listing with the subtree walked, as in the engine before issue 28's totals). In the engine, no HTTP, with
+// (the same listing with the subtree walked, as in the engine before folders kept their totals). In the engine, no HTTP, with
 // rounds taking turns; the whole request through `engine.fetch` is printed beside them.
 import { DEFAULT_CONFIG, createEngine } from '@basekit/engine';
 import { type FileRecord, listFolder, sortedNames } from '../../packages/engine/src/areas/files/listing.js';
