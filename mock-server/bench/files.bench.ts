@@ -2,7 +2,7 @@
 // own (the `hashing` capability the server gives), and the server's resident memory while a 1 GiB upload comes in
 // and goes out again, with --data-dir and in memory mode, against the file's size. Targets: with --data-dir at most
 // 64 MiB more; in memory mode at most 1.1× the file. First, a folder listing whose subtree holds 100,000 files
-// (files-listing.ts): kept totals against the subtree walked, as before issue 28. `LISTING_ONLY=1` stops there.
+// (files-listing.ts): kept totals against the subtree walked, as before folders kept them. `LISTING_ONLY=1` stops there.
 // Run: `npm run bench -w @basekit/mock-server -- files` or `node --conditions=@basekit/source --import tsx mock-server/bench/files.bench.ts`.
 import { randomBytes } from 'node:crypto';
 import type { Hashing } from '@basekit/engine';
