@@ -1,13 +1,15 @@
 // Files benchmark: MD5 and CRC-32 throughput of the engine's portable JavaScript (what browsers run) against Node's
 // own (the `hashing` capability the server gives), and the server's resident memory while a 1 GiB upload comes in
 // and goes out again, with --data-dir and in memory mode, against the file's size. Targets: with --data-dir at most
-// 64 MiB more; in memory mode at most 1.1× the file.
+// 64 MiB more; in memory mode at most 1.1× the file. First, a folder listing whose subtree holds 100,000 files
+// (files-listing.ts): kept totals against the subtree walked, as before folders kept them. `LISTING_ONLY=1` stops there.
 // Run: `npm run bench -w @basekit/mock-server -- files` or `node --conditions=@basekit/source --import tsx mock-server/bench/files.bench.ts`.
 import { randomBytes } from 'node:crypto';
 import type { Hashing } from '@basekit/engine';
 import { Crc32 } from '../../packages/engine/src/areas/files/crc32.js';
 import { Md5 } from '../../packages/engine/src/areas/files/md5.js';
 import { nodeHashing } from '../src/files/hashing.js';
+import { benchListing } from './files-listing.js';
 import { measureUploadMemory } from '../test/files/upload-memory.js';
 
 const MiB = 1024 * 1024;
@@ -28,6 +30,9 @@ function throughput(make: () => ReturnType<Hashing['md5']>, data: Uint8Array): n
   }
   return data.length / MiB / (best / 1000);
 }
+
+await benchListing();
+if (process.env['LISTING_ONLY']) process.exit(0);
 
 const data = new Uint8Array(randomBytes(HASHED));
 console.log(`Hashing ${HASHED / MiB} MiB in 64 KiB pieces (best of 3; the event loop is held while it runs)\n`);

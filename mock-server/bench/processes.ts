@@ -2,7 +2,7 @@
 // turns: every contender sees the same machine load, none pays for another's garbage or JIT, and each one's CPU time
 // per request is read from /proc (which leaves out the time it waited for a CPU on a busy machine).
 import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 
 /** A bench server (or worker) running in a process of its own, and what it printed when ready. */
@@ -19,9 +19,26 @@ export interface BenchProcess<I> {
 /** Clock ticks a second in /proc/<pid>/stat (Linux's USER_HZ). */
 const TICKS = 100;
 
-function cpuSecondsOf(pid: number): number {
+function cpuSecondsOf(pid: number | string): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / TICKS; // utime and stime, fields 14 and 15 of the line
+}
+
+/**
+ * User + system CPU seconds each thread of a process has used so far, by thread id (the event loop's is the
+ * process id). On a machine whose cores are all taken, each runnable thread gets about the same share, so the
+ * busiest thread of a pipeline of threads is what its wall time follows.
+ */
+export function threadSeconds(pid: number): Map<number, number> {
+  const threads = new Map<number, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      threads.set(Number(tid), cpuSecondsOf(`${pid}/task/${tid}`));
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return threads;
 }
 
 /** Reads lines of `stream` until one starts with `ready `; answers the JSON after it. */

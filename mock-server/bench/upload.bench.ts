@@ -7,9 +7,9 @@
 // Targets: at least 0.8× the pipeline server of the same durability; memory at most +64 MiB.
 // Run: `npm run bench -w @basekit/mock-server -- upload` (about 1.5 minutes on a quiet machine; 8 GiB of disk writes).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BenchProcess, median, startProcess, verdict } from './processes.js';
+import { type BenchProcess, median, startProcess, threadSeconds, verdict } from './processes.js';
 
 const MiB = 1024 * 1024;
 const SIZE = 1024 * MiB;
@@ -54,6 +54,10 @@ try {
   const seconds = new Map(contenders.map(({ name }) => [name, [] as number[]]));
   const growth = new Map(contenders.map(({ name }) => [name, [] as number[]]));
   const cpu = new Map(contenders.map(({ name }) => [name, [] as number[]]));
+  /** Each round's CPU seconds of the event loop and of the server's busiest thread (the event loop or another). */
+  const loop = new Map(contenders.map(({ name }) => [name, [] as number[]]));
+  const busiest = new Map(contenders.map(({ name }) => [name, [] as number[]]));
+  const loads: number[] = [];
   for (const { server } of contenders) await client.ask({ ...server.info, size: 64 * MiB }); // warm-up
   for (let round = 0; round < ROUNDS; round++) {
     for (let i = 0; i < contenders.length; i++) {
@@ -61,7 +65,12 @@ try {
       await writeFile(`/proc/${server.pid}/clear_refs`, '5'); // the peak starts again from the resident size now
       const before = (await memory(server.pid)).rss;
       const cpuAtStart = server.cpuSeconds();
+      const threadsAtStart = threadSeconds(server.pid);
+      loads.push(loadavg()[0]!);
       const { seconds: took, md5 } = await client.ask<{ seconds: number; md5: string }>({ ...server.info, size: SIZE });
+      const threads = [...threadSeconds(server.pid)].map(([tid, s]) => [tid, s - (threadsAtStart.get(tid) ?? 0)]);
+      loop.get(name)!.push(threads.find(([tid]) => tid === server.pid)![1]!);
+      busiest.get(name)!.push(Math.max(...threads.map(([, s]) => s!)));
       if (name.startsWith('basekit') && (await server.ask<string>('md5')) !== md5)
         throw new Error(`${name}: the stored file's MD5 is not that of the file sent`);
       seconds.get(name)!.push(took);
@@ -71,20 +80,34 @@ try {
   }
   const range = (values: number[], digits: number) =>
     `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`;
-  console.log(`\nA ${SIZE / MiB} MiB upload, one client (${ROUNDS} rounds in turn; medians, spread over the rounds)`);
-  console.log('| server | seconds | MiB/s | server CPU seconds | server memory, peak rise |');
-  console.log('|---|---|---|---|---|');
+  console.log(
+    `\nA ${SIZE / MiB} MiB upload, one client (${ROUNDS} rounds in turn; medians, spread over the rounds; load average ${range(loads, 1)})`,
+  );
+  console.log(
+    '| server | seconds | MiB/s | server CPU seconds | event loop / busiest thread, CPU seconds | server memory, peak rise |',
+  );
+  console.log('|---|---|---|---|---|---|');
   for (const { name } of contenders) {
     const s = seconds.get(name)!;
     const rise = growth.get(name)!.map((bytes) => bytes / MiB);
     console.log(
-      `| ${name} | ${median(s).toFixed(2)} (${range(s, 2)}) | ${(SIZE / MiB / median(s)).toFixed(0)} | ${median(cpu.get(name)!).toFixed(2)} | +${median(rise).toFixed(0)} MiB (${range(rise, 0)}) |`,
+      `| ${name} | ${median(s).toFixed(2)} (${range(s, 2)}) | ${(SIZE / MiB / median(s)).toFixed(0)} | ${median(cpu.get(name)!).toFixed(2)} | ${median(loop.get(name)!).toFixed(2)} / ${median(busiest.get(name)!).toFixed(2)} | +${median(rise).toFixed(0)} MiB (${range(rise, 0)}) |`,
     );
   }
   // Each round's uploads ran back to back, under about the same load: the median of the rounds' ratios.
   const speed = (ours: string, peer: string) =>
     median(seconds.get(ours)!.map((s, round) => seconds.get(peer)![round]! / s));
   const [never, pipeline, always, synced] = contenders.map(({ name }) => name) as [string, string, string, string];
+  // With every core taken, each thread runs at about the same share: the busiest thread bounds the speed.
+  for (const [ours, peer] of [
+    [never, pipeline],
+    [always, synced],
+  ] as const) {
+    const ratio = median(busiest.get(peer)!.map((s, round) => s / busiest.get(ours)![round]!));
+    console.log(
+      `${ours}: busiest thread's CPU, the peer's over ours: ${ratio.toFixed(2)}× (at most the speed a busy machine allows)`,
+    );
+  }
   let met = verdict(
     `${never}, speed over ${pipeline}`,
     speed(never, pipeline),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, copyFile, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { type FileHandle, chmod, copyFile, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { storing } from './storage-error.js';
 import { WriteBehind } from './write-behind.js';
@@ -39,49 +39,69 @@ async function renameIntoPlace(temp: string, path: string): Promise<void> {
 const tempBeside = (path: string) => join(dirname(path), `${TEMP_PREFIX}${randomBytes(8).toString('hex')}`);
 
 /** A file being written beside its target and renamed over it by `commit`. */
-interface AtomicFile {
+export interface AtomicFile<Ended = void> {
   /** Appends `data`; resolves once it may be followed (it is written behind: see `WriteBehind`). */
   write(data: Uint8Array | string): Promise<void>;
-  /** After the last write: flushes the file to disk and closes it (so many files in waiting hold no descriptors). */
-  end(): Promise<void>;
+  /**
+   * After the last write: flushes the file to disk and closes it (so many files in waiting hold no descriptors);
+   * answers what its bytes' writer gave at their end (an upload's digests).
+   */
+  end(): Promise<Ended>;
   /** Ends the file if that was not done yet, and renames it over the target. */
   commit(): Promise<void>;
   /** Removes the temporary file (nothing once committed). */
   abort(): Promise<void>;
 }
 
+/** What writes a file's bytes to its descriptor: `WriteBehind`, or the upload worker, which hashes them too. */
+export interface FileBytes<Ended> {
+  write(chunk: Uint8Array): Promise<void>;
+  /** Every byte written (in the OS), or the failure of a write; what the writing gave. */
+  end(): Promise<Ended>;
+  /** Resolves once no write is under way on the descriptor, so that it may be closed. */
+  stop(): Promise<void>;
+}
+
 /**
  * Starts writing a file so that readers see the old content or the whole new one, never a part: the bytes go to a
- * temporary file in the same folder, and `commit` flushes it to disk (unless `sync` is false: then it is in the OS,
- * which a crash of the process does not lose, a power loss may) and renames it over the target. A crash before that
- * leaves only the temporary file, which `removeLeftovers` clears at the next start.
+ * temporary file in the same folder through `bytes` (written behind, by default), and `commit` flushes it to disk
+ * (unless `sync` is false: then it is in the OS, which a crash of the process does not lose, a power loss may) and
+ * renames it over the target. A crash before that leaves only the temporary file, which `removeLeftovers` clears at
+ * the next start.
  */
-export async function openAtomic(path: string, { sync = true } = {}): Promise<AtomicFile> {
+export async function openAtomic(path: string, options?: { sync?: boolean }): Promise<AtomicFile>;
+export async function openAtomic<Ended>(
+  path: string,
+  options: { sync?: boolean; bytes: (handle: FileHandle) => FileBytes<Ended> },
+): Promise<AtomicFile<Ended>>;
+export async function openAtomic(
+  path: string,
+  {
+    sync = true,
+    bytes = (handle) => new WriteBehind(handle),
+  }: { sync?: boolean; bytes?: (handle: FileHandle) => FileBytes<unknown> } = {},
+): Promise<AtomicFile<unknown>> {
   const temp = tempBeside(path);
   const handle = await storing(() => open(temp, 'wx', FILE_MODE));
-  const file = new WriteBehind(handle);
-  let ended = false;
+  const file = bytes(handle);
+  let ended: Promise<unknown> | undefined;
   let committed = false;
   const abort = async () => {
     if (committed) return;
-    await file.flush().catch(() => undefined); // no write under way on a closed handle
+    await file.stop(); // no write under way on a closed handle
     await handle.close().catch(() => undefined); // closing twice is harmless
     await rm(temp, { force: true });
   };
-  const end = async () => {
-    if (ended) return;
-    try {
-      await storing(async () => {
-        await file.flush();
-        if (sync) await handle.sync();
-        await handle.close();
-      });
-    } catch (error) {
+  const end = () =>
+    (ended ??= storing(async () => {
+      const result = await file.end();
+      if (sync) await handle.sync();
+      await handle.close();
+      return result;
+    }).catch(async (error: unknown) => {
       await abort();
       throw error;
-    }
-    ended = true;
-  };
+    }));
   return {
     write: (data) => storing(() => file.write(typeof data === 'string' ? Buffer.from(data) : data)),
     end,

@@ -1,8 +1,9 @@
 import { openAsBlob } from 'node:fs';
-import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import { type FileHandle, mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BlobStore, BlobWriter, Config, Persistence, StoredBytes } from '@basekit/engine';
+import type { BlobStore, BlobWriter, Config, FileDigests, Persistence, StoredBytes } from '@basekit/engine';
 import { copyAtomic, openAtomic, privateFolder, removeLeftovers, writeAtomic } from './atomic.js';
+import { WorkerContent } from './file-worker.js';
 
 const KEY = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -29,6 +30,14 @@ class DiskBlobStore implements BlobStore {
 
   create(key: string): Promise<BlobWriter> {
     return openAtomic(this.#path(key), { sync: this.sync });
+  }
+
+  /** An upload's file: the worker thread hashes its bytes while the thread pool writes them (`WorkerContent`). */
+  createHashed(key: string): Promise<BlobWriter<FileDigests>> {
+    return openAtomic(this.#path(key), {
+      sync: this.sync,
+      bytes: (handle: FileHandle) => new WorkerContent(handle.fd),
+    });
   }
 
   async get(key: string): Promise<StoredBytes | undefined> {

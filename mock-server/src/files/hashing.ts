@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { Hashing } from '@basekit/engine';
-import { workerDigests } from './digests-worker.js';
+import { workerDigests } from './file-worker.js';
 
 /**
  * Node's own MD5 (OpenSSL) and CRC-32 (zlib, Node 20.15+), several times faster than the engine's portable

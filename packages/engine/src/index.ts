@@ -271,6 +271,7 @@ export type {
   BlobWriter,
   ByteSearch,
   ContentDigests,
+  FileDigests,
   Hasher,
   Hashing,
   Pbkdf2,

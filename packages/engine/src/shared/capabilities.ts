@@ -120,6 +120,14 @@ export type StoredBytes = Blob | readonly Uint8Array[];
 export interface BlobStore {
   /** Starts new content under `key`, written as it arrives; nobody sees it until the writer's `commit`. */
   create(key: string): Promise<BlobWriter>;
+  /**
+   * Starts new content as `create` does, whose writer also computes the content's MD5 and CRC-32 (`end` answers
+   * them): a store that can hash where it writes (Node: a worker thread hashes each chunk while the thread pool
+   * writes it) leaves the caller's thread only the parsing. The store may take the memory of a chunk given to `write`
+   * (Node transfers a socket's own buffer to that thread): the caller must not read it afterwards. Absent: `create`,
+   * and the digests apart (`Hashing`).
+   */
+  createHashed?(key: string): Promise<BlobWriter<FileDigests>>;
   /** The committed content under `key`, or undefined when there is none. */
   get(key: string): Promise<StoredBytes | undefined>;
   /** Removes the key; a missing key is not an error. */
@@ -142,7 +150,7 @@ export interface BlobStore {
  *   throw error;
  * }
  */
-export interface BlobWriter {
+export interface BlobWriter<Ended = void> {
   /**
    * Appends `chunk`. The store may keep the chunk itself: it must not be changed afterwards. Resolves once the store
    * can take the next chunk, which may be before this one is on disk (a store that writes behind keeps a bounded
@@ -152,8 +160,9 @@ export interface BlobWriter {
   /**
    * After the last chunk: the store flushes the content and lets go of what it held open for writing (a file
    * descriptor), so an upload of many files holds one at a time. The content stays invisible until `commit`.
+   * A writer from `createHashed` answers the content's digests.
    */
-  end(): Promise<void>;
+  end(): Promise<Ended>;
   /** After `end`: makes the content visible under its key at once, atomically (a reader sees all of it or nothing). */
   commit(): Promise<void>;
   /** Drops what was written, leaving nothing behind. */
@@ -196,6 +205,19 @@ export interface Hashing {
 }
 
 /**
+ * The digests of a file's content as its info shows them.
+ *
+ * @example
+ * const { md5, crc }: FileDigests = await writer.end(); // { md5: '5d41402abc4b2a76b9719d911017c592', crc: '3610a686' }
+ */
+export interface FileDigests {
+  /** MD5, 32 lowercase hex digits (`md5Hash`). */
+  md5: string;
+  /** CRC-32 as zlib's, 8 lowercase hex digits (`crcHash`). */
+  crc: string;
+}
+
+/**
  * The MD5 and CRC-32 of a content that arrives in pieces, computed elsewhere.
  *
  * @example
@@ -207,7 +229,7 @@ export interface ContentDigests {
   /** Takes a copy of `chunk`; resolves once more may be given (a bounded amount waits to be hashed). */
   update(chunk: Uint8Array): Promise<void>;
   /** After the last chunk: the digests, as `md5()` and `crc32()` give them; the same again when called again. */
-  end(): Promise<{ md5: string; crc: string }>;
+  end(): Promise<FileDigests>;
 }
 
 /**

@@ -5,7 +5,7 @@ import { type Caller, checkOwnership } from './ownership.js';
 import { type FilePath, nameOf, publicUrl } from './paths.js';
 import { select, tooMany } from './selection.js';
 import { mutate } from './state.js';
-import { type FolderNode, filesIn, find, removeChild } from './tree.js';
+import { type FolderNode, fileCountOf, filesIn, find, removeChild } from './tree.js';
 
 /** The delete limit of docs/files.md#limits: named files plus the files inside named folders. */
 export const MAX_DELETE_FILES = 1000;
@@ -34,7 +34,7 @@ export function deleteEntries(
           `${publicUrl(bucket, path)} is not empty; set its forced flag to delete it with its contents`,
         );
       }
-      files += [...filesIn(node)].length;
+      files += fileCountOf(node);
     }
     if (files > MAX_DELETE_FILES) throw tooMany(MAX_DELETE_FILES, 'files');
     const folder = find(state.root, parent) as FolderNode;

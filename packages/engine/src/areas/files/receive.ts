@@ -1,4 +1,4 @@
-import type { BlobStore, BlobWriter, ContentDigests, Hashing } from '../../shared/capabilities.js';
+import type { BlobStore, BlobWriter, ContentDigests, FileDigests, Hashing } from '../../shared/capabilities.js';
 import { newId } from '../../shared/ids.js';
 import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
@@ -32,7 +32,7 @@ async function carryOver(from: BlobStore, to: BlobStore, key: string): Promise<v
 function digestsHere(hashing: Hashing): ContentDigests {
   const md5 = hashing.md5();
   const crc = hashing.crc32();
-  let ended: Promise<{ md5: string; crc: string }> | undefined;
+  let ended: Promise<FileDigests> | undefined;
   return {
     update: async (chunk) => {
       md5.update(chunk);
@@ -42,23 +42,38 @@ function digestsHere(hashing: Hashing): ContentDigests {
   };
 }
 
-/** Writes a file's chunks to a new blob, hashing each while the store writes the ones before (it writes behind). */
-function blobSink(
-  blobs: BlobStore,
-  blobKey: string,
-  writer: BlobWriter,
-  digests: ContentDigests,
-): FileSink<ReceivedFile> {
-  let size = 0;
+/**
+ * A new blob whose writer hashes what it writes: the store's own where it hashes as it writes (Node with a data
+ * folder), else its plain writer beside the platform's digests, each chunk hashed while the store writes the ones
+ * before (it writes behind).
+ */
+async function hashedWriter(blobs: BlobStore, blobKey: string, hashing: Hashing): Promise<BlobWriter<FileDigests>> {
+  if (blobs.createHashed) return blobs.createHashed(blobKey);
+  const writer = await blobs.create(blobKey);
+  const digests = hashing.digests?.() ?? digestsHere(hashing);
   return {
     async write(chunk) {
       const written = writer.write(chunk);
       await digests.update(chunk);
-      size += chunk.length;
       await written;
     },
+    end: async () => (await Promise.all([digests.end(), writer.end()]))[0],
+    commit: () => writer.commit(),
+    // Ending digests again is harmless, and lets go of those of a file cut short.
+    abort: () => Promise.all([writer.abort(), digests.end().catch(() => undefined)]).then(() => undefined),
+  };
+}
+
+/** A file part's sink: its chunks go to the writer; what stands for the file is its blob, size and digests. */
+function blobSink(blobs: BlobStore, blobKey: string, writer: BlobWriter<FileDigests>): FileSink<ReceivedFile> {
+  let size = 0;
+  return {
+    write(chunk) {
+      size += chunk.length; // before the write, which may take the chunk's memory
+      return writer.write(chunk);
+    },
     async end() {
-      const [{ md5, crc }] = await Promise.all([digests.end(), writer.end()]);
+      const { md5, crc } = await writer.end();
       return {
         blobKey,
         size,
@@ -97,17 +112,14 @@ export async function receiveUpload(
   const { blobs } = project.state(filesState);
   // The portable hashers load with the first upload where the platform has none of its own (browsers).
   const hashing = capabilities.hashing ?? (await import('./portable-hashing.js')).portableHashing;
-  const writers: BlobWriter[] = [];
-  const hashed: ContentDigests[] = [];
+  const writers: BlobWriter<FileDigests>[] = [];
   const openFile: OpenFile<ReceivedFile> = (part) => {
     // Other fields are short text; a file sent as one of them is read as text and held to the field's limit.
     if (part.filename === undefined || !part.name.endsWith('.fileToUpload')) return undefined;
     const blobKey = newId(moment, 24);
-    return blobs.create(blobKey).then((writer) => {
+    return hashedWriter(blobs, blobKey, hashing).then((writer) => {
       writers.push(writer);
-      const digests = hashing.digests?.() ?? digestsHere(hashing);
-      hashed.push(digests);
-      return blobSink(blobs, blobKey, writer, digests);
+      return blobSink(blobs, blobKey, writer);
     });
   };
   try {
@@ -115,12 +127,8 @@ export async function receiveUpload(
     const parts = await readMultipart(body, boundaryOf(contentType), limits, openFile, capabilities.byteSearch);
     return await upload(project, moment, uploadItems(config.bucket, parts), caller);
   } catch (error) {
-    // A committed writer ignores this: its content is either listed or deleted by `upload`. Ending digests again is
-    // harmless, and lets go of those of files cut short.
-    await Promise.all([
-      ...writers.map((writer) => writer.abort().catch(() => undefined)),
-      ...hashed.map((digests) => digests.end().catch(() => undefined)),
-    ]);
+    // A committed writer ignores this: its content is either listed or deleted by `upload`.
+    await Promise.all(writers.map((writer) => writer.abort().catch(() => undefined)));
     throw error;
   }
 }

@@ -6,7 +6,7 @@ import { hasSnapshots } from '../../shared/durability/snapshots.js';
 import { MemoryBlobStore } from './memory-blobs.js';
 import { checkName } from './paths.js';
 import { ResizeCache } from './resize-cache.js';
-import { type FileNode, type FolderNode, type TreeNode, newFolder } from './tree.js';
+import { type FileNode, type FolderNode, type TreeNode, emptyFolder, folderOf, newFolder } from './tree.js';
 import { OneAtATime } from '../../shared/util/one-at-a-time.js';
 
 export interface FilesState {
@@ -87,7 +87,7 @@ function toNode(entry: EntryJson): TreeNode {
     );
   }
   const base = { guid, ownerId, created: creationDate, modified: lastModificationDate };
-  if (kind === 'folder') return { kind: 'folder', ...base, children: new Map() };
+  if (kind === 'folder') return emptyFolder(guid, ownerId, creationDate, lastModificationDate);
   if (kind !== 'file')
     throw new Error(`entry "${path}" has the kind ${JSON.stringify(kind)}; "folder" or "file" expected`);
   const { size, md5Hash, crcHash, contentType, blobKey } = entry;
@@ -115,7 +115,14 @@ function fromEntries(entries: unknown): FolderNode {
     if (parent?.kind !== 'folder') throw new Error(`the folder of entry "${entry.path}" is not listed before it`);
     parent.children.set(names[names.length - 1]!, toNode(entry));
   }
-  return root;
+  return withTotals(root);
+}
+
+/** `folder` with its totals and those of every folder below counted from what is below them (a tree built whole). */
+function withTotals(folder: FolderNode): FolderNode {
+  const children = new Map<string, TreeNode>();
+  for (const [name, node] of folder.children) children.set(name, node.kind === 'folder' ? withTotals(node) : node);
+  return folderOf(folder, children);
 }
 
 /** The bucket's root folder, which no state export holds (its entries are what is under it). */
@@ -145,7 +152,7 @@ function toJSON(state: FilesState): FilesJson {
 function copyTree(folder: FolderNode): FolderNode {
   const children = new Map<string, TreeNode>();
   for (const [name, node] of folder.children) children.set(name, node.kind === 'folder' ? copyTree(node) : { ...node });
-  return { ...folder, children };
+  return folderOf(folder, children);
 }
 
 /**
@@ -183,20 +190,7 @@ export const filesState: StateSlice<FilesState> = {
     }
     return state;
   },
-  count: (state) => {
-    const counts = { files: 0, folders: 0 };
-    const visit = (folder: FolderNode): void => {
-      for (const node of folder.children.values()) {
-        if (node.kind === 'file') counts.files++;
-        else {
-          counts.folders++;
-          visit(node);
-        }
-      }
-    };
-    visit(state.root);
-    return counts;
-  },
+  count: ({ root }) => ({ files: root.fileCount, folders: root.descendants - root.fileCount }),
   copy: (state, project) => newState(project, copyTree(state.root), state.memory?.clone()),
   async replaced(state, project) {
     const { persistence } = project.capabilities;

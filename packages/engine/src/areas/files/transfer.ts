@@ -12,6 +12,7 @@ import {
   descendantCount,
   ensureFolder,
   find,
+  folderOf,
   longestPathIn,
   removeChild,
   setChild,
@@ -50,7 +51,7 @@ function cloneNode(node: TreeNode, now: number, random: RandomSource, blobCopies
   const children = new Map(
     [...node.children].map(([name, child]) => [name, cloneNode(child, now, random, blobCopies)]),
   );
-  return { ...node, ...fresh, children };
+  return folderOf({ ...node, ...fresh }, children);
 }
 
 /** Puts `node` under `name`, merging folders into folders and replacing files; `replaced` collects the blob keys let go. */

@@ -11,9 +11,21 @@ interface NodeBase {
   modified: number;
 }
 
+/**
+ * A folder keeps the totals of everything below it, kept up to date by `setChild` and `removeChild` (each change
+ * walks up through `parent`, O(depth)), so a listing reads them instead of walking each listed folder's subtree.
+ */
 export interface FolderNode extends NodeBase {
   kind: 'folder';
   children: Map<string, TreeNode>;
+  /** The folder this one is a child of (none for the root, or a folder no longer in the tree). */
+  parent?: FolderNode | undefined;
+  /** Bytes of every file below. */
+  bytes: number;
+  /** Files below, at any depth. */
+  fileCount: number;
+  /** Files and folders below, at any depth. */
+  descendants: number;
 }
 
 export interface FileNode extends NodeBase {
@@ -36,7 +48,23 @@ interface Making {
 }
 
 export function newFolder({ ownerId, now, random }: Making): FolderNode {
-  return { kind: 'folder', guid: newId(random, 24), ownerId, created: now, modified: now, children: new Map() };
+  return emptyFolder(newId(random, 24), ownerId, now, now);
+}
+
+/** A folder with no children yet (its totals 0). */
+export function emptyFolder(guid: string, ownerId: string | null, created: number, modified: number): FolderNode {
+  return {
+    kind: 'folder',
+    guid,
+    ownerId,
+    created,
+    modified,
+    children: new Map(),
+    parent: undefined,
+    bytes: 0,
+    fileCount: 0,
+    descendants: 0,
+  };
 }
 
 export function find(root: FolderNode, path: FilePath): TreeNode | undefined {
@@ -87,16 +115,58 @@ export function ensureFolder(
   return { folder, created };
 }
 
-/** Puts `node` under `name` in `folder`, which counts as a change of the folder. */
+/** Adds the totals of `node` (times `sign`: 1 or -1) to `folder` and every folder above it: O(depth). */
+function count(folder: FolderNode, node: TreeNode, sign: 1 | -1): void {
+  const bytes = sign * sizeOf(node);
+  const files = sign * fileCountOf(node);
+  const descendants = sign * (1 + descendantCount(node));
+  for (let at: FolderNode | undefined = folder; at; at = at.parent) {
+    at.bytes += bytes;
+    at.fileCount += files;
+    at.descendants += descendants;
+  }
+}
+
+/**
+ * Puts `node` under `name` in `folder` (in place of what was there), which counts as a change of the folder; the
+ * totals of the folders above follow.
+ */
 export function setChild<T extends TreeNode>(folder: FolderNode, name: string, node: T, now: number): T {
+  const present = folder.children.get(name);
+  if (present) count(folder, present, -1);
   folder.children.set(name, node);
+  if (node.kind === 'folder') node.parent = folder;
+  count(folder, node, 1);
   folder.modified = now;
   return node;
 }
 
+/** Takes `name` out of `folder`, which counts as a change of the folder; the totals of the folders above follow. */
 export function removeChild(folder: FolderNode, name: string, now: number): void {
-  folder.children.delete(name);
+  const present = folder.children.get(name);
+  if (present) {
+    folder.children.delete(name);
+    count(folder, present, -1);
+    // A folder moved elsewhere first (a move) keeps its new parent.
+    if (present.kind === 'folder' && present.parent === folder) present.parent = undefined;
+  }
   folder.modified = now;
+}
+
+/**
+ * A folder holding `children` (nodes not in any other folder), its totals counted from theirs: O(children).
+ * For trees built whole (a copy, an import).
+ */
+export function folderOf(base: NodeBase, children: Map<string, TreeNode>): FolderNode {
+  const folder = emptyFolder(base.guid, base.ownerId, base.created, base.modified);
+  folder.children = children;
+  for (const child of children.values()) {
+    if (child.kind === 'folder') child.parent = folder;
+    folder.bytes += sizeOf(child);
+    folder.fileCount += fileCountOf(child);
+    folder.descendants += 1 + descendantCount(child);
+  }
+  return folder;
 }
 
 /** `node` and every file and folder below it. */
@@ -110,13 +180,11 @@ export function* filesIn(node: TreeNode): Generator<FileNode> {
   for (const inner of nodesIn(node)) if (inner.kind === 'file') yield inner;
 }
 
-/** Number of files and folders below `node` (0 for a file). */
-export function descendantCount(node: TreeNode): number {
-  if (node.kind === 'file') return 0;
-  let count = 0;
-  for (const child of node.children.values()) count += 1 + descendantCount(child);
-  return count;
-}
+/** Number of files and folders below `node` (0 for a file): O(1). */
+export const descendantCount = (node: TreeNode): number => (node.kind === 'file' ? 0 : node.descendants);
+
+/** Number of files at or below `node` (1 for a file): O(1). */
+export const fileCountOf = (node: TreeNode): number => (node.kind === 'file' ? 1 : node.fileCount);
 
 /** The longest path (by characters) from `name`, the name of `node`, down to anything inside it. */
 export function longestPathIn(name: string, node: TreeNode): FilePath {
@@ -130,9 +198,35 @@ export function longestPathIn(name: string, node: TreeNode): FilePath {
   return longest;
 }
 
-/** Bytes of the file, or of every file inside the folder. */
-export function sizeOf(node: TreeNode): number {
-  let size = 0;
-  for (const file of filesIn(node)) size += file.size;
-  return size;
+/** Bytes of the file, or of every file inside the folder: O(1). */
+export const sizeOf = (node: TreeNode): number => (node.kind === 'file' ? node.size : node.bytes);
+
+/**
+ * Where the totals kept in the folders at or below `folder` differ from a count of what is below them, or where a
+ * folder's `parent` is not the folder holding it, as readable lines (none when all agree): O(subtree), for tests.
+ */
+export function totalsMismatches(folder: FolderNode, path = '/'): string[] {
+  const found: string[] = [];
+  const walk = (at: FolderNode, where: string): { bytes: number; files: number; descendants: number } => {
+    const sum = { bytes: 0, files: 0, descendants: 0 };
+    for (const [name, child] of at.children) {
+      sum.descendants++;
+      if (child.kind === 'file') {
+        sum.bytes += child.size;
+        sum.files++;
+        continue;
+      }
+      if (child.parent !== at) found.push(`${where}${name}/: parent is not the folder holding it`);
+      const inner = walk(child, `${where}${name}/`);
+      sum.bytes += inner.bytes;
+      sum.files += inner.files;
+      sum.descendants += inner.descendants;
+    }
+    const kept = { bytes: at.bytes, files: at.fileCount, descendants: at.descendants };
+    if (kept.bytes !== sum.bytes || kept.files !== sum.files || kept.descendants !== sum.descendants)
+      found.push(`${where}: kept ${JSON.stringify(kept)}, counted ${JSON.stringify(sum)}`);
+    return sum;
+  };
+  walk(folder, path);
+  return found;
 }

@@ -21,6 +21,10 @@ export interface FormPart<F> extends PartHeaders {
 
 /** Where the bytes of a file part go as they arrive. */
 export interface FileSink<F> {
+  /**
+   * Takes the next bytes. The parser never reads them again and keeps only bytes after them (in the same buffer when
+   * they are not all of it): the sink may keep them, or take the memory of a piece that is all of its buffer.
+   */
   write(chunk: Uint8Array): Promise<void>;
   /** Called after the last chunk: what stands for the file in the parts. */
   end(): Promise<F>;
