@@ -218,11 +218,14 @@ export function createEngine(options: EngineOptions = {}): Engine {
  */
 function lazyNetworkGuard(names: string[], serverConfig: () => Config): MiddlewareHandler<AppEnv> {
   let guard: MiddlewareHandler<AppEnv> | undefined;
-  return async (c, next) =>
-    (guard ??= (await import('./admin/network-guard.js')).networkGuard(names, serverConfig, DEFAULT_CONFIG.masterKey))(
-      c,
-      next,
-    );
+  // Once loaded, the guard's own promise is the answer: no async wrapper (and its promise hops) per request.
+  return (c, next) =>
+    guard
+      ? guard(c, next)
+      : import('./admin/network-guard.js').then((loaded) => {
+          guard ??= loaded.networkGuard(names, serverConfig, DEFAULT_CONFIG.masterKey);
+          return guard(c, next);
+        });
 }
 
 /** True for the projects API, which runs apart from every project (the default one's guard, no project's journal). */
