@@ -24,7 +24,7 @@ const PLANTED: Record<string, string> = {
     "import { serve } from '@hono/node-server';",
     "import sharp from 'sharp';",
     "import { startServer } from '@basekit/mock-server';",
-    "import { ffmpegRunner } from '../../../../mock-server/src/transcoder/runner.js';",
+    "import { ffmpegRunner } from '../../../../mock-server/src/transcoder/ffmpeg-runner.js';",
     'export const x = [readFile, serve, sharp, startServer, ffmpegRunner, process.env, Buffer.alloc(1)];',
     '',
   ].join('\n'),

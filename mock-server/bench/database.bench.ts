@@ -6,7 +6,7 @@
 import autocannon from 'autocannon';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createRow } from '../../packages/engine/src/areas/database/rows.js';
+import { createRow } from '../../packages/engine/src/areas/database/rows/rows.js';
 import { Moment } from '../../packages/engine/src/shared/moment.js';
 import { startServer } from '../src/server.js';
 import { benchUsers } from './users.js';

@@ -1,12 +1,12 @@
-// What a unit of the query cost budget (maxQueryCost, packages/engine/src/areas/database/budget.ts) is worth in time:
+// What a unit of the query cost budget (maxQueryCost, packages/engine/src/areas/database/query/budget.ts) is worth in time:
 // each query shape is run in the engine (no HTTP), its time set against the units it was charged, and the time a query
 // of that shape would take at the whole default budget is printed. The default is chosen so that the slowest shape
 // stays near 100 ms (docs/reliability.md, "Limits"). Each shape is sized near the default budget (time per unit grows
 // past it, with garbage collection of large answers), and the machine should be quiet.
 // Run: `npm run bench -w @basekit/mock-server -- query-cost`.
 import { DEFAULT_CONFIG, createEngine, resolveConfig } from '@basekit/engine';
-import { QueryBudget } from '../../packages/engine/src/areas/database/budget.js';
-import { createRow } from '../../packages/engine/src/areas/database/rows.js';
+import { QueryBudget } from '../../packages/engine/src/areas/database/query/budget.js';
+import { createRow } from '../../packages/engine/src/areas/database/rows/rows.js';
 import { Moment } from '../../packages/engine/src/shared/moment.js';
 
 const RUNS = 7;

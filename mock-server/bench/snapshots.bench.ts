@@ -1,8 +1,8 @@
 // Named snapshots: restoring a project of 100,000 rows (target: median ≤ 50 ms) beside importing the same
 // export, saving it, and the first write to the table after a restore (which copies its map of rows).
 // Run: `npm run bench -w @basekit/mock-server -- snapshots`.
-import { createRow, updateRow } from '../../packages/engine/src/areas/database/rows.js';
-import { snapshotsOf } from '../../packages/engine/src/shared/snapshots.js';
+import { createRow, updateRow } from '../../packages/engine/src/areas/database/rows/rows.js';
+import { snapshotsOf } from '../../packages/engine/src/shared/durability/snapshots.js';
 import type { Principal } from '../../packages/engine/src/shared/env.js';
 import { Moment } from '../../packages/engine/src/shared/moment.js';
 import { startServer } from '../src/server.js';

@@ -4,7 +4,7 @@ import { reach } from './tls/addresses.js';
 import type { ServedCertificate } from './tls/certificate.js';
 
 /** The HTTPS side of the server, for the banner. */
-export interface HttpsBanner {
+interface HttpsBanner {
   url: string;
   certificate: ServedCertificate;
 }

@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 import type { Config } from '@basekit/engine';
 
 /** The server's config keys this file reads: every one a key of the whole server. */
-export type ConnectionLimits = Pick<Config, 'maxConnections' | 'headersTimeoutMs' | 'idleTimeoutMs'>;
+type ConnectionLimits = Pick<Config, 'maxConnections' | 'headersTimeoutMs' | 'idleTimeoutMs'>;
 
 /** Files the server may hold open besides its connections: its own, the journal's, ffmpeg's pipes. */
 const RESERVED_FILES = 64;

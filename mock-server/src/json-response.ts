@@ -83,7 +83,7 @@ for (const key of ['arrayBuffer', 'blob', 'bytes', 'clone', 'formData', 'json', 
 Object.setPrototypeOf(JsonResponse.prototype, Response.prototype);
 
 /** What `writeTo` needs of Node's answer (HTTP/1's `ServerResponse` or HTTP/2's), and how it is dropped unanswered. */
-export interface NodeAnswer {
+interface NodeAnswer {
   writeHead(status: number, headers: OutgoingHttpHeaders): unknown;
   end(text: string): unknown;
   /** HTTP/1: destroys the socket. */

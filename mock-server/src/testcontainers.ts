@@ -8,7 +8,7 @@ import { AbstractStartedContainer, GenericContainer, type StartedTestContainer, 
 import { createTestProject, type TestClientOptions, type TestProject, type TestProjectOptions } from './testing.js';
 
 /** The port the image's server listens on inside the container (its `PORT`). */
-export const BASEKIT_PORT = 3000;
+const BASEKIT_PORT = 3000;
 const CONFIG_FILE = '/config.json';
 
 /**

@@ -9,7 +9,7 @@
  *
  * @module @basekit/mock-server/testing
  */
-import type { ClientOptions } from '@basekit/sdk';
+import { withHeaderWord, type ClientOptions } from '@basekit/sdk';
 import { createAdminClient, type AdminClient, type Config, type ConfigKeys } from '@basekit/sdk/admin';
 
 /**
@@ -121,8 +121,8 @@ export async function createTestProject({
       headerWord: word,
     },
     masterHeaders: {
-      [`X-${word}-Authentication-Id`]: config.authenticationId,
-      [`X-${word}-Authentication-Key`]: config.masterKey,
+      [withHeaderWord('X-Service-Authentication-Id', word)]: config.authenticationId,
+      [withHeaderWord('X-Service-Authentication-Key', word)]: config.masterKey,
     },
     admin: createAdminClient({
       baseUrl,

@@ -1,7 +1,7 @@
 // The reference server with a table of 100,000 rows (seeded through the engine's core), alone in its process. Prints
 // the address, the headers of a user's request and the paths of 1,000 rows spread over the table. With `--fault`, a
 // fault is set on another operation (a failing login), which every request then checks and passes by.
-import { createRow } from '../../../packages/engine/src/areas/database/rows.js';
+import { createRow } from '../../../packages/engine/src/areas/database/rows/rows.js';
 import { Moment } from '../../../packages/engine/src/shared/moment.js';
 import { startServer } from '../../src/server.js';
 import { benchUsers } from '../users.js';

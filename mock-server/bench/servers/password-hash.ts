@@ -3,7 +3,7 @@
 // verifies the password `connections` at a time for that long and answers how many it verified.
 import { Clock } from '../../../packages/engine/src/shared/clock.js';
 import { Moment } from '../../../packages/engine/src/shared/moment.js';
-import { hashPassword, verifyPassword } from '../../../packages/engine/src/shared/password.js';
+import { hashPassword, verifyPassword } from '../../../packages/engine/src/shared/auth/password.js';
 import { pbkdf2 } from '../../src/pbkdf2.js';
 import { CONNECTIONS } from '../processes.js';
 

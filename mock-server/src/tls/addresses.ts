@@ -35,7 +35,7 @@ export function machineNames(name: string = hostname()): string[] {
 }
 
 /** Where clients reach a server that listens at `url` (`http://HOST:PORT`, `https://…`). */
-export interface Reach {
+interface Reach {
   /** The address to use on this machine: `url` itself, or for `0.0.0.0`/`::` the loopback address. */
   local: string;
   /** For `0.0.0.0`/`::`, the address on each of the machine's networks (phones, emulators, other machines). */

@@ -19,7 +19,7 @@ export interface ServedCertificate {
 }
 
 /** The key and certificate chain the HTTPS server serves, and the CA the server trusts when it calls itself. */
-export interface TlsSetup {
+interface TlsSetup {
   key: string;
   cert: string;
   certificate: ServedCertificate;

@@ -9,7 +9,7 @@ import { fetchTrustingOwnCa } from './own-fetch.js';
 export type FetchCallback = Parameters<typeof createAdaptorServer>[0]['fetch'];
 
 /** The HTTPS side of a running server. */
-export interface HttpsSide {
+interface HttpsSide {
   /** `https://HOST:PORT` */
   url: string;
   /** Stops listening and ends every connection, HTTP/2 sessions included. */
@@ -17,7 +17,7 @@ export interface HttpsSide {
 }
 
 /** The HTTPS side before it listens: what the engine and the banner need of it first. */
-export interface PreparedHttps {
+interface PreparedHttps {
   certificate: ServedCertificate;
   /** The engine's outbound fetch when the server must trust its own local CA (calls to its own HTTPS address). */
   fetch: typeof fetch | undefined;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { KeyPair } from './mint.js';
 
 /** What a start serves over HTTPS from its folder, and what it had to make for it. */
-export interface LocalCertificate extends KeyPair {
+interface LocalCertificate extends KeyPair {
   /** The CA certificate that clients trust once (`ca.pem` in the folder). */
   caFile: string;
   /** The CA certificate, PEM: what the server itself trusts when it calls its own HTTPS address. */

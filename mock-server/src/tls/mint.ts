@@ -14,7 +14,7 @@ export interface KeyPair {
   cert: string;
 }
 
-export interface MintOptions {
+interface MintOptions {
   /** ECDSA P-256 (the default: small, quick to make) or RSA 2048 (what mkcert makes). */
   algorithm?: 'ECDSA' | 'RSA';
   notBefore: Date;

@@ -1,5 +1,5 @@
 import type { TranscoderCapability } from '@basekit/engine';
-import { ffmpegRunner } from './runner.js';
+import { ffmpegRunner } from './ffmpeg-runner.js';
 import { findTools } from './tools.js';
 
 /** The transcoder capability of the Node server: ffmpeg when it is installed, else the reason it cannot run. */

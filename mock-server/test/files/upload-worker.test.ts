@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type FileSink, readMultipart } from '../../../packages/engine/src/shared/multipart.js';
+import { type FileSink, readMultipart } from '../../../packages/engine/src/shared/http/multipart.js';
 import { diskStorage } from '../../src/files/disk.js';
 import { byteSearch, keepRequestBody, requestBody } from '../../src/request-body.js';
 import type { TestServer } from '../support/server.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, DEFAULT_CONFIG, type StateJson } from '@basekit/engine';
-import { webPbkdf2 } from '../../../packages/engine/src/shared/password.js';
+import { webPbkdf2 } from '../../../packages/engine/src/shared/auth/password.js';
 import { pbkdf2 } from '../../src/pbkdf2.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 

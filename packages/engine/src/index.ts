@@ -14,7 +14,7 @@ import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { getPath } from 'hono/utils/url';
-import { ADMIN_PREFIX, servicePath } from './shared/path.js';
+import { ADMIN_PREFIX, servicePath } from './shared/http/path.js';
 import { adminRoutes } from './admin/routes.js';
 import { snapshotRoutes } from './admin/snapshots.js';
 import type { Operation } from './operations.js';
@@ -27,15 +27,15 @@ import { PROJECTS_ADMIN_PATH, projectsAdminRoutes } from './projects/admin-route
 import { type EngineRoutes, hostProject } from './projects/hosted.js';
 import { ServerProjects } from './projects/server-projects.js';
 import { defaultCapabilities, type Capabilities } from './shared/capabilities.js';
-import { declaredDurability } from './shared/durability.js';
+import { declaredDurability } from './shared/durability/declarations.js';
 import type { AppEnv } from './shared/env.js';
 import { ApiError, ErrorCode, errorResponse } from './shared/errors.js';
-import { withServiceHeaders } from './shared/header-word.js';
-import { answerJson } from './shared/json-answer.js';
+import { withServiceHeaders } from './shared/http/header-word.js';
+import { answerJson } from './shared/http/json-answer.js';
 import { Moment } from './shared/moment.js';
-import type { RestoreSummary } from './shared/restore.js';
+import type { RestoreSummary } from './shared/durability/restore.js';
 import type { Project, StateJson } from './shared/project.js';
-import { createRoutes } from './shared/routes.js';
+import { createRoutes } from './shared/http/routes.js';
 
 /**
  * What `createEngine` takes: the server's config, the platform's capabilities and where internal errors go.
@@ -297,7 +297,7 @@ export {
   type TranscodeRunner,
   type TranscoderCapability,
   type WatermarkLocation,
-} from './shared/transcode-runner.js';
+} from './shared/transcoder-capability.js';
 export { ErrorCode, StorageError, type ErrorCodeValue } from './shared/errors.js';
 export type {
   BodyView,
@@ -310,7 +310,7 @@ export type {
 export type { ExchangeListener } from './inspector/recorder.js';
 export type { Mail, StateJson, StateSummary } from './shared/project.js';
 export type { FaultSpec, FaultView } from './faults/fault.js';
-export type { SnapshotInfo } from './shared/snapshots.js';
-export { StateRestoreError, type RestoreSummary } from './shared/restore.js';
+export type { SnapshotInfo } from './shared/durability/snapshots.js';
+export { StateRestoreError, type RestoreSummary } from './shared/durability/restore.js';
 export type { JobRecord } from './areas/transcoder/job-record.js';
 export type { FileInfo, FileRecord } from './areas/files/listing.js';

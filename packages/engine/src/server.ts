@@ -11,4 +11,4 @@
  */
 export { ffmpegOptions } from './areas/transcoder/ffmpeg-options.js';
 export { MAX_FRAME } from './areas/transcoder/units.js';
-export { isLoopback } from './shared/hosts.js';
+export { isLoopback } from './shared/http/hosts.js';

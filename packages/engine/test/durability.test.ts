@@ -7,11 +7,11 @@ import { developmentConfig } from '../src/config.js';
 import { faultsRoutes } from '../src/faults/routes.js';
 import { createEngine, type Engine } from '../src/index.js';
 import { inspectorRoutes } from '../src/inspector/routes.js';
-import { changes, declaredRoutes, reads } from '../src/shared/durability.js';
-import { createRoutes } from '../src/shared/routes.js';
+import { changes, declaredRoutes, reads } from '../src/shared/durability/declarations.js';
+import { createRoutes } from '../src/shared/http/routes.js';
 import { MemoryJournal } from './support/memory-journal.js';
 
-// Durability declared by the routes (shared/durability.ts), checked on the engine alone: no disk, no Node server.
+// Durability declared by the routes (shared/durability/declarations.ts), checked on the engine alone: no disk, no Node server.
 // Every route of the engine is sent a request that succeeds, kept by a journal in memory; an engine started from that
 // journal replays them and must hold the same state. A route that changes state but declares `reads` leaves its
 // change out of the journal, and the restarted engine differs (each change is left standing at the end of the walk,

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { AREAS } from '../src/areas/index.js';
 import { developmentConfig, resolveConfig } from '../src/config.js';
 import { defaultCapabilities } from '../src/shared/capabilities.js';
-import type { Durability } from '../src/shared/durability.js';
-import { DurableState } from '../src/shared/journal.js';
+import type { Durability } from '../src/shared/durability/declarations.js';
+import { DurableState } from '../src/shared/durability/journal.js';
 import { Project, type StateSlice } from '../src/shared/project.js';
 import { MemoryJournal } from './support/memory-journal.js';
 
@@ -46,9 +46,9 @@ describe('a kind of state added by a future area', () => {
     const journal = new MemoryJournal();
     const handle = () => Promise.resolve(new Response(null, { status: 204 }));
     const declared = (): Durability => ({ changes: 'nothing', bodyLimit: 'maxJsonBodyBytes' });
-    await new DurableState(project, journal, handle, declared).snapshot();
+    await new DurableState({ project, journal, handle, declared }).snapshot();
     const restarted = newProject();
-    await new DurableState(restarted, journal, handle, declared).restore();
+    await new DurableState({ project: restarted, journal, handle, declared }).restore();
     expect(restarted.state(badges).earned.get('ann')).toEqual(['first-blood']);
   });
 });

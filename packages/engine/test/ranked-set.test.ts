@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RankedSet } from '../src/shared/ranked-set.js';
+import { RankedSet } from '../src/shared/util/ranked-set.js';
 
 const descending = (a: number, b: number) => b - a;
 

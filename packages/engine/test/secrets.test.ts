@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RefreshTokens } from '../src/areas/users/refresh-tokens.js';
-import { SecretMap, sameSecret } from '../src/shared/secrets.js';
+import { SecretMap, sameSecret } from '../src/shared/auth/secrets.js';
 
 describe('sameSecret', () => {
   it('is true for the same text only', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { servicePath } from '../src/shared/path.js';
+import { servicePath } from '../src/shared/http/path.js';
 
 /** The rule in one step: every run of `/` read as one, a trailing `/` dropped. */
 const byRule = (pathname: string) => pathname.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1');

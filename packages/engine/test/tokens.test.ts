@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Clock } from '../src/shared/clock.js';
 import { Moment } from '../src/shared/moment.js';
-import { TokenIssuer } from '../src/shared/tokens.js';
+import { TokenIssuer } from '../src/shared/auth/tokens.js';
 
 const SECRET = 'the server secret';
 const moment = new Moment(new Clock());

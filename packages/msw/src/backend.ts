@@ -17,7 +17,7 @@ const SEED_SNAPSHOT = 'basekit-seed';
 export type StoredRow = Record<string, unknown> & { _id: string; createdAt: string; updatedAt: string };
 
 /** What a backend starts from. */
-export interface BackendStart {
+interface BackendStart {
   /** Seeded at once; `reset()` returns to the state right after it. */
   seed?: Seed;
   /**

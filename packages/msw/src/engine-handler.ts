@@ -4,7 +4,7 @@ import { HttpHandler, type HttpRequestParsedResult, type ResponseResolutionConte
  * Answers a request, or undefined when the engine serves no such operation; or, for those, why:
  * `{ unknownOperation }`, the engine's 404 message naming the closest operations (see `explainUnhandled`).
  */
-export type Serve = (request: Request) => Promise<Response | { unknownOperation: string } | undefined>;
+type Serve = (request: Request) => Promise<Response | { unknownOperation: string } | undefined>;
 
 /** Why the engine serves no operation for requests its handlers left unclaimed, for msw's `onUnhandledRequest`. */
 const unknownOperations = new WeakMap<Request, string>();

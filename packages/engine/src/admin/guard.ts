@@ -1,7 +1,7 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../shared/env.js';
 import { forbidden } from '../shared/errors.js';
-import { sameSecret } from '../shared/secrets.js';
+import { sameSecret } from '../shared/auth/secrets.js';
 
 /** Admin API calls carry the master key in `X-Service-Authentication-Key` (403 otherwise). Areas reuse it for their own `/__admin` routes. */
 export const adminKey = createMiddleware<AppEnv>(async (c, next) => {

@@ -2,8 +2,8 @@ import type { MiddlewareHandler } from 'hono';
 import type { Config } from '../config.js';
 import type { AppEnv } from '../shared/env.js';
 import { ApiError, ErrorCode } from '../shared/errors.js';
-import { hostnameOf, isIpAddress, isLocal, isLoopback, isNamed } from '../shared/hosts.js';
-import { ADMIN_PREFIX } from '../shared/path.js';
+import { hostnameOf, isIpAddress, isLocal, isLoopback, isNamed } from '../shared/http/hosts.js';
+import { ADMIN_PREFIX } from '../shared/http/path.js';
 
 /**
  * What keeps pages of other sites out of a server reached over a network (docs/reliability.md#a-hostile-page-dns-rebinding).

@@ -1,9 +1,9 @@
 import { ConfigError, resolveConfig } from '../config.js';
-import { changes, reads } from '../shared/durability.js';
+import { changes, reads } from '../shared/durability/declarations.js';
 import { MAX_CLOCK_OFFSET_SECONDS } from '../shared/clock.js';
 import { ErrorCode, badRequest } from '../shared/errors.js';
-import { isPlainObject, readJsonObject } from '../shared/http.js';
-import { createRoutes } from '../shared/routes.js';
+import { isPlainObject, readJsonObject } from '../shared/http/body.js';
+import { createRoutes } from '../shared/http/routes.js';
 import { adminKey } from './guard.js';
 
 /** Test and tooling API: reset, clock, outbox, state export/import and live config changes. */

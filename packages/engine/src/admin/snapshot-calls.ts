@@ -1,6 +1,6 @@
 import { ApiError, ErrorCode, badRequest } from '../shared/errors.js';
 import type { AppContext } from '../shared/env.js';
-import { snapshotsOf } from '../shared/snapshots.js';
+import { snapshotsOf } from '../shared/durability/snapshots.js';
 
 // The admin API of named snapshots (`snapshots.ts`), loaded with its first call.
 

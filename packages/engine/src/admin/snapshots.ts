@@ -1,5 +1,5 @@
-import { changes, changesMemoryOnly, reads } from '../shared/durability.js';
-import { createRoutes } from '../shared/routes.js';
+import { changes, changesMemoryOnly, reads } from '../shared/durability/declarations.js';
+import { createRoutes } from '../shared/http/routes.js';
 import { adminKey } from './guard.js';
 
 const SNAPSHOTS_PATH = '/__admin/snapshots';

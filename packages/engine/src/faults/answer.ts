@@ -30,7 +30,7 @@ const DEFAULT_ERRORS: readonly DefaultError[] = [
 ];
 
 /** The `{code, error}` of an injected status for `method path`, where the fault gives neither or only one. */
-export function defaultError(status: number, method: string, path: string): { code: number; error: string } {
+function defaultError(status: number, method: string, path: string): { code: number; error: string } {
   const operation = `${method} ${path}`;
   const found = DEFAULT_ERRORS.find(([s, operations]) => s === status && operations.test(operation));
   return found

@@ -1,6 +1,6 @@
 import { ApiError, ErrorCode, notFound } from '../shared/errors.js';
 import type { AppContext } from '../shared/env.js';
-import { readJsonObject } from '../shared/http.js';
+import { readJsonObject } from '../shared/http/body.js';
 import { Fault } from './fault.js';
 import { faultsOf } from './faults.js';
 import { parseFault } from './parse.js';

@@ -1,4 +1,4 @@
-import { pathPattern, type PathTest } from '../shared/path-pattern.js';
+import { pathPattern, type PathTest } from '../shared/http/path-pattern.js';
 
 /**
  * What a fault does to the requests it matches, as `POST /__admin/faults` takes it (checked by `parseFault`).

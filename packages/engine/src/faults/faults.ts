@@ -1,5 +1,5 @@
 import { getPath } from 'hono/utils/url';
-import { servicePath } from '../shared/path.js';
+import { servicePath } from '../shared/http/path.js';
 import type { Project } from '../shared/project.js';
 import type { Fault, FaultSpec } from './fault.js';
 

@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import { ErrorCode, badRequest } from '../shared/errors.js';
-import { patternProblem } from '../shared/path-pattern.js';
+import { patternProblem } from '../shared/http/path-pattern.js';
 import type { FaultSpec } from './fault.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];

@@ -1,7 +1,7 @@
 import type { AppContext } from '../shared/env.js';
 import { ApiError, ErrorCode, badRequest } from '../shared/errors.js';
-import { intParam } from '../shared/http.js';
-import { pathPattern, patternProblem } from '../shared/path-pattern.js';
+import { intParam } from '../shared/http/body.js';
+import { pathPattern, patternProblem } from '../shared/http/path-pattern.js';
 import { seqOfId, type Exchange, type InspectedArea } from './exchange.js';
 import { inspectorOf, type ExchangeFilter, type Inspector } from './inspector.js';
 import { replay } from './replay.js';

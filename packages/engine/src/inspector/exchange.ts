@@ -1,6 +1,6 @@
 import type { ServiceName } from '../config.js';
 import type { AppliedFault } from '../faults/faults.js';
-import { servicePath } from '../shared/path.js';
+import { servicePath } from '../shared/http/path.js';
 import type { Project } from '../shared/project.js';
 import { MASK, isSecretName, maskHeaders, maskJson, maskJsonLikeText, maskPathAndQuery, maskQuery } from './masking.js';
 
@@ -77,7 +77,7 @@ export interface ExchangeDetails extends ExchangeSummary {
 }
 
 /** What a recorder takes from a request as it is answered: references and numbers only, so recording stays cheap. */
-export interface ExchangeFacts {
+interface ExchangeFacts {
   seq: number;
   /** `performance.now()` when the request came in. */
   startedAt: number;

@@ -1,5 +1,5 @@
-import { servicePath } from '../shared/path.js';
-import type { PathTest } from '../shared/path-pattern.js';
+import { servicePath } from '../shared/http/path.js';
+import type { PathTest } from '../shared/http/path-pattern.js';
 import type { Project } from '../shared/project.js';
 import type { Exchange, ExchangeSummary, InspectedArea } from './exchange.js';
 import { seqOfId } from './exchange.js';
@@ -20,7 +20,7 @@ export interface ExchangeFilter {
 }
 
 /** One page of a list, newest first; `next` is the id to pass as `before` for the page after it. */
-export interface ExchangePage {
+interface ExchangePage {
   requests: ExchangeSummary[];
   next: string | null;
 }

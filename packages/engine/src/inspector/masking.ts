@@ -1,4 +1,4 @@
-import { servicePath } from '../shared/path.js';
+import { servicePath } from '../shared/http/path.js';
 
 /** What a masked secret reads as in the inspector. */
 export const MASK = '[masked]';

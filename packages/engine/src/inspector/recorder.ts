@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { AppEnv } from '../shared/env.js';
 import { ApiError, answeredError } from '../shared/errors.js';
-import { sameSecret } from '../shared/secrets.js';
+import { sameSecret } from '../shared/auth/secrets.js';
 import type { Exchange } from './exchange.js';
 
 /**

@@ -1,6 +1,6 @@
 import { adminKey } from '../admin/guard.js';
-import { changesMemoryOnly, reads } from '../shared/durability.js';
-import { createRoutes } from '../shared/routes.js';
+import { changesMemoryOnly, reads } from '../shared/durability/declarations.js';
+import { createRoutes } from '../shared/http/routes.js';
 import { INSPECTOR_PATH } from './recorder.js';
 
 const calls = () => import('./calls.js');

@@ -1,6 +1,6 @@
 import type { Inspector } from './inspector.js';
 
-export interface StreamOptions {
+interface StreamOptions {
   /** A comment line this often keeps proxies and the client from taking a quiet stream for a dead one. */
   heartbeatMs: number;
   /** A client this many bytes of events behind is cut off (it may reconnect and reload the list). */

@@ -1,8 +1,8 @@
 import { adminKey } from '../admin/guard.js';
 import { ErrorCode, notFound } from '../shared/errors.js';
 import type { AppContext } from '../shared/env.js';
-import { readJsonObject } from '../shared/http.js';
-import { createRoutes } from '../shared/routes.js';
+import { readJsonObject } from '../shared/http/body.js';
+import { createRoutes } from '../shared/http/routes.js';
 import type { HostedProject } from './hosted.js';
 import { newProjectConfig, refuseServerKeys } from './new-config.js';
 import type { ServerProjects } from './server-projects.js';

@@ -2,12 +2,12 @@ import type { Area } from '../area.js';
 import type { Config } from '../config.js';
 import { type AppliedFault, faultsOf, serveWithFaults } from '../faults/faults.js';
 import type { Capabilities } from '../shared/capabilities.js';
-import type { Durability } from '../shared/durability.js';
-import { withServiceHeaders } from '../shared/header-word.js';
-import type { DurableState } from '../shared/journal.js';
+import type { Durability } from '../shared/durability/declarations.js';
+import { withServiceHeaders } from '../shared/http/header-word.js';
+import type { DurableState } from '../shared/durability/journal.js';
 import { Moment } from '../shared/moment.js';
 import { Project, type StateJson } from '../shared/project.js';
-import { importInitialState, type RestoreSummary } from '../shared/restore.js';
+import { importInitialState, type RestoreSummary } from '../shared/durability/restore.js';
 
 /**
  * One project the server holds, with how its requests are handled (kept by its own journal, if it has one).
@@ -100,8 +100,8 @@ export function hostProject(
   }
   // The journal loads only where one is kept (the Node server's data folder, msw's IndexedDB), not in every browser app.
   let durable!: DurableState;
-  const ready = import('../shared/journal.js').then(({ DurableState }) => {
-    durable = new DurableState(project, journal, handle, routes.durability);
+  const ready = import('../shared/durability/journal.js').then(({ DurableState }) => {
+    durable = new DurableState({ project, journal, handle, declared: routes.durability });
     return durable.restore();
   });
   ready.catch(() => undefined); // the caller learns of it through `ready`; requests meanwhile get the error too

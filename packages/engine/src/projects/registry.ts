@@ -1,7 +1,7 @@
 import { getPath } from 'hono/utils/url';
 import { SERVER_KEYS, type Config } from '../config.js';
 import { ApiError, ErrorCode, badRequest } from '../shared/errors.js';
-import { servicePath } from '../shared/path.js';
+import { servicePath } from '../shared/http/path.js';
 import type { HostedProject } from './hosted.js';
 import { tokenProjectId } from './token-project.js';
 

@@ -2,9 +2,10 @@ import { ConfigError, resolveConfig, type Config, type ConfigInput } from '../co
 import type { Capabilities, ProjectStore } from '../shared/capabilities.js';
 import { ApiError, ErrorCode } from '../shared/errors.js';
 import { newId, unrecorded } from '../shared/ids.js';
-import { StateRestoreError } from '../shared/restore.js';
+import { StateRestoreError } from '../shared/durability/restore.js';
 import type { HostedProject } from './hosted.js';
 import { ProjectRegistry } from './registry.js';
+import { OneAtATime } from '../shared/util/one-at-a-time.js';
 
 /** How the store keeps each project beyond the default one: the config it started with, and its place in the list. */
 interface ProjectRecord {
@@ -23,7 +24,7 @@ interface Entry {
 }
 
 /** Creates a project (its state kept by `capabilities`, when they keep any) and serves it. */
-export type ProjectHosting = (config: Config, capabilities: Capabilities) => HostedProject;
+type ProjectHosting = (config: Config, capabilities: Capabilities) => HostedProject;
 
 /**
  * The server's projects over time: those of the config at start-up, those a data folder kept from earlier runs,
@@ -39,7 +40,7 @@ export class ServerProjects {
   readonly #entries = new Map<HostedProject, Entry>();
   #nextPosition = 0;
   /** Creations and deletions, one at a time: each checks the ids before it waits for the store. */
-  #turn: Promise<unknown> = Promise.resolve();
+  readonly #turns = new OneAtATime();
 
   constructor(
     defaultProject: HostedProject,
@@ -131,14 +132,12 @@ export class ServerProjects {
 
   /** Waits for every project's changes under way and writes their snapshots (a clean shutdown). */
   async close(): Promise<void> {
-    await this.#turn;
+    await this.#turns.idle();
     await Promise.all(this.registry.list().map((hosted) => hosted.close()));
   }
 
   #alone<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.#turn.then(work);
-    this.#turn = run.catch(() => undefined);
-    return run;
+    return this.#turns.run(work);
   }
 
   async #capabilitiesOf(key: string): Promise<Capabilities> {

@@ -3,7 +3,7 @@
  * implementations (disk, sharp, ffmpeg, outbound HTTP); the browser side supplies stand-ins.
  * Areas add their interface here and read it from `project.capabilities`.
  */
-import type { TranscoderCapability } from './transcode-runner.js';
+import type { TranscoderCapability } from './transcoder-capability.js';
 
 /**
  * What a platform lends the engine (`createEngine({ capabilities })`): each one absent has a browser-safe default.

@@ -2,9 +2,9 @@ import type { Context } from 'hono';
 import type { AppliedFault } from '../faults/faults.js';
 import type { Moment } from './moment.js';
 import type { Project } from './project.js';
-import type { AccessClaims } from './tokens.js';
+import type { AccessClaims } from './auth/tokens.js';
 
-/** The config key that bounds a route's request body (see `changes` in `durability.ts`). */
+/** The config key that bounds a route's request body (see `changes` in `durability/declarations.ts`). */
 export type BodyLimitKey = 'maxJsonBodyBytes' | 'maxUploadBytes';
 
 /** Hono's typed context for every engine route. */

@@ -1,7 +1,7 @@
 import { projectSettings, resolveConfig, type Config } from '../config.js';
 import type { Capabilities } from './capabilities.js';
 import { Clock, MAX_CLOCK_OFFSET_SECONDS, isClockOffset } from './clock.js';
-import { TokenIssuer } from './tokens.js';
+import { TokenIssuer } from './auth/tokens.js';
 import type { UserDirectory } from './directory.js';
 
 /** One area's slice of a project's state, with how it is created and (de)serialised for the admin API. */

@@ -1,14 +1,23 @@
 /**
- * Renames the spec's `X-Service-…` headers to `X-<word>-…`, for a deployment whose header names carry its product's
- * word (`ClientOptions.headerWord`).
+ * The spec's header name `X-Service-…` as a deployment whose header names carry its product's word sends it
+ * (`ClientOptions.headerWord`); any other name as it is.
  *
  * @example
- * renameServiceHeaders(request.headers, 'Acme'); // X-Service-Storage-Id becomes x-Acme-storage-id
+ * withHeaderWord('X-Service-Authentication-Key', 'Acme'); // 'X-Acme-Authentication-Key'
+ */
+export const withHeaderWord = (name: string, word: string): string => name.replace(/^x-service-/i, `X-${word}-`);
+
+/**
+ * Renames the spec's `X-Service-…` headers to `X-<word>-…` (`withHeaderWord`), in place.
+ *
+ * @example
+ * renameServiceHeaders(request.headers, 'Acme'); // X-Service-Storage-Id becomes X-Acme-Storage-Id
  */
 export function renameServiceHeaders(headers: Headers, word: string): void {
   for (const [name, value] of [...headers]) {
-    if (!name.startsWith('x-service-')) continue;
+    const renamed = withHeaderWord(name, word);
+    if (renamed === name) continue;
     headers.delete(name);
-    headers.set(name.replace('service', word), value);
+    headers.set(renamed, value);
   }
 }

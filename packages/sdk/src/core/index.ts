@@ -11,6 +11,7 @@
 export type { AreaId, AreaOf, FilesOf, MissingOption } from './area-ids.js';
 export { createCore, createHttpClient, dataOf, type Core, type HttpClient, type TransportOptions } from './core.js';
 export * from './errors.js';
+export { withHeaderWord } from './header-word.js';
 export type { NetworkFailureReason } from './network-failure.browser.js';
 export type { CallOptions, ClientOptions, KnownOptions } from './options.js';
 export { SessionManager, type SessionChange, type SessionListener, type TokenResponse } from './session.js';

@@ -1,11 +1,11 @@
 import { adminKey } from '../../admin/guard.js';
-import { changes, reads } from '../../shared/durability.js';
+import { changes, reads } from '../../shared/durability/declarations.js';
 import { ErrorCode, badRequest } from '../../shared/errors.js';
-import { readJsonObject } from '../../shared/http.js';
-import { createRoutes } from '../../shared/routes.js';
-import { importRows } from './import.js';
-import { deleteTable, dropColumn, renameColumn } from './schema-changes.js';
-import { describeTable, describeTables } from './tables.js';
+import { readJsonObject } from '../../shared/http/body.js';
+import { createRoutes } from '../../shared/http/routes.js';
+import { importRows } from './rows/import.js';
+import { deleteTable, dropColumn, renameColumn } from './tables/schema-changes.js';
+import { describeTable, describeTables } from './tables/tables.js';
 
 /**
  * The database's admin API (not part of the service contract): what the service cannot do to tables, and the

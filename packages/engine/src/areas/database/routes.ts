@@ -1,13 +1,13 @@
-import { bearer, projectHeader, serviceEnabled } from '../../shared/auth.js';
-import { changes, reads } from '../../shared/durability.js';
-import { readJsonObject } from '../../shared/http.js';
-import { createRoutes } from '../../shared/routes.js';
+import { bearer, projectHeader, serviceEnabled } from '../../shared/auth/middlewares.js';
+import { changes, reads } from '../../shared/durability/declarations.js';
+import { readJsonObject } from '../../shared/http/body.js';
+import { createRoutes } from '../../shared/http/routes.js';
 import { databaseAdminRoutes } from './admin-routes.js';
-import { runBatch } from './batch.js';
-import { loadEvaluatorsFor } from './evaluators.js';
-import { queryOptions } from './params.js';
-import { queryRows } from './query.js';
-import { createRow, deleteAllRows, deleteRow, getRow, updateRow } from './rows.js';
+import { runBatch } from './rows/batch.js';
+import { loadEvaluatorsFor } from './where/evaluators.js';
+import { queryOptions } from './query/params.js';
+import { queryRows } from './query/query.js';
+import { createRow, deleteAllRows, deleteRow, getRow, updateRow } from './rows/rows.js';
 
 export const databaseRoutes = createRoutes();
 

@@ -1,5 +1,5 @@
 import type { StateSlice } from '../../shared/project.js';
-import type { Acl } from './acl.js';
+import type { Acl } from './rows/acl.js';
 
 export type ColumnType = 'String' | 'Number' | 'Boolean' | 'Date' | 'Object' | 'Array' | 'Pointer' | 'Relation';
 

@@ -1,7 +1,7 @@
 // The admin API's view of the storage (the panel's Files page): what the service's listing lacks, one call for any
 // location (a file or a folder, no 4xx for guessing wrong), each entry's content type and date, and a search by name.
 import type { Project } from '../../shared/project.js';
-import { foldText } from '../../shared/text-search.js';
+import { foldText } from '../../shared/util/text-search.js';
 import { type FileRecord, record, sortedNames } from './listing.js';
 import type { FilePath } from './paths.js';
 import { filesState } from './state.js';
@@ -23,7 +23,7 @@ export interface AdminFileListing {
 }
 
 /** Which entries below a location a listing holds: a folder's own (no `name`), or every one whose name holds `name`. */
-export interface AdminFileQuery {
+interface AdminFileQuery {
   name: string | undefined;
   page: number;
   pageSize: number;

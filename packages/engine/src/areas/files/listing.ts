@@ -39,7 +39,7 @@ export interface FileInfo extends FileRecord {
 }
 
 export const MAX_PAGE_SIZE = 50;
-export type SortingType = 'ASC' | 'DESC';
+type SortingType = 'ASC' | 'DESC';
 
 /** The listing item of the node at `path`. */
 export function record(bucket: string, path: FilePath, node: TreeNode): FileRecord {

@@ -2,7 +2,13 @@ import type { BlobStore, BlobWriter, ContentDigests, FileDigests, Hashing } from
 import { newId } from '../../shared/ids.js';
 import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
-import { type BodyChunks, type FileSink, type OpenFile, boundaryOf, readMultipart } from '../../shared/multipart.js';
+import {
+  type BodyChunks,
+  type FileSink,
+  type OpenFile,
+  boundaryOf,
+  readMultipart,
+} from '../../shared/http/multipart.js';
 import type { Caller } from './ownership.js';
 import { MAX_PATH_INPUT } from './paths.js';
 import { filesState } from './state.js';
@@ -83,7 +89,7 @@ function blobSink(blobs: BlobStore, blobKey: string, writer: BlobWriter<FileDige
 }
 
 /** An upload request as `receiveUpload` takes it. */
-export interface UploadRequest {
+interface UploadRequest {
   body: BodyChunks | null;
   contentType: string | undefined;
   /** The owner of new files and folders: the user, or null for the master token. */

@@ -10,7 +10,7 @@ import { type FileNode, type FolderNode, existing, find, removeChild, setChild }
 /** At most as many files as one delete takes (the service's interface gives rename no limit of its own). */
 export const MAX_RENAME_FILES = 1000;
 
-export interface RenameItem {
+interface RenameItem {
   path: FilePath;
   /** A checked name (see `checkName`). */
   newName: string;

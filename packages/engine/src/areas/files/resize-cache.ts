@@ -1,3 +1,5 @@
+import { OneAtATime } from '../../shared/util/one-at-a-time.js';
+
 /** A resized image ready to serve. */
 export interface ResizedImage {
   bytes: Uint8Array;
@@ -5,7 +7,7 @@ export interface ResizedImage {
 }
 
 /** How much the cache may hold (config `resizeCacheBytes`, `resizeCacheEntries`). */
-export interface CacheLimits {
+interface CacheLimits {
   bytes: number;
   entries: number;
 }
@@ -19,7 +21,7 @@ export class ResizeCache {
   readonly #images = new Map<string, ResizedImage>();
   #bytes = 0;
   /** Copies are made one after another (see `produce`). */
-  #making: Promise<unknown> = Promise.resolve();
+  readonly #making = new OneAtATime();
 
   /**
    * The copy kept under `key`, else the one `make` makes, kept for next time. Copies are made one at a time: however
@@ -32,13 +34,11 @@ export class ResizeCache {
   ): Promise<ResizedImage | undefined> {
     const kept = this.get(key);
     if (kept) return Promise.resolve(kept);
-    const run = this.#making.then(async () => {
+    return this.#making.run(async () => {
       const made = this.get(key) ?? (await make());
       if (made) this.set(key, made, limits);
       return made;
     });
-    this.#making = run.catch(() => undefined);
-    return run;
   }
 
   get(key: string): ResizedImage | undefined {

@@ -3,7 +3,7 @@ import { type FilePath, firstRepeated, parentOf, publicUrl, samePath } from './p
 import { type FolderNode, type TreeNode, existing } from './tree.js';
 
 /** The entries a delete, copy or move names: all in one folder, each with its `forced`/`forces` flag. */
-export interface Selection {
+interface Selection {
   parent: FilePath;
   items: { path: FilePath; node: TreeNode; forced: boolean }[];
 }

@@ -1,12 +1,13 @@
 import type { BlobStore } from '../../shared/capabilities.js';
-import { isPlainObject } from '../../shared/http.js';
+import { isPlainObject } from '../../shared/http/body.js';
 import { unrecorded } from '../../shared/ids.js';
 import type { Project, StateSlice } from '../../shared/project.js';
-import { hasSnapshots } from '../../shared/snapshots.js';
+import { hasSnapshots } from '../../shared/durability/snapshots.js';
 import { MemoryBlobStore } from './memory-blobs.js';
 import { checkName } from './paths.js';
 import { ResizeCache } from './resize-cache.js';
 import { type FileNode, type FolderNode, type TreeNode, emptyFolder, folderOf, newFolder } from './tree.js';
+import { OneAtATime } from '../../shared/util/one-at-a-time.js';
 
 export interface FilesState {
   root: FolderNode;
@@ -15,7 +16,7 @@ export interface FilesState {
   memory?: MemoryBlobStore;
   resized: ResizeCache;
   /** Mutations run one after another, so each validates and applies against a tree nobody else is changing. */
-  queue: Promise<unknown>;
+  queue: OneAtATime;
   /** The tree as last saved (with a durable store), which a change that cannot be saved returns to. */
   saved?: EntryJson[];
 }
@@ -128,7 +129,7 @@ function withTotals(folder: FolderNode): FolderNode {
 const newRoot = (now: number) => newFolder({ ownerId: null, now, random: unrecorded });
 
 function newState(project: Project, root: FolderNode, memory?: MemoryBlobStore): FilesState {
-  const base = { root, resized: new ResizeCache(), queue: Promise.resolve() };
+  const base = { root, resized: new ResizeCache(), queue: new OneAtATime() };
   const durable = project.capabilities.blobs;
   if (durable) return { ...base, blobs: durable };
   const inMemory = memory ?? new MemoryBlobStore();
@@ -213,7 +214,7 @@ async function undo(state: FilesState, changed: readonly EntryJson[]): Promise<v
 }
 
 /** Hands blob keys that a change no longer refers to back to `mutate`, which deletes them once that is safe. */
-export type Release = (keys: Iterable<string>) => void;
+type Release = (keys: Iterable<string>) => void;
 
 /**
  * Runs a change of the files state after the changes before it, then saves the tree when there is a durable store.
@@ -223,7 +224,7 @@ export type Release = (keys: Iterable<string>) => void;
  */
 export function mutate<T>(project: Project, work: (state: FilesState, release: Release) => Promise<T>): Promise<T> {
   const state = project.state(filesState);
-  const run = state.queue.then(async () => {
+  return state.queue.run(async () => {
     const released: string[] = [];
     const result = await work(state, (keys) => released.push(...keys));
     const { persistence } = project.capabilities;
@@ -239,6 +240,4 @@ export function mutate<T>(project: Project, work: (state: FilesState, release: R
     if (state.memory || !hasSnapshots(project)) await Promise.all(released.map((key) => state.blobs.delete(key)));
     return result;
   });
-  state.queue = run.catch(() => undefined);
-  return run;
 }

@@ -1,4 +1,5 @@
 import type { StoredBytes } from '../../shared/capabilities.js';
+import { concatBytes } from '../../shared/util/bytes.js';
 
 /** The number of bytes of stored content. */
 export const sizeOf = (bytes: StoredBytes) =>
@@ -32,11 +33,5 @@ export function bodyOf(bytes: StoredBytes, start: number, end: number): BodyInit
 /** The whole content in one piece, for work that needs it so (resizing an image). */
 export async function readAll(bytes: StoredBytes): Promise<Uint8Array> {
   if (!Array.isArray(bytes)) return new Uint8Array(await (bytes as Blob).arrayBuffer());
-  const out = new Uint8Array(sizeOf(bytes));
-  let offset = 0;
-  for (const chunk of bytes as readonly Uint8Array[]) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
+  return concatBytes(bytes as readonly Uint8Array[]);
 }

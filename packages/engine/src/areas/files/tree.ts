@@ -41,7 +41,7 @@ export interface FileNode extends NodeBase {
 export type TreeNode = FolderNode | FileNode;
 
 /** Who makes a new folder (null: the master token), at what time of the server clock, its guid drawn from `random`. */
-export interface Making {
+interface Making {
   ownerId: string | null;
   now: number;
   random: RandomSource;

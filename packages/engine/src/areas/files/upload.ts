@@ -4,7 +4,7 @@ import { newId } from '../../shared/ids.js';
 import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
 import { contentTypes } from './content-type.js';
-import type { FormPart } from '../../shared/multipart.js';
+import type { FormPart } from '../../shared/http/multipart.js';
 import { type Caller, checkOwnership } from './ownership.js';
 import { type FilePath, checkName, checkPathLength, firstRepeated, parsePath, publicUrl, savedPath } from './paths.js';
 import { mutate } from './state.js';

@@ -1,6 +1,6 @@
 import type { EventDefinition } from '../../config.js';
 import { ApiError, ErrorCode, badRequest, type ErrorCodeValue } from '../../shared/errors.js';
-import { isPlainObject } from '../../shared/http.js';
+import { isPlainObject } from '../../shared/http/body.js';
 import type { Project } from '../../shared/project.js';
 import { Standing, type Leaderboard, type Scores } from './leaderboard.js';
 import { leaderboards } from './state.js';

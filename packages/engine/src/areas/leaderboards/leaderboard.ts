@@ -1,5 +1,5 @@
 import type { LeaderboardDefinition } from '../../config.js';
-import { RankedSet } from '../../shared/ranked-set.js';
+import { RankedSet } from '../../shared/util/ranked-set.js';
 
 /** The 3 scores of the contract's `LeaderboardScores`; entries past the leaderboard's fields stay 0. */
 export type Scores = [number, number, number];
@@ -44,7 +44,7 @@ export class Standing {
 }
 
 /** The new value of each of the leaderboard's fields that an event carries (`undefined` where it carries none). */
-export type FieldValues = (number | undefined)[];
+type FieldValues = (number | undefined)[];
 
 /** Orders standings by the leaderboard's fields, first field first: negative when `a` ranks above `b`. */
 function scoreOrder({ fields, order }: LeaderboardDefinition): (a: Standing, b: Standing) => number {

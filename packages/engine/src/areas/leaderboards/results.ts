@@ -5,14 +5,14 @@ import type { Leaderboard, Scores, Standing } from './leaderboard.js';
 import { leaderboardOf, leaderboards } from './state.js';
 
 /** A rank result (the contract's `LeaderboardRankResult`). */
-export interface RankResult {
+interface RankResult {
   /** From 1; 0 when the player has no score yet. */
   rank: number;
   scores: Scores;
 }
 
 /** A profile list result (the contract's `LeaderboardProfileList`). */
-export interface ProfileListResult {
+interface ProfileListResult {
   usersProfile: { userBriefProfile: UserProfile; scores: Scores }[];
   message: 'OK';
 }
@@ -81,7 +81,7 @@ export function topPage(project: Project, leaderboardId: string, page: number, c
 }
 
 /** A player's standing in the answer of `usersScores`. */
-export interface UserScore extends RankResult {
+interface UserScore extends RankResult {
   userId: string;
 }
 

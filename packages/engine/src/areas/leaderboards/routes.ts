@@ -1,10 +1,10 @@
 import { adminKey } from '../../admin/guard.js';
-import { bearer, master, projectHeader, serviceEnabled } from '../../shared/auth.js';
-import { changes, reads } from '../../shared/durability.js';
+import { bearer, master, projectHeader, serviceEnabled } from '../../shared/auth/middlewares.js';
+import { changes, reads } from '../../shared/durability/declarations.js';
 import type { AppContext } from '../../shared/env.js';
 import { ApiError, ErrorCode, notFound } from '../../shared/errors.js';
-import { intParam, readJsonObject } from '../../shared/http.js';
-import { createRoutes } from '../../shared/routes.js';
+import { intParam, readJsonObject } from '../../shared/http/body.js';
+import { createRoutes } from '../../shared/http/routes.js';
 import { removeLeaderboard, resetAllLeaderboards, resetLeaderboard, setScores } from './admin.js';
 import { submitEvent, submitEvents } from './events.js';
 import { aroundMe, playerLeaderboards, rankOf, top, topPage, usersScores } from './results.js';

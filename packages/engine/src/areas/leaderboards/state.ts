@@ -3,7 +3,7 @@ import { ApiError, ErrorCode } from '../../shared/errors.js';
 import type { Project, StateSlice } from '../../shared/project.js';
 import { Leaderboard, Standing, type StandingJson } from './leaderboard.js';
 
-export interface LeaderboardsState {
+interface LeaderboardsState {
   boards: Map<string, Leaderboard>;
   /** The `reached` number of the next score change. */
   sequence: number;

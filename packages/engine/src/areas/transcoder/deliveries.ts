@@ -1,9 +1,9 @@
 import { stopwatch } from '../../shared/clock.js';
 import { unrecordedBytes } from '../../shared/ids.js';
-import type { DeliveryCall, DeliveryTry, JobKind, JobRecord, Status, UploadFields } from './job-record.js';
+import type { DeliveryCall, DeliveryTry, NotifiedJob, JobRecord, Status, UploadFields } from './job-record.js';
 import { send, type OutboundLimits } from './outbound.js';
-import type { ProducedFile } from '../../shared/transcode-runner.js';
-import type { SettingRecord } from './kinds.js';
+import type { ProducedFile } from '../../shared/transcoder-capability.js';
+import type { SettingRecord } from './setting-kinds.js';
 import type { TranscoderPolicy } from './state.js';
 
 /** Files of one batch sent at the same time, at most (a job's uploads overlap their round trips). */
@@ -71,6 +71,24 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** What one job's deliveries go by. */
+interface DeliveriesOptions {
+  /** The platform's outbound fetch (`project.capabilities.fetch`). */
+  fetch: typeof globalThis.fetch;
+  /** Tries and the delay between them. */
+  policy: TranscoderPolicy;
+  /** Each try's time limits. */
+  limits: OutboundLimits;
+  /** The job record the calls and their outcome are counted on. */
+  record: JobRecord;
+  /** The upload setting: where the files go. */
+  upload: SettingRecord;
+  /** The webhook setting, when the job notifies one. */
+  webhook: SettingRecord | undefined;
+  /** The server clock's time, for the tries' timestamps. */
+  now: () => string;
+}
+
 /**
  * Sends one job's results: files as multipart POSTs to the upload setting's url (with its headers) and
  * notifications as JSON POSTs to the webhook setting's url, each try within the outbound time limits. A network
@@ -78,16 +96,23 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * `deliveryAttempts` tries; the outcome is counted on the job record.
  */
 export class Deliveries {
-  constructor(
-    private readonly fetch: typeof globalThis.fetch,
-    private readonly policy: TranscoderPolicy,
-    private readonly limits: OutboundLimits,
-    private readonly record: JobRecord,
-    private readonly upload: SettingRecord,
-    private readonly webhook: SettingRecord | undefined,
-    /** The server clock's time, for the tries' timestamps. */
-    private readonly now: () => string,
-  ) {}
+  private readonly fetch: typeof globalThis.fetch;
+  private readonly policy: TranscoderPolicy;
+  private readonly limits: OutboundLimits;
+  private readonly record: JobRecord;
+  private readonly upload: SettingRecord;
+  private readonly webhook: SettingRecord | undefined;
+  private readonly now: () => string;
+
+  constructor({ fetch, policy, limits, record, upload, webhook, now }: DeliveriesOptions) {
+    this.fetch = fetch;
+    this.policy = policy;
+    this.limits = limits;
+    this.record = record;
+    this.upload = upload;
+    this.webhook = webhook;
+    this.now = now;
+  }
 
   /**
    * Delivers batches one after the other, so that a file arrives only after those it names (a playlist after its
@@ -127,7 +152,7 @@ export class Deliveries {
   }
 
   /** Notifies the webhook, when the request named one. Never cut short: it reports how the job ended. */
-  async notify(status: Status, job: JobKind, payload: Record<string, unknown>): Promise<void> {
+  async notify(status: Status, job: NotifiedJob, payload: Record<string, unknown>): Promise<void> {
     if (!this.webhook) return;
     const { queueId, requestId } = this.record;
     const init = (retry: number): RequestInit => ({

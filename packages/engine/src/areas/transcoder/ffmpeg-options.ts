@@ -1,7 +1,7 @@
 // The ffmpeg options a preset may add (`rawParameters`): an allow-list of encoder options, each with the values it
 // takes. Nothing else reaches ffmpeg, so no value can name a file, a protocol, a filter or a second output.
 import { ErrorCode, badRequest } from '../../shared/errors.js';
-import { isPlainObject } from '../../shared/http.js';
+import { isPlainObject } from '../../shared/http/body.js';
 import { BITRATE, BITRATE_RANGE, parseBitrate } from './units.js';
 
 type Encoder = 'x264' | 'x265';

@@ -1,7 +1,7 @@
 // Small validators for JSON fields. Each takes the value and the field's path (for the message) and returns the
 // value as it is stored, or throws 400 naming the field.
 import { ErrorCode, badRequest } from '../../shared/errors.js';
-import { isPlainObject } from '../../shared/http.js';
+import { isPlainObject } from '../../shared/http/body.js';
 
 export type Check<T = unknown> = (value: unknown, field: string) => T;
 

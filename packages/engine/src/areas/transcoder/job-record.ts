@@ -1,13 +1,13 @@
-import type { ConverterRun } from '../../shared/transcode-runner.js';
-import type { Kind, SettingRecord } from './kinds.js';
+import type { ConverterRun } from '../../shared/transcoder-capability.js';
+import type { SettingKind, SettingRecord } from './setting-kinds.js';
 
 // A conversion job as the admin API shows it (`GET /__admin/jobs`, the panel's job view): written by jobs.ts when it
 // is submitted, by pipeline.ts as it runs and by deliveries.ts as its calls go.
 
 /** Webhook statuses of the contract's `transcoderNotification`. */
 export type Status = 'REJECTED' | 'THUMBNAIL_REJECTED' | 'COMPLETE';
-/** Which part of a request a notification is about. */
-export type JobKind = 'convert' | 'thumbnail';
+/** Which part of a request a notification is about: its conversion or its thumbnails. */
+export type NotifiedJob = 'convert' | 'thumbnail';
 
 /** One try of a call: when it started, how long it took, and the answer's status or what went wrong. */
 export interface DeliveryTry {
@@ -17,10 +17,13 @@ export interface DeliveryTry {
   error?: string;
 }
 
-/** One upload delivery or webhook notification, as the admin job view lists it. */
+/**
+ * One upload delivery or webhook notification, as the admin job view lists it; `kind` says which of the two it is (not
+ * a kind of settings record: those are `SettingKind`, `setting-kinds.ts`).
+ */
 export type DeliveryCall = { url: string; delivered: boolean; tries: DeliveryTry[] } & (
   | { kind: 'upload'; file: string; fields: UploadFields }
-  | { kind: 'webhook'; status: Status; job: JobKind }
+  | { kind: 'webhook'; status: Status; job: NotifiedJob }
 );
 
 /** The category fields of an upload delivery (the contract's `transcoderUpload`), besides requestId, videoId and file. */
@@ -58,10 +61,10 @@ export interface JobRecord {
   /** Upload deliveries that arrived, that failed after every try, and the retries they took. */
   deliveries: { delivered: number; failed: number; retries: number };
   /** Webhook notifications sent, with the tries each took. */
-  notifications: { status: Status; job: JobKind; attempts: number; delivered: boolean }[];
+  notifications: { status: Status; job: NotifiedJob; attempts: number; delivered: boolean }[];
   lastDeliveryError?: string;
   /** The settings records the job uses, by kind, as they were at submission. */
-  settings: Partial<Record<Kind, SettingRecord>>;
+  settings: Partial<Record<SettingKind, SettingRecord>>;
   /** Each upload delivery and webhook notification with its tries and answers (the first `MAX_LISTED_CALLS`). */
   calls: DeliveryCall[];
   /** The commands the converter ran (ffmpeg's, on Node), with their output and when they ended (server clock). */

@@ -5,12 +5,12 @@ import type { Project } from '../../shared/project.js';
 import { httpUrl, invalid, object, type Check } from './fields.js';
 import { runJob, type JobSpec } from './pipeline.js';
 import type { JobRecord } from './job-record.js';
-import type { Kind, SettingRecord } from './kinds.js';
-import { validateSetting } from './settings.js';
-import { simulatedRunner } from './simulated.js';
+import type { SettingKind, SettingRecord } from './setting-kinds.js';
+import { validateSetting } from './setting-checks.js';
+import { simulatedRunner } from './simulated-runner.js';
 import { MASTER_OWNER } from './queue.js';
 import { transcoderState, type TranscoderState } from './state.js';
-import { booksFor, type SettingsOwner } from './store.js';
+import { booksFor, type SettingsOwner } from './setting-books.js';
 
 /** A reference to a settings record: its name, `true` for the kind's default, `false` (or absent) for none. */
 const reference: Check<string | boolean> = (value, field) => {
@@ -31,7 +31,12 @@ const convertRequest = object(
 );
 
 /** A reference resolved among the caller's settings, then (for users) the project's; 400 (700) when none fits. */
-function resolve(state: TranscoderState, owner: SettingsOwner, kind: Kind, ref: unknown): SettingRecord | undefined {
+function resolve(
+  state: TranscoderState,
+  owner: SettingsOwner,
+  kind: SettingKind,
+  ref: unknown,
+): SettingRecord | undefined {
   if (ref === undefined || ref === false) return undefined;
   const find = (records: Map<string, SettingRecord>) =>
     ref === true ? [...records.values()].find((r) => r.default) : records.get(ref as string);

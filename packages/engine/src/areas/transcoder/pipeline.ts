@@ -1,7 +1,7 @@
 import { unrecordedBytes } from '../../shared/ids.js';
 import type { Project } from '../../shared/project.js';
 import { Deliveries, type Upload } from './deliveries.js';
-import type { JobKind, JobRecord, Status } from './job-record.js';
+import type { NotifiedJob, JobRecord, Status } from './job-record.js';
 import { masterPlaylist, playlistAddress } from './playlist.js';
 import { download, outboundLimits, type OutboundLimits } from './outbound.js';
 import {
@@ -13,8 +13,8 @@ import {
   type Rendition,
   type TranscodeRunner,
   type WatermarkLocation,
-} from '../../shared/transcode-runner.js';
-import type { SettingRecord } from './kinds.js';
+} from '../../shared/transcoder-capability.js';
+import type { SettingRecord } from './setting-kinds.js';
 import type { TranscoderPolicy } from './state.js';
 import { hms, thumbnailMoments } from './thumbnails.js';
 import { parseBitrate, parseResolution } from './units.js';
@@ -44,7 +44,7 @@ class Rejection extends Error {
 
 interface Notification {
   status: Status;
-  job: JobKind;
+  job: NotifiedJob;
   payload: Record<string, unknown>;
 }
 
@@ -296,17 +296,17 @@ export async function runJob(
   const { record } = spec;
   record.state = 'running';
   record.startedAt = project.clock.iso();
-  const deliveries = new Deliveries(
-    project.capabilities.fetch,
+  const deliveries = new Deliveries({
+    fetch: project.capabilities.fetch,
     policy,
-    outboundLimits(project.config),
+    limits: outboundLimits(project.config),
     record,
-    spec.upload,
-    spec.webhook,
-    () => project.clock.iso(),
-  );
+    upload: spec.upload,
+    webhook: spec.webhook,
+    now: () => project.clock.iso(),
+  });
   const signal = AbortSignal.timeout(policy.timeLimitMs);
-  const job: JobKind = spec.preset ? 'convert' : 'thumbnail';
+  const job: NotifiedJob = spec.preset ? 'convert' : 'thumbnail';
   let last: Notification;
   let source: OpenedSource | undefined;
   try {

@@ -1,5 +1,5 @@
 /** One quality as the master playlist names it. */
-export interface PlaylistEntry {
+interface PlaylistEntry {
   /** Bits per second: the preset's video plus audio bitrate. */
   bandwidth: number;
   width: number;

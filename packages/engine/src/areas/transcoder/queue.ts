@@ -1,5 +1,5 @@
 /** How many jobs may run at once: in all, and per owner (the master token's jobs count only against the total). */
-export interface QueueLimits {
+interface QueueLimits {
   concurrency: number;
   concurrencyPerUser: number;
 }

@@ -1,22 +1,22 @@
 import { adminKey } from '../../admin/guard.js';
-import { bearer, serviceEnabled } from '../../shared/auth.js';
-import { changes, reads } from '../../shared/durability.js';
-import { readJsonObject } from '../../shared/http.js';
-import { createRoutes } from '../../shared/routes.js';
-import { KINDS } from './kinds.js';
+import { bearer, serviceEnabled } from '../../shared/auth/middlewares.js';
+import { changes, reads } from '../../shared/durability/declarations.js';
+import { readJsonObject } from '../../shared/http/body.js';
+import { createRoutes } from '../../shared/http/routes.js';
+import { SETTING_KINDS } from './setting-kinds.js';
 import { settingsJson, transcoderState } from './state.js';
-import { saveSetting, settingsOwner } from './store.js';
+import { saveSetting, settingsOwner } from './setting-books.js';
 
 export const transcoderRoutes = createRoutes();
 
 transcoderRoutes.use('/metadata/*', serviceEnabled('transcoder'), bearer);
 transcoderRoutes.use('/video/*', serviceEnabled('transcoder'), bearer);
 
-for (const kind of KINDS) {
+for (const kind of SETTING_KINDS) {
   transcoderRoutes.post(`/metadata/${kind}`, changes(), async (c) => {
     const body = await readJsonObject(c);
     // The checks of every kind's fields load with the first saved setting, as jobs load with the first conversion.
-    const { validateSetting } = await import('./settings.js');
+    const { validateSetting } = await import('./setting-checks.js');
     const { record, created } = saveSetting(
       c.env.project,
       settingsOwner(c.get('principal')),

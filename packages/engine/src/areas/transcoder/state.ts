@@ -1,7 +1,7 @@
 import type { StateSlice } from '../../shared/project.js';
 import type { JobRecord } from './job-record.js';
 import { JobQueue } from './queue.js';
-import { KINDS, type Kind, type SettingRecord } from './kinds.js';
+import { SETTING_KINDS, type SettingKind, type SettingRecord } from './setting-kinds.js';
 
 /** How jobs are scheduled and deliveries retried; changed through `PATCH /__admin/transcoder/policy`. */
 export interface TranscoderPolicy {
@@ -26,7 +26,7 @@ const DEFAULT_POLICY: TranscoderPolicy = {
 };
 
 /** Settings records of one owner: per kind, by name. */
-export type SettingsBook = Record<Kind, Map<string, SettingRecord>>;
+export type SettingsBook = Record<SettingKind, Map<string, SettingRecord>>;
 
 export interface TranscoderState {
   /** The master token's records: the project's, which every user may reference too. */
@@ -39,7 +39,7 @@ export interface TranscoderState {
   queue: JobQueue;
 }
 
-type BookJson = Partial<Record<Kind, SettingRecord[]>>;
+type BookJson = Partial<Record<SettingKind, SettingRecord[]>>;
 
 interface TranscoderJson {
   settings: BookJson;
@@ -49,10 +49,13 @@ interface TranscoderJson {
 }
 
 export function settingsBook(json: BookJson = {}): SettingsBook {
-  return Object.fromEntries(KINDS.map((k) => [k, new Map((json[k] ?? []).map((r) => [r.name, r]))])) as SettingsBook;
+  return Object.fromEntries(
+    SETTING_KINDS.map((k) => [k, new Map((json[k] ?? []).map((r) => [r.name, r]))]),
+  ) as SettingsBook;
 }
 
-const bookJson = (book: SettingsBook): BookJson => Object.fromEntries(KINDS.map((k) => [k, [...book[k].values()]]));
+const bookJson = (book: SettingsBook): BookJson =>
+  Object.fromEntries(SETTING_KINDS.map((k) => [k, [...book[k].values()]]));
 
 /** Every stored settings record as JSON: the project's (`settings`) and each user's own (`userSettings`, by user id). */
 export function settingsJson(s: TranscoderState): Pick<TranscoderJson, 'settings' | 'userSettings'> {

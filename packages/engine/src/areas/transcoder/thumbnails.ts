@@ -1,5 +1,5 @@
 import { unrecordedFraction } from '../../shared/ids.js';
-import type { SettingRecord } from './kinds.js';
+import type { SettingRecord } from './setting-kinds.js';
 
 /** `"01:02:03"` -> 3723 seconds. */
 function seconds(hms: string): number {

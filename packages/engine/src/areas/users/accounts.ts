@@ -4,7 +4,7 @@ import { newId } from '../../shared/ids.js';
 import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
 import { sendConfirmation } from './confirmation.js';
-import { hashPassword } from '../../shared/password.js';
+import { hashPassword } from '../../shared/auth/password.js';
 import { addUser, removeUser, usersState, type StoredUser, type UsersState } from './state.js';
 import {
   checkFieldsSize,

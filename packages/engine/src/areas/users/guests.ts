@@ -3,7 +3,7 @@ import { newId, newSecret } from '../../shared/ids.js';
 import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
 import { assertUsernameFree } from './accounts.js';
-import { hashPassword, verifyPassword } from '../../shared/password.js';
+import { hashPassword, verifyPassword } from '../../shared/auth/password.js';
 import { userRecord, type UserRecord } from './record.js';
 import { addUser, usersState, type StoredUser } from './state.js';
 import { readProfile, rejectUnknownKeys, requiredString } from './validation.js';

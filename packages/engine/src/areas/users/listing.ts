@@ -1,6 +1,6 @@
 import { ErrorCode, badRequest } from '../../shared/errors.js';
 import type { Project } from '../../shared/project.js';
-import { containsFolded, foldText } from '../../shared/text-search.js';
+import { containsFolded, foldText } from '../../shared/util/text-search.js';
 import { userRecord, type UserRecord } from './record.js';
 import { usersState, type StoredUser } from './state.js';
 import { rejectUnknownKeys } from './validation.js';

@@ -1,4 +1,4 @@
-import { SecretMap } from '../../shared/secrets.js';
+import { SecretMap } from '../../shared/auth/secrets.js';
 
 /**
  * Secrets a user holds (refresh tokens, confirmation links), found by the secret in constant time (`SecretMap`) and

@@ -1,11 +1,11 @@
 import { adminKey } from '../../admin/guard.js';
-import { bearer, master, projectHeader, serviceEnabled } from '../../shared/auth.js';
-import { changes, reads } from '../../shared/durability.js';
+import { bearer, master, projectHeader, serviceEnabled } from '../../shared/auth/middlewares.js';
+import { changes, reads } from '../../shared/durability/declarations.js';
 import type { AppContext } from '../../shared/env.js';
 import { ApiError, ErrorCode, badRequest } from '../../shared/errors.js';
-import { intParam, readForm, readJsonObject } from '../../shared/http.js';
-import { createRoutes } from '../../shared/routes.js';
-import { sameSecret } from '../../shared/secrets.js';
+import { intParam, readForm, readJsonObject } from '../../shared/http/body.js';
+import { createRoutes } from '../../shared/http/routes.js';
+import { sameSecret } from '../../shared/auth/secrets.js';
 import {
   activateUser,
   currentUser,

@@ -2,7 +2,7 @@ import { ApiError, ErrorCode } from '../../shared/errors.js';
 import { newSecret } from '../../shared/ids.js';
 import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
-import { verifyPassword } from '../../shared/password.js';
+import { verifyPassword } from '../../shared/auth/password.js';
 import { usersState } from './state.js';
 import { secretTokenDigest } from './token-digest.js';
 

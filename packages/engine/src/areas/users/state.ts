@@ -1,5 +1,5 @@
 import type { StateSlice } from '../../shared/project.js';
-import { RankedSet } from '../../shared/ranked-set.js';
+import { RankedSet } from '../../shared/util/ranked-set.js';
 import { OwnedSecrets } from './owned-secrets.js';
 import { type RefreshToken, RefreshTokens } from './refresh-tokens.js';
 import { tokenDigest } from './token-digest.js';

@@ -1,5 +1,5 @@
 import { ErrorCode, badRequest } from '../../shared/errors.js';
-import { jsonBytes } from '../../shared/http.js';
+import { jsonBytes } from '../../shared/http/body.js';
 
 /** The fields a user sets at registration and changes by update (the contract's `registerUser`, `updateCurrentUser` and `updateUser`). */
 const PROFILE_FIELDS = ['username', 'firstName', 'lastName', 'email', 'phoneNumber'] as const;

@@ -1,0 +1,93 @@
+import { ErrorCode, notFound } from '../../../shared/errors.js';
+import type { Project } from '../../../shared/project.js';
+import { findTable } from '../rows/rows.js';
+import { databaseState, type Column, type ColumnType, type Table } from '../state.js';
+
+/** One table as `GET /__admin/database/tables` lists it. */
+export interface TableSummary {
+  name: string;
+  rowCount: number;
+  /** The user-defined columns in the order they were first written (`_id`, `createdAt`, `updatedAt`, `ACL` are every row's). */
+  columns: { name: string; type: ColumnType; targetClass?: string }[];
+}
+
+/** One table as `GET /__admin/database/tables/{table}` describes it: its summary with counts, and what points to it. */
+export interface TableSchema extends TableSummary {
+  columns: (TableSummary['columns'][number] & { rowsWithValue: number })[];
+  /** The pointer and relation columns of every table (this one too) whose rows point into this table. */
+  referencedBy: { table: string; column: string; type: 'Pointer' | 'Relation'; rowsWithValue: number }[];
+}
+
+const byName = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
+
+const columnJson = (name: string, { type, targetClass }: Column) => ({
+  name,
+  type,
+  ...(targetClass !== undefined && { targetClass }),
+});
+
+/**
+ * Every table of the project, by name: its row count and the type of each column (fixed by its first value;
+ * pointers and relations name their target table). A table emptied by delete-all stays, with its column types.
+ *
+ * @example
+ * describeTables(project); // [{ name: 'Note', rowCount: 2, columns: [{ name: 'author', type: 'Pointer', targetClass: 'Author' }] }]
+ */
+export function describeTables(project: Project): TableSummary[] {
+  return [...project.state(databaseState).tables].sort(byName).map(([name, table]) => ({
+    name,
+    rowCount: table.rows.size,
+    columns: [...table.columns].map(([column, type]) => columnJson(column, type)),
+  }));
+}
+
+/** The table of that name; 404 code 50 when nothing was ever written to it (400 code 103 for a name not allowed). */
+export function existingTable(project: Project, name: string): Table {
+  const table = findTable(project, name);
+  if (!table) throw notFound(ErrorCode.TABLE_NOT_FOUND, `no table "${name}"`);
+  return table;
+}
+
+/**
+ * How many rows of the table hold a value in the column: a relation counts the rows related to at least one row, as
+ * the service shows a relation without members as `[]`.
+ */
+function rowsWithValue(table: Table, column: string, { type }: Column): number {
+  let count = 0;
+  if (type === 'Relation') {
+    for (const byColumn of table.relations.values()) if ((byColumn.get(column)?.size ?? 0) > 0) count++;
+    return count;
+  }
+  for (const row of table.rows.values()) if (Object.hasOwn(row, column) && row[column] !== undefined) count++;
+  return count;
+}
+
+/**
+ * One table with the number of rows holding a value in each column, and the pointer and relation columns (of every
+ * table) that point into it: what renaming or dropping a column, or deleting the table, would touch. One pass over
+ * the rows per column.
+ *
+ * @example
+ * describeTable(project, 'Author');
+ * // { name: 'Author', rowCount: 2, columns: [{ name: 'name', type: 'String', rowsWithValue: 2 }],
+ * //   referencedBy: [{ table: 'Note', column: 'author', type: 'Pointer', rowsWithValue: 5 }] }
+ */
+export function describeTable(project: Project, name: string): TableSchema {
+  const table = existingTable(project, name);
+  const referencedBy: TableSchema['referencedBy'] = [];
+  for (const [other, owner] of [...project.state(databaseState).tables].sort(byName)) {
+    for (const [column, type] of owner.columns) {
+      if (type.targetClass !== name || (type.type !== 'Pointer' && type.type !== 'Relation')) continue;
+      referencedBy.push({ table: other, column, type: type.type, rowsWithValue: rowsWithValue(owner, column, type) });
+    }
+  }
+  return {
+    name,
+    rowCount: table.rows.size,
+    columns: [...table.columns].map(([column, type]) => ({
+      ...columnJson(column, type),
+      rowsWithValue: rowsWithValue(table, column, type),
+    })),
+    referencedBy,
+  };
+}
