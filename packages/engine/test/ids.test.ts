@@ -15,4 +15,10 @@ describe('random bytes', () => {
     expect(new Set(Array.from({ length: 20_000 }, () => newId(unrecorded))).size).toBe(20_000);
     expect(new Set(Array.from({ length: 2_000 }, () => newSecret(unrecorded))).size).toBe(2_000);
   });
+
+  it('writes a secret as two lowercase hex digits a byte, zeros kept', () => {
+    const bytes = new Uint8Array([0, 1, 15, 16, 127, 128, 171, 255]);
+    expect(newSecret({ secretBytes: () => bytes }, bytes.length)).toBe('00010f107f80abff');
+    expect(newSecret(unrecorded)).toMatch(/^[0-9a-f]{64}$/);
+  });
 });

@@ -1,3 +1,4 @@
+import { bytesToHex } from '@noble/hashes/utils.js';
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /**
@@ -57,7 +58,8 @@ export function newId(source: RandomSource, length = 10): string {
   return id;
 }
 
-const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+// Hex by noble's table (the engine's SHA-256 already): about a tenth of the time of a `toString(16)` a byte.
+const hex = bytesToHex;
 
 /** A random opaque secret for a client, hex encoded: never written anywhere (the journal does not keep its bytes). */
 export function newSecret(source: SecretSource, bytes = 32): string {

@@ -1,3 +1,4 @@
+import { bytesToHex } from '@noble/hashes/utils.js';
 import type { Pbkdf2 } from '../capabilities.js';
 import type { Moment } from '../moment.js';
 import { sameSecret } from './secrets.js';
@@ -7,14 +8,13 @@ import { sameSecret } from './secrets.js';
 // server, and tests register many users.
 const ITERATIONS = 10_000;
 const HASH_BYTES = 32;
+const encoder = new TextEncoder();
 
-const toHex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+const toHex = bytesToHex;
 
 /** The password's PBKDF2 hash, hex: the journal keeps it in place of the password (`Moment.secretOutcome`). */
 function derive(moment: Moment, password: string, salt: Uint8Array, pbkdf2: Pbkdf2): Promise<string> {
-  return moment.secretOutcome(async () =>
-    toHex(await pbkdf2(new TextEncoder().encode(password), salt, ITERATIONS, HASH_BYTES)),
-  );
+  return moment.secretOutcome(async () => toHex(await pbkdf2(encoder.encode(password), salt, ITERATIONS, HASH_BYTES)));
 }
 
 /** WebCrypto's PBKDF2-HMAC-SHA256: the hash wherever the platform lends none of its own. */

@@ -81,9 +81,16 @@ export function bodyChunks(c: AppContext): BodyChunks | null {
   return reader ? { next: () => reader.read() as Promise<IteratorResult<Uint8Array>> } : null;
 }
 
-/** Bytes at hand as the chunks of a body: one chunk. */
-async function* chunksOf(bytes: Uint8Array): BodyChunks {
-  yield bytes;
+/** Bytes at hand as the chunks of a body: one chunk (a plain iterator: an async generator costs more for one). */
+function chunksOf(bytes: Uint8Array): BodyChunks {
+  let done = false;
+  return {
+    next: async () => {
+      if (done) return { done: true, value: undefined };
+      done = true;
+      return { done: false, value: bytes };
+    },
+  };
 }
 
 /** The request's Content-Length when it declares one (digits only: anything else is read as undeclared). */
@@ -151,7 +158,6 @@ async function multipartForm(bytes: Uint8Array, contentType: string, search?: By
   const limits = { bytes: bytes.byteLength, parts: Number.POSITIVE_INFINITY, fieldBytes: bytes.byteLength };
   const parts = await readMultipart(chunksOf(bytes), boundaryOf(contentType), limits, () => undefined, search);
   const form = new FormData();
-  const decoder = new TextDecoder();
   for (const { name, filename, contentType: type, data = new Uint8Array(0) } of parts) {
     if (filename === undefined) form.append(name, decoder.decode(data));
     else form.append(name, new Blob([data as Uint8Array<ArrayBuffer>], type ? { type } : {}), filename);
@@ -160,6 +166,7 @@ async function multipartForm(bytes: Uint8Array, contentType: string, search?: By
 }
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /** The size of a value as JSON text, in bytes (UTF-8): what stored rows and user fields are measured by. */
 export const jsonBytes = (value: unknown): number => encoder.encode(JSON.stringify(value)).length;

@@ -37,6 +37,7 @@ const HEADER_LIMIT = 16 * 1024;
 const CRLF = new Uint8Array([13, 10]);
 const HEADER_END = new Uint8Array([13, 10, 13, 10]);
 const DASHES = new Uint8Array([45, 45]);
+const decoder = new TextDecoder();
 
 const malformed = (problem: string) => badRequest(ErrorCode.VALIDATION_FAILED, `malformed multipart body: ${problem}`);
 
@@ -222,7 +223,7 @@ async function readHeaderBlock(reader: BodyReader): Promise<string> {
   for (;;) {
     const end = reader.find(HEADER_END);
     if (end !== -1) {
-      const block = new TextDecoder().decode(reader.consume(end));
+      const block = decoder.decode(reader.consume(end));
       reader.consume(HEADER_END.length);
       return block;
     }
