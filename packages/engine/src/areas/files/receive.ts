@@ -2,13 +2,9 @@ import type { BlobStore, BlobWriter, ContentDigests, FileDigests, Hashing } from
 import { newId } from '../../shared/ids.js';
 import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
-import {
-  type BodyChunks,
-  type FileSink,
-  type OpenFile,
-  boundaryOf,
-  readMultipart,
-} from '../../shared/http/multipart.js';
+import { multipartParser } from '../../shared/http/body.js';
+import type { BodyChunks, FileSink, OpenFile } from '../../shared/http/multipart.js';
+import { boundaryOf } from '../../shared/http/multipart-head.js';
 import type { Caller } from './ownership.js';
 import { MAX_PATH_INPUT } from './paths.js';
 import { filesState } from './state.js';
@@ -124,6 +120,7 @@ export async function receiveUpload(
   };
   try {
     const limits = { bytes: maxBytes, parts: config.maxUploadParts, fieldBytes: MAX_PATH_INPUT };
+    const { readMultipart } = await multipartParser();
     const parts = await readMultipart(body, boundaryOf(contentType), limits, openFile, capabilities.byteSearch);
     return await upload(project, moment, uploadItems(config.bucket, parts), caller);
   } catch (error) {

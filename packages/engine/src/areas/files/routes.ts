@@ -12,7 +12,7 @@ import { downloadName } from './disposition.js';
 import { download } from './download.js';
 import { choiceField, flagList, intField, stringList } from './fields.js';
 import { fileInfo, listFolder, MAX_PAGE_SIZE } from './listing.js';
-import { tooLarge } from '../../shared/http/multipart.js';
+import { tooLarge } from '../../shared/http/multipart-head.js';
 import { checkName, parsePath } from './paths.js';
 import { receiveUpload } from './receive.js';
 import { MAX_RENAME_FILES, renameFiles } from './rename.js';

@@ -10,11 +10,11 @@ const ITERATIONS = 10_000;
 const HASH_BYTES = 32;
 const encoder = new TextEncoder();
 
-const toHex = bytesToHex;
-
 /** The password's PBKDF2 hash, hex: the journal keeps it in place of the password (`Moment.secretOutcome`). */
 function derive(moment: Moment, password: string, salt: Uint8Array, pbkdf2: Pbkdf2): Promise<string> {
-  return moment.secretOutcome(async () => toHex(await pbkdf2(encoder.encode(password), salt, ITERATIONS, HASH_BYTES)));
+  return moment.secretOutcome(async () =>
+    bytesToHex(await pbkdf2(encoder.encode(password), salt, ITERATIONS, HASH_BYTES)),
+  );
 }
 
 /** WebCrypto's PBKDF2-HMAC-SHA256: the hash wherever the platform lends none of its own. */
@@ -31,7 +31,7 @@ export const webPbkdf2: Pbkdf2 = async (password, salt, iterations, length) => {
 /** `salt:hash`, both hex, the salt drawn from the request's `moment`; hashed by `pbkdf2` (the project's capability, if any). */
 export async function hashPassword(moment: Moment, password: string, pbkdf2: Pbkdf2 = webPbkdf2): Promise<string> {
   const salt = moment.random(16);
-  return `${toHex(salt)}:${await derive(moment, password, salt, pbkdf2)}`;
+  return `${bytesToHex(salt)}:${await derive(moment, password, salt, pbkdf2)}`;
 }
 
 export async function verifyPassword(

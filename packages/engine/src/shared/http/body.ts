@@ -2,7 +2,8 @@ import type { ByteSearch } from '../capabilities.js';
 import type { AppContext, BodyLimitKey } from '../env.js';
 import { ApiError, ErrorCode, badRequest } from '../errors.js';
 import { readUpTo } from '../util/bytes.js';
-import { type BodyChunks, boundaryOf, readMultipart } from './multipart.js';
+import type { BodyChunks } from './multipart.js';
+import { boundaryOf } from './multipart-head.js';
 
 /** Deeper bodies are refused before any area sees them (areas have stricter limits of their own, with their own codes). */
 const MAX_JSON_DEPTH = 512;
@@ -152,10 +153,17 @@ export async function readForm(c: AppContext): Promise<FormData> {
   return form;
 }
 
+/**
+ * The multipart parser, loaded with the first multipart body (a module is loaded once): an app's page under msw that
+ * never uploads nor logs in with a form never fetches it.
+ */
+export const multipartParser = () => import('./multipart.js');
+
 /** A multipart body read whole as FormData: text parts as strings, parts with a file name as files. */
 async function multipartForm(bytes: Uint8Array, contentType: string, search?: ByteSearch): Promise<FormData> {
   // The body is within its limit already: no other limit needed, a part costs at least its bytes.
   const limits = { bytes: bytes.byteLength, parts: Number.POSITIVE_INFINITY, fieldBytes: bytes.byteLength };
+  const { readMultipart } = await multipartParser();
   const parts = await readMultipart(chunksOf(bytes), boundaryOf(contentType), limits, () => undefined, search);
   const form = new FormData();
   for (const { name, filename, contentType: type, data = new Uint8Array(0) } of parts) {

@@ -1,4 +1,5 @@
 import { concatBytes } from '../util/bytes.js';
+import { tooLarge } from './multipart-head.js';
 import type { ByteSearch } from '../capabilities.js';
 import { ApiError, ErrorCode, badRequest } from '../errors.js';
 
@@ -41,26 +42,12 @@ const decoder = new TextDecoder();
 
 const malformed = (problem: string) => badRequest(ErrorCode.VALIDATION_FAILED, `malformed multipart body: ${problem}`);
 
-export function tooLarge(limit: number): ApiError {
-  return new ApiError(413, ErrorCode.PAYLOAD_TOO_LARGE, `upload is larger than ${limit} bytes`);
-}
-
 /** What one multipart body may hold (config `maxUploadBytes`, `maxUploadParts`). */
 interface MultipartLimits {
   bytes: number;
   parts: number;
   /** Bytes of one text field (a part without a file name). */
   fieldBytes: number;
-}
-
-/** The boundary of a `multipart/form-data` Content-Type (400 for any other type). */
-export function boundaryOf(contentType: string | undefined): string {
-  const match = /^multipart\/form-data\s*;(?:.*;)?\s*boundary=(?:"([^"]{1,70})"|([^\s;]{1,70}))/i.exec(
-    contentType ?? '',
-  );
-  if (!match)
-    throw badRequest(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'the upload must be multipart/form-data with a boundary');
-  return (match[1] ?? match[2])!;
 }
 
 /** The portable search (browsers): each place of the needle's first byte by `Uint8Array#indexOf`, the rest compared. */
