@@ -172,7 +172,7 @@ it('shows a row brought by include as that row, not as the bare pointer', async 
   await expect.poll(() => row.textContent()).toContain('third');
   expect(await row.textContent()).not.toContain('Author/ann');
   // Its display column, and the whole row as it came with the answer: no other call.
-  expect(await row.getByRole('link', { name: 'Ann', exact: true }).count()).toBe(1);
+  await expect.poll(() => row.getByRole('link', { name: 'Ann', exact: true }).count()).toBe(1);
   await row.getByRole('button', { name: 'Show the included Author row ann' }).click();
   const shown = page.getByRole('dialog', { name: 'Author row ann' });
   await expect.poll(() => shown.textContent()).toContain('(included)');

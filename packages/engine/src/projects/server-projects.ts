@@ -71,21 +71,33 @@ export class ServerProjects {
     // A run-time project's config was checked when it was created; checked again, should the file have been edited.
     for (const { key, record } of kept)
       if (!record.declared) started.push({ key, record: { ...record, config: resolveConfig(record.config) } });
-    for (const entry of started) {
-      const hosted = this.host(entry.record.config, await this.#capabilitiesOf(entry.key));
-      // Restored first, so its ids are checked as its kept config changes left them.
-      await hosted.ready;
-      try {
-        this.registry.add(hosted);
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        const where = entry.record.declared ? 'the config' : 'a project kept in the data folder';
-        throw new ConfigError(
-          `invalid config: project "${entry.record.config.authenticationId}" of ${where}: ${error.message}`,
-        );
+    const opened: HostedProject[] = [];
+    try {
+      for (const entry of started) {
+        const hosted = this.host(entry.record.config, await this.#capabilitiesOf(entry.key));
+        opened.push(hosted);
+        // Restored first, so its ids are checked as its kept config changes left them.
+        await hosted.ready;
+        this.#add(hosted, entry);
+        this.#entries.set(hosted, entry);
+        if (entry.record.declared) await this.store?.save(entry.key, entry.record);
       }
-      this.#entries.set(hosted, entry);
-      if (entry.record.declared) await this.store?.save(entry.key, entry.record);
+    } catch (error) {
+      // A start that failed writes nothing after it: the projects it opened finish their writes and close first.
+      await Promise.allSettled(opened.map((hosted) => hosted.close()));
+      throw error;
+    }
+  }
+
+  #add(hosted: HostedProject, { record }: Entry): void {
+    try {
+      this.registry.add(hosted);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const where = record.declared ? 'the config' : 'a project kept in the data folder';
+      throw new ConfigError(
+        `invalid config: project "${record.config.authenticationId}" of ${where}: ${error.message}`,
+      );
     }
   }
 
