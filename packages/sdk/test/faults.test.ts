@@ -1,5 +1,7 @@
 // The SDK's retry, renewal and timeout handling against faults the reference server injects: a 503 on
 // login, on a renewal and on a call, a dropped connection during an upload, a slow query past the client's timeout.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   AbortError,
@@ -130,6 +132,30 @@ describe('timeoutMs', () => {
     expect(error).toBeInstanceOf(AbortError);
     expect((error as Error).message).toBe('POST /object-storage/classes/query/{tableName} timed out');
     expect(await scores.query().find()).toHaveLength(1);
+  });
+
+  it("gives up in time, and obeys the caller's abort, while garbage is collected during the call", async () => {
+    setFlagsFromString('--expose-gc');
+    const collectGarbage = runInNewContext('gc') as () => void;
+    const collecting = setInterval(collectGarbage, 50);
+    try {
+      const tokenStore = memoryTokenStore();
+      const client = await userClient(server, { tokenStore });
+      const timed = createClient(optionsFor(server, { tokenStore, timeoutMs: 500 }));
+      await fault({ path: '/auth/users/me', delayMs: 3000, times: 2 });
+      let started = performance.now();
+      expect(await rejection(timed.auth.me())).toBeInstanceOf(TimeoutError);
+      expect(performance.now() - started).toBeLessThan(2500);
+      const caller = new AbortController();
+      setTimeout(() => caller.abort(), 100);
+      started = performance.now();
+      const aborted = await rejection(client.auth.me({ signal: caller.signal }));
+      expect(aborted).toBeInstanceOf(AbortError);
+      expect(aborted).not.toBeInstanceOf(TimeoutError);
+      expect(performance.now() - started).toBeLessThan(2500);
+    } finally {
+      clearInterval(collecting);
+    }
   });
 
   it('an AbortSignal.timeout of one call is a TimeoutError too', async () => {

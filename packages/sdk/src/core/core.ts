@@ -82,19 +82,32 @@ const errorMiddleware: Middleware = {
  */
 export type TransportOptions = Pick<ClientOptions, 'fetch' | 'headerWord' | 'timeoutMs'>;
 
-/** `request` with a signal that also aborts it after `timeoutMs`, if given. */
+// Node's fetch follows a copied Request's signal through weak references (nodejs/undici#4068): a garbage collection
+// during a call could lose its timeout or its caller's abort. So each signal below is held by a timer or a listener,
+// each request made from another keeps that one alive (`madeFrom`), and a request is kept until fetch settles.
+const madeFrom = new WeakMap<Request, Request>();
+
+/** `request` with a signal that also aborts it after `timeoutMs`, if given, with a `TimeoutError`. */
 function withTimeout(request: Request, timeoutMs: number | undefined): Request {
   if (timeoutMs === undefined) return request;
-  const signal = AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]);
+  const controller = new AbortController();
+  const abort = () => controller.abort(request.signal.reason);
+  if (request.signal.aborted) abort();
+  else request.signal.addEventListener('abort', abort, { once: true });
+  const timer = setTimeout(() => controller.abort(new DOMException('timed out', 'TimeoutError')), timeoutMs);
+  // In Node the timer alone does not keep the process running (browsers give a number, without `unref`).
+  (timer as { unref?: () => void }).unref?.();
   // `duplex` is required by fetch for a streamed body; the DOM typings do not know it yet.
-  return new Request(request, { signal, duplex: 'half' } as RequestInit);
+  const timed = new Request(request, { signal: controller.signal, duplex: 'half' } as RequestInit);
+  madeFrom.set(timed, request);
+  return timed;
 }
 
 /** The fetch of the options; `globalThis.fetch` read at call time, since msw (or a test) may replace it later. */
 const fetchOf =
   ({ fetch }: TransportOptions) =>
   (request: Request): Promise<Response> =>
-    (fetch ?? globalThis.fetch)(request);
+    (fetch ?? globalThis.fetch)(request).finally(() => request);
 
 /**
  * An openapi-fetch client of the contract at `baseUrl` that sends `headers` (in the options' header word) and fails
