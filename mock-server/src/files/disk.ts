@@ -2,7 +2,8 @@ import { openAsBlob } from 'node:fs';
 import { type FileHandle, mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BlobStore, BlobWriter, Config, FileDigests, Persistence, StoredBytes } from '@basekit/engine';
-import { copyAtomic, openAtomic, privateFolder, removeLeftovers, writeAtomic } from './atomic.js';
+import { DiskJournal } from '../journal/disk-journal.js';
+import { copyAtomic, openAtomic, privateFolder, removeLeftovers } from './atomic.js';
 import { WorkerContent } from './file-worker.js';
 
 const KEY = /^[A-Za-z0-9_-]{1,64}$/;
@@ -71,51 +72,103 @@ export class SavedStateError extends Error {
   }
 }
 
-/** Each area's metadata in `<dir>/state/<key>.json`, read once at start-up and replaced atomically on every save. */
+/** What an area kept: the JSON saved whole (undefined: nothing yet), the changes after it, and where they are. */
+interface Kept {
+  json: () => unknown;
+  changes: unknown[];
+  where: string;
+}
+
+/**
+ * Each area's metadata in `<dir>/state/<key>/`, a `DiskJournal` of its own: the JSON saved whole is its snapshot and
+ * each change appended after it a record (one checksummed line, a torn last one cut back by the first write after a
+ * start, room set aside ahead so that a full disk refuses a change whole), so a change writes what it changed. A
+ * folder of an earlier version holds `<key>.json` (the whole, rewritten on every change): it is read as the saved JSON
+ * while the journal has no snapshot, and removed once one is written.
+ */
 class DiskPersistence implements Persistence {
-  #saving: Promise<unknown> = Promise.resolve();
+  readonly #journals = new Map<string, DiskJournal>();
+  /** The last write asked for: each starts once the one before it has ended, so writes land in call order. */
+  #last: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly folder: string,
-    private readonly saved: Map<string, string>,
+    private readonly fsync: Config['fsync'],
+    private readonly kept: Map<string, Kept>,
   ) {}
 
-  #file(key: string): string {
-    return join(this.folder, `${checkKey(key)}.json`);
-  }
-
-  restore<T>(key: string, parse: (json: unknown) => T): T | undefined {
-    const text = this.saved.get(key);
-    this.saved.delete(key);
-    if (text === undefined) return undefined;
+  restore<T>(key: string, parse: (json: unknown, changes: readonly unknown[]) => T): T | undefined {
+    const kept = this.kept.get(key);
+    this.kept.delete(key);
+    if (kept === undefined) return undefined;
     try {
-      return parse(JSON.parse(text));
+      return parse(kept.json(), kept.changes);
     } catch (error) {
-      throw new SavedStateError(this.#file(key), (error as Error).message);
+      throw new SavedStateError(kept.where, (error as Error).message);
     }
   }
 
   save(key: string, json: unknown): Promise<void> {
-    const text = JSON.stringify(json); // the state as it is now, whatever happens before the write
-    const write = this.#saving.then(() => writeAtomic(this.#file(key), text));
-    this.#saving = write.catch(() => undefined);
-    return write;
+    const journal = this.journal(key);
+    return this.#inTurn(async () => {
+      await journal.compact(json);
+      await rm(this.#legacy(key), { force: true });
+    });
   }
-}
 
-/** The text of every `<key>.json` in the folder, by key. */
-async function readSaved(folder: string): Promise<Map<string, string>> {
-  const saved = new Map<string, string>();
-  for (const name of await readdir(folder)) {
-    if (!name.endsWith('.json')) continue;
-    const file = join(folder, name);
-    try {
-      saved.set(name.slice(0, -'.json'.length), await readFile(file, 'utf8'));
-    } catch (error) {
-      throw new SavedStateError(file, (error as Error).message);
+  append(key: string, change: unknown): Promise<void> {
+    const journal = this.journal(key);
+    return this.#inTurn(() => journal.append(change));
+  }
+
+  #inTurn(write: () => Promise<void>): Promise<void> {
+    const turn = this.#last.then(write);
+    this.#last = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /** The journal of `key` (the one that loaded it at start-up, so that its first write cuts what it found torn). */
+  journal(key: string): DiskJournal {
+    let journal = this.#journals.get(key);
+    if (!journal) {
+      journal = new DiskJournal(join(this.folder, checkKey(key)), this.fsync);
+      this.#journals.set(key, journal);
+    }
+    return journal;
+  }
+
+  #legacy(key: string): string {
+    return join(this.folder, `${checkKey(key)}.json`);
+  }
+
+  /** Reads what every area kept (`<key>/` journals, `<key>.json` of an earlier version). */
+  async load(): Promise<void> {
+    const keys = new Set<string>();
+    for (const entry of await readdir(this.folder, { withFileTypes: true })) {
+      const key = entry.isDirectory() ? entry.name : entry.name.endsWith('.json') ? entry.name.slice(0, -5) : '';
+      if (KEY.test(key)) keys.add(key);
+    }
+    for (const key of keys) {
+      const journal = this.journal(key);
+      const { snapshot, records } = await journal.load();
+      if (snapshot !== undefined) {
+        this.kept.set(key, { json: () => snapshot, changes: records, where: journal.location });
+        continue;
+      }
+      const file = this.#legacy(key);
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+          throw new SavedStateError(file, (error as Error).message);
+        if (records.length > 0) throw new SavedStateError(journal.location, 'changes without the state they follow');
+        continue;
+      }
+      const where = records.length > 0 ? `${file} and ${journal.location}` : file;
+      this.kept.set(key, { json: () => JSON.parse(text), changes: records, where });
     }
   }
-  return saved;
 }
 
 /**
@@ -139,8 +192,7 @@ export async function diskStorage(
     await privateFolder(folder);
     await removeLeftovers(folder);
   }
-  return {
-    blobs: new DiskBlobStore(blobs, fsync === 'always'),
-    persistence: new DiskPersistence(state, await readSaved(state)),
-  };
+  const persistence = new DiskPersistence(state, fsync, new Map());
+  await persistence.load();
+  return { blobs: new DiskBlobStore(blobs, fsync === 'always'), persistence };
 }

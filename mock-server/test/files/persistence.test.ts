@@ -70,7 +70,7 @@ describe('--data-dir (config dataDir)', () => {
     await master.post('/files/delete', { urls: ['p'], forced: [true] });
     expect((await readdir(join(dataDir, 'blobs'))).length).toBe(1);
     expect((await readdir(dataDir)).sort()).toEqual(['blobs', 'journal', 'state', 'token-secret']);
-    expect(await readdir(join(dataDir, 'state'))).toEqual(['files.json']);
+    expect(await readdir(join(dataDir, 'state'))).toEqual(['files']);
     expect(await readdir(join(dataDir, 'journal'))).toEqual(['journal-0.log']);
     expect((await readdir(join(dataDir, 'blobs')))[0]).toMatch(/^[A-Za-z0-9]+$/);
   });
@@ -86,7 +86,7 @@ describe('--data-dir (config dataDir)', () => {
     const restarted = await start({ dataDir });
     expect(await (await restarted.request('/dev-storage/whole.txt')).text()).toBe('whole');
     expect((await readdir(join(dataDir, 'blobs'))).some((n) => n.startsWith('.tmp-'))).toBe(false);
-    expect(await readdir(join(dataDir, 'state'))).toEqual(['files.json']);
+    expect(await readdir(join(dataDir, 'state'))).toEqual(['files']);
   });
 });
 

@@ -233,21 +233,32 @@ export interface ContentDigests {
 }
 
 /**
- * Saves an area's metadata as JSON so it survives a restart.
+ * Keeps an area's metadata across restarts: the whole of it as JSON, saved now and then, and each change after it
+ * appended to a log, so that a change costs what it changed rather than the whole.
  *
  * @example
- * const saved = persistence.restore('files', (json) => fromJSON(json)); // what the previous run saved, or undefined
- * await persistence.save('files', { entries: [] });
+ * const saved = persistence.restore('files', (json, changes) => rebuild(json, changes)); // or undefined
+ * await persistence.append('files', { v: 1, steps: [...] }); // kept once it resolves
+ * await persistence.save('files', { entries: [] });           // the whole, which the log then starts after
  */
 export interface Persistence {
   /**
-   * What the previous run saved under `key`, turned into state by `parse`; handed out once, at start-up (after a reset
-   * the area starts empty). When the saved JSON cannot be read or `parse` throws, it throws an error that names
-   * where the state is kept, and leaves it there untouched.
+   * What the previous run kept under `key`: the JSON last saved and the changes appended after it, in order (a torn
+   * last change, never answered, left out), turned into state by `parse`; handed out once, at start-up (after a reset
+   * the area starts empty). When they cannot be read or `parse` throws, it throws an error that names where the state
+   * is kept, and leaves it there untouched.
    */
-  restore<T>(key: string, parse: (json: unknown) => T): T | undefined;
-  /** Replaces the saved JSON atomically; saves land in call order. */
+  restore<T>(key: string, parse: (json: unknown, changes: readonly unknown[]) => T): T | undefined;
+  /**
+   * Replaces the saved JSON atomically and drops the changes appended before it. Should it fail, the JSON saved before
+   * and its changes are kept as they were. Saves and appends land in call order.
+   */
   save(key: string, json: unknown): Promise<void>;
+  /**
+   * Appends one change after the saved JSON and the changes before it: kept once it resolves; a write that cannot be
+   * made (no room, a failing disk) rejects with a `StorageError` and leaves no part of it.
+   */
+  append(key: string, change: unknown): Promise<void>;
 }
 
 /**

@@ -1,13 +1,13 @@
-import type { BlobStore } from '../../shared/capabilities.js';
+import type { BlobStore, Persistence } from '../../shared/capabilities.js';
 import { isPlainObject } from '../../shared/http/body.js';
-import { unrecorded } from '../../shared/ids.js';
 import type { Project, StateSlice } from '../../shared/project.js';
 import { hasSnapshots } from '../../shared/durability/snapshots.js';
-import { MemoryBlobStore } from './memory-blobs.js';
-import { checkName } from './paths.js';
-import { ResizeCache } from './resize-cache.js';
-import { type FileNode, type FolderNode, type TreeNode, emptyFolder, folderOf, newFolder } from './tree.js';
 import { OneAtATime } from '../../shared/util/one-at-a-time.js';
+import { type EntryJson, fromEntries, newRoot, toEntries } from './entries.js';
+import { MemoryBlobStore } from './memory-blobs.js';
+import { ResizeCache } from './resize-cache.js';
+import { TreeChanges, applyChange } from './tree-changes.js';
+import { type FolderNode, type TreeNode, folderOf } from './tree.js';
 
 export interface FilesState {
   root: FolderNode;
@@ -17,23 +17,16 @@ export interface FilesState {
   resized: ResizeCache;
   /** Mutations run one after another, so each validates and applies against a tree nobody else is changing. */
   queue: OneAtATime;
-  /** The tree as last saved (with a durable store), which a change that cannot be saved returns to. */
-  saved?: EntryJson[];
+  /** With a durable store: the tree as saved whole and the changes logged after it. */
+  saved?: SavedTree;
 }
 
-/** One folder or file in the JSON form: `path` is its names joined with `/` (names never contain `/`). */
-interface EntryJson {
-  path: string;
-  kind: 'folder' | 'file';
-  guid: string;
-  ownerId: string | null;
-  creationDate: number;
-  lastModificationDate: number;
-  size?: number;
-  md5Hash?: string;
-  crcHash?: string;
-  contentType?: string;
-  blobKey?: string;
+/** The tree as a durable store keeps it: saved whole, then each change appended to a log after it. */
+interface SavedTree {
+  /** Entries and removals logged since the tree was saved whole; past the tree's size, it is saved whole again. */
+  logged: number;
+  /** Whether the last whole save of the tree succeeded: the log follows only that tree. */
+  whole: Promise<boolean>;
 }
 
 interface FilesJson {
@@ -42,91 +35,8 @@ interface FilesJson {
   blobs?: Record<string, string>;
 }
 
-function toEntries(folder: FolderNode, prefix: string, out: EntryJson[]): EntryJson[] {
-  for (const [name, node] of folder.children) {
-    const path = prefix + name;
-    const base = {
-      path,
-      kind: node.kind,
-      guid: node.guid,
-      ownerId: node.ownerId,
-      creationDate: node.created,
-      lastModificationDate: node.modified,
-    };
-    if (node.kind === 'file') {
-      out.push({
-        ...base,
-        size: node.size,
-        md5Hash: node.md5,
-        crcHash: node.crc,
-        contentType: node.contentType,
-        blobKey: node.blobKey,
-      });
-    } else {
-      out.push(base);
-      toEntries(node, `${path}/`, out);
-    }
-  }
-  return out;
-}
-
-const isTime = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
-/** Blob keys are made by the engine (`newId`): letters and digits only, so no key can name a path. */
-const BLOB_KEY = /^[A-Za-z0-9]{1,64}$/;
-
-function toNode(entry: EntryJson): TreeNode {
-  const { path, kind, guid, ownerId, creationDate, lastModificationDate } = entry;
-  if (
-    typeof guid !== 'string' ||
-    !(ownerId === null || typeof ownerId === 'string') ||
-    !isTime(creationDate) ||
-    !isTime(lastModificationDate)
-  ) {
-    throw new Error(
-      `entry "${path}" needs a guid, an ownerId (a string or null), a creationDate and a lastModificationDate`,
-    );
-  }
-  const base = { guid, ownerId, created: creationDate, modified: lastModificationDate };
-  if (kind === 'folder') return emptyFolder(guid, ownerId, creationDate, lastModificationDate);
-  if (kind !== 'file')
-    throw new Error(`entry "${path}" has the kind ${JSON.stringify(kind)}; "folder" or "file" expected`);
-  const { size, md5Hash, crcHash, contentType, blobKey } = entry;
-  if (
-    !(Number.isInteger(size) && size! >= 0) ||
-    typeof md5Hash !== 'string' ||
-    typeof crcHash !== 'string' ||
-    typeof contentType !== 'string' ||
-    !(typeof blobKey === 'string' && BLOB_KEY.test(blobKey))
-  ) {
-    throw new Error(`file entry "${path}" lacks size, md5Hash, crcHash, contentType or blobKey (letters and digits)`);
-  }
-  return { kind: 'file', ...base, size: size!, md5: md5Hash, crc: crcHash, contentType, blobKey } satisfies FileNode;
-}
-
-function fromEntries(entries: unknown): FolderNode {
-  if (!Array.isArray(entries)) throw new Error('"entries" must be an array');
-  const root = newRoot(0);
-  for (const entry of entries as EntryJson[]) {
-    if (!isPlainObject(entry) || typeof entry.path !== 'string') throw new Error('each entry needs a "path"');
-    const names = entry.path.split('/');
-    for (const name of names) checkName(name, `entry ${entry.path}`);
-    let parent: TreeNode | undefined = root;
-    for (const name of names.slice(0, -1)) parent = parent?.kind === 'folder' ? parent.children.get(name) : undefined;
-    if (parent?.kind !== 'folder') throw new Error(`the folder of entry "${entry.path}" is not listed before it`);
-    parent.children.set(names[names.length - 1]!, toNode(entry));
-  }
-  return withTotals(root);
-}
-
-/** `folder` with its totals and those of every folder below counted from what is below them (a tree built whole). */
-function withTotals(folder: FolderNode): FolderNode {
-  const children = new Map<string, TreeNode>();
-  for (const [name, node] of folder.children) children.set(name, node.kind === 'folder' ? withTotals(node) : node);
-  return folderOf(folder, children);
-}
-
-/** The bucket's root folder, which no state export holds (its entries are what is under it). */
-const newRoot = (now: number) => newFolder({ ownerId: null, now, random: unrecorded });
+/** The log is folded into the saved tree once it holds more entries than the tree, and at least this many. */
+const LOG_AT_LEAST = 1024;
 
 function newState(project: Project, root: FolderNode, memory?: MemoryBlobStore): FilesState {
   const base = { root, resized: new ResizeCache(), queue: new OneAtATime() };
@@ -136,7 +46,7 @@ function newState(project: Project, root: FolderNode, memory?: MemoryBlobStore):
   return { ...base, blobs: inMemory, memory: inMemory };
 }
 
-function fromJSON(json: unknown, project: Project): FilesState {
+function parseState(json: unknown, project: Project): FilesState {
   if (!isPlainObject(json)) throw new Error('the files state must be an object');
   const blobs = json['blobs'];
   const memory = isPlainObject(blobs) ? MemoryBlobStore.fromJSON(blobs as Record<string, string>) : undefined;
@@ -148,6 +58,38 @@ function toJSON(state: FilesState): FilesJson {
   return state.memory ? { entries, blobs: state.memory.toJSON() } : { entries };
 }
 
+/**
+ * Saves the tree whole, which the log then starts after. Its failure leaves the tree saved before and its log, which
+ * no longer lead to this one: the next change saves the tree whole again.
+ */
+function saveWhole(state: FilesState, persistence: Persistence): Promise<void> {
+  const saving = persistence.save('files', toJSON(state));
+  state.saved = {
+    logged: 0,
+    whole: saving.then(
+      () => true,
+      () => false,
+    ),
+  };
+  return saving;
+}
+
+/**
+ * Keeps one change: appended to the log (O(change)), or the tree saved whole when the log does not follow the saved
+ * tree. A log that has outgrown the tree is then folded into it (O(files), once per as many logged entries, so O(1)
+ * per change on average); should that fail, the change is kept all the same (in the log, which still follows the
+ * tree saved before) and the fold is tried again after as many changes.
+ */
+async function keep(state: FilesState, persistence: Persistence, change: TreeChanges): Promise<void> {
+  const saved = state.saved;
+  if (!saved || !(await saved.whole)) return saveWhole(state, persistence);
+  await persistence.append('files', change.record);
+  saved.logged += change.size;
+  if (saved.logged <= Math.max(state.root.descendants, LOG_AT_LEAST)) return;
+  saved.logged = 0;
+  const folding = persistence.save('files', toJSON(state));
+  await folding.catch(() => undefined);
+}
 /** A tree no later change of the original touches (file nodes are copied too; bytes are never changed in place). */
 function copyTree(folder: FolderNode): FolderNode {
   const children = new Map<string, TreeNode>();
@@ -164,77 +106,63 @@ export const filesState: StateSlice<FilesState> = {
   persistsItself: true,
   init(project) {
     const { persistence } = project.capabilities;
-    const restored = persistence?.restore('files', (json) => fromJSON(json, project));
-    if (restored) return { ...restored, saved: toEntries(restored.root, '', []) };
+    const restored = persistence?.restore('files', (json, changes) => {
+      const state = parseState(json, project);
+      let logged = 0;
+      for (const change of changes) logged += applyChange(state.root, change);
+      return { ...state, saved: { logged, whole: Promise.resolve(true) } };
+    });
+    if (restored) return restored;
     const state = newState(project, newRoot(project.clock.now()));
-    if (!persistence) return state;
     // After an admin reset, a restart must find the empty tree too; a failing disk shows on the next change's save.
-    const json = toJSON(state);
-    void persistence.save('files', json).then(
-      () => (state.saved = json.entries),
-      () => undefined,
-    );
+    if (persistence) void saveWhole(state, persistence).catch(() => undefined);
     return state;
   },
   toJSON,
   fromJSON(json, project) {
-    const state = fromJSON(json, project);
+    const state = parseState(json, project);
     // An imported tree (`PUT /__admin/state`, `--import`) is kept at once, as every change of the tree is.
     const { persistence } = project.capabilities;
-    if (persistence) {
-      const saved = toJSON(state);
-      void persistence.save('files', saved).then(
-        () => void (state.saved = saved.entries),
-        () => undefined,
-      );
-    }
+    if (persistence) void saveWhole(state, persistence).catch(() => undefined);
     return state;
   },
   count: ({ root }) => ({ files: root.fileCount, folders: root.descendants - root.fileCount }),
   copy: (state, project) => newState(project, copyTree(state.root), state.memory?.clone()),
   async replaced(state, project) {
     const { persistence } = project.capabilities;
-    if (!persistence) return;
-    const json = toJSON(state);
-    await persistence.save('files', json);
-    state.saved = json.entries;
+    if (persistence) await saveWhole(state, persistence);
   },
 };
-
-/**
- * Takes a change whose tree could not be saved (a full disk) back: the tree as last saved, without the bytes the
- * change stored (the bytes it replaced are still there: they are deleted only after a save).
- */
-async function undo(state: FilesState, changed: readonly EntryJson[]): Promise<void> {
-  const saved = state.saved ?? [];
-  state.root = fromEntries(saved);
-  const kept = new Set(saved.map((entry) => entry.blobKey));
-  const added = changed.filter((entry) => entry.blobKey !== undefined && !kept.has(entry.blobKey));
-  await Promise.all(added.map((entry) => state.blobs.delete(entry.blobKey!).catch(() => undefined)));
-}
 
 /** Hands blob keys that a change no longer refers to back to `mutate`, which deletes them once that is safe. */
 type Release = (keys: Iterable<string>) => void;
 
 /**
- * Runs a change of the files state after the changes before it, then saves the tree when there is a durable store.
+ * Runs a change of the files state after the changes before it, then keeps it when there is a durable store (its
+ * steps appended to the tree's log; when that fails, the steps are taken back and the bytes it stored deleted).
  * Validate inside `work` and only mutate once nothing can fail: a request changes all or nothing. Bytes the change
- * no longer refers to are given to `release`, never deleted inside `work`: they are deleted after the tree without
- * them is saved, so a crash in between leaves unreferenced bytes at worst, never a listed file without bytes.
+ * no longer refers to are given to `release`, never deleted inside `work`: they are deleted after the change is kept,
+ * so a crash in between leaves unreferenced bytes at worst, never a listed file without bytes.
  */
 export function mutate<T>(project: Project, work: (state: FilesState, release: Release) => Promise<T>): Promise<T> {
   const state = project.state(filesState);
   return state.queue.run(async () => {
     const released: string[] = [];
-    const result = await work(state, (keys) => released.push(...keys));
     const { persistence } = project.capabilities;
-    if (persistence) {
-      const json = toJSON(state);
-      await persistence.save('files', json).catch(async (error: unknown) => {
-        await undo(state, json.entries);
+    const { root } = state;
+    const changes = persistence && new TreeChanges();
+    root.watcher = changes;
+    let result: T;
+    try {
+      result = await work(state, (keys) => released.push(...keys));
+    } finally {
+      root.watcher = undefined;
+    }
+    if (persistence && changes?.made) {
+      await keep(state, persistence, changes).catch(async (error: unknown) => {
+        await changes.undo(state.blobs);
         throw error;
       });
-      state.saved = json.entries;
     }
     // Bytes in a store of the whole server (a data folder) stay while a named snapshot may still list their file.
     if (state.memory || !hasSnapshots(project)) await Promise.all(released.map((key) => state.blobs.delete(key)));

@@ -20,6 +20,10 @@ export interface FolderNode extends NodeBase {
   children: Map<string, TreeNode>;
   /** The folder this one is a child of (none for the root, or a folder no longer in the tree). */
   parent?: FolderNode | undefined;
+  /** Its name in `parent` (empty for the root). */
+  name: string;
+  /** Told of every change below it (the root's, while a change is kept by a durable store). */
+  watcher?: TreeWatcher | undefined;
   /** Bytes of every file below. */
   bytes: number;
   /** Files below, at any depth. */
@@ -39,6 +43,15 @@ export interface FileNode extends NodeBase {
 }
 
 export type TreeNode = FolderNode | FileNode;
+
+/**
+ * Told of each change of a tree just before it is made, by `setChild` and `removeChild` (every change of the tree
+ * goes through them): what a durable store saves of the change, and what a failed save takes back.
+ */
+export interface TreeWatcher {
+  setting(folder: FolderNode, name: string, node: TreeNode, now: number): void;
+  removing(folder: FolderNode, name: string, now: number): void;
+}
 
 /** Who makes a new folder (null: the master token), at what time of the server clock, its guid drawn from `random`. */
 interface Making {
@@ -61,6 +74,7 @@ export function emptyFolder(guid: string, ownerId: string | null, created: numbe
     modified,
     children: new Map(),
     parent: undefined,
+    name: '',
     bytes: 0,
     fileCount: 0,
     descendants: 0,
@@ -132,10 +146,14 @@ function count(folder: FolderNode, node: TreeNode, sign: 1 | -1): void {
  * totals of the folders above follow.
  */
 export function setChild<T extends TreeNode>(folder: FolderNode, name: string, node: T, now: number): T {
+  rootOf(folder).watcher?.setting(folder, name, node, now);
   const present = folder.children.get(name);
   if (present) count(folder, present, -1);
   folder.children.set(name, node);
-  if (node.kind === 'folder') node.parent = folder;
+  if (node.kind === 'folder') {
+    node.parent = folder;
+    node.name = name;
+  }
   count(folder, node, 1);
   folder.modified = now;
   return node;
@@ -143,6 +161,7 @@ export function setChild<T extends TreeNode>(folder: FolderNode, name: string, n
 
 /** Takes `name` out of `folder`, which counts as a change of the folder; the totals of the folders above follow. */
 export function removeChild(folder: FolderNode, name: string, now: number): void {
+  rootOf(folder).watcher?.removing(folder, name, now);
   const present = folder.children.get(name);
   if (present) {
     folder.children.delete(name);
@@ -160,13 +179,30 @@ export function removeChild(folder: FolderNode, name: string, now: number): void
 export function folderOf(base: NodeBase, children: Map<string, TreeNode>): FolderNode {
   const folder = emptyFolder(base.guid, base.ownerId, base.created, base.modified);
   folder.children = children;
-  for (const child of children.values()) {
-    if (child.kind === 'folder') child.parent = folder;
+  for (const [name, child] of children) {
+    if (child.kind === 'folder') {
+      child.parent = folder;
+      child.name = name;
+    }
     folder.bytes += sizeOf(child);
     folder.fileCount += fileCountOf(child);
     folder.descendants += 1 + descendantCount(child);
   }
   return folder;
+}
+
+/** The top of the tree `folder` is in: O(depth). */
+function rootOf(folder: FolderNode): FolderNode {
+  let at = folder;
+  while (at.parent) at = at.parent;
+  return at;
+}
+
+/** The names from the root down to `folder` (none for the root): O(depth). */
+export function pathOf(folder: FolderNode): FilePath {
+  const names: string[] = [];
+  for (let at = folder; at.parent; at = at.parent) names.push(at.name);
+  return names.reverse();
 }
 
 /** `node` and every file and folder below it. */
@@ -203,7 +239,7 @@ export const sizeOf = (node: TreeNode): number => (node.kind === 'file' ? node.s
 
 /**
  * Where the totals kept in the folders at or below `folder` differ from a count of what is below them, or where a
- * folder's `parent` is not the folder holding it, as readable lines (none when all agree): O(subtree), for tests.
+ * folder's `parent` is not the folder holding it or its `name` not the name it is held under, as readable lines (none when all agree): O(subtree), for tests.
  */
 export function totalsMismatches(folder: FolderNode, path = '/'): string[] {
   const found: string[] = [];
@@ -217,6 +253,7 @@ export function totalsMismatches(folder: FolderNode, path = '/'): string[] {
         continue;
       }
       if (child.parent !== at) found.push(`${where}${name}/: parent is not the folder holding it`);
+      if (child.name !== name) found.push(`${where}${name}/: its name is "${child.name}"`);
       const inner = walk(child, `${where}${name}/`);
       sum.bytes += inner.bytes;
       sum.files += inner.files;
