@@ -21,7 +21,7 @@ export interface EntryJson {
 }
 
 /** `node` alone (not what is below it) as an entry at `path`. */
-export function entryOf(path: string, node: TreeNode): EntryJson {
+function entryOf(path: string, node: TreeNode): EntryJson {
   const base = {
     path,
     kind: node.kind,
