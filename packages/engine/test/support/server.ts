@@ -8,6 +8,7 @@ import {
   DEFAULT_CONFIG,
   developmentConfig,
   resolveConfig,
+  type Capabilities,
   type ConfigInput,
   type Engine,
 } from '../../src/index.js';
@@ -81,7 +82,18 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}): Pro
     const running = await startServer({ config, port: 0 });
     return testServer({ url: running.url, config, engine: running.engine, fetch, close: running.close });
   }
-  const engine = createEngine({ config: resolveConfig(developmentConfig(config)) });
+  return startEngine(config);
+}
+
+/**
+ * An engine in this process with the test config and `overrides`, reached through `engine.fetch`, whatever the
+ * project's transport: for tests that give it capabilities of their own (`capabilities`).
+ */
+export async function startEngine(
+  config: ConfigInput = TEST_CONFIG,
+  capabilities: Partial<Capabilities> = {},
+): Promise<TestServer> {
+  const engine = createEngine({ config: resolveConfig(developmentConfig(config)), capabilities });
   await engine.ready;
   const url = 'http://engine.test';
   // Links the engine sends (confirmation e-mails) point here, as the Node server points them at its own address.
