@@ -23,7 +23,7 @@ let filler: string;
 beforeAll(async () => {
   if (!ROOT) return;
   mountPoint = await mkdtemp(join(tmpdir(), 'basekit-full-'));
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mountPoint]);
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', mountPoint]);
   filler = join(mountPoint, 'filler');
 });
 
@@ -75,10 +75,17 @@ function readRow(url: string, token: string, id: string): Promise<Response> {
   });
 }
 
-function upload(url: string, token: string, name: string): Promise<Response> {
+/** Uploads files named `names` into the folder `full`, 300 KiB each unless `size` says otherwise. */
+function upload(
+  url: string,
+  token: string,
+  ...[names, size = 300 * 1024]: [string | string[], number?]
+): Promise<Response> {
   const form = new FormData();
-  form.append('fileItems[0].fileToUpload', new File([new Uint8Array(300 * 1024).fill(7)], name));
-  form.append('fileItems[0].path', 'full');
+  [names].flat().forEach((name, i) => {
+    form.append(`fileItems[${i}].fileToUpload`, new File([new Uint8Array(size).fill(7)], name));
+    form.append(`fileItems[${i}].path`, 'full');
+  });
   return fetch(`${url}/files`, {
     method: 'POST',
     headers: { 'X-Service-Storage-Id': storageId, Authorization: `Bearer ${token}` },
@@ -86,16 +93,21 @@ function upload(url: string, token: string, name: string): Promise<Response> {
   });
 }
 
-async function listed(url: string, token: string): Promise<string[]> {
-  const res = await fetch(`${url}/files/directoryInfo`, {
+/** A JSON request of the files area. */
+function files(url: string, token: string, path: string, body: unknown): Promise<Response> {
+  return fetch(`${url}${path}`, {
     method: 'POST',
     headers: {
       'X-Service-Storage-Id': storageId,
       Authorization: `Bearer ${token}`,
       'Content-Type': 'application/json',
     },
-    body: JSON.stringify({ url: `/${storageId}/full`, pageNumber: 0 }),
+    body: JSON.stringify(body),
   });
+}
+
+async function listed(url: string, token: string): Promise<string[]> {
+  const res = await files(url, token, '/files/directoryInfo', { url: `/${storageId}/full`, pageNumber: 0 });
   if (res.status === 404) return [];
   const body = (await res.json()) as { files?: { url: string }[] };
   return (body.files ?? []).map((f) => f.url);
@@ -131,14 +143,10 @@ describe('a full disk under --data-dir', () => {
       const refused = await upload(server.url, token, 'big.bin');
       expect(refused.status).toBe(507);
       expect(await refused.json()).toMatchObject({ code: 30 });
-      const copy = await fetch(`${server.url}/files/copy`, {
-        method: 'POST',
-        headers: {
-          'X-Service-Storage-Id': storageId,
-          Authorization: `Bearer ${token}`,
-          'Content-Type': 'application/json',
-        },
-        body: JSON.stringify({ sourceUrls: ['full/original.bin'], forces: [false], destinationUrl: 'copies' }),
+      const copy = await files(server.url, token, '/files/copy', {
+        sourceUrls: ['full/original.bin'],
+        forces: [false],
+        destinationUrl: 'copies',
       });
       expect(copy.status).toBe(507);
       expect(await listed(server.url, token)).toEqual([`/${storageId}/full/original.bin`]);
@@ -168,6 +176,53 @@ describe('a full disk under --data-dir', () => {
         `/${storageId}/full/big.bin`,
         `/${storageId}/full/original.bin`,
       ]);
+    },
+    120_000,
+  );
+
+  it.skipIf(!ROOT)(
+    'refuses a change of the files tree whole (507) once its log has no room, serves reads, keeps every answered change across SIGKILL and takes changes again once there is room (needs root)',
+    async () => {
+      await server?.kill('SIGKILL'); // the one the test before left running
+      const dataDir = join(mountPoint, 'files-data');
+      server = await startServerProcess(['--data-dir', dataDir]);
+      const token = await masterToken(server.url);
+      // Long names make each rename of the 20 files a large record (about 14 KB), so the room set aside runs out soon.
+      let names = Array.from({ length: 20 }, (_, i) => `${String(i).padStart(2, '0')}${'n'.repeat(200)}.a`);
+      expect((await upload(server.url, token, names, 10)).status).toBe(200);
+      const url = (name: string) => `/${storageId}/full/${name}`;
+      await fillLeaving(0);
+
+      let answered = 0;
+      let refused: Response | undefined;
+      while (!refused && answered < 200) {
+        const next = names.map((name) => name.slice(0, -1) + (name.endsWith('a') ? 'b' : 'a'));
+        const items = names.map((name, i) => ({ pathToRename: `full/${name}`, newFileName: next[i] }));
+        const res = await files(server.url, token, '/files/rename', { items });
+        if (res.status === 200) {
+          names = next;
+          answered++;
+        } else refused = res;
+      }
+      console.log(`renames of 20 files on a full tmpfs: ${answered} answered 200 before the first 507`);
+      expect(refused?.status).toBe(507);
+      expect(await refused?.json()).toMatchObject({ code: 30 });
+      expect(await listed(server.url, token)).toEqual(names.map(url));
+      // Reads go on.
+      expect(await (await fetch(`${server.url}${url(names[0]!)}`)).arrayBuffer()).toHaveProperty('byteLength', 10);
+
+      await server.kill('SIGKILL');
+      server = await startServerProcess(['--data-dir', dataDir]);
+      expect(await listed(server.url, token)).toEqual(names.map(url));
+
+      // Room again: changes are taken, with no restart, and kept across SIGKILL.
+      await rm(filler);
+      const items = names.map((name) => ({ pathToRename: `full/${name}`, newFileName: `${name}.c` }));
+      expect((await files(server.url, token, '/files/rename', { items })).status).toBe(200);
+      names = names.map((name) => `${name}.c`);
+      await server.kill('SIGKILL');
+      server = await startServerProcess(['--data-dir', dataDir]);
+      expect(await listed(server.url, token)).toEqual(names.map(url));
     },
     120_000,
   );
