@@ -3,12 +3,15 @@
 // and goes out again, with --data-dir and in memory mode, against the file's size. Targets: with --data-dir at most
 // 64 MiB more; in memory mode at most 1.1× the file. First, a folder listing whose subtree holds 100,000 files
 // (files-listing.ts): kept totals against the subtree walked, as before folders kept them. `LISTING_ONLY=1` stops there.
+// Then one change of the tree (upload, rename, delete) at 1,000 and at 100,000 files (files-changes.ts); `TREE_ONLY=1`
+// stops there.
 // Run: `npm run bench -w @basekit/mock-server -- files` or `node --conditions=@basekit/source --import tsx mock-server/bench/files.bench.ts`.
 import { randomBytes } from 'node:crypto';
 import type { Hashing } from '@basekit/engine';
 import { Crc32 } from '../../packages/engine/src/areas/files/crc32.js';
 import { Md5 } from '../../packages/engine/src/areas/files/md5.js';
 import { nodeHashing } from '../src/files/hashing.js';
+import { benchChanges } from './files-changes.js';
 import { benchListing } from './files-listing.js';
 import { measureUploadMemory } from '../test/files/upload-memory.js';
 
@@ -33,6 +36,8 @@ function throughput(make: () => ReturnType<Hashing['md5']>, data: Uint8Array): n
 
 await benchListing();
 if (process.env['LISTING_ONLY']) process.exit(0);
+await benchChanges();
+if (process.env['TREE_ONLY']) process.exit(process.exitCode ?? 0);
 
 const data = new Uint8Array(randomBytes(HASHED));
 console.log(`Hashing ${HASHED / MiB} MiB in 64 KiB pieces (best of 3; the event loop is held while it runs)\n`);
