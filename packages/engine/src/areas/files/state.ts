@@ -87,9 +87,9 @@ async function keep(state: FilesState, persistence: Persistence, change: TreeCha
   saved.logged += change.size;
   if (saved.logged <= Math.max(state.root.descendants, LOG_AT_LEAST)) return;
   saved.logged = 0;
-  const folding = persistence.save('files', toJSON(state));
-  await folding.catch(() => undefined);
+  await persistence.save('files', toJSON(state)).catch(() => undefined);
 }
+
 /** A tree no later change of the original touches (file nodes are copied too; bytes are never changed in place). */
 function copyTree(folder: FolderNode): FolderNode {
   const children = new Map<string, TreeNode>();
