@@ -4,23 +4,20 @@
 // alternating rounds of one run (target >= half).
 // Run: `npm run bench -w @basekit/mock-server -- persistence`.
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { StateJson } from '@basekit/engine';
 import { startServer, type RunningServer } from '../src/server.js';
+import { median } from './processes.js';
+import { cliReadyTime } from './ready-time.js';
 import { benchUsers } from './users.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const CONNECTIONS = 10;
 const DURATION_SECONDS = 5;
 const ROWS = 100_000;
 const USERS = 10_000;
 const JOURNAL_RECORDS = 10_000; // the default journalCompactAfter: the most a crash can leave to replay
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Requests per second of row creates at 10 connections. */
 async function createRate(server: RunningServer, token: string): Promise<number> {
@@ -94,28 +91,6 @@ async function bigState(): Promise<StateJson> {
   return state;
 }
 
-/** Milliseconds from spawning the built CLI on `folder` to its `listening on` line; stopped with SIGKILL (no snapshot). */
-function readyTime(folder: string): Promise<number> {
-  const started = performance.now();
-  const child = spawn(process.execPath, ['mock-server/bin/basekit-server.js', '--port', '0', '--data-dir', folder], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (!out.includes('listening on')) return;
-      resolve(performance.now() - started);
-      child.kill('SIGKILL');
-    });
-    child.on(
-      'exit',
-      (code, signal) => signal === null && reject(new Error(`the server exited (${code}) before listening`)),
-    );
-  });
-}
-
 async function startUp(): Promise<void> {
   const folder = await mkdtemp(join(tmpdir(), 'basekit-bench-start-'));
   try {
@@ -123,7 +98,7 @@ async function startUp(): Promise<void> {
     const seeded = await startServer({ port: 0, dataDir: folder, initialState: await bigState() });
     await seeded.close();
     const fromSnapshot: number[] = [];
-    for (let i = 0; i < 5; i++) fromSnapshot.push(await readyTime(folder));
+    for (let i = 0; i < 5; i++) fromSnapshot.push(await cliReadyTime(['--data-dir', folder]));
 
     // A crash with a full journal: the snapshot, then JOURNAL_RECORDS row creates to replay.
     const writer = await startServer({
@@ -144,7 +119,7 @@ async function startUp(): Promise<void> {
         headers,
         body: JSON.stringify({ n: i }),
       }).then((r) => r.arrayBuffer());
-    const afterCrash = await readyTime(folder); // the writer never stopped: its journal is read as a crash left it
+    const afterCrash = await cliReadyTime(['--data-dir', folder]); // the writer never stopped: its journal is read as a crash left it
     await writer.close();
 
     const line = (label: string, ms: number, all?: number[]) =>
