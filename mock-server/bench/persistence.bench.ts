@@ -11,7 +11,7 @@ import type { StateJson } from '@basekit/engine';
 import { startServer, type RunningServer } from '../src/server.js';
 import { median } from './processes.js';
 import { cliReadyTime } from './ready-time.js';
-import { benchUsers } from './users.js';
+import { type BenchUser, benchUsers, databaseHeaders } from './users.js';
 
 const CONNECTIONS = 10;
 const DURATION_SECONDS = 5;
@@ -20,16 +20,11 @@ const USERS = 10_000;
 const JOURNAL_RECORDS = 10_000; // the default journalCompactAfter: the most a crash can leave to replay
 
 /** Requests per second of row creates at 10 connections. */
-async function createRate(server: RunningServer, token: string): Promise<number> {
-  const { objectStorageId } = server.engine.project.config;
+async function createRate(server: RunningServer, user: BenchUser): Promise<number> {
   const target = {
     url: `${server.url}/object-storage/classes/Created`,
     method: 'POST',
-    headers: {
-      'X-Service-Object-Storage-Id': objectStorageId,
-      Authorization: `Bearer ${token}`,
-      'Content-Type': 'application/json',
-    },
+    headers: databaseHeaders(server, user),
     body: JSON.stringify({ score: 1, name: 'x', tags: ['a'] }),
   };
   await autocannon({ ...target, connections: CONNECTIONS, duration: 1 }); // warm-up
@@ -46,7 +41,7 @@ async function writeCost(): Promise<void> {
       for (const mode of ['memory', 'disk'] as const) {
         const server = await startServer({ port: 0, ...(mode === 'disk' && { dataDir: folder }) });
         const [user] = await benchUsers(server, 1, `w${round}`);
-        rates[mode].push(await createRate(server, user!.accessToken));
+        rates[mode].push(await createRate(server, user!));
         await server.close();
       }
     }
@@ -107,12 +102,7 @@ async function startUp(): Promise<void> {
       config: { journalCompactAfter: JOURNAL_RECORDS + 1 },
     });
     const [user] = await benchUsers(writer, 1, 'journal');
-    const { objectStorageId } = writer.engine.project.config;
-    const headers = {
-      'X-Service-Object-Storage-Id': objectStorageId,
-      Authorization: `Bearer ${user!.accessToken}`,
-      'Content-Type': 'application/json',
-    };
+    const headers = databaseHeaders(writer, user!);
     for (let i = 0; i < JOURNAL_RECORDS - 2; i++)
       await fetch(`${writer.url}/object-storage/classes/Journal`, {
         method: 'POST',
