@@ -31,6 +31,17 @@ async function call(server: RunningServer, path: string, init: RequestInit = {})
   return fetch(`${server.url}${path}`, init);
 }
 
+/** A master access token of the server's project. */
+const masterToken = async (server: RunningServer) =>
+  (
+    (await ok(
+      call(server, '/auth/login', {
+        method: 'POST',
+        headers: { 'X-Service-Authentication-Id': authenticationId, ...admin },
+      }),
+    )) as { access_token: string }
+  ).access_token;
+
 /** Moves the server's clock forward by `seconds` (`POST /__admin/clock`). */
 const advanceClock = (server: RunningServer, seconds: number) =>
   ok(
@@ -238,14 +249,7 @@ describe('every state under --data-dir', () => {
 
   it('answers a body past its limit 413 as in memory (read no further than the limit) and keeps nothing of it', async () => {
     const server = await start({ config: { maxJsonBodyBytes: 2048 } });
-    const token = (
-      (await ok(
-        call(server, '/auth/login', {
-          method: 'POST',
-          headers: { 'X-Service-Authentication-Id': authenticationId, ...admin },
-        }),
-      )) as { access_token: string }
-    ).access_token;
+    const token = await masterToken(server);
     const headers = { 'X-Service-Object-Storage-Id': objectStorageId, Authorization: `Bearer ${token}`, ...json };
     const big = JSON.stringify({ text: 'x'.repeat(10_000) });
     const chunked = () =>
@@ -280,14 +284,7 @@ describe('every state under --data-dir', () => {
 
   it('lets other changes through while an upload is still coming in, and keeps both', async () => {
     const server = await start();
-    const token = (
-      (await ok(
-        call(server, '/auth/login', {
-          method: 'POST',
-          headers: { 'X-Service-Authentication-Id': authenticationId, ...admin },
-        }),
-      )) as { access_token: string }
-    ).access_token;
+    const token = await masterToken(server);
     const boundary = 'b0undary';
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="fileItems[0].fileToUpload"; filename="slow.txt"\r\nContent-Type: text/plain\r\n\r\n`;
     const tail = `\r\n--${boundary}\r\nContent-Disposition: form-data; name="fileItems[0].path"\r\n\r\nslow\r\n--${boundary}--\r\n`;
