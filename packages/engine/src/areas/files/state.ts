@@ -3,11 +3,12 @@ import { isPlainObject } from '../../shared/http/body.js';
 import type { Project, StateSlice } from '../../shared/project.js';
 import { hasSnapshots } from '../../shared/durability/snapshots.js';
 import { OneAtATime } from '../../shared/util/one-at-a-time.js';
-import { type EntryJson, fromEntries, newRoot, toEntries } from './entries.js';
+import { type EntryJson, fromEntries, newRoot, subtreeEntries, toEntries } from './entries.js';
 import { MemoryBlobStore } from './memory-blobs.js';
 import { ResizeCache } from './resize-cache.js';
-import { TreeChanges, applyChange } from './tree-changes.js';
-import { type FolderNode, type TreeNode, folderOf } from './tree.js';
+import { FORMAT, applyChange } from './change-record.js';
+import type { TreeChanges, TreeTools } from './tree-changes.js';
+import { type FolderNode, type TreeNode, filesIn, folderOf, pathOf, removeChild, setChild } from './tree.js';
 
 export interface FilesState {
   root: FolderNode;
@@ -83,7 +84,7 @@ function saveWhole(state: FilesState, persistence: Persistence): Promise<void> {
 async function keep(state: FilesState, persistence: Persistence, change: TreeChanges): Promise<void> {
   const saved = state.saved;
   if (!saved || !(await saved.whole)) return saveWhole(state, persistence);
-  await persistence.append('files', change.record);
+  await persistence.append('files', { v: FORMAT, steps: change.steps });
   saved.logged += change.size;
   if (saved.logged <= Math.max(state.root.descendants, LOG_AT_LEAST)) return;
   saved.logged = 0;
@@ -134,6 +135,8 @@ export const filesState: StateSlice<FilesState> = {
   },
 };
 
+const TREE_TOOLS: TreeTools = { setChild, removeChild, filesIn, pathOf, subtreeEntries };
+
 /** Hands blob keys that a change no longer refers to back to `mutate`, which deletes them once that is safe. */
 type Release = (keys: Iterable<string>) => void;
 
@@ -150,7 +153,7 @@ export function mutate<T>(project: Project, work: (state: FilesState, release: R
     const released: string[] = [];
     const { persistence } = project.capabilities;
     const { root } = state;
-    const changes = persistence && new TreeChanges();
+    const changes = persistence && new (await import('./tree-changes.js')).TreeChanges(TREE_TOOLS);
     root.watcher = changes;
     let result: T;
     try {
@@ -158,7 +161,7 @@ export function mutate<T>(project: Project, work: (state: FilesState, release: R
     } finally {
       root.watcher = undefined;
     }
-    if (persistence && changes?.made) {
+    if (persistence && changes && changes.steps.length > 0) {
       await keep(state, persistence, changes).catch(async (error: unknown) => {
         await changes.undo(state.blobs);
         throw error;

@@ -1,32 +1,20 @@
 import type { BlobStore } from '../../shared/capabilities.js';
-import { isPlainObject } from '../../shared/http/body.js';
-import { type EntryJson, fromEntries, subtreeEntries } from './entries.js';
-import { checkName } from './paths.js';
-import {
-  type FolderNode,
-  type TreeNode,
-  type TreeWatcher,
-  filesIn,
-  find,
-  pathOf,
-  removeChild,
-  setChild,
-} from './tree.js';
+import type { Step } from './change-record.js';
+import type { EntryJson } from './entries.js';
+import type { FilePath } from './paths.js';
+import type { FileNode, FolderNode, TreeNode, TreeWatcher } from './tree.js';
 
-/** The format of a change record in the tree's log (`v`); a later one stops the start-up, naming it. */
-const FORMAT = 1;
+// Loaded with the first change where there is a log to keep it (browsers have none), so it imports no code: what it
+// uses of the tree is handed to it (a module loaded on demand that imports the engine's own moves those into a chunk
+// of their own in a browser bundle, which then costs more than this module).
 
-/**
- * One step of a change as the log keeps it: in the folder at `in` (its names joined with `/`, empty for the root), at
- * the server time `t`, `set` puts a node under a name (the node and what is below it, as entries whose paths start
- * with that name) and `remove` takes the node of that name away.
- */
-type Step = { in: string; t: number; set: EntryJson[] } | { in: string; t: number; remove: string };
-
-/** One change of the files tree (an upload, a new folder, a delete, a copy, a move, a rename): one line of the log. */
-export interface ChangeRecord {
-  v: typeof FORMAT;
-  steps: Step[];
+/** What `TreeChanges` uses of the tree (`tree.ts`, `entries.ts`). */
+export interface TreeTools {
+  setChild(folder: FolderNode, name: string, node: TreeNode, now: number): unknown;
+  removeChild(folder: FolderNode, name: string, now: number): void;
+  filesIn(node: TreeNode): Iterable<FileNode>;
+  pathOf(folder: FolderNode): FilePath;
+  subtreeEntries(name: string, node: TreeNode): EntryJson[];
 }
 
 /** What a step replaced, to put it back. */
@@ -45,14 +33,15 @@ interface Replaced {
  * removed name, a copied or moved subtree (at most 100 entries).
  */
 export class TreeChanges implements TreeWatcher {
-  readonly #steps: Step[] = [];
+  /** The steps, in the order they were made: the record's `steps`. */
+  readonly steps: Step[] = [];
   readonly #replaced: Replaced[] = [];
   /** The entries and removals the record holds: how much it adds to the log. */
   size = 0;
 
   setting(folder: FolderNode, name: string, node: TreeNode, now: number): void {
-    const set = subtreeEntries(name, node);
-    this.#steps.push({ in: pathOf(folder).join('/'), t: now, set });
+    const set = this.tree.subtreeEntries(name, node);
+    this.steps.push({ in: this.tree.pathOf(folder).join('/'), t: now, set });
     this.size += set.length;
     const put =
       node.kind === 'folder' ? { node, parent: node.parent, name: node.name } : { node, parent: undefined, name };
@@ -60,18 +49,12 @@ export class TreeChanges implements TreeWatcher {
   }
 
   removing(folder: FolderNode, name: string, now: number): void {
-    this.#steps.push({ in: pathOf(folder).join('/'), t: now, remove: name });
+    this.steps.push({ in: this.tree.pathOf(folder).join('/'), t: now, remove: name });
     this.size += 1;
     this.#replaced.push({ folder, name, previous: folder.children.get(name), modified: folder.modified });
   }
 
-  get made(): boolean {
-    return this.#steps.length > 0;
-  }
-
-  get record(): ChangeRecord {
-    return { v: FORMAT, steps: this.#steps };
-  }
+  constructor(private readonly tree: TreeTools) {}
 
   /**
    * Takes the change back, its last step first (call it with the watcher gone), and deletes the bytes it stored that
@@ -81,11 +64,11 @@ export class TreeChanges implements TreeWatcher {
     const before = new Set<string>();
     const after = new Set<string>();
     for (const { folder, name, previous, modified, put } of this.#replaced.reverse()) {
-      if (put) for (const file of filesIn(put.node)) after.add(file.blobKey);
+      if (put) for (const file of this.tree.filesIn(put.node)) after.add(file.blobKey);
       if (previous) {
-        for (const file of filesIn(previous)) before.add(file.blobKey);
-        setChild(folder, name, previous, modified);
-      } else removeChild(folder, name, modified);
+        for (const file of this.tree.filesIn(previous)) before.add(file.blobKey);
+        this.tree.setChild(folder, name, previous, modified);
+      } else this.tree.removeChild(folder, name, modified);
       if (put?.node.kind === 'folder') {
         put.node.parent = put.parent;
         put.node.name = put.name;
@@ -94,41 +77,4 @@ export class TreeChanges implements TreeWatcher {
     const added = [...after].filter((key) => !before.has(key));
     await Promise.all(added.map((key) => blobs.delete(key).catch(() => undefined)));
   }
-}
-
-const isTime = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
-
-/** The node a `set` step puts, built from its entries (the first is the node, named by its path). */
-function nodeOf(entries: EntryJson[]): { name: string; node: TreeNode } {
-  const holder = fromEntries(entries);
-  const [only, ...more] = holder.children;
-  if (!only || more.length > 0) throw new Error('a set step must hold one node and what is below it');
-  return { name: only[0], node: only[1] };
-}
-
-/** Makes the change `record` (read from the log) in `root`; returns its size (see `TreeChanges.size`). */
-export function applyChange(root: FolderNode, record: unknown): number {
-  if (!isPlainObject(record) || record['v'] !== FORMAT) {
-    const format = isPlainObject(record) ? JSON.stringify(record['v']) : 'unknown';
-    throw new Error(`a change is of format ${format}; this server reads format ${FORMAT}`);
-  }
-  const steps = record['steps'];
-  if (!Array.isArray(steps)) throw new Error('a change needs its "steps"');
-  let size = 0;
-  for (const step of steps as Step[]) {
-    if (!isPlainObject(step) || typeof step.in !== 'string' || !isTime(step.t))
-      throw new Error('each step needs "in" and "t"');
-    const path = step.in === '' ? [] : step.in.split('/').map((name) => checkName(name, `step in ${step.in}`));
-    const folder = find(root, path);
-    if (folder?.kind !== 'folder') throw new Error(`a step is in "${step.in}", which is not a folder`);
-    if ('set' in step) {
-      const { name, node } = nodeOf(step.set);
-      setChild(folder, name, node, step.t);
-      size += step.set.length;
-    } else {
-      removeChild(folder, checkName(String(step.remove), `step in ${step.in}`), step.t);
-      size += 1;
-    }
-  }
-  return size;
 }
