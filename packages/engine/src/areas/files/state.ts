@@ -136,6 +136,8 @@ export const filesState: StateSlice<FilesState> = {
 };
 
 const TREE_TOOLS: TreeTools = { setChild, removeChild, filesIn, pathOf, subtreeEntries };
+/** `tree-changes.ts`, once asked for: an `import()` goes through the module loader (and its hooks) every time. */
+let treeChanges: Promise<typeof import('./tree-changes.js')> | undefined;
 
 /** Hands blob keys that a change no longer refers to back to `mutate`, which deletes them once that is safe. */
 type Release = (keys: Iterable<string>) => void;
@@ -153,7 +155,7 @@ export function mutate<T>(project: Project, work: (state: FilesState, release: R
     const released: string[] = [];
     const { persistence } = project.capabilities;
     const { root } = state;
-    const changes = persistence && new (await import('./tree-changes.js')).TreeChanges(TREE_TOOLS);
+    const changes = persistence && new (await (treeChanges ??= import('./tree-changes.js'))).TreeChanges(TREE_TOOLS);
     root.watcher = changes;
     let result: T;
     try {
