@@ -1,5 +1,7 @@
 import type { StateSlice } from '../../shared/project.js';
 import { RankedSet } from '../../shared/util/ranked-set.js';
+import { SubstringIndex } from '../../shared/util/substring-index.js';
+import { foldText } from '../../shared/util/text-search.js';
 import { OwnedSecrets } from './owned-secrets.js';
 import { type RefreshToken, RefreshTokens } from './refresh-tokens.js';
 import { tokenDigest } from './token-digest.js';
@@ -35,6 +37,9 @@ class RegistrationOrder {
     this.#set.remove(user);
   }
 
+  /** Registration order: negative when `a` registered before `b`. */
+  readonly compare = (a: StoredUser, b: StoredUser): number => this.#seq.get(a)! - this.#seq.get(b)!;
+
   /** The users at positions `start` to `end - 1`. */
   slice(start: number, end: number): StoredUser[] {
     return this.#set.slice(start, end);
@@ -48,6 +53,8 @@ export interface UsersState {
   byUsername: Map<string, string>;
   /** The users by position in registration order (listings). */
   order: RegistrationOrder;
+  /** The users by the pieces of their searched fields (`searchTexts`): a search reads the users that may match. */
+  search: SubstringIndex<StoredUser>;
   /** The digest of each refresh token (`tokenDigest`) and its session: the tokens themselves are never kept. */
   refreshTokens: RefreshTokens;
   /** The confirmation token of each e-mail link, and its user. */
@@ -73,12 +80,10 @@ function toJSON(s: UsersState): UsersJson {
 
 function fromJSON(json: unknown): UsersState {
   const { users, refreshTokenDigests = [], refreshTokens = [], confirmations = [] } = json as UsersJson;
-  const order = new RegistrationOrder();
-  for (const user of users) order.add(user);
+  const state = emptyState();
+  for (const user of users) addUser(state, user);
   return {
-    users: new Map(users.map((u) => [u.userId, u])),
-    byUsername: new Map(users.map((u) => [u.username, u.userId])),
-    order,
+    ...state,
     refreshTokens: new RefreshTokens([
       ...refreshTokenDigests,
       ...refreshTokens.map(([token, session]): [string, RefreshToken] => [tokenDigest(token), session]),
@@ -87,15 +92,18 @@ function fromJSON(json: unknown): UsersState {
   };
 }
 
+const emptyState = (): UsersState => ({
+  users: new Map(),
+  byUsername: new Map(),
+  order: new RegistrationOrder(),
+  search: new SubstringIndex(),
+  refreshTokens: new RefreshTokens(),
+  confirmations: new OwnedSecrets(),
+});
+
 export const usersState: StateSlice<UsersState> = {
   key: 'users',
-  init: () => ({
-    users: new Map(),
-    byUsername: new Map(),
-    order: new RegistrationOrder(),
-    refreshTokens: new RefreshTokens(),
-    confirmations: new OwnedSecrets(),
-  }),
+  init: emptyState,
   toJSON,
   count: (s) => ({ users: s.users.size, sessions: s.refreshTokens.size, confirmations: s.confirmations.size }),
   fromJSON,
@@ -117,11 +125,26 @@ function confirmationsOf(entries: [string, string][]): OwnedSecrets<{ userId: st
   return confirmations;
 }
 
+/** The fields the searches read: the service's reads all but the phone number, the admin API's all of them. */
+const SEARCHED = ['username', 'firstName', 'lastName', 'email', 'phoneNumber'] as const;
+
+/**
+ * What the search index keeps of a user: each searched field lower-cased (the service's search) and folded (the admin
+ * API's). A field missing from a state imported by hand is kept as empty, so that the import still takes.
+ */
+function searchTexts(user: StoredUser): string[] {
+  return SEARCHED.flatMap((key) => {
+    const value = user[key] ?? '';
+    return [value.toLowerCase(), foldText(value)];
+  });
+}
+
 /** Keeps a new user in every index of the state. */
 export function addUser(state: UsersState, user: StoredUser): void {
   state.users.set(user.userId, user);
   state.byUsername.set(user.username, user.userId);
   state.order.add(user);
+  state.search.add(user, searchTexts(user));
 }
 
 /** Removes a user from every index of the state. */
@@ -129,4 +152,19 @@ export function removeUser(state: UsersState, user: StoredUser): void {
   state.users.delete(user.userId);
   state.byUsername.delete(user.username);
   state.order.remove(user);
+  state.search.remove(user, searchTexts(user));
+}
+
+/**
+ * Changes a user's fields in place and in the indexes that read them: the username's (`byUsername`, whose new name
+ * the caller has checked is free) and the search's.
+ */
+export function changeUser(state: UsersState, user: StoredUser, fields: Partial<StoredUser>): void {
+  state.search.remove(user, searchTexts(user));
+  if (fields.username !== undefined && fields.username !== user.username) {
+    state.byUsername.delete(user.username);
+    state.byUsername.set(fields.username, user.userId);
+  }
+  Object.assign(user, fields);
+  state.search.add(user, searchTexts(user));
 }
