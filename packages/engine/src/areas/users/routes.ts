@@ -16,7 +16,8 @@ import {
   userById,
   userByUsername,
 } from './accounts.js';
-import { CONFIRMATION_PATH, confirmRegistration } from './confirmation.js';
+import { CONFIRMATION_PATH } from '../../shared/confirmation-link.js';
+import { confirmRegistration } from './confirmation.js';
 import { completeGuestRegistration, registerGuest } from './guests.js';
 import {
   PAGE_SIZE,

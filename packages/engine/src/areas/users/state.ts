@@ -1,4 +1,4 @@
-import type { StateSlice } from '../../shared/project.js';
+import type { Project, StateSlice } from '../../shared/project.js';
 import { RankedSet } from '../../shared/util/ranked-set.js';
 import { SubstringIndex } from '../../shared/util/substring-index.js';
 import { foldText } from '../../shared/util/text-search.js';
@@ -78,7 +78,7 @@ function toJSON(s: UsersState): UsersJson {
   };
 }
 
-function fromJSON(json: unknown): UsersState {
+function fromJSON(json: unknown, project?: Project): UsersState {
   const { users, refreshTokenDigests = [], refreshTokens = [], confirmations = [] } = json as UsersJson;
   const state = emptyState();
   for (const user of users) addUser(state, user);
@@ -88,7 +88,7 @@ function fromJSON(json: unknown): UsersState {
       ...refreshTokenDigests,
       ...refreshTokens.map(([token, session]): [string, RefreshToken] => [tokenDigest(token), session]),
     ]),
-    confirmations: confirmationsOf(confirmations),
+    confirmations: confirmationsOf(confirmations, project),
   };
 }
 
@@ -109,19 +109,26 @@ export const usersState: StateSlice<UsersState> = {
   fromJSON,
   // Records are changed in place (profile updates, activation): copied one by one, which costs far less than a
   // structured clone of the JSON form; the indexes are built again from them.
-  copy(s) {
+  copy(s, project) {
     const { users, refreshTokenDigests = [], confirmations } = toJSON(s);
-    return fromJSON({
-      users: users.map((user) => ({ ...user, extra: { ...user.extra } })),
-      refreshTokenDigests: refreshTokenDigests.map(([digest, session]) => [digest, { ...session }]),
-      confirmations,
-    });
+    return fromJSON(
+      {
+        users: users.map((user) => ({ ...user, extra: { ...user.extra } })),
+        refreshTokenDigests: refreshTokenDigests.map(([digest, session]) => [digest, { ...session }]),
+        confirmations,
+      },
+      project,
+    );
   },
 };
 
-function confirmationsOf(entries: [string, string][]): OwnedSecrets<{ userId: string }> {
+/** The confirmation links of an export, each told to the server (`Project.linkMade`) so that it finds their project. */
+function confirmationsOf(entries: [string, string][], project: Project | undefined): OwnedSecrets<{ userId: string }> {
   const confirmations = new OwnedSecrets<{ userId: string }>();
-  for (const [token, userId] of entries) confirmations.add(token, { userId });
+  for (const [token, userId] of entries) {
+    confirmations.add(token, { userId });
+    project?.linkMade(token);
+  }
   return confirmations;
 }
 
