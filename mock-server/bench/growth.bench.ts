@@ -4,7 +4,7 @@
 // and 1,000 projects. In the engine, no HTTP, rounds taking turns, medians; "before" is the engine's previous code,
 // copied verbatim into this file, run over the same state, and checked to answer the same first. The whole request
 // through `engine.fetch` is printed beside.
-import { DEFAULT_CONFIG, type Engine, createEngine } from '@basekit/engine';
+import { DEFAULT_CONFIG, type Engine, createEngine, resolveConfig } from '@basekit/engine';
 import { type Paging, findUsers, searchUsers } from '../../packages/engine/src/areas/users/listing.js';
 import { userRecord } from '../../packages/engine/src/areas/users/record.js';
 import { type StoredUser, usersState } from '../../packages/engine/src/areas/users/state.js';
@@ -14,7 +14,8 @@ import { containsFolded, foldText } from '../../packages/engine/src/shared/util/
 
 const USERS = [1_000, 100_000] as const;
 const PROJECTS = [10, 1_000] as const;
-const ROUNDS = 9;
+const LEADERBOARDS = [1, 1_000] as const;
+const ROUNDS = 12;
 const PAGE: Paging = { page: 0, pageSize: 20 };
 const FIRST = ['Ann', 'Bob', 'Chiara', 'Dmitri', 'Emma', 'Farid', 'Grace', 'Hiro', 'Ines', 'José', 'Kai', 'Lena'];
 const LAST = ['Rossi', 'Smith', 'Müller', 'García', 'Novak', 'Okafor', 'Tanaka', 'Dubois', 'Silva', 'Nguyen'];
@@ -96,7 +97,7 @@ async function rounds(contenders: Record<string, (size: 0 | 1) => () => unknown>
   const names = Object.keys(contenders);
   for (let round = 0; round < ROUNDS; round++) {
     for (const name of round % 2 ? [...names].reverse() : names) {
-      for (const size of [0, 1] as const) {
+      for (const size of round % 4 < 2 ? ([0, 1] as const) : ([1, 0] as const)) {
         const key = `${name}:${size}`;
         times.set(key, [...(times.get(key) ?? []), await time(contenders[name]!(size), repeat[name]!)]);
       }
@@ -170,10 +171,19 @@ async function benchSearches(): Promise<void> {
         now: (size) => () => op.now(size),
         request: (size) => async () => (await request(engines[size]!, op.path(size), op.headers(size))).arrayBuffer(),
       },
-      { before: 3, now: 300, request: 300 },
+      { before: 3, now: 300, request: 500 },
     );
     console.log(row(op.name, at, ['before', 'now', 'request']));
   }
+
+  // The floor: a request that reads nothing of the users, at both sizes (a larger heap costs every request a little).
+  const floor = await rounds(
+    { request: (size) => async () => (await request(engines[size]!, '/__health', {})).arrayBuffer() },
+    { request: 500 },
+  );
+  console.log(
+    `| \`GET /__health\` (reads no user), for the floor | | | | | | | ${ms(floor('request', 0))} | ${ms(floor('request', 1))} | ${(floor('request', 1) / floor('request', 0)).toFixed(2)}× |`,
+  );
 
   // What the index holds at the large size: the heap it takes, measured alone over the same texts.
   const users = [...projects[1]!.state(usersState).users.values()];
@@ -255,8 +265,10 @@ async function benchLinks(): Promise<void> {
       before: (size) => () => before(size),
       now: (size) => () => registry(size).resolve(linkRequest(size)),
       request: (size) => async () => (await setups[size]!.engine.fetch(linkRequest(size))).arrayBuffer(),
+      floor: (size) => async () =>
+        (await setups[size]!.engine.fetch(new Request('http://bench/__health'))).arrayBuffer(),
     },
-    { before: 2000, now: 2000, request: 300 },
+    { before: 2000, now: 2000, request: 500, floor: 500 },
   );
   console.log(
     `\nThe project of a confirmation link at ${PROJECTS.map((n) => n.toLocaleString('en')).join(' and ')} projects (the link is the last project's), median of ${ROUNDS} rounds taking turns ("now" includes building the Request)\n`,
@@ -266,8 +278,70 @@ async function benchLinks(): Promise<void> {
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   console.log(row('`GET /auth/confirm/<token>`: its project', at, ['before', 'now', 'request']));
+  console.log(
+    `| \`GET /__health\` (no link), for the floor | | | | | | | ${ms(at('floor', 0))} | ${ms(at('floor', 1))} | ${(at('floor', 1) / at('floor', 0)).toFixed(2)}× |`,
+  );
   await Promise.all(setups.map(({ engine }) => engine.close()));
 }
 
-await benchSearches();
-await benchLinks();
+/** A project whose `count` leaderboards are all on other events than `match_end` but one. */
+async function gameEngine(count: number): Promise<{ engine: Engine; token: string }> {
+  const others = Array.from({ length: count - 1 }, (_, i) => `other_${i}`);
+  const config = resolveConfig({
+    ...DEFAULT_CONFIG,
+    events: [{ name: 'match_end', fields: ['score'] }, ...others.map((name) => ({ name, fields: ['score'] }))],
+    leaderboards: [
+      { id: 'high-score', fields: [{ event: 'match_end', field: 'score' }] },
+      ...others.map((name) => ({ id: name, fields: [{ event: name, field: 'score' }] })),
+    ],
+  });
+  const engine = createEngine({ config });
+  await engine.ready;
+  const idHeader = { 'X-Service-Authentication-Id': DEFAULT_CONFIG.authenticationId };
+  const json = { ...idHeader, 'Content-Type': 'application/json' };
+  await request(engine, '/auth/users', json, { method: 'POST', body: '{"username":"ann","password":"pw"}' });
+  const form = new FormData();
+  form.set('username', 'ann');
+  form.set('password', 'pw');
+  const login = await request(
+    engine,
+    '/auth/login',
+    { ...idHeader, 'X-Service-Authentication-Key': DEFAULT_CONFIG.clientKey },
+    { method: 'POST', body: form },
+  );
+  return { engine, token: ((await login.json()) as { access_token: string }).access_token };
+}
+
+async function benchEvents(): Promise<void> {
+  const games = await Promise.all(LEADERBOARDS.map(gameEngine));
+  const event = (size: 0 | 1) => async () => {
+    const { engine, token } = games[size]!;
+    const res = await request(
+      engine,
+      '/game/events',
+      {
+        'X-Service-Game-Id': DEFAULT_CONFIG.gameId,
+        'Content-Type': 'application/json',
+        Authorization: `Bearer ${token}`,
+      },
+      { method: 'POST', body: '{"eventName":"match_end","fieldsAndValues":[{"fieldName":"score","value":3}]}' },
+    );
+    if (res.status !== 200) throw new Error(`the event failed: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  };
+  const at = await rounds({ request: event }, { request: 300 });
+  console.log(
+    `\nA game event feeding one leaderboard, in a project of ${LEADERBOARDS.map((n) => n.toLocaleString('en')).join(' and ')} leaderboards (the others on other events), median of ${ROUNDS} rounds taking turns\n`,
+  );
+  console.log('| operation | whole request now, small | large | large/small |');
+  console.log('|---|---|---|---|');
+  console.log(
+    `| \`POST /game/events\` | ${ms(at('request', 0))} | ${ms(at('request', 1))} | ${(at('request', 1) / at('request', 0)).toFixed(2)}× |`,
+  );
+  await Promise.all(games.map(({ engine }) => engine.close()));
+}
+
+const only = process.env['GROWTH_ONLY'];
+if (!only || only === 'searches') await benchSearches();
+if (!only || only === 'links') await benchLinks();
+if (!only || only === 'events') await benchEvents();
