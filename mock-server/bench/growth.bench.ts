@@ -16,6 +16,8 @@ const USERS = [1_000, 100_000] as const;
 const PROJECTS = [10, 1_000] as const;
 const LEADERBOARDS = [1, 1_000] as const;
 const ROUNDS = 12;
+/** How long each contender runs in a round. */
+const SPAN_MS = 100;
 const PAGE: Paging = { page: 0, pageSize: 20 };
 const FIRST = ['Ann', 'Bob', 'Chiara', 'Dmitri', 'Emma', 'Farid', 'Grace', 'Hiro', 'Ines', 'José', 'Kai', 'Lena'];
 const LAST = ['Rossi', 'Smith', 'Müller', 'García', 'Novak', 'Okafor', 'Tanaka', 'Dubois', 'Silva', 'Nguyen'];
@@ -85,21 +87,26 @@ async function masterToken(engine: Engine): Promise<string> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const ms = (value: number) => (value >= 1 ? `${value.toFixed(2)} ms` : `${(value * 1000).toFixed(1)} µs`);
-async function time(run: () => unknown, repeat: number): Promise<number> {
+/** The mean time of `run`, called again and again for at least `SPAN_MS` (and 3 times). */
+async function time(run: () => unknown): Promise<number> {
   const started = performance.now();
-  for (let i = 0; i < repeat; i++) await run();
-  return (performance.now() - started) / repeat;
+  let calls = 0;
+  while (calls < 3 || performance.now() - started < SPAN_MS) {
+    await run();
+    calls++;
+  }
+  return (performance.now() - started) / calls;
 }
 
 /** One operation's contenders, timed in rounds that take turns; each contender's median per size. */
-async function rounds(contenders: Record<string, (size: 0 | 1) => () => unknown>, repeat: Record<string, number>) {
+async function rounds(contenders: Record<string, (size: 0 | 1) => () => unknown>) {
   const times = new Map<string, number[]>();
   const names = Object.keys(contenders);
   for (let round = 0; round < ROUNDS; round++) {
     for (const name of round % 2 ? [...names].reverse() : names) {
       for (const size of round % 4 < 2 ? ([0, 1] as const) : ([1, 0] as const)) {
         const key = `${name}:${size}`;
-        times.set(key, [...(times.get(key) ?? []), await time(contenders[name]!(size), repeat[name]!)]);
+        times.set(key, [...(times.get(key) ?? []), await time(contenders[name]!(size))]);
       }
     }
   }
@@ -165,22 +172,18 @@ async function benchSearches(): Promise<void> {
       if (before !== now || now !== answered)
         throw new Error(`${op.name}: the answers differ\n${before}\n${now}\n${answered}`);
     }
-    const at = await rounds(
-      {
-        before: (size) => () => op.before(size),
-        now: (size) => () => op.now(size),
-        request: (size) => async () => (await request(engines[size]!, op.path(size), op.headers(size))).arrayBuffer(),
-      },
-      { before: 3, now: 300, request: 500 },
-    );
+    const at = await rounds({
+      before: (size) => () => op.before(size),
+      now: (size) => () => op.now(size),
+      request: (size) => async () => (await request(engines[size]!, op.path(size), op.headers(size))).arrayBuffer(),
+    });
     console.log(row(op.name, at, ['before', 'now', 'request']));
   }
 
   // The floor: a request that reads nothing of the users, at both sizes (a larger heap costs every request a little).
-  const floor = await rounds(
-    { request: (size) => async () => (await request(engines[size]!, '/__health', {})).arrayBuffer() },
-    { request: 500 },
-  );
+  const floor = await rounds({
+    request: (size) => async () => (await request(engines[size]!, '/__health', {})).arrayBuffer(),
+  });
   console.log(
     `| \`GET /__health\` (reads no user), for the floor | | | | | | | ${ms(floor('request', 0))} | ${ms(floor('request', 1))} | ${(floor('request', 1) / floor('request', 0)).toFixed(2)}× |`,
   );
@@ -260,16 +263,12 @@ async function benchLinks(): Promise<void> {
       throw new Error('now: another project');
     if ((await setups[size]!.engine.fetch(linkRequest(size))).status !== 200) throw new Error('the link fails');
   }
-  const at = await rounds(
-    {
-      before: (size) => () => before(size),
-      now: (size) => () => registry(size).resolve(linkRequest(size)),
-      request: (size) => async () => (await setups[size]!.engine.fetch(linkRequest(size))).arrayBuffer(),
-      floor: (size) => async () =>
-        (await setups[size]!.engine.fetch(new Request('http://bench/__health'))).arrayBuffer(),
-    },
-    { before: 2000, now: 2000, request: 500, floor: 500 },
-  );
+  const at = await rounds({
+    before: (size) => () => before(size),
+    now: (size) => () => registry(size).resolve(linkRequest(size)),
+    request: (size) => async () => (await setups[size]!.engine.fetch(linkRequest(size))).arrayBuffer(),
+    floor: (size) => async () => (await setups[size]!.engine.fetch(new Request('http://bench/__health'))).arrayBuffer(),
+  });
   console.log(
     `\nThe project of a confirmation link at ${PROJECTS.map((n) => n.toLocaleString('en')).join(' and ')} projects (the link is the last project's), median of ${ROUNDS} rounds taking turns ("now" includes building the Request)\n`,
   );
@@ -329,7 +328,7 @@ async function benchEvents(): Promise<void> {
     if (res.status !== 200) throw new Error(`the event failed: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
   };
-  const at = await rounds({ request: event }, { request: 300 });
+  const at = await rounds({ request: event });
   console.log(
     `\nA game event feeding one leaderboard, in a project of ${LEADERBOARDS.map((n) => n.toLocaleString('en')).join(' and ')} leaderboards (the others on other events), median of ${ROUNDS} rounds taking turns\n`,
   );
