@@ -167,7 +167,7 @@ async function benchSearches(): Promise<void> {
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const op of operations) {
     for (const size of [0, 1] as const) {
-      const [before, now] = [JSON.stringify(op.before(size)), JSON.stringify(op.now(size))];
+      const [before, now] = [JSON.stringify(op.before(size)), JSON.stringify(await op.now(size))];
       const answered = JSON.stringify(await (await request(engines[size]!, op.path(size), op.headers(size))).json());
       if (before !== now || now !== answered)
         throw new Error(`${op.name}: the answers differ\n${before}\n${now}\n${answered}`);

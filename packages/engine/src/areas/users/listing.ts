@@ -1,8 +1,9 @@
 import { ErrorCode, badRequest } from '../../shared/errors.js';
 import type { Project } from '../../shared/project.js';
+import type { SubstringIndex } from '../../shared/util/substring-index.js';
 import { containsFolded, foldText } from '../../shared/util/text-search.js';
 import { userRecord, type UserRecord } from './record.js';
-import { usersState, type StoredUser, type UsersState } from './state.js';
+import { type StoredUser, type UsersState, searchTexts, usersState } from './state.js';
 import { rejectUnknownKeys } from './validation.js';
 
 /** The user list response (the contract's `UserList`); `userCount` counts every match, not just this page. */
@@ -34,14 +35,32 @@ export function countUsers(project: Project): { numberOfUser: number } {
 }
 
 /**
- * Users whose firstName, lastName, username or email contains `word` (not empty), ignoring case (the contract's
- * `searchUsers`), in registration order. Read through the search index (`UsersState.search`): the cost follows the
- * users that may match, not the number of users, and `userCount` counts every match.
+ * The users by the pieces of their searched fields, built from every user at the first search after the state was
+ * made (start-up, an import, a restore, a reset); the state's own helpers keep it up to date from then on.
  */
-export function searchUsers(project: Project, word: string, paging: Paging): UserList {
+async function searchIndex(state: UsersState): Promise<SubstringIndex<StoredUser>> {
+  if (!state.search) {
+    // Loaded with the first search, so that a page of msw that never searches does not fetch it.
+    const { SubstringIndex } = await import('../../shared/util/substring-index.js');
+    // Checked again: another search may have built it while the module loaded.
+    if (!state.search) {
+      const index = new SubstringIndex<StoredUser>();
+      for (const user of state.users.values()) index.add(user, searchTexts(user));
+      state.search = index;
+    }
+  }
+  return state.search;
+}
+
+/**
+ * Users whose firstName, lastName, username or email contains `word` (not empty), ignoring case (the contract's
+ * `searchUsers`), in registration order. Read through the search index (`searchIndex`): the cost follows the users
+ * that may match, not the number of users, and `userCount` counts every match.
+ */
+export async function searchUsers(project: Project, word: string, paging: Paging): Promise<UserList> {
   const needle = word.toLowerCase();
   const state = project.state(usersState);
-  const matches = [...state.search.candidates(needle)].filter((u) =>
+  const matches = [...(await searchIndex(state)).candidates(needle)].filter((u) =>
     [u.firstName, u.lastName, u.username, u.email].some((value) => value.toLowerCase().includes(needle)),
   );
   return pageOf(project, state, matches, paging);
@@ -61,7 +80,7 @@ export interface UserFilter {
  * index, as the service's search is; without one, every user is read when `active` or `guest` is given (a filter on
  * a column no index keeps), and only the page otherwise.
  */
-export function findUsers(project: Project, filter: UserFilter, paging: Paging): UserList {
+export async function findUsers(project: Project, filter: UserFilter, paging: Paging): Promise<UserList> {
   const state = project.state(usersState);
   const { text, active, guest } = filter;
   const needle = text === undefined ? '' : foldText(text);
@@ -69,7 +88,7 @@ export function findUsers(project: Project, filter: UserFilter, paging: Paging):
   const keeps = (u: StoredUser) =>
     (active === undefined || u.active === active) && (guest === undefined || u.guest === guest);
   if (needle === '') return pageOf(project, state, [...state.users.values()].filter(keeps), paging);
-  const matches = [...state.search.candidates(needle)].filter((u) =>
+  const matches = [...(await searchIndex(state)).candidates(needle)].filter((u) =>
     containsFolded([u.username, u.firstName, u.lastName, u.email, u.phoneNumber], needle),
   );
   const byId = state.users.get(text!);

@@ -1,6 +1,6 @@
 import type { Project, StateSlice } from '../../shared/project.js';
 import { RankedSet } from '../../shared/util/ranked-set.js';
-import { SubstringIndex } from '../../shared/util/substring-index.js';
+import type { SubstringIndex } from '../../shared/util/substring-index.js';
 import { foldText } from '../../shared/util/text-search.js';
 import { OwnedSecrets } from './owned-secrets.js';
 import { type RefreshToken, RefreshTokens } from './refresh-tokens.js';
@@ -53,8 +53,11 @@ export interface UsersState {
   byUsername: Map<string, string>;
   /** The users by position in registration order (listings). */
   order: RegistrationOrder;
-  /** The users by the pieces of their searched fields (`searchTexts`): a search reads the users that may match. */
-  search: SubstringIndex<StoredUser>;
+  /**
+   * The users by the pieces of their searched fields (`searchTexts`), which a search reads instead of every user:
+   * made by the first search (`listing.ts`), kept by the helpers below from then on.
+   */
+  search?: SubstringIndex<StoredUser>;
   /** The digest of each refresh token (`tokenDigest`) and its session: the tokens themselves are never kept. */
   refreshTokens: RefreshTokens;
   /** The confirmation token of each e-mail link, and its user. */
@@ -96,7 +99,6 @@ const emptyState = (): UsersState => ({
   users: new Map(),
   byUsername: new Map(),
   order: new RegistrationOrder(),
-  search: new SubstringIndex(),
   refreshTokens: new RefreshTokens(),
   confirmations: new OwnedSecrets(),
 });
@@ -139,7 +141,7 @@ const SEARCHED = ['username', 'firstName', 'lastName', 'email', 'phoneNumber'] a
  * What the search index keeps of a user: each searched field lower-cased (the service's search) and folded (the admin
  * API's). A field missing from a state imported by hand is kept as empty, so that the import still takes.
  */
-function searchTexts(user: StoredUser): string[] {
+export function searchTexts(user: StoredUser): string[] {
   return SEARCHED.flatMap((key) => {
     const value = user[key] ?? '';
     return [value.toLowerCase(), foldText(value)];
@@ -151,7 +153,7 @@ export function addUser(state: UsersState, user: StoredUser): void {
   state.users.set(user.userId, user);
   state.byUsername.set(user.username, user.userId);
   state.order.add(user);
-  state.search.add(user, searchTexts(user));
+  state.search?.add(user, searchTexts(user));
 }
 
 /** Removes a user from every index of the state. */
@@ -159,7 +161,7 @@ export function removeUser(state: UsersState, user: StoredUser): void {
   state.users.delete(user.userId);
   state.byUsername.delete(user.username);
   state.order.remove(user);
-  state.search.remove(user, searchTexts(user));
+  state.search?.remove(user, searchTexts(user));
 }
 
 /**
@@ -167,11 +169,11 @@ export function removeUser(state: UsersState, user: StoredUser): void {
  * the caller has checked is free) and the search's.
  */
 export function changeUser(state: UsersState, user: StoredUser, fields: Partial<StoredUser>): void {
-  state.search.remove(user, searchTexts(user));
+  state.search?.remove(user, searchTexts(user));
   if (fields.username !== undefined && fields.username !== user.username) {
     state.byUsername.delete(user.username);
     state.byUsername.set(fields.username, user.userId);
   }
   Object.assign(user, fields);
-  state.search.add(user, searchTexts(user));
+  state.search?.add(user, searchTexts(user));
 }

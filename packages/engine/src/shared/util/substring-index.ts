@@ -48,35 +48,16 @@ export class SubstringIndex<T> {
   /** Each item whose texts may hold `word` (not empty), once; every item whose texts hold it is among them. */
   *candidates(word: string): Generator<T> {
     if (word.length < PIECE) {
-      yield* this.#holdingShort(word);
+      // In the texts whose pieces contain it: the items of each such piece, each item once.
+      const seen = new Set<T>();
+      for (const piece of [word, ...(this.#longer.get(word) ?? [])])
+        for (const item of this.#items.get(piece) ?? []) if (!seen.has(item) && seen.add(item)) yield item;
       return;
     }
-    const sets: Set<T>[] = [];
-    for (const piece of piecesOf([word])) {
-      const items = this.#items.get(piece);
-      if (!items) return;
-      sets.push(items);
-    }
+    const sets = [...piecesOf([word])].map((piece) => this.#items.get(piece) ?? new Set<T>());
     sets.sort((a, b) => a.size - b.size);
     const [rarest, ...others] = sets as [Set<T>, ...Set<T>[]];
     for (const item of rarest) if (others.every((items) => items.has(item))) yield item;
-  }
-
-  *#holdingShort(word: string): Generator<T> {
-    const sets = [word, ...(this.#longer.get(word) ?? [])].flatMap((piece) => this.#items.get(piece) ?? []);
-    // The items of one piece are distinct already; those of several are answered each once.
-    if (sets.length === 1) {
-      yield* sets[0]!;
-      return;
-    }
-    const seen = new Set<T>();
-    for (const items of sets) {
-      for (const item of items) {
-        if (seen.has(item)) continue;
-        seen.add(item);
-        yield item;
-      }
-    }
   }
 
   #longerThan(part: string): Set<string> {
