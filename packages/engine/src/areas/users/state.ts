@@ -26,7 +26,9 @@ export interface StoredUser {
 class RegistrationOrder {
   readonly #seq = new WeakMap<StoredUser, number>();
   #next = 0;
-  readonly #set = new RankedSet<StoredUser>((a, b) => this.#seq.get(a)! - this.#seq.get(b)!);
+  /** Registration order: negative when `a` registered before `b`. */
+  readonly compare = (a: StoredUser, b: StoredUser): number => this.#seq.get(a)! - this.#seq.get(b)!;
+  readonly #set = new RankedSet<StoredUser>(this.compare);
 
   add(user: StoredUser): void {
     this.#seq.set(user, this.#next++);
@@ -36,9 +38,6 @@ class RegistrationOrder {
   remove(user: StoredUser): void {
     this.#set.remove(user);
   }
-
-  /** Registration order: negative when `a` registered before `b`. */
-  readonly compare = (a: StoredUser, b: StoredUser): number => this.#seq.get(a)! - this.#seq.get(b)!;
 
   /** The users at positions `start` to `end - 1`. */
   slice(start: number, end: number): StoredUser[] {
