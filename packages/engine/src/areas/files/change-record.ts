@@ -27,7 +27,7 @@ export function applyChange(root: FolderNode, record: unknown): number {
   for (const step of steps) {
     const named = isPlainObject(step) && typeof step.t === 'number';
     const folder = named ? find(root, step.in ? step.in.split('/') : []) : undefined;
-    if (folder?.kind !== 'folder') throw new Error(`a step in "${step?.in}" names no folder`);
+    if (folder?.kind !== 'folder') throw new Error('a step names no folder');
     if ('set' in step) {
       const [put, ...more] = fromEntries(step.set).children;
       if (!put || more.length > 0) throw new Error('a step puts one node');

@@ -21,7 +21,7 @@ export interface EntryJson {
 }
 
 /** `node` alone (not what is below it) as an entry at `path`. */
-function entryOf(path: string, node: TreeNode): EntryJson {
+export function entryOf(path: string, node: TreeNode): EntryJson {
   const base = {
     path,
     kind: node.kind,
@@ -49,12 +49,6 @@ export function toEntries(folder: FolderNode, prefix: string, out: EntryJson[]):
     if (node.kind === 'folder') toEntries(node, `${path}/`, out);
   }
   return out;
-}
-
-/** `node` under `name` and everything below it, as entries whose paths start with `name`. */
-export function subtreeEntries(name: string, node: TreeNode): EntryJson[] {
-  const out = [entryOf(name, node)];
-  return node.kind === 'folder' ? toEntries(node, `${name}/`, out) : out;
 }
 
 const isTime = (value: unknown) => typeof value === 'number' && Number.isFinite(value);

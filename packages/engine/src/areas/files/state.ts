@@ -3,12 +3,12 @@ import { isPlainObject } from '../../shared/http/body.js';
 import type { Project, StateSlice } from '../../shared/project.js';
 import { hasSnapshots } from '../../shared/durability/snapshots.js';
 import { OneAtATime } from '../../shared/util/one-at-a-time.js';
-import { type EntryJson, fromEntries, newRoot, subtreeEntries, toEntries } from './entries.js';
+import { type EntryJson, entryOf, fromEntries, newRoot, toEntries } from './entries.js';
 import { MemoryBlobStore } from './memory-blobs.js';
 import { ResizeCache } from './resize-cache.js';
 import { FORMAT, applyChange } from './change-record.js';
 import type { TreeChanges, TreeTools } from './tree-changes.js';
-import { type FolderNode, type TreeNode, filesIn, folderOf, pathOf, removeChild, setChild } from './tree.js';
+import { type FolderNode, type TreeNode, filesIn, folderOf, removeChild, setChild } from './tree.js';
 
 export interface FilesState {
   root: FolderNode;
@@ -135,7 +135,7 @@ export const filesState: StateSlice<FilesState> = {
   },
 };
 
-const TREE_TOOLS: TreeTools = { setChild, removeChild, filesIn, pathOf, subtreeEntries };
+const TREE_TOOLS: TreeTools = { setChild, removeChild, filesIn, entryOf, toEntries };
 /** `tree-changes.ts`, once asked for: an `import()` goes through the module loader (and its hooks) every time. */
 let treeChanges: Promise<typeof import('./tree-changes.js')> | undefined;
 

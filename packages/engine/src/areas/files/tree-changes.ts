@@ -1,20 +1,26 @@
 import type { BlobStore } from '../../shared/capabilities.js';
 import type { Step } from './change-record.js';
 import type { EntryJson } from './entries.js';
-import type { FilePath } from './paths.js';
 import type { FileNode, FolderNode, TreeNode, TreeWatcher } from './tree.js';
 
 // Loaded with the first change where there is a log to keep it (browsers have none), so it imports no code: what it
 // uses of the tree is handed to it (a module loaded on demand that imports the engine's own moves those into a chunk
 // of their own in a browser bundle, which then costs more than this module).
 
+/** The names from the root down to `folder` (none for the root): O(depth). */
+function pathOf(folder: FolderNode): string[] {
+  const names: string[] = [];
+  for (let at = folder; at.parent; at = at.parent) names.push(at.name);
+  return names.reverse();
+}
+
 /** What `TreeChanges` uses of the tree (`tree.ts`, `entries.ts`). */
 export interface TreeTools {
   setChild(folder: FolderNode, name: string, node: TreeNode, now: number): unknown;
   removeChild(folder: FolderNode, name: string, now: number): void;
   filesIn(node: TreeNode): Iterable<FileNode>;
-  pathOf(folder: FolderNode): FilePath;
-  subtreeEntries(name: string, node: TreeNode): EntryJson[];
+  entryOf(path: string, node: TreeNode): EntryJson;
+  toEntries(folder: FolderNode, prefix: string, out: EntryJson[]): EntryJson[];
 }
 
 /** What a step replaced, to put it back. */
@@ -35,23 +41,29 @@ interface Replaced {
 export class TreeChanges implements TreeWatcher {
   /** The steps, in the order they were made: the record's `steps`. */
   readonly steps: Step[] = [];
-  readonly #replaced: Replaced[] = [];
+  private readonly replaced: Replaced[] = [];
   /** The entries and removals the record holds: how much it adds to the log. */
   size = 0;
 
   setting(folder: FolderNode, name: string, node: TreeNode, now: number): void {
-    const set = this.tree.subtreeEntries(name, node);
-    this.steps.push({ in: this.tree.pathOf(folder).join('/'), t: now, set });
+    const set = this.subtree(name, node);
+    this.steps.push({ in: pathOf(folder).join('/'), t: now, set });
     this.size += set.length;
     const put =
       node.kind === 'folder' ? { node, parent: node.parent, name: node.name } : { node, parent: undefined, name };
-    this.#replaced.push({ folder, name, previous: folder.children.get(name), modified: folder.modified, put });
+    this.replaced.push({ folder, name, previous: folder.children.get(name), modified: folder.modified, put });
+  }
+
+  /** `node` under `name` and everything below it, as entries whose paths start with `name`. */
+  private subtree(name: string, node: TreeNode): EntryJson[] {
+    const out = [this.tree.entryOf(name, node)];
+    return node.kind === 'folder' ? this.tree.toEntries(node, `${name}/`, out) : out;
   }
 
   removing(folder: FolderNode, name: string, now: number): void {
-    this.steps.push({ in: this.tree.pathOf(folder).join('/'), t: now, remove: name });
+    this.steps.push({ in: pathOf(folder).join('/'), t: now, remove: name });
     this.size += 1;
-    this.#replaced.push({ folder, name, previous: folder.children.get(name), modified: folder.modified });
+    this.replaced.push({ folder, name, previous: folder.children.get(name), modified: folder.modified });
   }
 
   constructor(private readonly tree: TreeTools) {}
@@ -63,7 +75,7 @@ export class TreeChanges implements TreeWatcher {
   async undo(blobs: BlobStore): Promise<void> {
     const before = new Set<string>();
     const after = new Set<string>();
-    for (const { folder, name, previous, modified, put } of this.#replaced.reverse()) {
+    for (const { folder, name, previous, modified, put } of this.replaced.reverse()) {
       if (put) for (const file of this.tree.filesIn(put.node)) after.add(file.blobKey);
       if (previous) {
         for (const file of this.tree.filesIn(previous)) before.add(file.blobKey);

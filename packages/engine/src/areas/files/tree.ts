@@ -198,13 +198,6 @@ function rootOf(folder: FolderNode): FolderNode {
   return at;
 }
 
-/** The names from the root down to `folder` (none for the root): O(depth). */
-export function pathOf(folder: FolderNode): FilePath {
-  const names: string[] = [];
-  for (let at = folder; at.parent; at = at.parent) names.push(at.name);
-  return names.reverse();
-}
-
 /** `node` and every file and folder below it. */
 export function* nodesIn(node: TreeNode): Generator<TreeNode> {
   yield node;
