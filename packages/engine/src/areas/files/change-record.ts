@@ -21,22 +21,16 @@ export type Step = { in: string; t: number; set: EntryJson[] } | { in: string; t
  */
 export function applyChange(root: FolderNode, record: unknown): number {
   const { v, steps } = (isPlainObject(record) ? record : {}) as { v?: unknown; steps?: Step[] };
-  if (v !== FORMAT || !Array.isArray(steps))
-    throw new Error(`a change of format ${JSON.stringify(v)}; this server reads format ${FORMAT}`);
+  if (v !== FORMAT || !Array.isArray(steps)) throw new Error(`a change of format ${JSON.stringify(v)}, not ${FORMAT}`);
   let size = 0;
   for (const step of steps) {
-    const named = isPlainObject(step) && typeof step.t === 'number';
-    const folder = named ? find(root, step.in ? step.in.split('/') : []) : undefined;
-    if (folder?.kind !== 'folder') throw new Error('a step names no folder');
-    if ('set' in step) {
-      const [put, ...more] = fromEntries(step.set).children;
-      if (!put || more.length > 0) throw new Error('a step puts one node');
-      setChild(folder, put[0], put[1], step.t);
-      size += step.set.length;
-    } else {
-      removeChild(folder, String(step.remove), step.t);
-      size += 1;
-    }
+    const folder = find(root, step.in ? step.in.split('/') : []);
+    const set = 'set' in step ? [...fromEntries(step.set).children] : undefined;
+    if (folder?.kind !== 'folder' || typeof step.t !== 'number' || (set && set.length !== 1))
+      throw new Error('a step off the tree');
+    if (set) setChild(folder, set[0]![0], set[0]![1], step.t);
+    else removeChild(folder, String((step as { remove: unknown }).remove), step.t);
+    size += set ? (step as { set: EntryJson[] }).set.length : 1;
   }
   return size;
 }

@@ -8,7 +8,7 @@ import { MemoryBlobStore } from './memory-blobs.js';
 import { ResizeCache } from './resize-cache.js';
 import { FORMAT, applyChange } from './change-record.js';
 import type { TreeChanges, TreeTools } from './tree-changes.js';
-import { type FolderNode, type TreeNode, filesIn, folderOf, removeChild, setChild } from './tree.js';
+import { type FolderNode, type TreeNode, folderOf, removeChild, setChild } from './tree.js';
 
 export interface FilesState {
   root: FolderNode;
@@ -135,7 +135,7 @@ export const filesState: StateSlice<FilesState> = {
   },
 };
 
-const TREE_TOOLS: TreeTools = { setChild, removeChild, filesIn, entryOf, toEntries };
+const TREE_TOOLS: TreeTools = { setChild, removeChild, entryOf, toEntries };
 /** `tree-changes.ts`, once asked for: an `import()` goes through the module loader (and its hooks) every time. */
 let treeChanges: Promise<typeof import('./tree-changes.js')> | undefined;
 

@@ -14,11 +14,16 @@ function pathOf(folder: FolderNode): string[] {
   return names.reverse();
 }
 
+/** Every file at or below `node`. */
+function* filesIn(node: TreeNode): Generator<FileNode> {
+  if (node.kind === 'file') yield node;
+  else for (const child of node.children.values()) yield* filesIn(child);
+}
+
 /** What `TreeChanges` uses of the tree (`tree.ts`, `entries.ts`). */
 export interface TreeTools {
   setChild(folder: FolderNode, name: string, node: TreeNode, now: number): unknown;
   removeChild(folder: FolderNode, name: string, now: number): void;
-  filesIn(node: TreeNode): Iterable<FileNode>;
   entryOf(path: string, node: TreeNode): EntryJson;
   toEntries(folder: FolderNode, prefix: string, out: EntryJson[]): EntryJson[];
 }
@@ -76,9 +81,9 @@ export class TreeChanges implements TreeWatcher {
     const before = new Set<string>();
     const after = new Set<string>();
     for (const { folder, name, previous, modified, put } of this.replaced.reverse()) {
-      if (put) for (const file of this.tree.filesIn(put.node)) after.add(file.blobKey);
+      if (put) for (const file of filesIn(put.node)) after.add(file.blobKey);
       if (previous) {
-        for (const file of this.tree.filesIn(previous)) before.add(file.blobKey);
+        for (const file of filesIn(previous)) before.add(file.blobKey);
         this.tree.setChild(folder, name, previous, modified);
       } else this.tree.removeChild(folder, name, modified);
       if (put?.node.kind === 'folder') {
