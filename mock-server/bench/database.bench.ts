@@ -9,7 +9,7 @@ import { runInNewContext } from 'node:vm';
 import { createRow } from '../../packages/engine/src/areas/database/rows/rows.js';
 import { Moment } from '../../packages/engine/src/shared/moment.js';
 import { startServer } from '../src/server.js';
-import { benchUsers } from './users.js';
+import { benchUsers, databaseHeaders } from './users.js';
 
 const DURATION_SECONDS = 5;
 const CONNECTIONS = 10;
@@ -55,14 +55,8 @@ function heapUsed(): number {
 async function main(): Promise<void> {
   const server = await startServer({ port: 0 });
   const { project } = server.engine;
-  const config = project.config;
   const [user] = await benchUsers(server, 1);
-  const token = user!.accessToken;
-  const headers = {
-    'X-Service-Object-Storage-Id': config.objectStorageId,
-    Authorization: `Bearer ${token}`,
-    'Content-Type': 'application/json',
-  };
+  const headers = databaseHeaders(server, user!);
   const moment = new Moment(project.clock);
   // Seeded through the engine's core: 100,000 HTTP creates would take longer than the whole benchmark.
   const seed = (table: string, count: number): string[] =>

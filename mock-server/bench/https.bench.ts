@@ -6,44 +6,21 @@
 //   one hello-world answered as the server answers: what HTTP/2 costs HTTP/1.1 clients.
 // Run: `npm run bench -w @basekit/mock-server -- https`.
 import { createAdaptorServer } from '@hono/node-server';
-import { fork, spawn } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer as createHttpsServer } from 'node:https';
 import { createSecureServer } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { jsonResponse, writeJsonAnswer } from '../src/json-response.js';
 import { startServer } from '../src/server.js';
 import { tlsSetup } from '../src/tls/certificate.js';
+import { median } from './processes.js';
+import { cliReadyTime } from './ready-time.js';
 import { benchUsers } from './users.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const CLI = 'mock-server/bin/basekit-server.js';
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const show = (values: number[]) => values.map((v) => Math.round(v)).join(', ');
-
-/** Milliseconds from spawning the built CLI with `args` to the line `ready` (the HTTPS line comes after the HTTP one). */
-function readyTime(args: string[], ready: RegExp, env: NodeJS.ProcessEnv): Promise<number> {
-  const started = performance.now();
-  const child = spawn(process.execPath, [CLI, '--port', '0', ...args], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (ready.test(out)) {
-        resolve(performance.now() - started);
-        child.kill('SIGKILL');
-      }
-    });
-    child.on('exit', (code, signal) => signal === null && reject(new Error(`the CLI exited (${code}) before ready`)));
-  });
-}
 
 async function startUp(): Promise<void> {
   const ROUNDS = 9;
@@ -51,18 +28,20 @@ async function startUp(): Promise<void> {
   const env = { XDG_DATA_HOME: home };
   const http = /^listening on http:/m;
   const https = /^listening on https:/m;
-  await readyTime(['--https-port', '0'], https, env); // makes the CA and the server certificate once
+  await cliReadyTime(['--https-port', '0'], { ready: https, env }); // makes the CA and the server certificate once
   const plain: number[] = [];
   const secure: number[] = [];
   const runs = [
-    async () => plain.push(await readyTime([], http, env)),
-    async () => secure.push(await readyTime(['--https-port', '0'], https, env)),
+    async () => plain.push(await cliReadyTime([], { ready: http, env })),
+    async () => secure.push(await cliReadyTime(['--https-port', '0'], { ready: https, env })),
   ];
   for (let i = 0; i < ROUNDS; i++) for (const run of i % 2 ? [...runs].reverse() : runs) await run();
   // A first start: the CA and the server certificate are made (and the x509 library loaded for it).
   const first: number[] = [];
   for (let i = 0; i < 3; i++)
-    first.push(await readyTime(['--https-port', '0'], https, { XDG_DATA_HOME: join(home, `first-${i}`) }));
+    first.push(
+      await cliReadyTime(['--https-port', '0'], { ready: https, env: { XDG_DATA_HOME: join(home, `first-${i}`) } }),
+    );
   await rm(home, { recursive: true, force: true });
   console.log(`start-up, built CLI, to its ready line (${ROUNDS} alternating rounds):`);
   console.log(`  HTTP only                         median ${Math.round(median(plain))} ms   [${show(plain)}]`);

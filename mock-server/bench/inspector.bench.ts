@@ -4,7 +4,7 @@
 // Run: `npm run bench -w @basekit/mock-server -- inspector`.
 import { startServer } from '../src/server.js';
 import { type RoundFigures, httpContender, loadGenerator } from './processes.js';
-import { benchUsers } from './users.js';
+import { benchUsers, databaseHeaders } from './users.js';
 
 const ROUNDS = 10;
 const SECONDS = 1;
@@ -14,15 +14,11 @@ const spread = (values: number[]) => `${Math.min(...values).toFixed(1)} to ${Mat
 
 async function main(): Promise<void> {
   const server = await startServer({ port: 0 });
-  const { objectStorageId, masterKey } = server.engine.project.config;
+  const { masterKey } = server.engine.project.config;
   const generator = loadGenerator();
   try {
     const [user] = await benchUsers(server, 1);
-    const headers = {
-      'X-Service-Object-Storage-Id': objectStorageId,
-      Authorization: `Bearer ${user!.accessToken}`,
-      'Content-Type': 'application/json',
-    };
+    const headers = databaseHeaders(server, user!);
     const created = await fetch(`${server.url}/object-storage/classes/Score/`, {
       method: 'POST',
       headers,

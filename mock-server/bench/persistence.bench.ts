@@ -4,35 +4,27 @@
 // alternating rounds of one run (target >= half).
 // Run: `npm run bench -w @basekit/mock-server -- persistence`.
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { StateJson } from '@basekit/engine';
 import { startServer, type RunningServer } from '../src/server.js';
-import { benchUsers } from './users.js';
+import { median } from './processes.js';
+import { cliReadyTime } from './ready-time.js';
+import { type BenchUser, benchUsers, databaseHeaders } from './users.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const CONNECTIONS = 10;
 const DURATION_SECONDS = 5;
 const ROWS = 100_000;
 const USERS = 10_000;
 const JOURNAL_RECORDS = 10_000; // the default journalCompactAfter: the most a crash can leave to replay
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
 /** Requests per second of row creates at 10 connections. */
-async function createRate(server: RunningServer, token: string): Promise<number> {
-  const { objectStorageId } = server.engine.project.config;
+async function createRate(server: RunningServer, user: BenchUser): Promise<number> {
   const target = {
     url: `${server.url}/object-storage/classes/Created`,
     method: 'POST',
-    headers: {
-      'X-Service-Object-Storage-Id': objectStorageId,
-      Authorization: `Bearer ${token}`,
-      'Content-Type': 'application/json',
-    },
+    headers: databaseHeaders(server, user),
     body: JSON.stringify({ score: 1, name: 'x', tags: ['a'] }),
   };
   await autocannon({ ...target, connections: CONNECTIONS, duration: 1 }); // warm-up
@@ -49,7 +41,7 @@ async function writeCost(): Promise<void> {
       for (const mode of ['memory', 'disk'] as const) {
         const server = await startServer({ port: 0, ...(mode === 'disk' && { dataDir: folder }) });
         const [user] = await benchUsers(server, 1, `w${round}`);
-        rates[mode].push(await createRate(server, user!.accessToken));
+        rates[mode].push(await createRate(server, user!));
         await server.close();
       }
     }
@@ -94,28 +86,6 @@ async function bigState(): Promise<StateJson> {
   return state;
 }
 
-/** Milliseconds from spawning the built CLI on `folder` to its `listening on` line; stopped with SIGKILL (no snapshot). */
-function readyTime(folder: string): Promise<number> {
-  const started = performance.now();
-  const child = spawn(process.execPath, ['mock-server/bin/basekit-server.js', '--port', '0', '--data-dir', folder], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (!out.includes('listening on')) return;
-      resolve(performance.now() - started);
-      child.kill('SIGKILL');
-    });
-    child.on(
-      'exit',
-      (code, signal) => signal === null && reject(new Error(`the server exited (${code}) before listening`)),
-    );
-  });
-}
-
 async function startUp(): Promise<void> {
   const folder = await mkdtemp(join(tmpdir(), 'basekit-bench-start-'));
   try {
@@ -123,7 +93,7 @@ async function startUp(): Promise<void> {
     const seeded = await startServer({ port: 0, dataDir: folder, initialState: await bigState() });
     await seeded.close();
     const fromSnapshot: number[] = [];
-    for (let i = 0; i < 5; i++) fromSnapshot.push(await readyTime(folder));
+    for (let i = 0; i < 5; i++) fromSnapshot.push(await cliReadyTime(['--data-dir', folder]));
 
     // A crash with a full journal: the snapshot, then JOURNAL_RECORDS row creates to replay.
     const writer = await startServer({
@@ -132,19 +102,14 @@ async function startUp(): Promise<void> {
       config: { journalCompactAfter: JOURNAL_RECORDS + 1 },
     });
     const [user] = await benchUsers(writer, 1, 'journal');
-    const { objectStorageId } = writer.engine.project.config;
-    const headers = {
-      'X-Service-Object-Storage-Id': objectStorageId,
-      Authorization: `Bearer ${user!.accessToken}`,
-      'Content-Type': 'application/json',
-    };
+    const headers = databaseHeaders(writer, user!);
     for (let i = 0; i < JOURNAL_RECORDS - 2; i++)
       await fetch(`${writer.url}/object-storage/classes/Journal`, {
         method: 'POST',
         headers,
         body: JSON.stringify({ n: i }),
       }).then((r) => r.arrayBuffer());
-    const afterCrash = await readyTime(folder); // the writer never stopped: its journal is read as a crash left it
+    const afterCrash = await cliReadyTime(['--data-dir', folder]); // the writer never stopped: its journal is read as a crash left it
     await writer.close();
 
     const line = (label: string, ms: number, all?: number[]) =>

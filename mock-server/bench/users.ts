@@ -7,6 +7,15 @@ export interface BenchUser {
   accessToken: string;
 }
 
+/** The headers of `user`'s calls to the database of `server`'s project, with a JSON body. */
+export function databaseHeaders(server: RunningServer, user: BenchUser): Record<string, string> {
+  return {
+    'X-Service-Object-Storage-Id': server.engine.project.config.objectStorageId,
+    Authorization: `Bearer ${user.accessToken}`,
+    'Content-Type': 'application/json',
+  };
+}
+
 /** Registers and logs in `count` users named `<prefix>-<i>`. */
 export async function benchUsers(server: RunningServer, count: number, prefix = 'bench'): Promise<BenchUser[]> {
   const { authenticationId, clientKey } = server.engine.project.config;

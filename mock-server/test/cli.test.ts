@@ -6,6 +6,23 @@ import { describe, expect, it } from 'vitest';
 import { startServer } from '../src/server.js';
 import { runCli } from './support/cli.js';
 
+/** The ids and keys of project `n` of a config file: `a<n>` its authentication id, `m<n>` its master key, … */
+const project = (n: number) => ({
+  authenticationId: `a${n}`,
+  clientKey: `c${n}`,
+  masterKey: `m${n}`,
+  objectStorageId: `d${n}`,
+  storageId: `s${n}`,
+  gameId: `g${n}`,
+});
+
+/** A master login at `url` with the project's authentication id and master key. */
+const masterLogin = (url: string, authenticationId: string, masterKey: string) =>
+  fetch(`${url}/auth/login`, {
+    method: 'POST',
+    headers: { 'X-Service-Authentication-Id': authenticationId, 'X-Service-Authentication-Key': masterKey },
+  });
+
 function configFile(config: unknown): string {
   const file = join(mkdtempSync(join(tmpdir(), 'basekit-cli-')), 'config.json');
   writeFileSync(file, typeof config === 'string' ? config : JSON.stringify(config));
@@ -15,10 +32,7 @@ function configFile(config: unknown): string {
 describe('basekit-server', () => {
   it('starts on a free port with the built-in config, prints "listening on" first, then the banner, and stops on SIGTERM', async () => {
     const run = await runCli(['--port', '0'], async (url) => {
-      const res = await fetch(`${url}/auth/login`, {
-        method: 'POST',
-        headers: { 'X-Service-Authentication-Id': 'dev-auth-id', 'X-Service-Authentication-Key': 'dev-master-key' },
-      });
+      const res = await masterLogin(url, 'dev-auth-id', 'dev-master-key');
       expect(((await res.json()) as { scope: string }).scope).toBe('master');
     });
     const [first, ...banner] = run.stdout.trim().split('\n');
@@ -39,20 +53,9 @@ describe('basekit-server', () => {
   });
 
   it('serves the project of a config file on the given host', async () => {
-    const file = configFile({
-      authenticationId: 'a1',
-      clientKey: 'c1',
-      masterKey: 'm1',
-      objectStorageId: 'd1',
-      storageId: 's1',
-      gameId: 'g1',
-    });
+    const file = configFile(project(1));
     const run = await runCli(['--config', file, '--port', '0', '--host', '127.0.0.1'], async (url) => {
-      const res = await fetch(`${url}/auth/login`, {
-        method: 'POST',
-        headers: { 'X-Service-Authentication-Id': 'a1', 'X-Service-Authentication-Key': 'm1' },
-      });
-      expect(res.status).toBe(200);
+      expect((await masterLogin(url, 'a1', 'm1')).status).toBe(200);
     });
     expect(run.stdout).toContain('bucket "s1"');
   });
@@ -62,14 +65,7 @@ describe('basekit-server', () => {
     expect(exposed.stdout).toMatch(
       /^ {2}WARNING: this server listens on every address of this machine, so other machines can reach it, and uses the built-in master key and client key, which everybody knows: anyone who reaches it can act as master/m,
     );
-    const own = {
-      authenticationId: 'a1',
-      clientKey: 'c1',
-      masterKey: 'm1',
-      objectStorageId: 'd1',
-      storageId: 's1',
-      gameId: 'g1',
-    };
+    const own = project(1);
     const clientOnly = await runCli([
       '--config',
       configFile({ ...own, clientKey: 'dev-client-key' }),
@@ -87,15 +83,7 @@ describe('basekit-server', () => {
   });
 
   it('refuses a bad config file with a message naming the key and the problem', async () => {
-    const file = configFile({
-      authenticationId: 'a1',
-      clientKey: 'c1',
-      masterKey: 'm1',
-      objectStorageId: 'd1',
-      storageId: 's1',
-      gameId: 'g1',
-      accessTokenTtlSeconds: 'soon',
-    });
+    const file = configFile({ ...project(1), accessTokenTtlSeconds: 'soon' });
     const run = await runCli(['--config', file, '--port', '0']);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/accessTokenTtlSeconds: must be integer/);
@@ -106,28 +94,10 @@ describe('basekit-server', () => {
   });
 
   it('serves the projects a config file declares beside its own, and refuses two with one id in one line', async () => {
-    const own = {
-      authenticationId: 'a1',
-      clientKey: 'c1',
-      masterKey: 'm1',
-      objectStorageId: 'd1',
-      storageId: 's1',
-      gameId: 'g1',
-    };
-    const second = {
-      authenticationId: 'a2',
-      clientKey: 'c2',
-      masterKey: 'm2',
-      objectStorageId: 'd2',
-      storageId: 's2',
-      gameId: 'g2',
-    };
+    const own = project(1);
+    const second = project(2);
     const run = await runCli(['--config', configFile({ ...own, projects: [second] }), '--port', '0'], async (url) => {
-      const res = await fetch(`${url}/auth/login`, {
-        method: 'POST',
-        headers: { 'X-Service-Authentication-Id': 'a2', 'X-Service-Authentication-Key': 'm2' },
-      });
-      expect(res.status).toBe(200);
+      expect((await masterLogin(url, 'a2', 'm2')).status).toBe(200);
     });
     expect(run.stdout).toContain('1 more project beside this one');
     const refused = await runCli([

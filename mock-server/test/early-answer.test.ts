@@ -53,6 +53,23 @@ function oneConnectionClient(origin: string) {
   return { client, request, opened: () => opened, close: () => dispatcher.close() };
 }
 
+/** Streams an upload of `bytes` (more than the server takes) through `request`: the 413 it is refused with. */
+async function refusedUpload(
+  request: (path: string, init?: RequestInit) => Promise<Response>,
+  headers: Record<string, string>,
+  bytes: number,
+) {
+  const { body, contentType } = await uploadInPieces([{ name: 'big.bin', content: new Uint8Array(bytes) }]);
+  const refused = await request('/files', {
+    method: 'POST',
+    headers: { ...headers, 'Content-Type': contentType },
+    body,
+    duplex: 'half',
+  } as RequestInit);
+  expect(refused.status).toBe(413);
+  return refused;
+}
+
 describe.each([
   ['HTTP', 'http', () => server.url],
   ['HTTP/1.1 over TLS', 'https', () => server.httpsUrl!],
@@ -62,14 +79,7 @@ describe.each([
     try {
       const headers = storageHeaders(client, await masterAuth(client));
       // 1 MiB: the server refuses it at 64 KiB, long before its end.
-      const { body, contentType } = await uploadInPieces([{ name: 'big.bin', content: new Uint8Array(1024 * 1024) }]);
-      const refused = await request('/files', {
-        method: 'POST',
-        headers: { ...headers, 'Content-Type': contentType },
-        body,
-        duplex: 'half',
-      } as RequestInit);
-      expect(refused.status).toBe(413);
+      const refused = await refusedUpload(request, headers, 1024 * 1024);
       expect(await refused.json()).toMatchObject({ code: 606 });
 
       const next = await request('/directories', {
@@ -91,14 +101,7 @@ describe.each([
     try {
       const headers = storageHeaders(client, await masterAuth(client));
       // 100 KiB, refused at 64 KiB: the 36 KiB left are read and dropped before the answer.
-      const { body, contentType } = await uploadInPieces([{ name: 'big.bin', content: new Uint8Array(100 * 1024) }]);
-      const refused = await request('/files', {
-        method: 'POST',
-        headers: { ...headers, 'Content-Type': contentType },
-        body,
-        duplex: 'half',
-      } as RequestInit);
-      expect(refused.status).toBe(413);
+      const refused = await refusedUpload(request, headers, 100 * 1024);
       expect(refused.headers.get('connection')).toBe('keep-alive');
       await refused.arrayBuffer();
       expect((await request('/__health')).status).toBe(200);

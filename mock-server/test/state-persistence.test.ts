@@ -31,6 +31,31 @@ async function call(server: RunningServer, path: string, init: RequestInit = {})
   return fetch(`${server.url}${path}`, init);
 }
 
+/** A master access token of the server's project. */
+const masterToken = async (server: RunningServer) =>
+  (
+    (await ok(
+      call(server, '/auth/login', {
+        method: 'POST',
+        headers: { 'X-Service-Authentication-Id': authenticationId, ...admin },
+      }),
+    )) as { access_token: string }
+  ).access_token;
+
+/** Moves the server's clock forward by `seconds` (`POST /__admin/clock`). */
+const advanceClock = (server: RunningServer, seconds: number) =>
+  ok(
+    call(server, '/__admin/clock', {
+      method: 'POST',
+      headers: { ...admin, ...json },
+      body: JSON.stringify({ advanceSeconds: seconds }),
+    }),
+  );
+
+/** Changes the server's config at run time (`PATCH /__admin/config`). */
+const patchConfig = (server: RunningServer, patch: Record<string, unknown>) =>
+  ok(call(server, '/__admin/config', { method: 'PATCH', headers: { ...admin, ...json }, body: JSON.stringify(patch) }));
+
 async function ok(response: Promise<Response>): Promise<Record<string, unknown>> {
   const res = await response;
   const body = (await res.json()) as Record<string, unknown>;
@@ -128,20 +153,8 @@ async function writeEveryKind(server: RunningServer) {
         ((await ok(call(server, '/__admin/jobs', { headers: admin })))['jobs'] as { state: string }[])[0]?.state,
     )
     .toBe('rejected');
-  await ok(
-    call(server, '/__admin/config', {
-      method: 'PATCH',
-      headers: { ...admin, ...json },
-      body: JSON.stringify({ accessTokenTtlSeconds: 3600 }),
-    }),
-  );
-  await ok(
-    call(server, '/__admin/clock', {
-      method: 'POST',
-      headers: { ...admin, ...json },
-      body: JSON.stringify({ advanceSeconds: 60 }),
-    }),
-  );
+  await patchConfig(server, { accessTokenTtlSeconds: 3600 });
+  await advanceClock(server, 60);
   return { user, refreshToken: tokens['refresh_token'] as string, rowId: row['_id'] as string };
 }
 
@@ -206,13 +219,7 @@ describe('every state under --data-dir', () => {
 
   it('drops a torn last record at start-up and keeps every record before it', async () => {
     const first = await start();
-    await ok(
-      call(first, '/__admin/clock', {
-        method: 'POST',
-        headers: { ...admin, ...json },
-        body: JSON.stringify({ advanceSeconds: 10 }),
-      }),
-    );
+    await advanceClock(first, 10);
     const log = join(dir, 'journal', 'journal-0.log');
     const whole = await readFile(log);
     await writeFile(log, Buffer.concat([whole, whole.subarray(0, whole.length - 5)])); // a second record cut short
@@ -220,13 +227,7 @@ describe('every state under --data-dir', () => {
     expect(second.restored).toMatchObject({ records: 1, dropped: expect.stringContaining('torn last record') });
     expect((await exported(second)).clockOffsetMs).toBe(10_000);
     // The start folded the record into a snapshot (before any further change): the torn bytes are gone for good.
-    await ok(
-      call(second, '/__admin/clock', {
-        method: 'POST',
-        headers: { ...admin, ...json },
-        body: JSON.stringify({ advanceSeconds: 0 }),
-      }),
-    );
+    await advanceClock(second, 0);
     expect((await readdir(join(dir, 'journal'))).sort()).toEqual(['journal-1.log', 'snapshot.json']);
   });
 
@@ -248,14 +249,7 @@ describe('every state under --data-dir', () => {
 
   it('answers a body past its limit 413 as in memory (read no further than the limit) and keeps nothing of it', async () => {
     const server = await start({ config: { maxJsonBodyBytes: 2048 } });
-    const token = (
-      (await ok(
-        call(server, '/auth/login', {
-          method: 'POST',
-          headers: { 'X-Service-Authentication-Id': authenticationId, ...admin },
-        }),
-      )) as { access_token: string }
-    ).access_token;
+    const token = await masterToken(server);
     const headers = { 'X-Service-Object-Storage-Id': objectStorageId, Authorization: `Bearer ${token}`, ...json };
     const big = JSON.stringify({ text: 'x'.repeat(10_000) });
     const chunked = () =>
@@ -290,14 +284,7 @@ describe('every state under --data-dir', () => {
 
   it('lets other changes through while an upload is still coming in, and keeps both', async () => {
     const server = await start();
-    const token = (
-      (await ok(
-        call(server, '/auth/login', {
-          method: 'POST',
-          headers: { 'X-Service-Authentication-Id': authenticationId, ...admin },
-        }),
-      )) as { access_token: string }
-    ).access_token;
+    const token = await masterToken(server);
     const boundary = 'b0undary';
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="fileItems[0].fileToUpload"; filename="slow.txt"\r\nContent-Type: text/plain\r\n\r\n`;
     const tail = `\r\n--${boundary}\r\nContent-Disposition: form-data; name="fileItems[0].path"\r\n\r\nslow\r\n--${boundary}--\r\n`;
@@ -365,13 +352,7 @@ describe('every state under --data-dir', () => {
     const first = await start();
     await first.close(); // a snapshot of generation 1 and journal-1.log
     const second = await start();
-    await ok(
-      call(second, '/__admin/clock', {
-        method: 'POST',
-        headers: { ...admin, ...json },
-        body: JSON.stringify({ advanceSeconds: 1 }),
-      }),
-    );
+    await advanceClock(second, 1);
     await rm(join(dir, 'journal', 'snapshot.json'));
     await rm(join(dir, 'journal', 'snapshot.previous.json'), { force: true });
     const failed = await startServer({ port: 0, dataDir: dir }).then(
@@ -392,30 +373,12 @@ describe('every state under --data-dir', () => {
     const areas = async (server: RunningServer) => ({ ...(await exported(server)).areas, files: undefined });
     const server = await start({ initialState: fixture });
     expect(await areas(server)).toEqual({ ...fixture.areas, files: undefined });
-    await ok(
-      call(server, '/__admin/config', {
-        method: 'PATCH',
-        headers: { ...admin, ...json },
-        body: JSON.stringify({ maxRowBytes: 4096 }),
-      }),
-    );
-    await ok(
-      call(server, '/__admin/clock', {
-        method: 'POST',
-        headers: { ...admin, ...json },
-        body: JSON.stringify({ advanceSeconds: 30 }),
-      }),
-    );
+    await patchConfig(server, { maxRowBytes: 4096 });
+    await advanceClock(server, 30);
     await ok(call(server, '/__admin/reset', { method: 'POST', headers: admin }));
     expect(await areas(server)).toEqual({ ...fixture.areas, files: undefined });
     expect((await ok(call(server, '/__admin/config', { headers: admin })))['maxRowBytes']).toBe(131072);
-    await ok(
-      call(server, '/__admin/clock', {
-        method: 'POST',
-        headers: { ...admin, ...json },
-        body: JSON.stringify({ advanceSeconds: 5 }),
-      }),
-    );
+    await advanceClock(server, 5);
     const kept = await exported(server);
     const again = await start({ initialState: { areas: {} } });
     expect(again.restored!.records).toBeGreaterThan(0);

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@basekit/engine';
+import { database } from '../../../packages/engine/test/database/support.js';
 import { launchChromium } from '../../../test/support/chromium.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { masterAuth } from '../support/users.js';
@@ -36,17 +37,9 @@ afterAll(async () => {
 
 /** The database rows and e-mails the server holds, and its config: what an attack would read or change. */
 async function serverState(): Promise<unknown> {
-  const res = await server.request('/object-storage/classes/query/Note?count=1', {
-    method: 'POST',
-    headers: {
-      'X-Service-Object-Storage-Id': 'dev-db',
-      ...(await masterAuth(server)),
-      'Content-Type': 'application/json',
-    },
-    body: '{}',
-  });
+  const { body: rows } = await database(server, await masterAuth(server)).query('Note', {}, 'count=1');
   const config = await (await server.admin('/__admin/config')).json();
-  return { rows: await res.json(), config };
+  return { rows, config };
 }
 
 describe('a page of another site', () => {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@basekit/engine';
 import { startServer } from '../../src/server.js';
 import { machineNames } from '../../src/tls/addresses.js';
+import { database } from '../../../packages/engine/test/database/support.js';
 import { http2Session, overHttp2 } from '../https/support.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { masterAuth } from '../support/users.js';
@@ -37,30 +38,15 @@ const masterLogin = (headers: Record<string, string>) =>
     headers: { 'X-Service-Authentication-Id': 'dev-auth-id', ...KEY, ...headers },
   });
 
+/** The database as master. */
+const master = async () => database(server, await masterAuth(server));
+
 async function rowCount(): Promise<number> {
-  const res = await server.request('/object-storage/classes/query/Note?count=1&limit=0', {
-    method: 'POST',
-    headers: {
-      'X-Service-Object-Storage-Id': 'dev-db',
-      ...(await masterAuth(server)),
-      'Content-Type': 'application/json',
-    },
-    body: '{}',
-  });
-  return ((await res.json()) as { count?: number }).count ?? 0;
+  return (await (await master()).query('Note', {}, 'count=1&limit=0')).body.count ?? 0;
 }
 
 async function addRow(): Promise<void> {
-  const res = await server.request('/object-storage/classes/Note', {
-    method: 'POST',
-    headers: {
-      'X-Service-Object-Storage-Id': 'dev-db',
-      ...(await masterAuth(server)),
-      'Content-Type': 'application/json',
-    },
-    body: '{"text":"kept"}',
-  });
-  expect(res.status).toBe(201);
+  expect((await (await master()).create('Note', { text: 'kept' })).status).toBe(201);
 }
 
 describe('the admin API answers no other origin', () => {

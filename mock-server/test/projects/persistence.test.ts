@@ -175,6 +175,28 @@ describe('projects in a data folder', () => {
     );
   });
 
+  it("a project's confirmation links lead to it after a restart, though they name no project", async () => {
+    const first = await start();
+    await createProject(first);
+    const config = await createProject(first, { emailConfirmation: true });
+    const headers = { 'X-Service-Authentication-Id': config.authenticationId, ...json };
+    const body = JSON.stringify({ username: 'ann', password: 'pw', email: 'ann@example.com' });
+    const { userId } = await ok(fetch(`${first.url}/auth/users`, { method: 'POST', headers, body }));
+    const outbox = await ok(
+      fetch(`${first.url}/__admin/outbox`, {
+        headers: {
+          'X-Service-Authentication-Id': config.authenticationId,
+          'X-Service-Authentication-Key': config.masterKey,
+        },
+      }),
+    );
+    const link = new URL((outbox['messages'] as { link: string }[])[0]!.link).pathname;
+    await stop(first);
+
+    const second = await start();
+    expect(await ok(fetch(`${second.url}${link}`))).toMatchObject({ userId, active: true });
+  });
+
   it('survives a stop without a snapshot: the journal of each project replays', async () => {
     const first = await start();
     const created = await createProject(first);

@@ -116,6 +116,9 @@ export class Receiver {
   }
 }
 
+/** Runs ffmpeg quietly (errors only) with `args`; its standard output. */
+const ffmpeg = (args: string[]) => execFileSync(programPath(FFMPEG), ['-hide_banner', '-loglevel', 'error', ...args]);
+
 /** A small test video (a lavfi `picture`, testsrc2 by default, with a sine tone unless `audio` is false), written with ffmpeg. */
 export function makeVideo(
   path: string,
@@ -126,10 +129,7 @@ export function makeVideo(
     ? ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:a', 'aac', '-b:a', '64k']
     : [];
   const video = `${picture}${picture.includes('=') ? ':' : '='}size=${size}:rate=25:duration=${seconds}`;
-  execFileSync(programPath(FFMPEG), [
-    '-hide_banner',
-    '-loglevel',
-    'error',
+  ffmpeg([
     '-y',
     '-f',
     'lavfi',
@@ -169,10 +169,7 @@ export function understateDuration(path: string, factor: number): void {
 /** The colour `[r, g, b]` at (x, y) of the frame at `second` of a video. */
 export function pixelAt(path: string, second: number): (x: number, y: number) => number[] {
   const { width } = probe(path);
-  const frame = execFileSync(programPath(FFMPEG), [
-    '-hide_banner',
-    '-loglevel',
-    'error',
+  const frame = ffmpeg([
     '-ss',
     String(second),
     '-i',
@@ -191,19 +188,7 @@ export function pixelAt(path: string, second: number): (x: number, y: number) =>
 /** A 40x20 half-transparent red PNG. */
 export function makeWatermark(path: string): string {
   mkdirSync(dirname(path), { recursive: true });
-  execFileSync(programPath(FFMPEG), [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'color=c=red@0.6:size=40x20,format=rgba',
-    '-frames:v',
-    '1',
-    path,
-  ]);
+  ffmpeg(['-y', '-f', 'lavfi', '-i', 'color=c=red@0.6:size=40x20,format=rgba', '-frames:v', '1', path]);
   return path;
 }
 

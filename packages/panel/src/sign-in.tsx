@@ -1,45 +1,34 @@
 import { useState } from 'preact/hooks';
 import { signIn } from './api.js';
-import { Field } from './components/field.js';
-import { Status } from './components/status.js';
+import { ActionForm } from './components/action-form.js';
+import { InputField } from './components/input-field.js';
 
 /** The sign-in form: the project's master key, checked against the admin API and kept in this tab only. */
 export function SignIn() {
   const [key, setKey] = useState('');
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
+  const run = async () => {
     try {
       await signIn(key);
     } catch (e) {
-      setError((e as { status?: number }).status === 403 ? new Error('This is not the master key of the project.') : e);
-      setBusy(false);
+      throw (e as { status?: number }).status === 403 ? new Error('This is not the master key of the project.') : e;
     }
+    // Signed in, the app shows the panel in this form's place: nothing to announce.
+    return '';
   };
   return (
     <main class="sign-in">
       <h1>basekit panel</h1>
-      <form onSubmit={submit}>
-        <Field label="Master key" hint="The server's banner shows it. It is kept in this tab only.">
-          {(id) => (
-            <input
-              id={id}
-              type="password"
-              autoComplete="off"
-              required
-              value={key}
-              onInput={(e) => setKey(e.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <button type="submit" disabled={busy}>
-          Sign in
-        </button>
-        <Status error={error} />
-      </form>
+      <ActionForm submit="Sign in" run={run}>
+        <InputField
+          label="Master key"
+          hint="The server's banner shows it. It is kept in this tab only."
+          type="password"
+          autoComplete="off"
+          required
+          value={key}
+          onValue={setKey}
+        />
+      </ActionForm>
     </main>
   );
 }

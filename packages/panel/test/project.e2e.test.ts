@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authIdHeader } from '../../engine/test/support/users.js';
+import { registerUser } from '../../engine/test/support/users.js';
 import { signIn, startPanel, type PanelTest } from './support.js';
 
 describe('panel: Project page', () => {
@@ -84,16 +84,7 @@ describe('panel: Project page', () => {
   it('exports the state as a download, imports it from a file, and resets the project', async () => {
     const { page, server } = panel;
     // E-mail confirmation is on (the test before): ann registers with an e-mail and stays inactive.
-    const body = JSON.stringify({ username: 'ann', password: 'pw-ann', email: 'ann@example.com' });
-    expect(
-      (
-        await server.request('/auth/users', {
-          method: 'POST',
-          headers: { ...authIdHeader(server), 'Content-Type': 'application/json' },
-          body,
-        })
-      ).status,
-    ).toBe(200);
+    await registerUser(server, 'ann', { email: 'ann@example.com' });
     const state = page.getByRole('region', { name: 'State' });
     const [download] = await Promise.all([
       page.waitForEvent('download'),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { authIdHeader, createUser, login } from '../../engine/test/support/users.js';
+import { authIdHeader, createUser, login, registerUser } from '../../engine/test/support/users.js';
 import { openPanel, signIn, startPanel, type PanelTest } from './support.js';
 
 describe('panel: Users page', () => {
@@ -53,8 +53,8 @@ describe('panel: Users page', () => {
 
   it('searches and pages, each with its URL', async () => {
     const { page, server } = panel;
-    for (let i = 0; i < 22; i++) await registerUser(`player${String(i).padStart(2, '0')}`);
-    await registerUser('carol', { firstName: 'Carol' });
+    for (let i = 0; i < 22; i++) await registerUser(server, `player${String(i).padStart(2, '0')}`);
+    await registerUser(server, 'carol', { firstName: 'Carol' });
     await openPanel(panel, 'users');
     await expect.poll(() => userTable().getByRole('caption').textContent()).toBe('Users (23)');
     await page.getByRole('navigation', { name: 'Users pages' }).getByRole('button', { name: 'Next' }).click();
@@ -68,19 +68,6 @@ describe('panel: Users page', () => {
     // The URL alone restores the search.
     await openPanel(panel, 'users?q=player1');
     await expect.poll(() => userTable().getByRole('caption').textContent()).toBe('Users matching “player1” (10)');
-
-    async function registerUser(username: string, profile: Record<string, string> = {}) {
-      const body = JSON.stringify({ username, password: 'pw', ...profile });
-      expect(
-        (
-          await server.request('/auth/users', {
-            method: 'POST',
-            headers: { ...authIdHeader(server), 'Content-Type': 'application/json' },
-            body,
-          })
-        ).status,
-      ).toBe(200);
-    }
   });
 
   it('finds users however their names are written, and by their id', async () => {
@@ -101,12 +88,7 @@ describe('panel: Users page', () => {
     const { page, server } = panel;
     await createUser(server, 'amy');
     await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ emailConfirmation: true }) });
-    const pending = await server.request('/auth/users', {
-      method: 'POST',
-      headers: { ...authIdHeader(server), 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: 'ida', password: 'pw', email: 'ida@example.com' }),
-    });
-    expect(pending.status).toBe(200);
+    await registerUser(server, 'ida', { email: 'ida@example.com' });
     const guestAnswer = await server.request('/auth/guest-users', { method: 'POST', headers: authIdHeader(server) });
     expect(guestAnswer.status).toBe(201);
     const guest = (await guestAnswer.json()) as { username: string };
@@ -194,14 +176,7 @@ describe('panel: Users page', () => {
   it('shows the outbox with each confirmation link, and activates a user who has not confirmed', async () => {
     const { page, server } = panel;
     await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ emailConfirmation: true }) });
-    for (const name of ['eve', 'fay']) {
-      const body = JSON.stringify({ username: name, password: 'pw', email: `${name}@example.com` });
-      await server.request('/auth/users', {
-        method: 'POST',
-        headers: { ...authIdHeader(server), 'Content-Type': 'application/json' },
-        body,
-      });
-    }
+    for (const name of ['eve', 'fay']) await registerUser(server, name, { email: `${name}@example.com` });
     await openPanel(panel, 'users');
     const mails = page.getByRole('table', { name: 'E-mails (2)' });
     const link = mails.getByRole('link', { name: 'Confirmation link for fay@example.com' });

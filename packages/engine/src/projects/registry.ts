@@ -1,5 +1,7 @@
 import { getPath } from 'hono/utils/url';
 import { SERVER_KEYS, type Config } from '../config.js';
+import { SecretMap } from '../shared/auth/secrets.js';
+import { confirmationToken } from '../shared/confirmation-link.js';
 import { ApiError, ErrorCode, badRequest } from '../shared/errors.js';
 import { servicePath } from '../shared/http/path.js';
 import type { HostedProject } from './hosted.js';
@@ -32,6 +34,15 @@ export class ProjectRegistry {
   /** `x-<word>-` of every header word any project accepts. */
   #prefixes: string[] = [];
   #serverUrl: string | undefined;
+  /**
+   * The project of each confirmation link a project took in (`Project.linkMade`). Links that left their project
+   * (their user deleted, the state replaced) stay until looked up or until the map is rebuilt; a removed project's
+   * go with it.
+   */
+  #links = new SecretMap<HostedProject>();
+  /** How many links the map held when last rebuilt: it is rebuilt from the projects' links at twice as many (+1,024). */
+  #linksKept = 0;
+  #rebuildingLinks = false;
 
   constructor(readonly defaultProject: HostedProject) {
     this.#hosted = [defaultProject];
@@ -80,6 +91,8 @@ export class ProjectRegistry {
     if (index <= 0) return;
     this.#hosted.splice(index, 1);
     hosted.project.registration = undefined;
+    hosted.project.linkMade = () => {};
+    for (const token of hosted.project.links()) if (this.#links.get(token) === hosted) this.#links.delete(token);
     this.#reindex();
   }
 
@@ -140,14 +153,45 @@ export class ProjectRegistry {
 
   /** The project that made a link (a confirmation link: `Project.madeLink`), or of the bucket a download path starts with. */
   #byPath(path: string): HostedProject | undefined {
-    const maker = this.#hosted.find(({ project }) => project.madeLink(path));
+    const token = confirmationToken(path);
+    const maker = token === undefined ? undefined : this.#linkMaker(token, path);
     if (maker) return maker;
     const end = path.indexOf('/', 1);
     return this.#byId.get('bucket')!.get(path.slice(1, end === -1 ? undefined : end));
   }
 
+  /** The project holding the confirmation link `path`: one lookup, whatever the number of projects. */
+  #linkMaker(token: string, path: string): HostedProject | undefined {
+    const kept = this.#links.get(token);
+    if (!kept || kept.project.madeLink(path)) return kept;
+    // A link its project no longer holds, or that another project took in too (one export imported into two): the
+    // projects are asked, as before. Only a link once made gets here, and nobody but its recipient knows it.
+    this.#links.delete(token);
+    const maker = this.#hosted.find(({ project }) => project.madeLink(path));
+    if (maker) this.#links.set(token, maker);
+    return maker;
+  }
+
+  /**
+   * Keeps the project of a link; the map is rebuilt from the projects' own links once it has doubled since it last
+   * was, after the change under way (a state being replaced tells its links one by one) is whole.
+   */
+  #linkMade(token: string, hosted: HostedProject): void {
+    this.#links.set(token, hosted);
+    if (this.#rebuildingLinks || this.#links.size <= 2 * this.#linksKept + 1024) return;
+    this.#rebuildingLinks = true;
+    queueMicrotask(() => {
+      this.#links = new SecretMap();
+      for (const each of this.#hosted) for (const link of each.project.links()) this.#links.set(link, each);
+      this.#linksKept = this.#links.size;
+      this.#rebuildingLinks = false;
+    });
+  }
+
   /** Makes the project's config changes (`PATCH /__admin/config`, reset) keep its ids unique and indexed. */
   #register(hosted: HostedProject, isDefault: boolean): void {
+    for (const token of hosted.project.links()) this.#links.set(token, hosted);
+    hosted.project.linkMade = (token) => this.#linkMade(token, hosted);
     hosted.project.registration = {
       check: (config) => {
         // The default project's config is the server's: of the server's keys, only its `projects` are fixed at start.

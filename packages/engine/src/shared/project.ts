@@ -98,6 +98,13 @@ export class Project {
    * reaches with no header naming its project: the server's registry sends it here. Set by the area that makes them.
    */
   madeLink: (path: string) => boolean = () => false;
+  /** The tokens of the confirmation links this project holds (set by the users area). */
+  links: () => Iterable<string> = () => [];
+  /**
+   * Tells the server's registry of a confirmation link this project now holds (made, imported or restored), so that
+   * the link's project is found in one lookup whatever the number of projects. Set by the registry.
+   */
+  linkMade: (token: string) => void = () => {};
   /** The address the server listens on (`http://host:port`), set by the Node server once listening. */
   serverUrl: string | undefined;
   readonly #state = new Map<string, unknown>();

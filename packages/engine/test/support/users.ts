@@ -32,12 +32,15 @@ export async function login(
   return json;
 }
 
-/** Registers a user over HTTP and logs them in with the client key. */
-export async function createUser(
+/**
+ * Registers a user over HTTP with the password `pw-<username>` (not logged in: with e-mail confirmation on, a user
+ * with an e-mail stays inactive); throws with the response body when it fails.
+ */
+export async function registerUser(
   server: TestServer,
   username: string,
   profile: Record<string, string> = {},
-): Promise<TestUser> {
+): Promise<{ userId: string; password: string }> {
   const password = `pw-${username}`;
   const res = await server.request('/auth/users', {
     method: 'POST',
@@ -46,6 +49,16 @@ export async function createUser(
   });
   const record = (await res.json()) as { userId: string };
   if (res.status !== 200) throw new Error(`register failed: ${res.status} ${JSON.stringify(record)}`);
+  return { userId: record.userId, password };
+}
+
+/** Registers a user over HTTP and logs them in with the client key. */
+export async function createUser(
+  server: TestServer,
+  username: string,
+  profile: Record<string, string> = {},
+): Promise<TestUser> {
+  const { userId, password } = await registerUser(server, username, profile);
   const tokens = await login(
     server,
     { username, password },
@@ -53,7 +66,7 @@ export async function createUser(
   );
   const accessToken = tokens['access_token'] as string;
   return {
-    userId: record.userId,
+    userId,
     username,
     password,
     accessToken,

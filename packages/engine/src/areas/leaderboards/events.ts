@@ -63,11 +63,15 @@ function checkEvent(project: Project, userId: string, body: Record<string, unkno
   return { userId, eventName, values: eventValues(project.config.events, eventName, fieldsAndValues) };
 }
 
-/** Every leaderboard defined on a field the event carries aggregates the new value; the overflow of a sum is checked before anything changes. */
+/**
+ * Every leaderboard defined on a field the event carries aggregates the new value; the overflow of a sum is checked
+ * before anything changes. Only the boards defined on the event are visited, however many the project has.
+ */
 function applyEvent(project: Project, { userId, eventName, values }: CheckedEvent, undo?: Undo): void {
   const state = leaderboards(project);
   const changes: [Leaderboard, Scores][] = [];
-  for (const board of state.boards.values()) {
+  for (const id of state.byEvent.get(eventName) ?? []) {
+    const board = state.boards.get(id)!;
     const boardValues = board.definition.fields.map(({ event, field }) =>
       event === eventName ? values.get(field) : undefined,
     );

@@ -5,6 +5,8 @@ import { Leaderboard, Standing, type StandingJson } from './leaderboard.js';
 
 interface LeaderboardsState {
   boards: Map<string, Leaderboard>;
+  /** Event name -> the ids of the boards defined on one of its fields, in the config's order: what an event feeds. */
+  byEvent: Map<string, string[]>;
   /** The `reached` number of the next score change. */
   sequence: number;
   /** The config `boards` were last matched against (the admin API can replace it at any time). */
@@ -25,6 +27,14 @@ function match(state: LeaderboardsState, config: Config): LeaderboardsState {
     boards.set(definition.id, state.boards.get(definition.id)?.redefined(definition) ?? new Leaderboard(definition));
   }
   state.boards = boards;
+  state.byEvent = new Map();
+  for (const { id, fields } of config.leaderboards) {
+    for (const event of new Set(fields.map((field) => field.event))) {
+      const ids = state.byEvent.get(event);
+      if (ids) ids.push(id);
+      else state.byEvent.set(event, [id]);
+    }
+  }
   state.matched = config;
   return state;
 }
@@ -44,7 +54,7 @@ function fromJSON(json: unknown): LeaderboardsState {
   const { sequence, boards } = json as LeaderboardsJson;
   if (!Number.isSafeInteger(sequence) || !Array.isArray(boards))
     throw new Error('leaderboards: "sequence" and "boards" are required');
-  const state: LeaderboardsState = { boards: new Map(), sequence, matched: undefined };
+  const state: LeaderboardsState = { boards: new Map(), byEvent: new Map(), sequence, matched: undefined };
   for (const { definition, standings } of boards) {
     if (!Array.isArray(standings) || !standings.every(isStanding))
       throw new Error(`leaderboards: malformed standings of "${definition?.id}"`);
@@ -61,7 +71,7 @@ function fromJSON(json: unknown): LeaderboardsState {
 
 export const leaderboardsState: StateSlice<LeaderboardsState> = {
   key: 'leaderboards',
-  init: () => ({ boards: new Map(), sequence: 1, matched: undefined }),
+  init: () => ({ boards: new Map(), byEvent: new Map(), sequence: 1, matched: undefined }),
   toJSON: (state, project): LeaderboardsJson => ({
     sequence: state.sequence,
     boards: [...match(state, project.config).boards.values()].map((board) => ({

@@ -8,7 +8,7 @@ import type { JobRecord } from './job-record.js';
 import type { SettingKind, SettingRecord } from './setting-kinds.js';
 import { validateSetting } from './setting-checks.js';
 import { simulatedRunner } from './simulated-runner.js';
-import { MASTER_OWNER } from './queue.js';
+import { JobQueue, MASTER_OWNER } from './queue.js';
 import { transcoderState, type TranscoderState } from './state.js';
 import { booksFor, type SettingsOwner } from './setting-books.js';
 
@@ -87,8 +87,9 @@ export function submitConvert(project: Project, moment: Moment, owner: SettingsO
   if (spec.watermark && !spec.preset)
     throw invalid('watermark', 'needs "preset": a watermark is drawn on converted video');
   const queueOwner = owner ?? MASTER_OWNER;
+  const queue = (state.queue ??= new JobQueue(() => state.policy));
   const maxWaiting = project.config.transcoderMaxQueuedJobsPerUser;
-  if (owner !== undefined && state.queue.waiting(queueOwner) >= maxWaiting) {
+  if (owner !== undefined && queue.waiting(queueOwner) >= maxWaiting) {
     throw new ApiError(
       400,
       ErrorCode.TOO_MANY_JOBS,
@@ -114,7 +115,7 @@ export function submitConvert(project: Project, moment: Moment, owner: SettingsO
   const runner = capability?.runner ?? simulatedRunner;
   // A request replayed from the journal at start-up only rebuilds the record: its job ran (or was cut short) before.
   if (!project.restoring)
-    state.queue.push(queueOwner, () =>
+    queue.push(queueOwner, () =>
       runJob(project, runner, state.policy, { ...spec, upload, record }).finally(() =>
         project.backgroundChange(transcoderState),
       ),

@@ -1,6 +1,6 @@
 import type { StateSlice } from '../../shared/project.js';
 import type { JobRecord } from './job-record.js';
-import { JobQueue } from './queue.js';
+import type { JobQueue } from './queue.js';
 import { SETTING_KINDS, type SettingKind, type SettingRecord } from './setting-kinds.js';
 
 /** How jobs are scheduled and deliveries retried; changed through `PATCH /__admin/transcoder/policy`. */
@@ -36,7 +36,8 @@ export interface TranscoderState {
   /** Every job of the project by queueId, in submission order. */
   jobs: Map<string, JobRecord>;
   policy: TranscoderPolicy;
-  queue: JobQueue;
+  /** Made by the first job (`jobs.ts`, loaded then), so that a page of msw that converts nothing does not fetch it. */
+  queue?: JobQueue;
 }
 
 type BookJson = Partial<Record<SettingKind, SettingRecord[]>>;
@@ -66,14 +67,12 @@ export function settingsJson(s: TranscoderState): Pick<TranscoderJson, 'settings
 }
 
 function create({ settings, userSettings, jobs, policy }: TranscoderJson): TranscoderState {
-  const state: TranscoderState = {
+  return {
     settings: settingsBook(settings),
     userSettings: new Map(Object.entries(userSettings).map(([userId, book]) => [userId, settingsBook(book)])),
     jobs: new Map(jobs.map((j) => [j.queueId, j])),
     policy,
-    queue: new JobQueue(() => state.policy),
   };
-  return state;
 }
 
 export const transcoderState: StateSlice<TranscoderState> = {

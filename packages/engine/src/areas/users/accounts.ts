@@ -5,7 +5,7 @@ import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
 import { sendConfirmation } from './confirmation.js';
 import { hashPassword } from '../../shared/auth/password.js';
-import { addUser, removeUser, usersState, type StoredUser, type UsersState } from './state.js';
+import { addUser, changeUser, removeUser, usersState, type StoredUser, type UsersState } from './state.js';
 import {
   checkFieldsSize,
   readProfileUpdate,
@@ -96,12 +96,8 @@ export function updateUser(project: Project, user: StoredUser, body: Record<stri
   const { userId, passwordHash, ...fields } = user;
   checkFieldsSize({ ...fields, ...profile }, project.config.maxUserFieldsBytes);
   const state = project.state(usersState);
-  if (profile.username !== undefined && profile.username !== user.username) {
-    assertUsernameFree(state, profile.username);
-    state.byUsername.delete(user.username);
-    state.byUsername.set(profile.username, user.userId);
-  }
-  Object.assign(user, profile);
+  if (profile.username !== undefined && profile.username !== user.username) assertUsernameFree(state, profile.username);
+  changeUser(state, user, profile);
   return user;
 }
 

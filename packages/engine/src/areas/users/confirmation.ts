@@ -2,10 +2,8 @@ import { ApiError, ErrorCode } from '../../shared/errors.js';
 import { newKeptSecret } from '../../shared/ids.js';
 import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
+import { CONFIRMATION_PATH, confirmationToken } from '../../shared/confirmation-link.js';
 import { usersState, type StoredUser } from './state.js';
-
-/** Where a confirmation link points; `routes.ts` serves it with GET. */
-export const CONFIRMATION_PATH = '/auth/confirm';
 
 /**
  * Where links the server sends point: the config's `publicUrl`, else the address the server listens on. A client's
@@ -24,6 +22,7 @@ function linkBase(project: Project, requestOrigin: string): string {
 export function sendConfirmation(project: Project, moment: Moment, user: StoredUser, requestOrigin: string): void {
   const token = newKeptSecret(moment);
   project.state(usersState).confirmations.add(token, { userId: user.userId });
+  project.linkMade(token);
   const link = `${linkBase(project, requestOrigin)}${CONFIRMATION_PATH}/${token}`;
   project.outbox.push({
     to: user.email,
@@ -35,10 +34,8 @@ export function sendConfirmation(project: Project, moment: Moment, user: StoredU
 
 /** Whether `path` is a confirmation link `project` sent (and still knows). */
 export function isConfirmationLink(project: Project, path: string): boolean {
-  const prefix = `${CONFIRMATION_PATH}/`;
-  return (
-    path.startsWith(prefix) && project.state(usersState).confirmations.get(path.slice(prefix.length)) !== undefined
-  );
+  const token = confirmationToken(path);
+  return token !== undefined && project.state(usersState).confirmations.get(token) !== undefined;
 }
 
 /**

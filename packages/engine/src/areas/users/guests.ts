@@ -5,7 +5,7 @@ import type { Project } from '../../shared/project.js';
 import { assertUsernameFree } from './accounts.js';
 import { hashPassword, verifyPassword } from '../../shared/auth/password.js';
 import { userRecord, type UserRecord } from './record.js';
-import { addUser, usersState, type StoredUser } from './state.js';
+import { addUser, changeUser, usersState, type StoredUser } from './state.js';
 import { readProfile, rejectUnknownKeys, requiredString } from './validation.js';
 
 /** A new guest as the published client reads it: the user record, the id again as `id`, and the generated password. */
@@ -112,8 +112,6 @@ export async function completeGuestRegistration(
   // Checked again: another request may have completed this guest or taken the name while the hashes were computed.
   guestOf(project, userId);
   assertUsernameFree(state, username);
-  state.byUsername.delete(guest.username);
-  state.byUsername.set(username, userId);
-  Object.assign(guest, profile, { passwordHash, guest: false });
+  changeUser(state, guest, { ...profile, passwordHash, guest: false });
   return guest;
 }

@@ -17,5 +17,8 @@ export const usersArea: Area = {
       has: (userId) => project.state(usersState).users.has(userId),
     };
     project.madeLink = (path) => isConfirmationLink(project, path);
+    project.links = function* () {
+      for (const [token] of project.state(usersState).confirmations) yield token;
+    };
   },
 };

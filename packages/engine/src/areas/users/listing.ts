@@ -1,8 +1,9 @@
 import { ErrorCode, badRequest } from '../../shared/errors.js';
 import type { Project } from '../../shared/project.js';
+import type { SubstringIndex } from '../../shared/util/substring-index.js';
 import { containsFolded, foldText } from '../../shared/util/text-search.js';
 import { userRecord, type UserRecord } from './record.js';
-import { usersState, type StoredUser } from './state.js';
+import { type StoredUser, type UsersState, searchTexts, usersState } from './state.js';
 import { rejectUnknownKeys } from './validation.js';
 
 /** The user list response (the contract's `UserList`); `userCount` counts every match, not just this page. */
@@ -34,21 +35,35 @@ export function countUsers(project: Project): { numberOfUser: number } {
 }
 
 /**
- * Users whose firstName, lastName, username or email contains `word`, ignoring case (the contract's `searchUsers`). A substring
- * match reads every user (as a database's `LIKE '%word%'` without a trigram index does): its cost grows with the
- * users, and `userCount` counts every match.
+ * The users by the pieces of their searched fields, built from every user at the first search after the state was
+ * made (start-up, an import, a restore, a reset); the state's own helpers keep it up to date from then on.
  */
-export function searchUsers(project: Project, word: string, { page, pageSize }: Paging): UserList {
-  const needle = word.toLowerCase();
-  const start = page * pageSize;
-  const found: StoredUser[] = [];
-  let userCount = 0;
-  for (const u of project.state(usersState).users.values()) {
-    if (![u.firstName, u.lastName, u.username, u.email].some((value) => value.toLowerCase().includes(needle))) continue;
-    if (userCount >= start && found.length < pageSize) found.push(u);
-    userCount++;
+async function searchIndex(state: UsersState): Promise<SubstringIndex<StoredUser>> {
+  if (!state.search) {
+    // Loaded with the first search, so that a page of msw that never searches does not fetch it.
+    const { SubstringIndex } = await import('../../shared/util/substring-index.js');
+    // Checked again: another search may have built it while the module loaded.
+    if (!state.search) {
+      const index = new SubstringIndex<StoredUser>();
+      for (const user of state.users.values()) index.add(user, searchTexts(user));
+      state.search = index;
+    }
   }
-  return { userCount, users: found.map((u) => userRecord(project, u)) };
+  return state.search;
+}
+
+/**
+ * Users whose firstName, lastName, username or email contains `word` (not empty), ignoring case (the contract's
+ * `searchUsers`), in registration order. Read through the search index (`searchIndex`): the cost follows the users
+ * that may match, not the number of users, and `userCount` counts every match.
+ */
+export async function searchUsers(project: Project, word: string, paging: Paging): Promise<UserList> {
+  const needle = word.toLowerCase();
+  const state = project.state(usersState);
+  const matches = [...(await searchIndex(state)).candidates(needle)].filter((u) =>
+    [u.firstName, u.lastName, u.username, u.email].some((value) => value.toLowerCase().includes(needle)),
+  );
+  return pageOf(project, state, matches, paging);
 }
 
 /** Which users the admin API's search keeps (the panel's Users page): every given part must match. */
@@ -61,26 +76,31 @@ export interface UserFilter {
 
 /**
  * Users matching `filter`, in registration order (admin API, beyond the spec): a person's name is found however it
- * is typed (`garcia` finds `García`), and a user id pasted whole finds its user. Reads every user, like the search.
+ * is typed (`garcia` finds `García`), and a user id pasted whole finds its user. A text is looked up in the search
+ * index, as the service's search is; without one, every user is read when `active` or `guest` is given (a filter on
+ * a column no index keeps), and only the page otherwise.
  */
-export function findUsers(project: Project, filter: UserFilter, { page, pageSize }: Paging): UserList {
-  const needle = filter.text === undefined ? undefined : foldText(filter.text);
+export async function findUsers(project: Project, filter: UserFilter, paging: Paging): Promise<UserList> {
+  const state = project.state(usersState);
+  const { text, active, guest } = filter;
+  const needle = text === undefined ? '' : foldText(text);
+  if (needle === '' && active === undefined && guest === undefined) return listUsers(project, paging);
+  const keeps = (u: StoredUser) =>
+    (active === undefined || u.active === active) && (guest === undefined || u.guest === guest);
+  if (needle === '') return pageOf(project, state, [...state.users.values()].filter(keeps), paging);
+  const matches = [...(await searchIndex(state)).candidates(needle)].filter((u) =>
+    containsFolded([u.username, u.firstName, u.lastName, u.email, u.phoneNumber], needle),
+  );
+  const byId = state.users.get(text!);
+  if (byId && !matches.includes(byId)) matches.push(byId);
+  return pageOf(project, state, matches.filter(keeps), paging);
+}
+
+/** One page of `matches` (any order, each once) in registration order; `userCount` counts them all. */
+function pageOf(project: Project, state: UsersState, matches: StoredUser[], { page, pageSize }: Paging): UserList {
   const start = page * pageSize;
-  const found: StoredUser[] = [];
-  let userCount = 0;
-  for (const u of project.state(usersState).users.values()) {
-    if (filter.active !== undefined && u.active !== filter.active) continue;
-    if (filter.guest !== undefined && u.guest !== filter.guest) continue;
-    if (
-      needle !== undefined &&
-      u.userId !== filter.text &&
-      !containsFolded([u.username, u.firstName, u.lastName, u.email, u.phoneNumber], needle)
-    )
-      continue;
-    if (userCount >= start && found.length < pageSize) found.push(u);
-    userCount++;
-  }
-  return { userCount, users: found.map((u) => userRecord(project, u)) };
+  const users = matches.sort(state.order.compare).slice(start, start + pageSize);
+  return { userCount: matches.length, users: users.map((u) => userRecord(project, u)) };
 }
 
 /**

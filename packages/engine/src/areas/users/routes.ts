@@ -16,7 +16,8 @@ import {
   userById,
   userByUsername,
 } from './accounts.js';
-import { CONFIRMATION_PATH, confirmRegistration } from './confirmation.js';
+import { CONFIRMATION_PATH } from '../../shared/confirmation-link.js';
+import { confirmRegistration } from './confirmation.js';
 import { completeGuestRegistration, registerGuest } from './guests.js';
 import {
   PAGE_SIZE,
@@ -148,10 +149,10 @@ usersRoutes.put('/auth/users/me', changes(), authIdOr404, bearer, async (c) => {
   return recordOf(c, updateUser(c.env.project, user, await readJsonObject(c)));
 });
 
-usersRoutes.get('/auth/users/search', reads, authIdOr417, master(), (c) => {
+usersRoutes.get('/auth/users/search', reads, authIdOr417, master(), async (c) => {
   const word = c.req.query('word');
   if (!word) throw badRequest(ErrorCode.VALIDATION_FAILED, 'query parameter "word" is required');
-  return c.json(searchUsers(c.env.project, word, paging(c)));
+  return c.json(await searchUsers(c.env.project, word, paging(c)));
 });
 
 usersRoutes.get('/auth/users', reads, authIdOr417, master(), (c) => c.json(listUsers(c.env.project, paging(c))));
@@ -185,7 +186,9 @@ usersRoutes.delete('/auth/users/:userId', changes(), authIdOr404, master(), (c) 
 });
 
 // Admin API (not part of the service contract; the panel's user actions the service's API has no operation for).
-usersRoutes.get('/__admin/users', reads, adminKey, (c) => c.json(findUsers(c.env.project, userFilterOf(c), paging(c))));
+usersRoutes.get('/__admin/users', reads, adminKey, async (c) =>
+  c.json(await findUsers(c.env.project, userFilterOf(c), paging(c))),
+);
 
 usersRoutes.put('/__admin/users/:userId/password', changes({ secrets: { json: ['password'] } }), adminKey, async (c) =>
   recordOf(c, await setPassword(c.env.project, c.env.moment, c.req.param('userId'), await readJsonObject(c))),

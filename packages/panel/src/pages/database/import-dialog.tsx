@@ -3,7 +3,7 @@ import { ServiceError } from '@basekit/sdk/core';
 import { useState } from 'preact/hooks';
 import { admin } from '../../api.js';
 import { Dialog } from '../../components/dialog.js';
-import { Field } from '../../components/field.js';
+import { FileField } from '../../components/file-field.js';
 import { Status } from '../../components/status.js';
 import { useAction } from '../../use-action.js';
 import { readCsvFile, readJsonFile, refusedLine, type ImportFile } from './transfer.js';
@@ -61,17 +61,7 @@ export function ImportDialog({
           A CSV file whose first line names the columns, or a JSON file: an array of rows, or an export of the panel.
           Rows keep their <code>_id</code> and timestamps when the file has them.
         </p>
-        <Field label="File (CSV or JSON)">
-          {(id) => (
-            <input
-              id={id}
-              type="file"
-              accept=".csv,.json,text/csv,application/json"
-              required
-              onChange={(e) => setFile(e.currentTarget.files?.[0])}
-            />
-          )}
-        </Field>
+        <FileField label="File (CSV or JSON)" accept=".csv,.json,text/csv,application/json" onFile={setFile} />
         <button type="submit" disabled={action.busy || !file}>
           Import
         </button>

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { Field } from '../../components/field.js';
+import { InputField } from '../../components/input-field.js';
 import { Status } from '../../components/status.js';
 import { kindOf, toDraft, type Edits, type Kind } from './row-draft.js';
 import { saveEdits } from './row-save.js';
@@ -107,9 +108,7 @@ export function RowEditor({
         );
       })}
       <div class="toolbar">
-        <Field label="New column">
-          {(id) => <input id={id} value={newName} onInput={(e) => setNewName(e.currentTarget.value)} />}
-        </Field>
+        <InputField label="New column" value={newName} onValue={setNewName} />
         <Field label="Its type">
           {(id) => (
             <select id={id} value={newKind} onChange={(e) => setNewKind(e.currentTarget.value as Kind)}>

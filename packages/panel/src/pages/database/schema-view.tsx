@@ -4,7 +4,7 @@ import { admin } from '../../api.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { DataTable } from '../../components/data-table.js';
 import { Dialog } from '../../components/dialog.js';
-import { Field } from '../../components/field.js';
+import { InputField } from '../../components/input-field.js';
 import { Status } from '../../components/status.js';
 import { href, navigate } from '../../router.js';
 import { useAction } from '../../use-action.js';
@@ -185,9 +185,7 @@ function RenameDialog({
           if (name.trim() && name.trim() !== column.name) onRename(name.trim());
         }}
       >
-        <Field label="New name">
-          {(id) => <input id={id} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
-        </Field>
+        <InputField label="New name" value={name} onValue={setName} />
         <p>
           The values of {count(column.rowsWithValue, 'row')} of {table} move to the new name. Apps, queries and saved
           links that name {column.name} will no longer find it.

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { Field } from '../../components/field.js';
+import { InputField } from '../../components/input-field.js';
 import { href } from '../../router.js';
 import type { AclEntry, Draft } from './row-draft.js';
 
@@ -36,18 +37,15 @@ export function ValueEditor({ label, draft, onChange }: EditorProps<Draft>) {
       );
     case 'Date':
       return (
-        <Field label={label} hint="UTC, ISO 8601: 2024-01-02T15:04:05.678Z">
-          {(id) => (
-            <input
-              id={id}
-              class="mono"
-              placeholder="YYYY-MM-DDTHH:MM:SS.mmmZ"
-              spellcheck={false}
-              value={draft.text}
-              onInput={(e) => change({ ...draft, text: e.currentTarget.value })}
-            />
-          )}
-        </Field>
+        <InputField
+          label={label}
+          hint="UTC, ISO 8601: 2024-01-02T15:04:05.678Z"
+          class="mono"
+          placeholder="YYYY-MM-DDTHH:MM:SS.mmmZ"
+          spellcheck={false}
+          value={draft.text}
+          onValue={(text) => change({ ...draft, text })}
+        />
       );
     case 'JSON':
       return (
@@ -65,16 +63,12 @@ export function ValueEditor({ label, draft, onChange }: EditorProps<Draft>) {
       );
     default:
       return (
-        <Field label={label}>
-          {(id) => (
-            <input
-              id={id}
-              inputMode={draft.kind === 'Number' ? 'decimal' : undefined}
-              value={draft.text}
-              onInput={(e) => change({ ...draft, text: e.currentTarget.value })}
-            />
-          )}
-        </Field>
+        <InputField
+          label={label}
+          inputMode={draft.kind === 'Number' ? 'decimal' : undefined}
+          value={draft.text}
+          onValue={(text) => change({ ...draft, text })}
+        />
       );
   }
 }

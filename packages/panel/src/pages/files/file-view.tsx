@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { CopyButton } from '../../components/copy-button.js';
-import { Field } from '../../components/field.js';
+import { InputField } from '../../components/input-field.js';
 import { Status } from '../../components/status.js';
 import { UserLink } from '../../components/user-link.js';
 import { href, navigate } from '../../router.js';
@@ -104,9 +104,7 @@ function Download({ names, name }: { names: string[]; name: string }) {
   const [saveAs, setSaveAs] = useState(name);
   return (
     <div class="toolbar">
-      <Field label="Save as">
-        {(id) => <input id={id} value={saveAs} onInput={(e) => setSaveAs(e.currentTarget.value)} />}
-      </Field>
+      <InputField label="Save as" value={saveAs} onValue={setSaveAs} />
       <a class="button" href={downloadUrl(names, { name: saveAs || name })} download={saveAs || name}>
         Download
       </a>
@@ -127,9 +125,7 @@ function Rename({ names, name }: { names: string[]; name: string }) {
   };
   return (
     <form class="toolbar" onSubmit={submit}>
-      <Field label="New name">
-        {(id) => <input id={id} required value={newName} onInput={(e) => setNewName(e.currentTarget.value)} />}
-      </Field>
+      <InputField label="New name" required value={newName} onValue={setNewName} />
       <button type="submit" disabled={action.busy || newName === name}>
         Rename
       </button>

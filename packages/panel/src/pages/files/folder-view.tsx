@@ -1,9 +1,10 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { focusField, usePageCommands } from '../../commands.js';
+import { ActionForm } from '../../components/action-form.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { DataTable } from '../../components/data-table.js';
-import { Field } from '../../components/field.js';
+import { InputField } from '../../components/input-field.js';
 import { Pager } from '../../components/pager.js';
 import { Status } from '../../components/status.js';
 import { UserLink } from '../../components/user-link.js';
@@ -206,9 +207,13 @@ function SearchForm({ search, onSearch }: { search: string; onSearch: (text: str
         onSearch(text.trim());
       }}
     >
-      <Field label="Search by name" hint="In this folder and every folder below it; case and accents ignored.">
-        {(id) => <input id={id} type="search" value={text} onInput={(e) => setText(e.currentTarget.value)} />}
-      </Field>
+      <InputField
+        label="Search by name"
+        hint="In this folder and every folder below it; case and accents ignored."
+        type="search"
+        value={text}
+        onValue={setText}
+      />
       <button type="submit">Search</button>
       {search && (
         <button type="button" onClick={() => onSearch('')}>
@@ -221,26 +226,16 @@ function SearchForm({ search, onSearch }: { search: string; onSearch: (text: str
 
 function NewFolder({ folder, onCreated }: { folder: string[]; onCreated: () => void }) {
   const [name, setName] = useState('');
-  const action = useAction();
-  const submit = (event: Event) => {
-    event.preventDefault();
-    void action.run(async () => {
-      await createFolder([...folder, name]);
-      setName('');
-      onCreated();
-      return `Folder ${name} created.`;
-    });
+  const submit = async () => {
+    await createFolder([...folder, name]);
+    setName('');
+    onCreated();
+    return `Folder ${name} created.`;
   };
   return (
-    <form class="toolbar" onSubmit={submit}>
-      <Field label="New folder">
-        {(id) => <input id={id} required value={name} onInput={(e) => setName(e.currentTarget.value)} />}
-      </Field>
-      <button type="submit" disabled={action.busy}>
-        Create folder
-      </button>
-      <Status error={action.error}>{action.message}</Status>
-    </form>
+    <ActionForm class="toolbar" submit="Create folder" run={submit}>
+      <InputField label="New folder" required value={name} onValue={setName} />
+    </ActionForm>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { Field } from '../../components/field.js';
+import { InputField } from '../../components/input-field.js';
 import { Status } from '../../components/status.js';
 import { useAction } from '../../use-action.js';
 import { transfer } from './storage.js';
@@ -26,9 +26,12 @@ export function TransferForm({
     });
   return (
     <form class="toolbar" onSubmit={(e) => e.preventDefault()}>
-      <Field label="Destination folder" hint="A path from the root, e.g. photos/2024; missing folders are created.">
-        {(id) => <input id={id} value={destination} onInput={(e) => setDestination(e.currentTarget.value)} />}
-      </Field>
+      <InputField
+        label="Destination folder"
+        hint="A path from the root, e.g. photos/2024; missing folders are created."
+        value={destination}
+        onValue={setDestination}
+      />
       <label>
         <input type="checkbox" checked={replace} onChange={(e) => setReplace(e.currentTarget.checked)} /> Replace
         entries of the same name

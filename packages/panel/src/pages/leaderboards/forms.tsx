@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { updateConfig } from '../../api.js';
+import { ActionForm } from '../../components/action-form.js';
 import { Field } from '../../components/field.js';
-import { Status } from '../../components/status.js';
-import { useAction } from '../../use-action.js';
+import { InputField } from '../../components/input-field.js';
 import { fieldLabel, upsert, type BoardField, type EventDefinition, type LeaderboardDefinition } from './model.js';
 
 // A leaderboard ranks by one to three fields (the contract's `LeaderboardScores`: three scores), in this priority.
@@ -12,9 +12,7 @@ const PRIORITIES = ['Field 1 (first priority)', 'Field 2', 'Field 3'];
 export function EventForm({ events }: { events: EventDefinition[] }) {
   const [name, setName] = useState('');
   const [fields, setFields] = useState('');
-  const action = useAction();
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const submit = async () => {
     const definition = {
       name: name.trim(),
       fields: fields
@@ -22,28 +20,24 @@ export function EventForm({ events }: { events: EventDefinition[] }) {
         .map((f) => f.trim())
         .filter(Boolean),
     };
-    void action.run(async () => {
-      await updateConfig({ events: upsert(events, definition, (e) => e.name) });
-      setName('');
-      setFields('');
-      return `Event ${definition.name} saved.`;
-    });
+    await updateConfig({ events: upsert(events, definition, (e) => e.name) });
+    setName('');
+    setFields('');
+    return `Event ${definition.name} saved.`;
   };
   return (
-    <form onSubmit={submit} aria-label="Define an event">
+    <ActionForm aria-label="Define an event" submit="Save event" run={submit}>
       <div class="toolbar">
-        <Field label="Event name">
-          {(id) => <input id={id} required value={name} onInput={(e) => setName(e.currentTarget.value)} />}
-        </Field>
-        <Field label="Event fields" hint="comma-separated, e.g. score, kills">
-          {(id) => <input id={id} required value={fields} onInput={(e) => setFields(e.currentTarget.value)} />}
-        </Field>
+        <InputField label="Event name" required value={name} onValue={setName} />
+        <InputField
+          label="Event fields"
+          hint="comma-separated, e.g. score, kills"
+          required
+          value={fields}
+          onValue={setFields}
+        />
       </div>
-      <button type="submit" disabled={action.busy}>
-        Save event
-      </button>
-      <Status error={action.error}>{action.message}</Status>
-    </form>
+    </ActionForm>
   );
 }
 
@@ -68,30 +62,26 @@ export function BoardForm({
   );
   const [aggregation, setAggregation] = useState(definition?.aggregation ?? 'best');
   const [order, setOrder] = useState(definition?.order ?? 'desc');
-  const action = useAction();
   const choices = events.flatMap((e) => e.fields.map((field): BoardField => ({ event: e.name, field })));
 
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const submit = async () => {
     const next: LeaderboardDefinition = {
       id: id.trim(),
       fields: fields.filter(Boolean).map((f) => JSON.parse(f) as BoardField),
       aggregation,
       order,
     };
-    void action.run(async () => {
-      await updateConfig({ leaderboards: upsert(boards, next, (b) => b.id) });
-      onSaved?.(next.id);
-      return `Leaderboard ${next.id} saved.`;
-    });
+    await updateConfig({ leaderboards: upsert(boards, next, (b) => b.id) });
+    onSaved?.(next.id);
+    return `Leaderboard ${next.id} saved.`;
   };
   return (
-    <form onSubmit={submit} aria-label={definition ? 'Change the definition' : 'Define a leaderboard'}>
-      {!definition && (
-        <Field label="Leaderboard id">
-          {(fieldId) => <input id={fieldId} required value={id} onInput={(e) => setId(e.currentTarget.value)} />}
-        </Field>
-      )}
+    <ActionForm
+      aria-label={definition ? 'Change the definition' : 'Define a leaderboard'}
+      submit={definition ? 'Save definition' : 'Define leaderboard'}
+      run={submit}
+    >
+      {!definition && <InputField label="Leaderboard id" required value={id} onValue={setId} />}
       <div class="toolbar">
         {PRIORITIES.map((label, i) => (
           <Field label={label} key={label}>
@@ -136,10 +126,6 @@ export function BoardForm({
           )}
         </Field>
       </div>
-      <button type="submit" disabled={action.busy}>
-        {definition ? 'Save definition' : 'Define leaderboard'}
-      </button>
-      <Status error={action.error}>{action.message}</Status>
-    </form>
+    </ActionForm>
   );
 }

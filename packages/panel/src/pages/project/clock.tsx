@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ClockReading } from '@basekit/sdk/admin';
 import { admin, type ProjectConfig } from '../../api.js';
 import { Field } from '../../components/field.js';
+import { InputField } from '../../components/input-field.js';
 import { Status } from '../../components/status.js';
 import { useAction } from '../../use-action.js';
 import { useLoad } from '../../use-load.js';
@@ -34,19 +35,15 @@ export function Clock({ config }: { config: ProjectConfig }) {
       {clock.data && <Ticking reading={clock.data} />}
       <Status error={clock.error} />
       <form class="toolbar" onSubmit={move}>
-        <Field label="Move forward by">
-          {(id) => (
-            <input
-              id={id}
-              type="number"
-              min={0}
-              step="any"
-              required
-              value={amount}
-              onInput={(e) => setAmount(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+        <InputField
+          label="Move forward by"
+          type="number"
+          min={0}
+          step="any"
+          required
+          value={amount}
+          onValue={setAmount}
+        />
         <Field label="Unit">
           {(id) => (
             <select id={id} value={unit} onChange={(e) => setUnit(e.currentTarget.value as Unit)}>

@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { updateConfig, type ProjectConfig } from '../../api.js';
-import { Field } from '../../components/field.js';
-import { Status } from '../../components/status.js';
-import { useAction } from '../../use-action.js';
+import { ActionForm } from '../../components/action-form.js';
+import { InputField } from '../../components/input-field.js';
 
 type Services = ProjectConfig['services'];
 const SERVICES: (keyof Services)[] = ['users', 'database', 'storage', 'transcoder', 'leaderboards'];
@@ -13,7 +12,6 @@ export function Settings({ config }: { config: ProjectConfig }) {
   const [emailConfirmation, setEmailConfirmation] = useState(config.emailConfirmation);
   const [accessTtl, setAccessTtl] = useState(String(config.accessTokenTtlSeconds));
   const [refreshTtl, setRefreshTtl] = useState(String(config.refreshTokenTtlSeconds));
-  const saving = useAction();
   // The server's values whenever they change (a save, a reset, an import).
   useEffect(() => {
     setServices(config.services);
@@ -22,23 +20,20 @@ export function Settings({ config }: { config: ProjectConfig }) {
     setRefreshTtl(String(config.refreshTokenTtlSeconds));
   }, [config]);
 
-  const save = async (event: Event) => {
-    event.preventDefault();
-    void saving.run(async () => {
-      await updateConfig({
-        services,
-        emailConfirmation,
-        accessTokenTtlSeconds: Number(accessTtl),
-        refreshTokenTtlSeconds: Number(refreshTtl),
-      });
-      return 'Settings saved.';
+  const save = async () => {
+    await updateConfig({
+      services,
+      emailConfirmation,
+      accessTokenTtlSeconds: Number(accessTtl),
+      refreshTokenTtlSeconds: Number(refreshTtl),
     });
+    return 'Settings saved.';
   };
 
   return (
     <section aria-labelledby="settings-heading">
       <h2 id="settings-heading">Settings</h2>
-      <form onSubmit={save} class="settings">
+      <ActionForm class="settings" submit="Save settings" run={save}>
         <fieldset>
           <legend>Services</legend>
           {SERVICES.map((name) => (
@@ -60,37 +55,14 @@ export function Settings({ config }: { config: ProjectConfig }) {
           />{' '}
           E-mail confirmation (new users stay inactive until they open the link of their e-mail)
         </label>
-        <Field label="Access token lifetime (seconds)">
-          {(id) => (
-            <input
-              id={id}
-              type="number"
-              min={1}
-              step={1}
-              required
-              value={accessTtl}
-              onInput={(e) => setAccessTtl(e.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <Field label="Refresh token lifetime (seconds)">
-          {(id) => (
-            <input
-              id={id}
-              type="number"
-              min={1}
-              step={1}
-              required
-              value={refreshTtl}
-              onInput={(e) => setRefreshTtl(e.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <button type="submit" disabled={saving.busy}>
-          Save settings
-        </button>
-        <Status error={saving.error}>{saving.message}</Status>
-      </form>
+        <SecondsField label="Access token lifetime (seconds)" value={accessTtl} onValue={setAccessTtl} />
+        <SecondsField label="Refresh token lifetime (seconds)" value={refreshTtl} onValue={setRefreshTtl} />
+      </ActionForm>
     </section>
   );
+}
+
+/** A whole number of seconds, at least one. */
+function SecondsField({ label, value, onValue }: { label: string; value: string; onValue: (value: string) => void }) {
+  return <InputField label={label} type="number" min={1} step={1} required value={value} onValue={onValue} />;
 }

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { admin, reloadConfig, type ProjectConfig } from '../../api.js';
 import { DataTable } from '../../components/data-table.js';
-import { Field } from '../../components/field.js';
+import { InputField } from '../../components/input-field.js';
 import { Status } from '../../components/status.js';
 import { useAction } from '../../use-action.js';
 import { useLoad } from '../../use-load.js';
@@ -67,17 +67,14 @@ export function Snapshots({ config }: { config: ProjectConfig }) {
         ]}
       />
       <form class="toolbar" onSubmit={save}>
-        <Field label="Snapshot name" hint="letters, digits, . _ -; an existing name is replaced">
-          {(id) => (
-            <input
-              id={id}
-              required
-              pattern="[A-Za-z0-9][\w.\-]{0,99}"
-              value={name}
-              onInput={(e) => setName(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+        <InputField
+          label="Snapshot name"
+          hint="letters, digits, . _ -; an existing name is replaced"
+          required
+          pattern="[A-Za-z0-9][\w.\-]{0,99}"
+          value={name}
+          onValue={setName}
+        />
         <button type="submit" disabled={action.busy}>
           Save a snapshot
         </button>

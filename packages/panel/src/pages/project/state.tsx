@@ -2,7 +2,7 @@ import type { StateSummary } from '@basekit/sdk/admin';
 import { useState } from 'preact/hooks';
 import { admin, project, reloadConfig } from '../../api.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
-import { Field } from '../../components/field.js';
+import { FileField } from '../../components/file-field.js';
 import { Status } from '../../components/status.js';
 import { fileTime, saveFile } from '../../save-file.js';
 import { useAction } from '../../use-action.js';
@@ -59,17 +59,7 @@ export function StateActions() {
         </button>
       </div>
       <form class="toolbar" onSubmit={importState}>
-        <Field label="State file (a JSON export)">
-          {(id) => (
-            <input
-              id={id}
-              type="file"
-              accept="application/json,.json"
-              required
-              onChange={(e) => setFile(e.currentTarget.files?.[0])}
-            />
-          )}
-        </Field>
+        <FileField label="State file (a JSON export)" accept="application/json,.json" onFile={setFile} />
         <button type="submit">Import state</button>
       </form>
       <Status error={action.error}>{action.message}</Status>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { press, usePageCommands } from '../../commands.js';
 import { Field } from '../../components/field.js';
+import { InputField } from '../../components/input-field.js';
 import { Status } from '../../components/status.js';
 import { count } from '../../plural.js';
 import { href, setQuery, useRoute } from '../../router.js';
@@ -280,27 +281,19 @@ export function RequestList() {
             </select>
           )}
         </Field>
-        <Field label="Caller">
-          {(id) => (
-            <input
-              id={id}
-              placeholder="username, user id, master or anonymous"
-              value={draft.user}
-              onInput={(e) => setDraft({ ...draft, user: e.currentTarget.value })}
-            />
-          )}
-        </Field>
-        <Field label="Text">
-          {(id) => (
-            <input
-              id={id}
-              type="search"
-              placeholder="in the path or the bodies"
-              value={draft.text}
-              onInput={(e) => setDraft({ ...draft, text: e.currentTarget.value })}
-            />
-          )}
-        </Field>
+        <InputField
+          label="Caller"
+          placeholder="username, user id, master or anonymous"
+          value={draft.user}
+          onValue={(user) => setDraft({ ...draft, user })}
+        />
+        <InputField
+          label="Text"
+          type="search"
+          placeholder="in the path or the bodies"
+          value={draft.text}
+          onValue={(text) => setDraft({ ...draft, text })}
+        />
         <button type="submit">Filter</button>
         {filtered && <a href={href('requests')}>Clear filters</a>}
       </form>

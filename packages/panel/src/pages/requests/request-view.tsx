@@ -76,6 +76,25 @@ function Body({ body, label }: { body: BodyView; label: string }) {
   }
 }
 
+/** One side of the exchange, the request or the response: its headers and its body. */
+function Message({
+  name,
+  message,
+}: {
+  name: 'Request' | 'Response';
+  message: { headers: Record<string, string>; body: BodyView };
+}) {
+  const heading = `${name.toLowerCase()}-heading`;
+  return (
+    <section aria-labelledby={heading}>
+      <h3 id={heading}>{name}</h3>
+      <Headers headers={message.headers} />
+      <h4>Body</h4>
+      <Body body={message.body} label={`${name} body`} />
+    </section>
+  );
+}
+
 /**
  * One request in full: what, who, when, and its headers (secrets masked) and bodies on both sides; copy it as curl,
  * or send it again (the server has its secrets) and open the new request.
@@ -140,18 +159,8 @@ export function RequestView({ id }: { id: string }) {
             </dd>
           </dl>
           <div class="columns">
-            <section aria-labelledby="request-heading">
-              <h3 id="request-heading">Request</h3>
-              <Headers headers={shown.request.headers} />
-              <h4>Body</h4>
-              <Body body={shown.request.body} label="Request body" />
-            </section>
-            <section aria-labelledby="response-heading">
-              <h3 id="response-heading">Response</h3>
-              <Headers headers={shown.response.headers} />
-              <h4>Body</h4>
-              <Body body={shown.response.body} label="Response body" />
-            </section>
+            <Message name="Request" message={shown.request} />
+            <Message name="Response" message={shown.response} />
           </div>
         </>
       )}

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
+import { ActionForm } from '../../components/action-form.js';
 import { Field } from '../../components/field.js';
-import { Status } from '../../components/status.js';
+import { InputField } from '../../components/input-field.js';
 import { href, navigate } from '../../router.js';
-import { useAction } from '../../use-action.js';
 import { convert, KINDS, type AllSettings, type Kind, type Reference } from './calls.js';
 
 /** Choices of a settings reference, as the select's values: none, the kind's default, or a record by name. */
@@ -16,25 +16,23 @@ const DEFAULT = '\u0000default';
 export function ConvertForm({ all }: { all: AllSettings }) {
   const [url, setUrl] = useState('');
   const [choices, setChoices] = useState<Partial<Record<Kind, string>>>({ upload: DEFAULT, preset: DEFAULT });
-  const action = useAction();
-  const submit = (event: Event) => {
-    event.preventDefault();
-    void action.run(async () => {
-      const references = Object.fromEntries(KINDS.map((kind) => [kind, reference(choices[kind] ?? NONE)]));
-      const { requestId } = await convert(url, references);
-      navigate(href('transcoder', 'jobs', requestId));
-      return `Queued request ${requestId}.`;
-    });
+  const submit = async () => {
+    const references = Object.fromEntries(KINDS.map((kind) => [kind, reference(choices[kind] ?? NONE)]));
+    const { requestId } = await convert(url, references);
+    navigate(href('transcoder', 'jobs', requestId));
+    return `Queued request ${requestId}.`;
   };
   return (
-    <form onSubmit={submit} aria-labelledby="transcoder-convert">
+    <ActionForm aria-labelledby="transcoder-convert" submit="Convert" run={submit}>
       <h2 id="transcoder-convert">Convert a video</h2>
-      <Field
+      <InputField
         label="Source address"
         hint={`An http(s) address the server can fetch, e.g. a file of this storage: ${location.origin}/<bucket>/<path>`}
-      >
-        {(id) => <input id={id} type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} />}
-      </Field>
+        type="url"
+        required
+        value={url}
+        onValue={setUrl}
+      />
       <div class="toolbar">
         {KINDS.map((kind) => (
           <Field key={kind} label={`${kind[0]!.toUpperCase()}${kind.slice(1)} setting`}>
@@ -56,11 +54,7 @@ export function ConvertForm({ all }: { all: AllSettings }) {
           </Field>
         ))}
       </div>
-      <button type="submit" disabled={action.busy}>
-        Convert
-      </button>
-      <Status error={action.error}>{action.message}</Status>
-    </form>
+    </ActionForm>
   );
 }
 

@@ -1,9 +1,8 @@
 import { useState } from 'preact/hooks';
+import { ActionForm } from '../../components/action-form.js';
 import { DataTable } from '../../components/data-table.js';
 import { Field } from '../../components/field.js';
-import { Status } from '../../components/status.js';
 import { UserLink } from '../../components/user-link.js';
-import { useAction } from '../../use-action.js';
 import { KINDS, saveSetting, type AllSettings, type Kind, type SettingRecord } from './calls.js';
 
 /** A record to start from, per kind: the fields of its settings schema in openapi/areas/transcoder.yaml. */
@@ -84,27 +83,23 @@ function fieldsOf({ name: _name, default: _default, ...fields }: SettingRecord):
 function SaveForm({ onSaved }: { onSaved: () => void }) {
   const [kind, setKind] = useState<Kind>('preset');
   const [text, setText] = useState(() => JSON.stringify(TEMPLATES.preset, null, 2));
-  const action = useAction();
   const choose = (next: Kind) => {
     setKind(next);
     setText(JSON.stringify(TEMPLATES[next], null, 2));
   };
-  const submit = (event: Event) => {
-    event.preventDefault();
-    void action.run(async () => {
-      let record: unknown;
-      try {
-        record = JSON.parse(text);
-      } catch (error) {
-        throw new Error(`The record is not JSON: ${(error as Error).message}`);
-      }
-      const saved = await saveSetting(kind, record);
-      onSaved();
-      return `Saved the ${kind} setting "${saved.name}".`;
-    });
+  const submit = async () => {
+    let record: unknown;
+    try {
+      record = JSON.parse(text);
+    } catch (error) {
+      throw new Error(`The record is not JSON: ${(error as Error).message}`);
+    }
+    const saved = await saveSetting(kind, record);
+    onSaved();
+    return `Saved the ${kind} setting "${saved.name}".`;
   };
   return (
-    <form onSubmit={submit} class="setting-form">
+    <ActionForm class="setting-form" submit="Save setting" run={submit}>
       <h3>Save a setting for the project</h3>
       <Field label="Kind">
         {(id) => (
@@ -122,10 +117,6 @@ function SaveForm({ onSaved }: { onSaved: () => void }) {
           <textarea id={id} rows={10} spellcheck={false} value={text} onInput={(e) => setText(e.currentTarget.value)} />
         )}
       </Field>
-      <button type="submit" disabled={action.busy}>
-        Save setting
-      </button>
-      <Status error={action.error}>{action.message}</Status>
-    </form>
+    </ActionForm>
   );
 }

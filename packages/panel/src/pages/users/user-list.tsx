@@ -4,6 +4,7 @@ import { usePageCommands } from '../../commands.js';
 import { DataTable } from '../../components/data-table.js';
 import { Dialog } from '../../components/dialog.js';
 import { Field } from '../../components/field.js';
+import { InputField } from '../../components/input-field.js';
 import { Pager } from '../../components/pager.js';
 import { Status } from '../../components/status.js';
 import { href, navigate, setQuery, useRoute } from '../../router.js';
@@ -88,17 +89,13 @@ export function UserList() {
     <>
       <div class="toolbar">
         <form class="toolbar" role="search" onSubmit={submitSearch}>
-          <Field label="Search users">
-            {(id) => (
-              <input
-                id={id}
-                type="search"
-                placeholder="name, e-mail or user id"
-                value={draft.q}
-                onInput={(e) => setDraft({ ...draft, q: e.currentTarget.value })}
-              />
-            )}
-          </Field>
+          <InputField
+            label="Search users"
+            type="search"
+            placeholder="name, e-mail or user id"
+            value={draft.q}
+            onValue={(q) => setDraft({ ...draft, q })}
+          />
           <FlagSelect label="Active" value={draft.active} onChange={(active) => setDraft({ ...draft, active })} />
           <FlagSelect label="Guest" value={draft.guest} onChange={(guest) => setDraft({ ...draft, guest })} />
           <button type="submit">Search</button>

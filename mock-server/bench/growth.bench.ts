@@ -1,0 +1,353 @@
+// Per-request costs at a small and at a large project, side by side: each operation asks the same thing of both
+// (the same ten matches, the same link), so a cost that grows with the project shows as a ratio above 1. The user
+// searches (the service's and the admin API's) at 1,000 and 100,000 users, the project of a confirmation link at 10
+// and 1,000 projects, a game event at 1 and 1,000 leaderboards. In the engine, no HTTP, the process's CPU time a
+// call, rounds taking turns, medians; "before" is the engine's previous code, copied verbatim into this file, run
+// over the same state, and checked to answer the same first. The whole request through `engine.fetch` is printed
+// beside. `GROWTH_ONLY=searches|links|events` runs one part.
+import { DEFAULT_CONFIG, type Engine, createEngine, resolveConfig } from '@basekit/engine';
+import { type Paging, findUsers, searchUsers } from '../../packages/engine/src/areas/users/listing.js';
+import { userRecord } from '../../packages/engine/src/areas/users/record.js';
+import { type StoredUser, usersState } from '../../packages/engine/src/areas/users/state.js';
+import type { Project } from '../../packages/engine/src/shared/project.js';
+import { SubstringIndex } from '../../packages/engine/src/shared/util/substring-index.js';
+import { containsFolded, foldText } from '../../packages/engine/src/shared/util/text-search.js';
+
+const USERS = [1_000, 100_000] as const;
+const PROJECTS = [10, 1_000] as const;
+const LEADERBOARDS = [1, 1_000] as const;
+const ROUNDS = 12;
+/** How long each contender runs in a round. */
+const SPAN_MS = 100;
+const PAGE: Paging = { page: 0, pageSize: 20 };
+const FIRST = ['Ann', 'Bob', 'Chiara', 'Dmitri', 'Emma', 'Farid', 'Grace', 'Hiro', 'Ines', 'José', 'Kai', 'Lena'];
+const LAST = ['Rossi', 'Smith', 'Müller', 'García', 'Novak', 'Okafor', 'Tanaka', 'Dubois', 'Silva', 'Nguyen'];
+
+// The engine's searches before the index (packages/engine/src/areas/users/listing.ts), verbatim.
+function searchUsersBefore(project: Project, word: string, { page, pageSize }: Paging) {
+  const needle = word.toLowerCase();
+  const start = page * pageSize;
+  const found: StoredUser[] = [];
+  let userCount = 0;
+  for (const u of project.state(usersState).users.values()) {
+    if (![u.firstName, u.lastName, u.username, u.email].some((value) => value.toLowerCase().includes(needle))) continue;
+    if (userCount >= start && found.length < pageSize) found.push(u);
+    userCount++;
+  }
+  return { userCount, users: found.map((u) => userRecord(project, u)) };
+}
+function findUsersBefore(project: Project, filter: { text?: string }, { page, pageSize }: Paging) {
+  const needle = filter.text === undefined ? undefined : foldText(filter.text);
+  const start = page * pageSize;
+  const found: StoredUser[] = [];
+  let userCount = 0;
+  for (const u of project.state(usersState).users.values()) {
+    if (
+      needle !== undefined &&
+      u.userId !== filter.text &&
+      !containsFolded([u.username, u.firstName, u.lastName, u.email, u.phoneNumber], needle)
+    )
+      continue;
+    if (userCount >= start && found.length < pageSize) found.push(u);
+    userCount++;
+  }
+  return { userCount, users: found.map((u) => userRecord(project, u)) };
+}
+
+/** `count` users; ten of them, spread over the registration order, are named Quärtz. */
+function usersOf(count: number): StoredUser[] {
+  return Array.from({ length: count }, (_, i) => ({
+    userId: `u${String(i).padStart(23, '0')}`,
+    username: `user${i}`,
+    firstName: FIRST[i % FIRST.length]!,
+    lastName: i % (count / 10) === 7 ? 'Quärtz' : LAST[(i * 7) % LAST.length]!,
+    email: `user${i}@example.com`,
+    phoneNumber: i % 3 === 0 ? `+39 06 ${1_000_000 + i}` : '',
+    avatar: '',
+    guest: false,
+    active: true,
+    extra: {},
+    passwordHash: 'x',
+    createdAt: 0,
+  }));
+}
+
+const masterHeaders = { 'X-Service-Authentication-Key': DEFAULT_CONFIG.masterKey };
+const request = (engine: Engine, path: string, headers: Record<string, string>, init: RequestInit = {}) =>
+  engine.fetch(new Request(`http://bench${path}`, { ...init, headers }));
+
+async function masterToken(engine: Engine): Promise<string> {
+  const res = await request(
+    engine,
+    '/auth/login',
+    { ...masterHeaders, 'X-Service-Authentication-Id': DEFAULT_CONFIG.authenticationId },
+    { method: 'POST' },
+  );
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const ms = (value: number) => (value >= 1 ? `${value.toFixed(2)} ms` : `${(value * 1000).toFixed(1)} µs`);
+/**
+ * The mean CPU time of `run` (the process's, all its threads: garbage collection included), called again and again
+ * for at least `SPAN_MS` of wall time (and 3 times). CPU time rather than wall time: on a machine shared with other
+ * work, the wall time of a few microseconds mostly measures the waits for a core.
+ */
+async function time(run: () => unknown): Promise<number> {
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  let calls = 0;
+  while (calls < 3 || performance.now() - started < SPAN_MS) {
+    await run();
+    calls++;
+  }
+  const { user, system } = process.cpuUsage(cpu);
+  return (user + system) / 1000 / calls;
+}
+
+/** One operation's contenders, timed in rounds that take turns; each contender's median per size. */
+async function rounds(contenders: Record<string, (size: 0 | 1) => () => unknown>) {
+  const times = new Map<string, number[]>();
+  const names = Object.keys(contenders);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const name of round % 2 ? [...names].reverse() : names) {
+      for (const size of round % 4 < 2 ? ([0, 1] as const) : ([1, 0] as const)) {
+        const key = `${name}:${size}`;
+        times.set(key, [...(times.get(key) ?? []), await time(contenders[name]!(size))]);
+      }
+    }
+  }
+  return (name: string, size: 0 | 1) => median(times.get(`${name}:${size}`)!);
+}
+
+function row(operation: string, at: (name: string, size: 0 | 1) => number, names: string[]): string {
+  const cells = names.flatMap((name) => {
+    const [small, large] = [at(name, 0), at(name, 1)];
+    return [ms(small), ms(large), `${(large / small).toFixed(2)}×`];
+  });
+  return `| ${operation} | ${cells.join(' | ')} |`;
+}
+
+async function benchSearches(): Promise<void> {
+  const engines = await Promise.all(
+    USERS.map(async (count) => {
+      const engine = createEngine({ initialState: { areas: { users: { users: usersOf(count) } } } });
+      await engine.ready;
+      return engine;
+    }),
+  );
+  const projects = engines.map((engine) => engine.project);
+  const tokens = await Promise.all(engines.map(masterToken));
+  const someId = (size: 0 | 1) => `u${String(USERS[size] / 2 + 3).padStart(23, '0')}`;
+  const operations = [
+    {
+      name: 'service search `quärtz` (10 of the users)',
+      before: (size: 0 | 1) => searchUsersBefore(projects[size]!, 'quärtz', PAGE),
+      now: (size: 0 | 1) => searchUsers(projects[size]!, 'quärtz', PAGE),
+      path: () => '/auth/users/search?word=qu%C3%A4rtz',
+      headers: (size: 0 | 1) => ({
+        'X-Service-Authentication-Id': DEFAULT_CONFIG.authenticationId,
+        Authorization: `Bearer ${tokens[size]}`,
+      }),
+    },
+    {
+      name: 'admin search `quartz` (10, accents folded)',
+      before: (size: 0 | 1) => findUsersBefore(projects[size]!, { text: 'quartz' }, PAGE),
+      now: (size: 0 | 1) => findUsers(projects[size]!, { text: 'quartz' }, PAGE),
+      path: () => '/__admin/users?q=quartz',
+      headers: () => masterHeaders,
+    },
+    {
+      name: 'admin search by a user id (1)',
+      before: (size: 0 | 1) => findUsersBefore(projects[size]!, { text: someId(size) }, PAGE),
+      now: (size: 0 | 1) => findUsers(projects[size]!, { text: someId(size) }, PAGE),
+      path: (size: 0 | 1) => `/__admin/users?q=${someId(size)}`,
+      headers: () => masterHeaders,
+    },
+  ];
+  console.log(
+    `\nUser searches at ${USERS.map((n) => n.toLocaleString('en')).join(' and ')} users (the same matches in both), in the engine, CPU time a call, median of ${ROUNDS} rounds taking turns\n`,
+  );
+  console.log(
+    '| operation | before, small | before, large | large/small | now, small | now, large | large/small | whole request now, small | large | large/small |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const op of operations) {
+    for (const size of [0, 1] as const) {
+      const [before, now] = [JSON.stringify(op.before(size)), JSON.stringify(await op.now(size))];
+      const answered = JSON.stringify(await (await request(engines[size]!, op.path(size), op.headers(size))).json());
+      if (before !== now || now !== answered)
+        throw new Error(`${op.name}: the answers differ\n${before}\n${now}\n${answered}`);
+    }
+    const at = await rounds({
+      before: (size) => () => op.before(size),
+      now: (size) => () => op.now(size),
+      request: (size) => async () => (await request(engines[size]!, op.path(size), op.headers(size))).arrayBuffer(),
+    });
+    console.log(row(op.name, at, ['before', 'now', 'request']));
+  }
+
+  // The floor: a request that reads nothing of the users, at both sizes (a larger heap costs every request a little).
+  const floor = await rounds({
+    request: (size) => async () => (await request(engines[size]!, '/__health', {})).arrayBuffer(),
+  });
+  console.log(
+    `| \`GET /__health\` (reads no user), for the floor | | | | | | | ${ms(floor('request', 0))} | ${ms(floor('request', 1))} | ${(floor('request', 1) / floor('request', 0)).toFixed(2)}× |`,
+  );
+
+  // What the index holds at the large size: the heap it takes, measured alone over the same texts.
+  const users = [...projects[1]!.state(usersState).users.values()];
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const index = new SubstringIndex<StoredUser>();
+  for (const u of users) {
+    const fields = [u.username, u.firstName, u.lastName, u.email, u.phoneNumber];
+    index.add(
+      u,
+      fields.flatMap((value) => [value.toLowerCase(), foldText(value)]),
+    );
+  }
+  gc?.();
+  const bytes = process.memoryUsage().heapUsed - heapBefore;
+  console.log(
+    `\nThe search index at ${users.length.toLocaleString('en')} users: ${(bytes / 2 ** 20).toFixed(1)} MiB of heap (${Math.round(bytes / users.length)} bytes a user)`,
+  );
+  if (index.candidates('zzz').next().done !== true) throw new Error('unexpected match');
+  await Promise.all(engines.map((engine) => engine.close()));
+}
+
+async function benchLinks(): Promise<void> {
+  const setups = await Promise.all(
+    PROJECTS.map(async (count) => {
+      const engine = createEngine();
+      await engine.ready;
+      let last = { id: DEFAULT_CONFIG.authenticationId, masterKey: DEFAULT_CONFIG.masterKey };
+      for (let i = 1; i < count; i++) {
+        const res = await request(
+          engine,
+          '/__admin/projects',
+          { ...masterHeaders, 'Content-Type': 'application/json' },
+          {
+            method: 'POST',
+            body: '{}',
+          },
+        );
+        const { config } = (await res.json()) as { config: { authenticationId: string; masterKey: string } };
+        last = { id: config.authenticationId, masterKey: config.masterKey };
+      }
+      // The link is the last project's: before, every project was asked before it.
+      const token = 'ab'.repeat(32);
+      const state = {
+        areas: {
+          users: {
+            users: usersOf(10).map((u, i) => ({ ...u, active: i !== 0 })),
+            confirmations: [[token, usersOf(10)[0]!.userId]],
+          },
+        },
+      };
+      const imported = await request(
+        engine,
+        '/__admin/state',
+        { 'X-Service-Authentication-Id': last.id, 'X-Service-Authentication-Key': last.masterKey },
+        { method: 'PUT', body: JSON.stringify(state) },
+      );
+      if (imported.status !== 200) throw new Error(`import failed: ${imported.status}`);
+      return { engine, path: `/auth/confirm/${token}`, lastId: last.id };
+    }),
+  );
+  const registry = (size: 0 | 1) => setups[size]!.engine.projects.registry;
+  const linkRequest = (size: 0 | 1) => new Request(`http://bench${setups[size]!.path}`);
+  // Before: each project asked in turn whether it made the link (the registry's `#byPath`).
+  const before = (size: 0 | 1) =>
+    registry(size)
+      .list()
+      .find(({ project }) => project.madeLink(setups[size]!.path));
+  for (const size of [0, 1] as const) {
+    const lastId = setups[size]!.lastId;
+    if (before(size)?.project.config.authenticationId !== lastId) throw new Error('before: another project');
+    if (registry(size).resolve(linkRequest(size)).project.config.authenticationId !== lastId)
+      throw new Error('now: another project');
+    if ((await setups[size]!.engine.fetch(linkRequest(size))).status !== 200) throw new Error('the link fails');
+  }
+  const at = await rounds({
+    before: (size) => () => before(size),
+    now: (size) => () => registry(size).resolve(linkRequest(size)),
+    request: (size) => async () => (await setups[size]!.engine.fetch(linkRequest(size))).arrayBuffer(),
+    floor: (size) => async () => (await setups[size]!.engine.fetch(new Request('http://bench/__health'))).arrayBuffer(),
+  });
+  console.log(
+    `\nThe project of a confirmation link at ${PROJECTS.map((n) => n.toLocaleString('en')).join(' and ')} projects (the link is the last project's), CPU time a call, median of ${ROUNDS} rounds taking turns ("now" includes building the Request)\n`,
+  );
+  console.log(
+    '| operation | before, small | before, large | large/small | now, small | now, large | large/small | whole request now, small | large | large/small |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log(row('`GET /auth/confirm/<token>`: its project', at, ['before', 'now', 'request']));
+  console.log(
+    `| \`GET /__health\` (no link), for the floor | | | | | | | ${ms(at('floor', 0))} | ${ms(at('floor', 1))} | ${(at('floor', 1) / at('floor', 0)).toFixed(2)}× |`,
+  );
+  await Promise.all(setups.map(({ engine }) => engine.close()));
+}
+
+/** A project whose `count` leaderboards are all on other events than `match_end` but one. */
+async function gameEngine(count: number): Promise<{ engine: Engine; token: string }> {
+  const others = Array.from({ length: count - 1 }, (_, i) => `other_${i}`);
+  const config = resolveConfig({
+    ...DEFAULT_CONFIG,
+    events: [{ name: 'match_end', fields: ['score'] }, ...others.map((name) => ({ name, fields: ['score'] }))],
+    leaderboards: [
+      { id: 'high-score', fields: [{ event: 'match_end', field: 'score' }] },
+      ...others.map((name) => ({ id: name, fields: [{ event: name, field: 'score' }] })),
+    ],
+  });
+  const engine = createEngine({ config });
+  await engine.ready;
+  const idHeader = { 'X-Service-Authentication-Id': DEFAULT_CONFIG.authenticationId };
+  const json = { ...idHeader, 'Content-Type': 'application/json' };
+  await request(engine, '/auth/users', json, { method: 'POST', body: '{"username":"ann","password":"pw"}' });
+  const form = new FormData();
+  form.set('username', 'ann');
+  form.set('password', 'pw');
+  const login = await request(
+    engine,
+    '/auth/login',
+    { ...idHeader, 'X-Service-Authentication-Key': DEFAULT_CONFIG.clientKey },
+    { method: 'POST', body: form },
+  );
+  return { engine, token: ((await login.json()) as { access_token: string }).access_token };
+}
+
+async function benchEvents(): Promise<void> {
+  const games = await Promise.all(LEADERBOARDS.map(gameEngine));
+  const event = (size: 0 | 1) => async () => {
+    const { engine, token } = games[size]!;
+    const res = await request(
+      engine,
+      '/game/events',
+      {
+        'X-Service-Game-Id': DEFAULT_CONFIG.gameId,
+        'Content-Type': 'application/json',
+        Authorization: `Bearer ${token}`,
+      },
+      { method: 'POST', body: '{"eventName":"match_end","fieldsAndValues":[{"fieldName":"score","value":3}]}' },
+    );
+    if (res.status !== 200) throw new Error(`the event failed: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  };
+  const at = await rounds({ request: event });
+  console.log(
+    `\nA game event feeding one leaderboard, in a project of ${LEADERBOARDS.map((n) => n.toLocaleString('en')).join(' and ')} leaderboards (the others on other events), CPU time a call, median of ${ROUNDS} rounds taking turns\n`,
+  );
+  console.log('| operation | whole request now, small | large | large/small |');
+  console.log('|---|---|---|---|');
+  console.log(
+    `| \`POST /game/events\` | ${ms(at('request', 0))} | ${ms(at('request', 1))} | ${(at('request', 1) / at('request', 0)).toFixed(2)}× |`,
+  );
+  await Promise.all(games.map(({ engine }) => engine.close()));
+}
+
+const only = process.env['GROWTH_ONLY'];
+if (!only || only === 'searches') await benchSearches();
+if (!only || only === 'links') await benchLinks();
+if (!only || only === 'events') await benchEvents();
