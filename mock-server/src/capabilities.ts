@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Capabilities, Config } from '@basekit/engine';
 import { nodeFiles } from './files/index.js';
 import { jsonResponse } from './json-response.js';
+import { inspectedHeaders } from './kept-headers.js';
 import { DiskJournal } from './journal/disk-journal.js';
 import { pbkdf2 } from './pbkdf2.js';
 import { byteSearch, requestBody } from './request-body.js';
@@ -19,6 +20,7 @@ export async function nodeCapabilities({
 } = {}): Promise<Partial<Capabilities>> {
   return {
     jsonResponse,
+    inspectedHeaders,
     requestBody,
     byteSearch,
     pbkdf2,

@@ -15,6 +15,7 @@ import { nodeCapabilities } from './capabilities.js';
 import { ConnectionLimiter } from './connections.js';
 import { dropConnection, writeJsonAnswer } from './json-response.js';
 import { BUILT_PANEL_DIR, panelFiles } from './panel.js';
+import { keepRawHeaders } from './kept-headers.js';
 import { keepRequestBody } from './request-body.js';
 import { machineNames, urlHost } from './tls/addresses.js';
 import type { ServedCertificate } from './tls/certificate.js';
@@ -119,6 +120,7 @@ export async function startServer({
   // `Response.error()` (a fault's dropped connection) is no answer at all.
   const fetch: FetchCallback = (request, { incoming, outgoing }) => {
     keepRequestBody(request, incoming);
+    keepRawHeaders(request, incoming);
     return (
       panel(request) ??
       engine.fetch(request).then((response) => {

@@ -128,8 +128,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
   );
   const exchangeListeners = new Set<ExchangeListener>();
   const recorder = recordExchanges(exchangeListeners, options.onInternalError ?? console.error);
-  app.use('*', answerJson);
-  app.use('*', recorder);
+  // One step of Hono's chain for both (each step is an async call and its promise per request).
+  const answerAndRecord: MiddlewareHandler<AppEnv> = (c, next) => {
+    answerJson(c);
+    return recorder(c, next);
+  };
+  app.use('*', answerAndRecord);
   // Browser apps call the service from their own origin; downloads expose the headers players and savers read.
   // Only requests with an Origin (browsers) need CORS headers: others skip the middleware's cost. The admin API
   // answers its own origin only (the panel): no page of another origin may send it a key or read its answers.
@@ -153,8 +157,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     createRoutes((request) => servicePath(getPath(request))),
     options,
   );
-  injector.use('*', answerJson);
-  injector.use('*', recorder);
+  injector.use('*', answerAndRecord);
   injector.use('*', (c, next) => (c.env.fault?.kind === 'reset' ? next() : withCors(c, next)));
   // What the guard refuses is refused with a fault set too.
   if (guard) injector.use('*', guard);

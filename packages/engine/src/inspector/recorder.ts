@@ -55,7 +55,7 @@ export function recordExchanges(
       url: c.req.url,
       // After `next`, the route that answered (Hono leaves its index set).
       route: routePath(c),
-      requestHeaders: c.req.raw.headers,
+      requestHeaders: project.capabilities.inspectedHeaders?.(c.req.raw) ?? c.req.raw.headers,
       status: res.status,
       response: res,
       // Reading `body` may make the stream of a text body: only asked of answers that did not come from `c.json`.

@@ -58,6 +58,13 @@ export interface Capabilities {
    * and that its transport writes as it is, without the body stream a standard Response builds. Absent: `new Response`.
    */
   jsonResponse?: (text: string, init: JsonResponseInit) => Response;
+  /**
+   * The headers of `request` as the request inspector keeps them, for as long as it keeps the request: the same
+   * entries as `request.headers`, without what the platform's request holds besides (Node: its `IncomingMessage`,
+   * whose keeping cost each request its garbage collection); undefined for a request it did not make. Absent:
+   * `request.headers`.
+   */
+  inspectedHeaders?: (request: Request) => Headers | undefined;
 }
 
 /**

@@ -153,11 +153,15 @@ export async function readForm(c: AppContext): Promise<FormData> {
   return form;
 }
 
+let parser: Promise<typeof import('./multipart.js')> | undefined;
+
 /**
- * The multipart parser, loaded with the first multipart body (a module is loaded once): an app's page under msw that
- * never uploads nor logs in with a form never fetches it.
+ * The multipart parser, loaded with the first multipart body: an app's page under msw that never uploads nor logs in
+ * with a form never fetches it. The loading promise is kept: an `import()` of a module loaded already still asks the
+ * module loader each time (in Node under a loader such as tsx, a message to the loader's thread and back: measured,
+ * about 8 % of the event loop's time a login).
  */
-export const multipartParser = () => import('./multipart.js');
+export const multipartParser = () => (parser ??= import('./multipart.js'));
 
 /** A multipart body read whole as FormData: text parts as strings, parts with a file name as files. */
 async function multipartForm(bytes: Uint8Array, contentType: string, search?: ByteSearch): Promise<FormData> {

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { JsonResponseInit } from '../capabilities.js';
 import type { AppContext, AppEnv } from '../env.js';
 
@@ -31,8 +31,7 @@ function jsonAnswer(
   return (this.env.project.capabilities.jsonResponse ?? standardResponse)(text, init);
 }
 
-/** Makes every route's `c.json` the engine's `jsonAnswer`; the first middleware of the engine's app. */
-export const answerJson: MiddlewareHandler<AppEnv> = (c, next) => {
+/** Makes the route's `c.json` the engine's `jsonAnswer`; done first for every request of the engine's app. */
+export function answerJson(c: Context<AppEnv>): void {
   (c as unknown as { json: typeof jsonAnswer }).json = jsonAnswer;
-  return next();
-};
+}
