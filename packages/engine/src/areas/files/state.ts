@@ -135,7 +135,7 @@ export const filesState: StateSlice<FilesState> = {
   },
 };
 
-const TREE_TOOLS: TreeTools = { setChild, removeChild, entryOf, toEntries };
+const TREE_TOOLS: TreeTools = [setChild, removeChild, entryOf, toEntries];
 /** `tree-changes.ts`, once asked for: an `import()` goes through the module loader (and its hooks) every time. */
 let treeChanges: Promise<typeof import('./tree-changes.js')> | undefined;
 

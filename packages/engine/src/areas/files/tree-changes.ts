@@ -20,13 +20,13 @@ function* filesIn(node: TreeNode): Generator<FileNode> {
   else for (const child of node.children.values()) yield* filesIn(child);
 }
 
-/** What `TreeChanges` uses of the tree (`tree.ts`, `entries.ts`). */
-export interface TreeTools {
-  setChild(folder: FolderNode, name: string, node: TreeNode, now: number): unknown;
-  removeChild(folder: FolderNode, name: string, now: number): void;
-  entryOf(path: string, node: TreeNode): EntryJson;
-  toEntries(folder: FolderNode, prefix: string, out: EntryJson[]): EntryJson[];
-}
+/** What `TreeChanges` uses of the tree (`tree.ts`, `entries.ts`), in this order: a list ships no names to a page. */
+export type TreeTools = [
+  setChild: (folder: FolderNode, name: string, node: TreeNode, now: number) => unknown,
+  removeChild: (folder: FolderNode, name: string, now: number) => void,
+  entryOf: (path: string, node: TreeNode) => EntryJson,
+  toEntries: (folder: FolderNode, prefix: string, out: EntryJson[]) => EntryJson[],
+];
 
 /** What a step replaced, to put it back. */
 interface Replaced {
@@ -61,8 +61,9 @@ export class TreeChanges implements TreeWatcher {
 
   /** `node` under `name` and everything below it, as entries whose paths start with `name`. */
   private subtree(name: string, node: TreeNode): EntryJson[] {
-    const out = [this.tree.entryOf(name, node)];
-    return node.kind === 'folder' ? this.tree.toEntries(node, `${name}/`, out) : out;
+    const [, , entryOf, toEntries] = this.tree;
+    const out = [entryOf(name, node)];
+    return node.kind === 'folder' ? toEntries(node, `${name}/`, out) : out;
   }
 
   removing(folder: FolderNode, name: string, now: number): void {
@@ -78,14 +79,15 @@ export class TreeChanges implements TreeWatcher {
    * no file refers to any more. A name it removed comes back at the end of its folder's order (the listings sort).
    */
   async undo(blobs: BlobStore): Promise<void> {
+    const [setChild, removeChild] = this.tree;
     const before = new Set<string>();
     const after = new Set<string>();
     for (const { folder, name, previous, modified, put } of this.replaced.reverse()) {
       if (put) for (const file of filesIn(put.node)) after.add(file.blobKey);
       if (previous) {
         for (const file of filesIn(previous)) before.add(file.blobKey);
-        this.tree.setChild(folder, name, previous, modified);
-      } else this.tree.removeChild(folder, name, modified);
+        setChild(folder, name, previous, modified);
+      } else removeChild(folder, name, modified);
       if (put?.node.kind === 'folder') {
         put.node.parent = put.parent;
         put.node.name = put.name;
