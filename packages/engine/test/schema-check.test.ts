@@ -8,6 +8,7 @@ import { strippedSchema } from '../scripts/compile-config.mjs';
 import { DEFAULT_CONFIG, resolveConfig } from '../src/config.js';
 import { configSchema } from '../src/generated/config-schema.js';
 import { checkSchema, type Schema } from '../src/schema-check.js';
+import { seeded } from './support/seeded.js';
 
 const ajv = new Ajv2020({ allErrors: true });
 const ajvValidate = ajv.compile(strippedSchema());
@@ -83,16 +84,6 @@ const VALUES: unknown[] = [
   { 'a/b': 1, 'c~d': 2 },
 ];
 
-/** A deterministic generator (mulberry32), so that a failure can be repeated. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const base = () => structuredClone({ ...DEFAULT_CONFIG }) as Record<string, unknown>;
 const keys = Object.keys(configSchema.properties!);
 
@@ -127,7 +118,7 @@ describe("the engine's config check", () => {
   });
 
   it('gives Ajv’s errors for random mixes of wrong values, missing keys and wrong roots', () => {
-    const next = random(27);
+    const { next } = seeded(27);
     const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
     for (const root of [null, 1, 'config', [], [DEFAULT_CONFIG]])
       expect(checkSchema(configSchema, root)).toEqual(ajvErrors(root));

@@ -3,22 +3,9 @@
 // the tests of what a folder keeps (totals.test.ts) and of what the saved tree keeps (the Node server's tree-log).
 import { filesState } from '../../src/areas/files/state.js';
 import type { FolderNode } from '../../src/areas/files/tree.js';
+import { seeded } from '../support/seeded.js';
 import type { TestServer } from '../support/server.js';
 import { type StorageClient, masterClient } from './support.js';
-
-/** A small seeded generator (mulberry32): the same sequence on every run. */
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  return { next, int, pick: <T>(list: readonly T[]): T => list[int(list.length)]! };
-}
 
 const FOLDERS = ['a', 'b', 'c'];
 const FILES = ['x.txt', 'y.bin', 'z'];
