@@ -12,6 +12,7 @@ import { toEntries } from '../../packages/engine/src/areas/files/entries.js';
 import { filesState } from '../../packages/engine/src/areas/files/state.js';
 import { nodeCapabilities } from '../src/capabilities.js';
 import { writeAtomic } from '../src/files/atomic.js';
+import { engineMasterToken } from './users.js';
 
 const SIZES = [1_000, 100_000];
 /** Rounds, and changes of each kind per round: fewer for "before", whose change writes the whole tree. */
@@ -65,16 +66,7 @@ async function contender(files: number, mode: Mode): Promise<Contender> {
     capabilities.persistence = wholeTreeEveryChange(capabilities.persistence!, join(dir!, 'files.json'), () => engine!);
   engine = createEngine({ capabilities, initialState: treeOf(files) });
   await engine.ready;
-  const login = await engine.fetch(
-    new Request('http://bench/auth/login', {
-      method: 'POST',
-      headers: {
-        'X-Service-Authentication-Id': DEFAULT_CONFIG.authenticationId,
-        'X-Service-Authentication-Key': DEFAULT_CONFIG.masterKey,
-      },
-    }),
-  );
-  const token = ((await login.json()) as { access_token: string }).access_token;
+  const token = await engineMasterToken(engine);
   const label = `${files.toLocaleString('en')} files, ${mode}`;
   return {
     label,

@@ -7,6 +7,7 @@ import { type FileRecord, listFolder, sortedNames } from '../../packages/engine/
 import { type FilePath, publicUrl } from '../../packages/engine/src/areas/files/paths.js';
 import { filesState } from '../../packages/engine/src/areas/files/state.js';
 import { type FileNode, type FolderNode, type TreeNode, existing } from '../../packages/engine/src/areas/files/tree.js';
+import { engineMasterToken } from './users.js';
 
 const FOLDERS = 100;
 const FILES_EACH = 1000;
@@ -69,16 +70,7 @@ export async function benchListing(): Promise<void> {
   await engine.ready;
   const { project } = engine;
   const { bucket } = project.config;
-  const login = await engine.fetch(
-    new Request('http://bench/auth/login', {
-      method: 'POST',
-      headers: {
-        'X-Service-Authentication-Id': DEFAULT_CONFIG.authenticationId,
-        'X-Service-Authentication-Key': DEFAULT_CONFIG.masterKey,
-      },
-    }),
-  );
-  const token = ((await login.json()) as { access_token: string }).access_token;
+  const token = await engineMasterToken(engine);
   const request = () =>
     engine.fetch(
       new Request('http://bench/files/directoryInfo', {

@@ -8,6 +8,7 @@ import { DEFAULT_CONFIG, createEngine, resolveConfig } from '@basekit/engine';
 import { QueryBudget } from '../../packages/engine/src/areas/database/query/budget.js';
 import { createRow } from '../../packages/engine/src/areas/database/rows/rows.js';
 import { Moment } from '../../packages/engine/src/shared/moment.js';
+import { engineMasterToken } from './users.js';
 
 const RUNS = 7;
 
@@ -23,19 +24,10 @@ const defaultBudget = resolveConfig(DEFAULT_CONFIG).maxQueryCost;
 const engine = createEngine({
   config: { ...DEFAULT_CONFIG, maxQueryCost: Number.MAX_SAFE_INTEGER, maxJsonBodyBytes: 16 * 1024 * 1024 },
 });
-const login = await engine.fetch(
-  new Request('http://bench/auth/login', {
-    method: 'POST',
-    headers: {
-      'X-Service-Authentication-Id': DEFAULT_CONFIG.authenticationId,
-      'X-Service-Authentication-Key': DEFAULT_CONFIG.masterKey,
-    },
-  }),
-);
 const headers = {
   'X-Service-Object-Storage-Id': DEFAULT_CONFIG.objectStorageId,
   'Content-Type': 'application/json',
-  Authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`,
+  Authorization: `Bearer ${await engineMasterToken(engine)}`,
 };
 
 const words = 'the quick brown fox jumps over the lazy dog and keeps running far away ';

@@ -1,5 +1,6 @@
 // Benchmark users: registered and logged in through the service, since every area refuses the token of a user that
 // does not exist.
+import type { Engine } from '@basekit/engine';
 import type { RunningServer } from '../src/server.js';
 
 export interface BenchUser {
@@ -14,6 +15,18 @@ export function databaseHeaders(server: RunningServer, user: BenchUser): Record<
     Authorization: `Bearer ${user.accessToken}`,
     'Content-Type': 'application/json',
   };
+}
+
+/** The master's access token of `engine`'s project, logged in through `engine.fetch` (no server). */
+export async function engineMasterToken(engine: Engine): Promise<string> {
+  const { authenticationId, masterKey } = engine.project.config;
+  const login = await engine.fetch(
+    new Request('http://bench/auth/login', {
+      method: 'POST',
+      headers: { 'X-Service-Authentication-Id': authenticationId, 'X-Service-Authentication-Key': masterKey },
+    }),
+  );
+  return ((await login.json()) as { access_token: string }).access_token;
 }
 
 /** Registers and logs in `count` users named `<prefix>-<i>`. */
