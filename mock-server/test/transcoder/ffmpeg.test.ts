@@ -156,15 +156,29 @@ describe('conversion with ffmpeg', () => {
         return type;
       });
       expect(new Set(boundaries).size).toBe(2);
-      const { headers, body } = requests[0]!;
-      const form = await new Response(new Uint8Array(body), {
-        headers: { 'content-type': String(headers['content-type']) },
-      }).formData();
-      expect([...form.keys()]).toEqual(['requestId', 'videoId', 'thumbnail', 'file']);
-      expect([form.get('requestId'), form.get('videoId'), form.get('thumbnail')]).toEqual([requestId, videoId, 'true']);
-      const file = form.get('file') as File;
-      expect([file.name, file.type]).toEqual(['thumbnail-001.jpg', 'image/jpeg']);
-      expect([...new Uint8Array(await file.arrayBuffer()).subarray(0, 2)]).toEqual([0xff, 0xd8]);
+      // The files of one batch go side by side, so they may arrive in either order.
+      const forms = await Promise.all(
+        requests.map(({ headers, body }) =>
+          new Response(new Uint8Array(body), {
+            headers: { 'content-type': String(headers['content-type']) },
+          }).formData(),
+        ),
+      );
+      const files = forms.map((form) => form.get('file') as File).sort((a, b) => a.name.localeCompare(b.name));
+      expect(files.map((file) => [file.name, file.type])).toEqual([
+        ['thumbnail-001.jpg', 'image/jpeg'],
+        ['thumbnail-002.jpg', 'image/jpeg'],
+      ]);
+      for (const form of forms) {
+        expect([...form.keys()]).toEqual(['requestId', 'videoId', 'thumbnail', 'file']);
+        expect([form.get('requestId'), form.get('videoId'), form.get('thumbnail')]).toEqual([
+          requestId,
+          videoId,
+          'true',
+        ]);
+      }
+      for (const file of files)
+        expect([...new Uint8Array(await file.arrayBuffer()).subarray(0, 2)]).toEqual([0xff, 0xd8]);
     } finally {
       await new Promise((closed) => raw.close(closed));
     }
