@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useId, useRef } from 'preact/hooks';
+import { useId, useLayoutEffect, useRef } from 'preact/hooks';
 
 /**
  * A modal dialog (the browser's own `<dialog>`: focus is kept inside, Escape closes it). Shown while mounted;
@@ -16,7 +16,9 @@ export function Dialog({
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  useEffect(() => {
+  // Modal in the same task as the click that opened it, not after the next paint: a key pressed at once (Escape)
+  // reaches the dialog, not the page under it.
+  useLayoutEffect(() => {
     const dialog = ref.current!;
     dialog.showModal();
     return () => dialog.close();

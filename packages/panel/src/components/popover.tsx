@@ -4,7 +4,7 @@ import { useLayoutEffect, useRef } from 'preact/hooks';
 /**
  * A small window beside an element (the browser's own popover: on top of everything, closed by Escape or a click
  * elsewhere), for a value's detail or a quick edit. Shown while mounted; `onClose` runs when it closes, and focus goes
- * back to `anchor`. The first field inside (else the popover) takes focus.
+ * back to `anchor` when it was inside. The first field inside (else the popover) takes focus.
  */
 export function Popover({
   anchor,
@@ -27,8 +27,12 @@ export function Popover({
     const first = popover.querySelector<HTMLElement>('input, select, textarea, button:not(.popover-close)');
     (first ?? popover).focus();
     return () => {
+      // Back to the anchor only from inside: Escape or a click elsewhere has already put focus where it goes, and keys
+      // pressed before this ran (the toggle event comes a task later) may have moved it on.
+      const focused = document.activeElement;
+      const fromInside = focused === document.body || popover.contains(focused);
       if (popover.matches(':popover-open')) popover.hidePopover();
-      if (anchor.isConnected) anchor.focus();
+      if (fromInside && anchor.isConnected) anchor.focus();
     };
   }, [anchor]);
   return (
