@@ -41,6 +41,7 @@ function wholeTreeEveryChange(persistence: Persistence, file: string, engine: ()
     save: (key, json) => persistence.save(key, json),
     append: () =>
       writeAtomic(file, JSON.stringify({ entries: toEntries(engine().project.state(filesState).root, '', []) })),
+    settled: () => persistence.settled(),
   };
 }
 

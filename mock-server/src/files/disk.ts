@@ -121,6 +121,10 @@ class DiskPersistence implements Persistence {
     return this.#inTurn(() => journal.append(change));
   }
 
+  settled(): Promise<void> {
+    return this.#last.then(() => undefined);
+  }
+
   #inTurn(write: () => Promise<void>): Promise<void> {
     const turn = this.#last.then(write);
     this.#last = turn.catch(() => undefined);

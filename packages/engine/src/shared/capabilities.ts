@@ -247,6 +247,7 @@ export interface ContentDigests {
  * const saved = persistence.restore('files', (json, changes) => rebuild(json, changes)); // or undefined
  * await persistence.append('files', { v: 1, steps: [...] }); // kept once it resolves
  * await persistence.save('files', { entries: [] });           // the whole, which the log then starts after
+ * await persistence.settled();                                  // every write asked for has ended
  */
 export interface Persistence {
   /**
@@ -266,6 +267,12 @@ export interface Persistence {
    * made (no room, a failing disk) rejects with a `StorageError` and leaves no part of it.
    */
   append(key: string, change: unknown): Promise<void>;
+  /**
+   * Resolves once every save and append asked for so far has ended, kept or failed: a project that closes waits for
+   * it, so that nothing is written to its folder after it has closed (an area may save without being asked, as the
+   * files tree saves its empty state when first made).
+   */
+  settled(): Promise<void>;
 }
 
 /**

@@ -7,6 +7,7 @@ import { MemoryBlobStore } from '../../src/areas/files/memory-blobs.js';
 import { filesState } from '../../src/areas/files/state.js';
 import { totalsMismatches } from '../../src/areas/files/tree.js';
 import { StorageError } from '../../src/shared/errors.js';
+import { MemoryJournal } from '../support/memory-journal.js';
 import { MemoryPersistence } from '../support/memory-persistence.js';
 import { type TestServer, TEST_CONFIG, startEngine } from '../support/server.js';
 import { randomChanges } from './random-changes.js';
@@ -54,6 +55,23 @@ function stateOf(files: number): string {
     entries.push(entry(`f${Math.floor(n / 500)}/file${n}.txt`, 'file', n));
   }
   return JSON.stringify({ areas: { files: { entries } } });
+}
+
+/** Persistence whose saves wait for `release()`, as a slow disk: `settled()` waits for them too. */
+class HeldPersistence extends MemoryPersistence {
+  release!: () => void;
+  readonly #gate = new Promise<void>((resolve) => (this.release = resolve));
+  readonly #pending: Promise<void>[] = [];
+
+  override save(key: string, json: unknown): Promise<void> {
+    const saving = this.#gate.then(() => super.save(key, json));
+    this.#pending.push(saving);
+    return saving;
+  }
+
+  override settled(): Promise<void> {
+    return Promise.allSettled(this.#pending).then(() => undefined);
+  }
 }
 
 const storageFull = () => new StorageError(true, 'ENOSPC: no space left on device');
@@ -151,5 +169,18 @@ describe('the files tree kept by a durable store', () => {
     expect(persistence.kept.get('files')!.changes.length).toBeLessThan(100);
     const restarted = await start(persistence.copy());
     expect(await exported(restarted)).toBe(await exported(server));
+  });
+
+  it('is written before the engine has closed: a closed engine (or a start that failed) writes nothing after', async () => {
+    const persistence = new HeldPersistence();
+    const server = await startEngine(TEST_CONFIG, { persistence, journal: new MemoryJournal() });
+    // The empty tree is saved as the project is made, without a request to wait for it.
+    let closed = false;
+    const closing = server.close().then(() => (closed = true));
+    await new Promise((wait) => setTimeout(wait, 50));
+    expect(closed).toBe(false);
+    persistence.release();
+    await closing;
+    expect(persistence.saves).toBeGreaterThan(0);
   });
 });

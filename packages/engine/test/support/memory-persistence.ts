@@ -40,6 +40,10 @@ export class MemoryPersistence implements Persistence {
     return Promise.resolve();
   }
 
+  settled(): Promise<void> {
+    return Promise.resolve();
+  }
+
   copy(): MemoryPersistence {
     return new MemoryPersistence(structuredClone(this.kept));
   }

@@ -241,11 +241,15 @@ export class DurableState {
     return this.#alone(() => this.#compact());
   }
 
-  /** Waits for the changes under way, writes a snapshot and stops keeping changes (a clean shutdown). */
+  /**
+   * Waits for the changes under way, writes a snapshot, waits for the areas' own writes and stops keeping changes (a
+   * clean shutdown).
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     await this.snapshot();
+    await this.project.capabilities.persistence?.settled();
   }
 
   async #record(request: Request, durability: Durability, kind: 'record' | 'snapshot'): Promise<Response> {
