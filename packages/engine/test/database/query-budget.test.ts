@@ -200,3 +200,24 @@ describe('shapes of a query', () => {
     expect(res.body.results.map((r) => r['n'])).toEqual([1, 3]);
   });
 });
+
+describe('an index is used when it costs fewer units (maxQueryCost 6,000, 1,000 rows)', () => {
+  let server: TestServer;
+  let db: Database;
+  beforeAll(async () => {
+    server = await startTestServer({ maxQueryCost: 6000 });
+    db = database(server, (await createUser(server, 'budget-dee')).auth);
+    await fill(db, 'Indexed', 1000);
+  });
+  afterAll(() => server.close());
+
+  it('a where of 6 units a row whose index holds 700 rows reads them from the index, within the budget', async () => {
+    // From the index: 700 rows gathered (2 each) and tested (6 each), 5,600 units; a scan: 1,000 rows, 6,000 units,
+    // and the clauses' compilation on top. Before, the index served only plans of fewer than half the rows.
+    const res = await db.query('Indexed', { n: { $gte: 300 }, m: { $exists: false } }, 'limit=0&count=1');
+    expect(res.status).toBe(200);
+    expect(res.body.count).toBe(700);
+    const scanned = await db.query('Indexed', { n: { $gte: 0 }, m: { $exists: false } }, 'limit=0&count=1');
+    expect(scanned.body.code).toBe(150);
+  });
+});

@@ -10,6 +10,8 @@ import type { Row } from '../state.js';
 export const COST = {
   /** A row a scan visits (the read check and the visit), before its clauses. */
   row: 1,
+  /** A row gathered from an index and put back in creation order (a sort of the rows gathered), before its visit. */
+  gather: 2,
   /**
    * One clause tested on one row; a scan pays every clause of its where for every row (the worst case of `$or`).
    * A plain comparison on a scalar column costs `clause`, any other clause (through mingo) `generalClause`.
