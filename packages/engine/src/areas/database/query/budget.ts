@@ -19,7 +19,7 @@ export const COST = {
   clause: 1,
   generalClause: 4,
   /** A value of an operand list or of a sub-query's result put into a `ValueSet`. */
-  compile: 8,
+  compile: 12,
   /** A clause compiled: a plain comparison, or through mingo (about 10 µs each), or a `$regex` (re2js, 20 µs and more). */
   compileClause: 16,
   compileGeneralClause: 160,
