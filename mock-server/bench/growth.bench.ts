@@ -9,6 +9,7 @@ import { DEFAULT_CONFIG, type Engine, createEngine, resolveConfig } from '@basek
 import { type Paging, findUsers, searchUsers } from '../../packages/engine/src/areas/users/listing.js';
 import { userRecord } from '../../packages/engine/src/areas/users/record.js';
 import { type StoredUser, usersState } from '../../packages/engine/src/areas/users/state.js';
+import { confirmationToken } from '../../packages/engine/src/shared/confirmation-link.js';
 import type { Project } from '../../packages/engine/src/shared/project.js';
 import { SubstringIndex } from '../../packages/engine/src/shared/util/substring-index.js';
 import { containsFolded, foldText } from '../../packages/engine/src/shared/util/text-search.js';
@@ -258,11 +259,13 @@ async function benchLinks(): Promise<void> {
   );
   const registry = (size: 0 | 1) => setups[size]!.engine.projects.registry;
   const linkRequest = (size: 0 | 1) => new Request(`http://bench${setups[size]!.path}`);
-  // Before: each project asked in turn whether it made the link (the registry's `#byPath`).
+  // Before: each project asked in turn whether it made the link (the registry's `#byPath`, the users area's
+  // `isConfirmationLink`).
+  const token = confirmationToken(setups[0]!.path)!;
   const before = (size: 0 | 1) =>
     registry(size)
       .list()
-      .find(({ project }) => project.madeLink(setups[size]!.path));
+      .find(({ project }) => project.state(usersState).confirmations.get(token) !== undefined);
   for (const size of [0, 1] as const) {
     const lastId = setups[size]!.lastId;
     if (before(size)?.project.config.authenticationId !== lastId) throw new Error('before: another project');
