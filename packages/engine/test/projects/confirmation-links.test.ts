@@ -152,7 +152,7 @@ describe('the registry of confirmation links', () => {
     expect(kept()).toBe(before);
   });
 
-  it('follows a state replaced: an import, a failed import, a reset', async () => {
+  it('follows a state replaced: an import, a failed import, a snapshot restored, a reset', async () => {
     const project = await createProject(server, { emailConfirmation: true });
     const before = kept();
     const ivy = await register(project, 'ivy');
@@ -172,9 +172,31 @@ describe('the registry of confirmation links', () => {
     expect(kept()).toBe(before + 1);
     expect(await open(`/auth/confirm/${token}`)).toEqual({ status: 200, userId: 'jo' });
 
+    expect((await admin(project, 'PUT', '/__admin/snapshots/imported')).status).toBe(201);
+    const lou = await register(project, 'lou');
+    expect(kept()).toBe(before + 2);
+    expect((await admin(project, 'POST', '/__admin/snapshots/imported/restore')).status).toBe(200);
+    expect(kept()).toBe(before + 1);
+    expect((await open(lou.link)).status).toBe(404);
+
     await project.reset();
     expect(kept()).toBe(before);
     expect((await open(`/auth/confirm/${token}`)).status).toBe(404);
+  });
+
+  it("lets go of a removed project's links", async () => {
+    const project = await createProject(server, { emailConfirmation: true });
+    const before = kept();
+    const mia = await register(project, 'mia');
+    await register(project, 'ned');
+    expect(kept()).toBe(before + 2);
+    const removed = await server.request(`/__admin/projects/${project.config.authenticationId}`, {
+      method: 'DELETE',
+      headers: serverAdmin(server),
+    });
+    expect(removed.status).toBe(204);
+    expect(kept()).toBe(before);
+    expect((await open(mia.link)).status).toBe(404);
   });
 
   it('keeps a link two projects hold while either does, leading to the last to take it in', async () => {
