@@ -162,7 +162,7 @@ export class ProjectRegistry {
     return this.#byId.get('bucket')!.get(path.slice(1, end === -1 ? undefined : end));
   }
 
-  /** Takes `hosted` out of the link's holders, and back in last if it `holds` the link (it took it in again). */
+  /** Takes `hosted` out of the link's holders, then puts it back last if it `holds` the link (it just took it in). */
   #link(token: string, hosted: HostedProject, holds: boolean): void {
     const holders = (this.#links.get(token) ?? []).filter((each) => each !== hosted);
     if (holds) holders.push(hosted);
@@ -170,7 +170,10 @@ export class ProjectRegistry {
     else this.#links.delete(token);
   }
 
-  /** Makes the project's config changes (`PATCH /__admin/config`, reset) keep its ids unique and indexed. */
+  /**
+   * Makes the project's config changes (`PATCH /__admin/config`, reset) keep its ids unique and indexed, and its
+   * confirmation links (those it holds now, then each it takes in or lets go) kept in `#links`.
+   */
   #register(hosted: HostedProject, isDefault: boolean): void {
     for (const token of hosted.project.links()) this.#link(token, hosted, true);
     hosted.project.linkMade = (token) => this.#link(token, hosted, true);
