@@ -4,11 +4,15 @@
 // and 1,000 projects, a game event at 1 and 1,000 leaderboards. In the engine, no HTTP, the process's CPU time a
 // call, rounds taking turns, medians; "before" is the engine's previous code, copied verbatim into this file, run
 // over the same state, and checked to answer the same first. The whole request through `engine.fetch` is printed
-// beside. `GROWTH_ONLY=searches|links|events` runs one part.
+// beside. `GROWTH_ONLY=searches|links|events` runs one part (links: at 10 and 1,000 projects, then a link made and let
+// go at 1,000 and 100,000 links held).
 import { DEFAULT_CONFIG, type Engine, createEngine, resolveConfig } from '@basekit/engine';
 import { type Paging, findUsers, searchUsers } from '../../packages/engine/src/areas/users/listing.js';
 import { userRecord } from '../../packages/engine/src/areas/users/record.js';
 import { type StoredUser, usersState } from '../../packages/engine/src/areas/users/state.js';
+import { confirmationToken } from '../../packages/engine/src/shared/confirmation-link.js';
+import type { HostedProject } from '../../packages/engine/src/projects/hosted.js';
+import { SecretMap } from '../../packages/engine/src/shared/auth/secrets.js';
 import type { Project } from '../../packages/engine/src/shared/project.js';
 import { SubstringIndex } from '../../packages/engine/src/shared/util/substring-index.js';
 import { containsFolded, foldText } from '../../packages/engine/src/shared/util/text-search.js';
@@ -16,6 +20,7 @@ import { containsFolded, foldText } from '../../packages/engine/src/shared/util/
 const USERS = [1_000, 100_000] as const;
 const PROJECTS = [10, 1_000] as const;
 const LEADERBOARDS = [1, 1_000] as const;
+const LINKS = [1_000, 100_000] as const;
 const ROUNDS = 12;
 /** How long each contender runs in a round. */
 const SPAN_MS = 100;
@@ -258,11 +263,13 @@ async function benchLinks(): Promise<void> {
   );
   const registry = (size: 0 | 1) => setups[size]!.engine.projects.registry;
   const linkRequest = (size: 0 | 1) => new Request(`http://bench${setups[size]!.path}`);
-  // Before: each project asked in turn whether it made the link (the registry's `#byPath`).
+  // Before: each project asked in turn whether it made the link (the registry's `#byPath`, the users area's
+  // `isConfirmationLink`).
+  const token = confirmationToken(setups[0]!.path)!;
   const before = (size: 0 | 1) =>
     registry(size)
       .list()
-      .find(({ project }) => project.madeLink(setups[size]!.path));
+      .find(({ project }) => project.state(usersState).confirmations.get(token) !== undefined);
   for (const size of [0, 1] as const) {
     const lastId = setups[size]!.lastId;
     if (before(size)?.project.config.authenticationId !== lastId) throw new Error('before: another project');
@@ -287,6 +294,97 @@ async function benchLinks(): Promise<void> {
   console.log(
     `| \`GET /__health\` (no link), for the floor | | | | | | | ${ms(at('floor', 0))} | ${ms(at('floor', 1))} | ${(at('floor', 1) / at('floor', 0)).toFixed(2)}× |`,
   );
+  await Promise.all(setups.map(({ engine }) => engine.close()));
+}
+
+/**
+ * The registry's links before they were exact (`projects/registry.ts`), verbatim but for the rebuild run at once
+ * rather than in a microtask (the same work): a link let go stayed in the map, rebuilt from every project's links
+ * once it had doubled since last (+1,024).
+ */
+class LinksBefore {
+  links = new SecretMap<HostedProject>();
+  linksKept = 0;
+  constructor(readonly hosted: readonly HostedProject[]) {
+    for (const each of hosted) for (const link of each.project.links()) this.links.set(link, each);
+    this.linksKept = this.links.size;
+  }
+  linkMade(token: string, hosted: HostedProject): void {
+    this.links.set(token, hosted);
+    if (this.links.size <= 2 * this.linksKept + 1024) return;
+    this.links = new SecretMap();
+    for (const each of this.hosted) for (const link of each.project.links()) this.links.set(link, each);
+    this.linksKept = this.links.size;
+  }
+}
+
+/** A link made and let go (its user registered, then deleted) in a project holding 1,000 and 100,000 links. */
+async function benchLinksHeld(): Promise<void> {
+  let made = 0;
+  const freshToken = () => `${(made++).toString(16).padStart(16, '0')}${'e'.repeat(48)}`;
+  const setups = await Promise.all(
+    LINKS.map(async (count) => {
+      const users = usersOf(count).map((user) => ({ ...user, active: false }));
+      const confirmations = users.map(({ userId }) => [freshToken(), userId]);
+      const engine = createEngine({
+        config: resolveConfig({ ...DEFAULT_CONFIG, emailConfirmation: true }),
+        initialState: { areas: { users: { users, confirmations } } },
+      });
+      await engine.ready;
+      const { registry } = engine.projects;
+      if (registry.links !== count) throw new Error(`${registry.links} links held, not ${count}`);
+      return { engine, registry, hosted: registry.defaultProject, before: new LinksBefore(registry.list()) };
+    }),
+  );
+  const tokens = await Promise.all(setups.map(({ engine }) => masterToken(engine)));
+  let registered = 0;
+  const registerAndDelete = (size: 0 | 1) => async () => {
+    const { engine } = setups[size]!;
+    const headers = { 'X-Service-Authentication-Id': DEFAULT_CONFIG.authenticationId };
+    const body = JSON.stringify({ username: `passing${registered++}`, password: 'pw', email: 'p@example.com' });
+    const res = await request(
+      engine,
+      '/auth/users',
+      { ...headers, 'Content-Type': 'application/json' },
+      {
+        method: 'POST',
+        body,
+      },
+    );
+    const { userId } = (await res.json()) as { userId: string };
+    const deleted = await request(
+      engine,
+      `/auth/users/${userId}`,
+      { ...headers, Authorization: `Bearer ${tokens[size]}` },
+      { method: 'DELETE' },
+    );
+    if (deleted.status !== 200) throw new Error(`the deletion failed: ${deleted.status}`);
+    await deleted.arrayBuffer();
+  };
+  const at = await rounds({
+    before: (size) => () => setups[size]!.before.linkMade(freshToken(), setups[size]!.hosted),
+    now: (size) => () => {
+      const token = freshToken();
+      setups[size]!.hosted.project.linkMade(token);
+      setups[size]!.hosted.project.linkDropped(token);
+    },
+    request: registerAndDelete,
+  });
+  console.log(
+    `\nA confirmation link made and let go in a project holding ${LINKS.map((n) => n.toLocaleString('en')).join(' and ')} links: the registry's part, and the whole requests (register with \`emailConfirmation\`, delete the user), CPU time a call, median of ${ROUNDS} rounds taking turns\n`,
+  );
+  console.log(
+    '| operation | before, small | before, large | large/small | now, small | now, large | large/small | whole requests now, small | large | large/small |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log(row('a link made and let go', at, ['before', 'now', 'request']));
+  const sizes = setups.map(
+    ({ registry, before }) =>
+      `${registry.links.toLocaleString('en')} (before: ${before.links.size.toLocaleString('en')})`,
+  );
+  console.log(`\nLinks in the registry after the rounds: ${sizes.join(' and ')}`);
+  for (const [size, { registry }] of setups.entries())
+    if (registry.links !== LINKS[size]) throw new Error(`the registry holds ${registry.links} links`);
   await Promise.all(setups.map(({ engine }) => engine.close()));
 }
 
@@ -349,5 +447,8 @@ async function benchEvents(): Promise<void> {
 
 const only = process.env['GROWTH_ONLY'];
 if (!only || only === 'searches') await benchSearches();
-if (!only || only === 'links') await benchLinks();
+if (!only || only === 'links') {
+  await benchLinks();
+  await benchLinksHeld();
+}
 if (!only || only === 'events') await benchEvents();

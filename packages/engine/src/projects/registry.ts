@@ -35,14 +35,11 @@ export class ProjectRegistry {
   #prefixes: string[] = [];
   #serverUrl: string | undefined;
   /**
-   * The project of each confirmation link a project took in (`Project.linkMade`). Links that left their project
-   * (their user deleted, the state replaced) stay until looked up or until the map is rebuilt; a removed project's
-   * go with it.
+   * The projects holding each confirmation link, the last to take it in at the end: projects tell the links they take
+   * in and let go (`Project.linkMade`, `linkDropped`), so the map holds exactly their links. A link held by two
+   * projects (one export imported into both) leads to the last to take it in while it holds it, then to the other.
    */
-  #links = new SecretMap<HostedProject>();
-  /** How many links the map held when last rebuilt: it is rebuilt from the projects' links at twice as many (+1,024). */
-  #linksKept = 0;
-  #rebuildingLinks = false;
+  #links = new SecretMap<HostedProject[]>();
 
   constructor(readonly defaultProject: HostedProject) {
     this.#hosted = [defaultProject];
@@ -63,6 +60,11 @@ export class ProjectRegistry {
   /** The project whose authentication id is `id`. */
   get(id: string): HostedProject | undefined {
     return this.#byId.get('authenticationId')!.get(id);
+  }
+
+  /** How many confirmation links the projects hold (each counted once, however many projects hold it). */
+  get links(): number {
+    return this.#links.size;
   }
 
   /** The address the server listens on, for every project's links (and every project added later). */
@@ -91,8 +93,8 @@ export class ProjectRegistry {
     if (index <= 0) return;
     this.#hosted.splice(index, 1);
     hosted.project.registration = undefined;
-    hosted.project.linkMade = () => {};
-    for (const token of hosted.project.links()) if (this.#links.get(token) === hosted) this.#links.delete(token);
+    for (const token of hosted.project.links()) this.#link(token, hosted, false);
+    hosted.project.linkMade = hosted.project.linkDropped = () => {};
     this.#reindex();
   }
 
@@ -151,47 +153,31 @@ export class ProjectRegistry {
     return this.defaultProject;
   }
 
-  /** The project that made a link (a confirmation link: `Project.madeLink`), or of the bucket a download path starts with. */
+  /** The project holding a confirmation link (one lookup), or of the bucket a download path starts with. */
   #byPath(path: string): HostedProject | undefined {
     const token = confirmationToken(path);
-    const maker = token === undefined ? undefined : this.#linkMaker(token, path);
-    if (maker) return maker;
+    const holder = token === undefined ? undefined : this.#links.get(token)?.at(-1);
+    if (holder) return holder;
     const end = path.indexOf('/', 1);
     return this.#byId.get('bucket')!.get(path.slice(1, end === -1 ? undefined : end));
   }
 
-  /** The project holding the confirmation link `path`: one lookup, whatever the number of projects. */
-  #linkMaker(token: string, path: string): HostedProject | undefined {
-    const kept = this.#links.get(token);
-    if (!kept || kept.project.madeLink(path)) return kept;
-    // A link its project no longer holds, or that another project took in too (one export imported into two): the
-    // projects are asked, as before. Only a link once made gets here, and nobody but its recipient knows it.
-    this.#links.delete(token);
-    const maker = this.#hosted.find(({ project }) => project.madeLink(path));
-    if (maker) this.#links.set(token, maker);
-    return maker;
+  /** Takes `hosted` out of the link's holders, then puts it back last if it `holds` the link (it just took it in). */
+  #link(token: string, hosted: HostedProject, holds: boolean): void {
+    const holders = (this.#links.get(token) ?? []).filter((each) => each !== hosted);
+    if (holds) holders.push(hosted);
+    if (holders.length > 0) this.#links.set(token, holders);
+    else this.#links.delete(token);
   }
 
   /**
-   * Keeps the project of a link; the map is rebuilt from the projects' own links once it has doubled since it last
-   * was, after the change under way (a state being replaced tells its links one by one) is whole.
+   * Makes the project's config changes (`PATCH /__admin/config`, reset) keep its ids unique and indexed, and its
+   * confirmation links (those it holds now, then each it takes in or lets go) kept in `#links`.
    */
-  #linkMade(token: string, hosted: HostedProject): void {
-    this.#links.set(token, hosted);
-    if (this.#rebuildingLinks || this.#links.size <= 2 * this.#linksKept + 1024) return;
-    this.#rebuildingLinks = true;
-    queueMicrotask(() => {
-      this.#links = new SecretMap();
-      for (const each of this.#hosted) for (const link of each.project.links()) this.#links.set(link, each);
-      this.#linksKept = this.#links.size;
-      this.#rebuildingLinks = false;
-    });
-  }
-
-  /** Makes the project's config changes (`PATCH /__admin/config`, reset) keep its ids unique and indexed. */
   #register(hosted: HostedProject, isDefault: boolean): void {
-    for (const token of hosted.project.links()) this.#links.set(token, hosted);
-    hosted.project.linkMade = (token) => this.#linkMade(token, hosted);
+    for (const token of hosted.project.links()) this.#link(token, hosted, true);
+    hosted.project.linkMade = (token) => this.#link(token, hosted, true);
+    hosted.project.linkDropped = (token) => this.#link(token, hosted, false);
     hosted.project.registration = {
       check: (config) => {
         // The default project's config is the server's: of the server's keys, only its `projects` are fixed at start.

@@ -32,6 +32,11 @@ export interface StateSlice<S> {
    * saves the new state before the restore is answered.
    */
   replaced?(state: S, project: Project): Promise<void>;
+  /**
+   * The tokens of the confirmation links the state holds (the users area's): a state put in or taken out of the
+   * project tells the server's registry of them (`Project.linkMade`, `linkDropped`).
+   */
+  links?(state: S): Iterable<string>;
 }
 
 /** A whole project at one moment, for named snapshots: each slice an independent copy, with the clock, outbox and config. */
@@ -94,17 +99,12 @@ export class Project {
   tokens: TokenIssuer;
   directory: UserDirectory = { profile: () => undefined, has: () => false };
   /**
-   * Whether this project made the public address `path` (the users area's confirmation links), which a request
-   * reaches with no header naming its project: the server's registry sends it here. Set by the area that makes them.
-   */
-  madeLink: (path: string) => boolean = () => false;
-  /** The tokens of the confirmation links this project holds (set by the users area). */
-  links: () => Iterable<string> = () => [];
-  /**
-   * Tells the server's registry of a confirmation link this project now holds (made, imported or restored), so that
-   * the link's project is found in one lookup whatever the number of projects. Set by the registry.
+   * Tell the server's registry of a confirmation link this project now holds (made, imported, restored) and of one it
+   * let go (its user deleted, its state replaced), so that the registry holds exactly the links of its projects and
+   * finds a link's project in one lookup. Set by the registry.
    */
   linkMade: (token: string) => void = () => {};
+  linkDropped: (token: string) => void = () => {};
   /** The address the server listens on (`http://host:port`), set by the Node server once listening. */
   serverUrl: string | undefined;
   readonly #state = new Map<string, unknown>();
@@ -144,6 +144,11 @@ export class Project {
   state<S>(slice: StateSlice<S>): S {
     if (!this.#state.has(slice.key)) this.#state.set(slice.key, slice.init(this));
     return this.#state.get(slice.key) as S;
+  }
+
+  /** The tokens of the confirmation links this project holds. */
+  *links(): Iterable<string> {
+    for (const slice of this.slices) if (slice.links) yield* slice.links(this.state(slice));
   }
 
   /** Lets an area let go of what was a user's when the users area deletes the user (the leaderboards drop their scores). */
@@ -254,7 +259,7 @@ export class Project {
     for (const slice of this.slices) {
       const data = json.areas?.[slice.key];
       if (data === undefined || this.#keepsAsItIs(slice)) continue;
-      this.#state.set(slice.key, slice.fromJSON ? slice.fromJSON(data, this) : data);
+      this.#put(slice, slice.fromJSON ? slice.fromJSON(data, this) : data);
     }
   }
 
@@ -276,7 +281,7 @@ export class Project {
     this.clock.advance(image.clockOffsetMs / 1000);
     this.outbox.length = 0;
     this.outbox.push(...image.outbox);
-    for (const slice of this.slices) this.#state.set(slice.key, copyOf(slice, image.slices.get(slice.key), this));
+    for (const slice of this.slices) this.#put(slice, copyOf(slice, image.slices.get(slice.key), this));
     await Promise.all(
       this.slices.map((slice) => (this.persistsItself(slice) ? slice.replaced?.(this.state(slice), this) : undefined)),
     );
@@ -286,7 +291,20 @@ export class Project {
   importSlice(key: string, json: unknown): void {
     const slice = this.slices.find((s) => s.key === key);
     if (!slice) throw new Error(`there is no state slice "${key}"`);
-    this.#state.set(key, slice.fromJSON ? slice.fromJSON(json, this) : json);
+    this.#put(slice, slice.fromJSON ? slice.fromJSON(json, this) : json);
+  }
+
+  /**
+   * Puts `state` in place of the slice's (none: takes it out), telling the registry the links that left with the old
+   * state and came with the new: O(the slice's links), and only once the new state is whole (an import that fails
+   * midway tells nothing of what it built).
+   */
+  #put(slice: StateSlice<unknown>, state: unknown): void {
+    const old = this.#state.get(slice.key);
+    if (slice.links && old !== undefined) for (const token of slice.links(old)) this.linkDropped(token);
+    if (state === undefined) this.#state.delete(slice.key);
+    else this.#state.set(slice.key, state);
+    if (slice.links && state !== undefined) for (const token of slice.links(state)) this.linkMade(token);
   }
 
   #keepsAsItIs(slice: StateSlice<unknown>): boolean {
@@ -294,7 +312,7 @@ export class Project {
   }
 
   #clear(): void {
-    for (const slice of this.slices) if (!this.#keepsAsItIs(slice)) this.#state.delete(slice.key);
+    for (const slice of this.slices) if (!this.#keepsAsItIs(slice)) this.#put(slice, undefined);
     this.outbox.length = 0;
     this.clock.reset();
     // Created now rather than on first use, so a durable slice records its empty state before a restart.

@@ -1,7 +1,8 @@
 // A confirmation link names no project: the server finds the project holding it in one lookup (its registry keeps
-// the project of every link a project took in). Each change that gives or takes links — registration, deletion, an
-// import (one export in two projects, an export of 1,500 links), a named snapshot's restore, a reset, a project's
-// removal — and the link must lead where a question to every project would.
+// the projects holding each link, told by them of every link taken in and let go). Each change that gives or takes
+// links — registration, deletion, an import (one export in two projects, an export of 1,500 links), a named
+// snapshot's restore, a reset, a project's removal — and the link must lead where a question to every project would,
+// and the registry hold exactly the links some project holds (`registry.links`), never more.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createProject, serverAdmin } from './support.js';
@@ -91,7 +92,7 @@ describe('confirmation links across projects', () => {
     expect((await open(fay.link)).status).toBe(404);
   });
 
-  it('lead to their project after an import of 1,500 links, which rebuilds the registry of links midway', async () => {
+  it('lead to their project after an import of 1,500 links', async () => {
     const kept = await register(b, 'kept');
     const users = Array.from({ length: 1500 }, (_, i) => ({
       userId: `imported${i}`,
@@ -118,6 +119,133 @@ describe('confirmation links across projects', () => {
     expect((await open(`/auth/confirm/${hexToken()}`)).status).toBe(404);
   });
 });
+
+/** How many links the server's registry holds. */
+const kept = () => server.engine.projects.registry.links;
+
+/** Deletes `userId` from `project` (master only). */
+async function deleteUser(project: TestServer, userId: string): Promise<void> {
+  const res = await project.request(`/auth/users/${userId}`, { method: 'DELETE', headers: await masterOf(project) });
+  expect(res.status).toBe(200);
+}
+
+describe('the registry of confirmation links', () => {
+  it('lets go of a link whose user is deleted, and keeps a confirmed one (opened again, it answers the same)', async () => {
+    const project = await createProject(server, { emailConfirmation: true });
+    const before = kept();
+    const gus = await register(project, 'gus');
+    const hal = await register(project, 'hal');
+    expect(kept()).toBe(before + 2);
+    expect(await open(gus.link)).toEqual({ status: 200, userId: gus.userId });
+    expect(await open(gus.link)).toEqual({ status: 200, userId: gus.userId });
+    expect(kept()).toBe(before + 2);
+    await deleteUser(project, gus.userId);
+    expect(kept()).toBe(before + 1);
+    expect((await open(gus.link)).status).toBe(404);
+    expect(await open(hal.link)).toEqual({ status: 200, userId: hal.userId });
+  });
+
+  it('does not grow with links made and let go', async () => {
+    const project = await createProject(server, { emailConfirmation: true });
+    const before = kept();
+    for (let i = 0; i < 300; i++) await deleteUser(project, (await register(project, `passing${i}`)).userId);
+    expect(kept()).toBe(before);
+  });
+
+  it('follows a state replaced: an import, a failed import, a snapshot restored, a reset', async () => {
+    const project = await createProject(server, { emailConfirmation: true });
+    const before = kept();
+    const ivy = await register(project, 'ivy');
+    const token = hexToken();
+    const state = {
+      areas: { users: { users: [{ ...importedUser('jo'), active: false }], confirmations: [[token, 'jo']] } },
+    };
+    expect((await admin(project, 'PUT', '/__admin/state', state)).status).toBe(200);
+    expect(kept()).toBe(before + 1);
+    expect((await open(ivy.link)).status).toBe(404);
+    expect(await open(`/auth/confirm/${token}`)).toEqual({ status: 200, userId: 'jo' });
+
+    // Its users imported, then refused for its leaderboards: the state and its links are as they were.
+    const other = { areas: { ...state.areas, users: { ...state.areas.users, confirmations: [[hexToken(), 'jo']] } } };
+    const refused = await admin(project, 'PUT', '/__admin/state', { areas: { ...other.areas, leaderboards: 5 } });
+    expect(refused.status).toBe(400);
+    expect(kept()).toBe(before + 1);
+    expect(await open(`/auth/confirm/${token}`)).toEqual({ status: 200, userId: 'jo' });
+
+    expect((await admin(project, 'PUT', '/__admin/snapshots/imported')).status).toBe(201);
+    const lou = await register(project, 'lou');
+    expect(kept()).toBe(before + 2);
+    expect((await admin(project, 'POST', '/__admin/snapshots/imported/restore')).status).toBe(200);
+    expect(kept()).toBe(before + 1);
+    expect((await open(lou.link)).status).toBe(404);
+
+    await project.reset();
+    expect(kept()).toBe(before);
+    expect((await open(`/auth/confirm/${token}`)).status).toBe(404);
+  });
+
+  it("lets go of a removed project's links", async () => {
+    const project = await createProject(server, { emailConfirmation: true });
+    const before = kept();
+    const mia = await register(project, 'mia');
+    await register(project, 'ned');
+    expect(kept()).toBe(before + 2);
+    const removed = await server.request(`/__admin/projects/${project.config.authenticationId}`, {
+      method: 'DELETE',
+      headers: serverAdmin(server),
+    });
+    expect(removed.status).toBe(204);
+    expect(kept()).toBe(before);
+    expect((await open(mia.link)).status).toBe(404);
+  });
+
+  it('keeps a link two projects hold while either does, leading to the last to take it in', async () => {
+    const [first, second] = [
+      await createProject(server, { emailConfirmation: true }),
+      await createProject(server, { emailConfirmation: true }),
+    ];
+    const before = kept();
+    const token = hexToken();
+    const exported = { areas: { users: { users: [importedUser('kim')], confirmations: [[token, 'kim']] } } };
+    expect((await admin(first, 'PUT', '/__admin/state', exported)).status).toBe(200);
+    // The second's own kim, under the same id: which project answers shows in the user's name.
+    const theirs = { ...exported.areas.users, users: [{ ...importedUser('kim'), username: 'kim-of-second' }] };
+    expect((await admin(second, 'PUT', '/__admin/state', { areas: { users: theirs } })).status).toBe(200);
+    expect(kept()).toBe(before + 1);
+    expect(await openedBy(token)).toBe('kim-of-second');
+    await deleteUser(second, 'kim');
+    expect(await openedBy(token)).toBe('kim');
+    expect(kept()).toBe(before + 1);
+    await deleteUser(first, 'kim');
+    expect(kept()).toBe(before);
+    expect((await open(`/auth/confirm/${token}`)).status).toBe(404);
+  });
+});
+
+/** A user as an export holds it, inactive, with the id `userId`. */
+function importedUser(userId: string) {
+  return {
+    userId,
+    username: userId,
+    firstName: '',
+    lastName: '',
+    email: `${userId}@example.com`,
+    phoneNumber: '',
+    avatar: '',
+    guest: false,
+    active: false,
+    extra: {},
+    passwordHash: 'x',
+    createdAt: 0,
+  };
+}
+
+/** The user name of the user a link activated (which project answered). */
+async function openedBy(token: string): Promise<string> {
+  const res = await server.request(`/auth/confirm/${token}`);
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { username: string }).username;
+}
 
 /** A master token of `project`'s, as the `Authorization` header. */
 async function masterOf(project: TestServer): Promise<Record<string, string>> {

@@ -139,6 +139,6 @@ export function deleteUser(project: Project, userId: string): void {
   if (!user) throw notFound(ErrorCode.USER_NOT_FOUND, `no user "${userId}"`);
   removeUser(state, user);
   state.refreshTokens.deleteOfUser(userId);
-  state.confirmations.deleteOfUser(userId);
+  for (const [token] of state.confirmations.deleteOfUser(userId)) project.linkDropped(token);
   project.userDeleted(userId);
 }

@@ -2,7 +2,7 @@ import { ApiError, ErrorCode } from '../../shared/errors.js';
 import { newKeptSecret } from '../../shared/ids.js';
 import type { Moment } from '../../shared/moment.js';
 import type { Project } from '../../shared/project.js';
-import { CONFIRMATION_PATH, confirmationToken } from '../../shared/confirmation-link.js';
+import { CONFIRMATION_PATH } from '../../shared/confirmation-link.js';
 import { usersState, type StoredUser } from './state.js';
 
 /**
@@ -30,12 +30,6 @@ export function sendConfirmation(project: Project, moment: Moment, user: StoredU
     text: `Hello ${user.username}, open this link to activate your account: ${link}`,
     link,
   });
-}
-
-/** Whether `path` is a confirmation link `project` sent (and still knows). */
-export function isConfirmationLink(project: Project, path: string): boolean {
-  const token = confirmationToken(path);
-  return token !== undefined && project.state(usersState).confirmations.get(token) !== undefined;
 }
 
 /**

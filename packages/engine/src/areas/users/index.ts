@@ -1,5 +1,4 @@
 import type { Area } from '../../area.js';
-import { isConfirmationLink } from './confirmation.js';
 import { usersRoutes } from './routes.js';
 import { usersState } from './state.js';
 
@@ -15,10 +14,6 @@ export const usersArea: Area = {
         return user && { userId, userName: user.username, firstName: user.firstName, lastName: user.lastName };
       },
       has: (userId) => project.state(usersState).users.has(userId),
-    };
-    project.madeLink = (path) => isConfirmationLink(project, path);
-    project.links = function* () {
-      for (const [token] of project.state(usersState).confirmations) yield token;
     };
   },
 };

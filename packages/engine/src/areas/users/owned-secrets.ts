@@ -7,7 +7,7 @@ import { SecretMap } from '../../shared/auth/secrets.js';
  * @example
  * const links = new OwnedSecrets<{ userId: string }>();
  * links.add(token, { userId });
- * links.deleteOfUser(userId); // [{ userId }]
+ * links.deleteOfUser(userId); // [[token, { userId }]]
  */
 export class OwnedSecrets<E extends { userId: string }> implements Iterable<[string, E]> {
   readonly #bySecret = new SecretMap<E>();
@@ -39,9 +39,9 @@ export class OwnedSecrets<E extends { userId: string }> implements Iterable<[str
     return entry;
   }
 
-  /** Removes every secret of the user; answers their entries. */
-  deleteOfUser(userId: string): E[] {
-    return [...(this.#byUser.get(userId) ?? [])].map((secret) => this.delete(secret)!);
+  /** Removes every secret of the user; answers them with their entries. */
+  deleteOfUser(userId: string): [string, E][] {
+    return [...(this.#byUser.get(userId) ?? [])].map((secret) => [secret, this.delete(secret)!]);
   }
 
   [Symbol.iterator](): Iterator<[string, E]> {

@@ -100,5 +100,5 @@ export function signOutEverywhere(project: Project, moment: Moment, userId: stri
   if (!state.users.has(userId)) throw new ApiError(404, ErrorCode.USER_NOT_FOUND, `no user "${userId}"`);
   const now = moment.now();
   const removed = state.refreshTokens.deleteOfUser(userId);
-  return { expiredRefreshTokens: removed.filter(({ expiresAt }) => expiresAt > now).length };
+  return { expiredRefreshTokens: removed.filter(([, { expiresAt }]) => expiresAt > now).length };
 }

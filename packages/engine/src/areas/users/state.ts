@@ -1,4 +1,4 @@
-import type { Project, StateSlice } from '../../shared/project.js';
+import type { StateSlice } from '../../shared/project.js';
 import { RankedSet } from '../../shared/util/ranked-set.js';
 import type { SubstringIndex } from '../../shared/util/substring-index.js';
 import { foldText } from '../../shared/util/text-search.js';
@@ -80,17 +80,19 @@ function toJSON(s: UsersState): UsersJson {
   };
 }
 
-function fromJSON(json: unknown, project?: Project): UsersState {
+function fromJSON(json: unknown): UsersState {
   const { users, refreshTokenDigests = [], refreshTokens = [], confirmations = [] } = json as UsersJson;
   const state = emptyState();
   for (const user of users) addUser(state, user);
+  const links = new OwnedSecrets<{ userId: string }>();
+  for (const [token, userId] of confirmations) links.add(token, { userId });
   return {
     ...state,
     refreshTokens: new RefreshTokens([
       ...refreshTokenDigests,
       ...refreshTokens.map(([token, session]): [string, RefreshToken] => [tokenDigest(token), session]),
     ]),
-    confirmations: confirmationsOf(confirmations, project),
+    confirmations: links,
   };
 }
 
@@ -107,31 +109,21 @@ export const usersState: StateSlice<UsersState> = {
   init: emptyState,
   toJSON,
   count: (s) => ({ users: s.users.size, sessions: s.refreshTokens.size, confirmations: s.confirmations.size }),
+  *links(s) {
+    for (const [token] of s.confirmations) yield token;
+  },
   fromJSON,
   // Records are changed in place (profile updates, activation): copied one by one, which costs far less than a
   // structured clone of the JSON form; the indexes are built again from them.
-  copy(s, project) {
+  copy(s) {
     const { users, refreshTokenDigests = [], confirmations } = toJSON(s);
-    return fromJSON(
-      {
-        users: users.map((user) => ({ ...user, extra: { ...user.extra } })),
-        refreshTokenDigests: refreshTokenDigests.map(([digest, session]) => [digest, { ...session }]),
-        confirmations,
-      },
-      project,
-    );
+    return fromJSON({
+      users: users.map((user) => ({ ...user, extra: { ...user.extra } })),
+      refreshTokenDigests: refreshTokenDigests.map(([digest, session]) => [digest, { ...session }]),
+      confirmations,
+    });
   },
 };
-
-/** The confirmation links of an export, each told to the server (`Project.linkMade`) so that it finds their project. */
-function confirmationsOf(entries: [string, string][], project: Project | undefined): OwnedSecrets<{ userId: string }> {
-  const confirmations = new OwnedSecrets<{ userId: string }>();
-  for (const [token, userId] of entries) {
-    confirmations.add(token, { userId });
-    project?.linkMade(token);
-  }
-  return confirmations;
-}
 
 /** The fields the searches read: the service's reads all but the phone number, the admin API's all of them. */
 const SEARCHED = ['username', 'firstName', 'lastName', 'email', 'phoneNumber'] as const;
