@@ -117,23 +117,22 @@ export function columnIndex(table: Table, column: string): ColumnIndex | undefin
   return index;
 }
 
-/** Puts the entry (value, seq, row) in the index; a value of another type (null, missing) has no entry. */
-function insert(index: ColumnIndex, value: unknown, seq: number, row: Row): void {
+/**
+ * Puts the entry (value, seq, row) in the index (`add`), or takes it out; a value of another type (null, missing)
+ * has no entry.
+ */
+function place(index: ColumnIndex, value: unknown, seq: number, row: Row, add: boolean): void {
   if (typeof value !== index.type) return;
   const at = position(index, value as Scalar, seq);
-  index.values.splice(at, 0, value as Scalar);
-  index.seqs.splice(at, 0, seq);
-  index.rows.splice(at, 0, row);
-}
-
-/** Takes the entry (value, seq, row) out of the index. */
-function remove(index: ColumnIndex, value: unknown, seq: number, row: Row): void {
-  if (typeof value !== index.type) return;
-  const at = position(index, value as Scalar, seq);
-  if (index.rows[at] !== row) return;
-  index.values.splice(at, 1);
-  index.seqs.splice(at, 1);
-  index.rows.splice(at, 1);
+  if (add) {
+    index.values.splice(at, 0, value as Scalar);
+    index.seqs.splice(at, 0, seq);
+    index.rows.splice(at, 0, row);
+  } else if (index.rows[at] === row) {
+    index.values.splice(at, 1);
+    index.seqs.splice(at, 1);
+    index.rows.splice(at, 1);
+  }
 }
 
 /** Puts a row just added to the table into its indexes (it is the newest row). */
@@ -142,7 +141,7 @@ export function indexNewRow(table: Table, row: Row): void {
   if (!indexes) return;
   const seq = indexes.next++;
   indexes.sequence.set(row, seq);
-  for (const [column, index] of indexes.columns) insert(index, columnReader(column)(row), seq, row);
+  for (const [column, index] of indexes.columns) place(index, columnReader(column)(row), seq, row, true);
 }
 
 /**
@@ -159,7 +158,7 @@ export function replaceIndexedRow(table: Table, row: Row, next: Row): void {
     const read = columnReader(column);
     const [old, value] = [read(row), read(next)];
     if (value !== old) {
-      remove(index, old, seq, row);
+      place(index, old, seq, row, false);
       moved.push([index, value]);
     } else if (typeof old === index.type) {
       const at = position(index, old as Scalar, seq);
@@ -167,7 +166,7 @@ export function replaceIndexedRow(table: Table, row: Row, next: Row): void {
     }
   }
   indexes!.sequence.set(next, seq);
-  for (const [index, value] of moved) insert(index, value, seq, next);
+  for (const [index, value] of moved) place(index, value, seq, next, true);
 }
 
 /**
@@ -188,7 +187,7 @@ export function unindexRow(table: Table, row: Row): void {
   const indexes = byTable.get(table);
   const seq = indexes?.sequence.get(row);
   if (seq === undefined) return;
-  for (const [column, index] of indexes!.columns) remove(index, columnReader(column)(row), seq, row);
+  for (const [column, index] of indexes!.columns) place(index, columnReader(column)(row), seq, row, false);
 }
 
 /** Drops a table's indexes when its columns change (a rename, a drop): they are built again on use. */
