@@ -94,20 +94,7 @@ describe('confirmation links across projects', () => {
 
   it('lead to their project after an import of 1,500 links', async () => {
     const kept = await register(b, 'kept');
-    const users = Array.from({ length: 1500 }, (_, i) => ({
-      userId: `imported${i}`,
-      username: `imported${i}`,
-      firstName: '',
-      lastName: '',
-      email: `imported${i}@example.com`,
-      phoneNumber: '',
-      avatar: '',
-      guest: false,
-      active: false,
-      extra: {},
-      passwordHash: 'x',
-      createdAt: 0,
-    }));
+    const users = Array.from({ length: 1500 }, (_, i) => importedUser(`imported${i}`));
     const confirmations = users.map(({ userId }) => [hexToken(), userId] as const);
     const state = { areas: { users: { users, confirmations } } };
     expect((await admin(a, 'PUT', '/__admin/state', state)).status).toBe(200);

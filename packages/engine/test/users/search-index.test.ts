@@ -5,22 +5,18 @@
 // the service (`/auth/users/search`) and of the admin API (`/__admin/users`) for words taken from the users (any
 // length, any case, accents kept or dropped), with paging, compared with the users of the export read whole.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StoredUser } from '../../src/areas/users/state.js';
 import { foldText } from '../../src/shared/util/text-search.js';
 import { seeded } from '../support/seeded.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { masterAuth } from '../support/users.js';
 import { expectStatus, registerRequest, usersCall, type Json } from './helpers.js';
 
-interface User {
-  userId: string;
-  username: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phoneNumber: string;
-  active: boolean;
-  guest: boolean;
-}
+/** The fields of a user the searches read, as the export holds them. */
+type User = Pick<
+  StoredUser,
+  'userId' | 'username' | 'firstName' | 'lastName' | 'email' | 'phoneNumber' | 'active' | 'guest'
+>;
 
 interface UserList {
   userCount: number;
