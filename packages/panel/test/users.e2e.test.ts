@@ -84,6 +84,24 @@ describe('panel: Users page', () => {
     await expect.poll(() => userTable().getByRole('link').allTextContents()).toEqual(['player7']);
   });
 
+  it('keeps a search typed as soon as the field shows', async () => {
+    const { page } = panel;
+    await openPanel(panel, 'requests');
+    // Typed in the task that shows the field, before the page's effects run (as a fast user or a test does).
+    await page.evaluate(() => {
+      new MutationObserver((_, observer) => {
+        const field = document.querySelector<HTMLInputElement>('input[placeholder="name, e-mail or user id"]');
+        if (!field) return;
+        observer.disconnect();
+        field.value = 'carol';
+        field.dispatchEvent(new Event('input', { bubbles: true }));
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await page.getByRole('navigation', { name: 'Pages', exact: true }).getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => new URL(page.url()).search).toBe('?q=carol');
+  });
+
   it('filters by active and by guest, each in the URL', async () => {
     const { page, server } = panel;
     await createUser(server, 'amy');

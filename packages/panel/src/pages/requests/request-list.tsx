@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { press, usePageCommands } from '../../commands.js';
 import { Field } from '../../components/field.js';
 import { InputField } from '../../components/input-field.js';
@@ -86,7 +86,8 @@ export function RequestList() {
   });
   Object.assign(current.current, { filter, filterKey });
 
-  useEffect(() => setDraft(filter), [filterKey]);
+  // Before the page can take input: an effect would run after the first paint and undo what was typed meanwhile.
+  useLayoutEffect(() => setDraft(filter), [filterKey]);
   usePageCommands([
     { title: 'Pause or resume the live list', run: () => press(live === 'paused' ? 'Resume' : 'Pause') },
     { title: 'Export the requests as HAR', run: () => press('Export as HAR') },

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { usePageCommands } from '../../commands.js';
 import { DataTable } from '../../components/data-table.js';
 import { Dialog } from '../../components/dialog.js';
@@ -67,7 +67,8 @@ export function UserList() {
   const [draft, setDraft] = useState(filters);
   const [creating, setCreating] = useState(false);
   const create = useAction();
-  useEffect(() => setDraft(filters), [key]);
+  // Before the page can take input: an effect would run after the first paint and undo what was typed meanwhile.
+  useLayoutEffect(() => setDraft(filters), [key]);
   usePageCommands([{ title: 'Create user', run: () => setCreating(true) }]);
 
   const submitSearch = (event: Event) => {
