@@ -19,10 +19,19 @@ export interface BenchProcess<I> {
 /** Clock ticks a second in /proc/<pid>/stat (Linux's USER_HZ). */
 const TICKS = 100;
 
-function cpuSecondsOf(pid: number | string): number {
+/** User and system (kernel) CPU seconds of a process or thread so far. */
+function cpuOf(pid: number | string): { user: number; system: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS; // utime and stime, fields 14 and 15 of the line
+  return { user: Number(fields[11]) / TICKS, system: Number(fields[12]) / TICKS }; // fields 14 and 15 of the line
 }
+
+function cpuSecondsOf(pid: number | string): number {
+  const { user, system } = cpuOf(pid);
+  return user + system;
+}
+
+/** The CPU seconds a process has spent in the kernel so far, on its behalf (system calls, page faults). */
+export const systemSeconds = (pid: number): number => cpuOf(pid).system;
 
 /**
  * User + system CPU seconds each thread of a process has used so far, by thread id (the event loop's is the

@@ -3,13 +3,15 @@
 // (with and without an fsync before it answers), each in a process of its own, from the same client process, in
 // rounds that take turns. The client is fetch (as the SDK sends on Node) streaming the body, and hashes what it sends
 // (MD5), as an uploader that checks the stored file does; the bench checks it against the server's. Each reference-server upload parses the body, hashes the file (MD5,
-// CRC-32) and writes it to a temporary file renamed into place. Also the server's peak resident memory.
+// CRC-32) and writes it to a temporary file renamed into place. Also the server's peak resident memory, its CPU time in
+// the kernel, and what this machine's kernel costs to put a GiB into the page cache (into a new file, over the same one).
 // Targets: at least 0.8× the pipeline server of the same durability; memory at most +64 MiB.
 // Run: `npm run bench -w @basekit/mock-server -- upload` (about 1.5 minutes on a quiet machine; 8 GiB of disk writes).
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BenchProcess, median, startProcess, threadSeconds, verdict } from './processes.js';
+import { type BenchProcess, median, startProcess, systemSeconds, threadSeconds, verdict } from './processes.js';
 
 const MiB = 1024 * 1024;
 const SIZE = 1024 * MiB;
@@ -25,6 +27,28 @@ async function memory(pid: number): Promise<{ rss: number; peak: number }> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kib = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)![1]) * 1024;
   return { rss: kib('VmRSS'), peak: kib('VmHWM') };
+}
+
+/**
+ * What this machine's kernel spends to put a file's bytes into the page cache, in seconds: into a new file, as the
+ * reference server writes an upload (beside the file it replaces, renamed over it at the end), and over the same file
+ * again, as the peer writes (its truncation frees the pages the writes then take). Where the memory is a virtual
+ * machine's that the host backs on first use and takes back once free (free page reporting), the first costs the
+ * host's faults too (docs/decisions.md, "Uploads: what the kernel costs").
+ */
+function pageCacheSeconds(path: string): { fresh: number; reused: number } {
+  const chunk = Buffer.alloc(4 * MiB, 1);
+  const write = () => {
+    const before = process.cpuUsage().system;
+    const fd = openSync(path, 'w');
+    for (let written = 0; written < SIZE; written += chunk.length) writeSync(fd, chunk);
+    closeSync(fd);
+    return (process.cpuUsage().system - before) / 1e6;
+  };
+  const fresh = write();
+  const reused = write();
+  rmSync(path);
+  return { fresh, reused };
 }
 
 const root = await mkdtemp(join(tmpdir(), 'basekit-upload-bench-'));
@@ -54,17 +78,21 @@ try {
   const seconds = new Map(contenders.map(({ name }) => [name, [] as number[]]));
   const growth = new Map(contenders.map(({ name }) => [name, [] as number[]]));
   const cpu = new Map(contenders.map(({ name }) => [name, [] as number[]]));
+  /** Each round's CPU seconds the kernel spent for the server: mostly copying the file into the page cache. */
+  const kernel = new Map(contenders.map(({ name }) => [name, [] as number[]]));
   /** Each round's CPU seconds of the event loop and of the server's busiest thread (the event loop or another). */
   const loop = new Map(contenders.map(({ name }) => [name, [] as number[]]));
   const busiest = new Map(contenders.map(({ name }) => [name, [] as number[]]));
   const loads: number[] = [];
   for (const { server } of contenders) await client.ask({ ...server.info, size: 64 * MiB }); // warm-up
+  const pageCache = pageCacheSeconds(join(root, 'page-cache-probe.bin'));
   for (let round = 0; round < ROUNDS; round++) {
     for (let i = 0; i < contenders.length; i++) {
       const { name, server } = contenders[(round + i) % contenders.length]!;
       await writeFile(`/proc/${server.pid}/clear_refs`, '5'); // the peak starts again from the resident size now
       const before = (await memory(server.pid)).rss;
       const cpuAtStart = server.cpuSeconds();
+      const kernelAtStart = systemSeconds(server.pid);
       const threadsAtStart = threadSeconds(server.pid);
       loads.push(loadavg()[0]!);
       const { seconds: took, md5 } = await client.ask<{ seconds: number; md5: string }>({ ...server.info, size: SIZE });
@@ -75,6 +103,7 @@ try {
         throw new Error(`${name}: the stored file's MD5 is not that of the file sent`);
       seconds.get(name)!.push(took);
       cpu.get(name)!.push(server.cpuSeconds() - cpuAtStart);
+      kernel.get(name)!.push(systemSeconds(server.pid) - kernelAtStart);
       growth.get(name)!.push((await memory(server.pid)).peak - before);
     }
   }
@@ -84,16 +113,19 @@ try {
     `\nA ${SIZE / MiB} MiB upload, one client (${ROUNDS} rounds in turn; medians, spread over the rounds; load average ${range(loads, 1)})`,
   );
   console.log(
-    '| server | seconds | MiB/s | server CPU seconds | event loop / busiest thread, CPU seconds | server memory, peak rise |',
+    '| server | seconds | MiB/s | server CPU seconds | of which in the kernel | event loop / busiest thread, CPU seconds | server memory, peak rise |',
   );
-  console.log('|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|');
   for (const { name } of contenders) {
     const s = seconds.get(name)!;
     const rise = growth.get(name)!.map((bytes) => bytes / MiB);
     console.log(
-      `| ${name} | ${median(s).toFixed(2)} (${range(s, 2)}) | ${(SIZE / MiB / median(s)).toFixed(0)} | ${median(cpu.get(name)!).toFixed(2)} | ${median(loop.get(name)!).toFixed(2)} / ${median(busiest.get(name)!).toFixed(2)} | +${median(rise).toFixed(0)} MiB (${range(rise, 0)}) |`,
+      `| ${name} | ${median(s).toFixed(2)} (${range(s, 2)}) | ${(SIZE / MiB / median(s)).toFixed(0)} | ${median(cpu.get(name)!).toFixed(2)} | ${median(kernel.get(name)!).toFixed(2)} | ${median(loop.get(name)!).toFixed(2)} / ${median(busiest.get(name)!).toFixed(2)} | +${median(rise).toFixed(0)} MiB (${range(rise, 0)}) |`,
     );
   }
+  console.log(
+    `This machine's kernel, ${SIZE / MiB} MiB into the page cache: ${pageCache.fresh.toFixed(2)} s into a new file, ${pageCache.reused.toFixed(2)} s over the same file again`,
+  );
   // Each round's uploads ran back to back, under about the same load: the median of the rounds' ratios.
   const speed = (ours: string, peer: string) =>
     median(seconds.get(ours)!.map((s, round) => seconds.get(peer)![round]! / s));
