@@ -6,7 +6,7 @@
 // CRC-32) and writes it to a temporary file renamed into place. Also the server's peak resident memory, its CPU time in
 // the kernel, and what this machine's kernel costs to put a GiB into the page cache (into a new file, over the same one).
 // Targets: at least 0.8× the pipeline server of the same durability; memory at most +64 MiB.
-// Run: `npm run bench -w @basekit/mock-server -- upload` (about 1.5 minutes on a quiet machine; 8 GiB of disk writes).
+// Run: `npm run bench -w @basekit/mock-server -- upload` (about 1.5 minutes on a quiet machine; 10 GiB of disk writes).
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
