@@ -153,6 +153,37 @@ describe('GET /__admin/requests', () => {
     expect((await server.request('/__admin/requests/stream')).status).toBe(403);
   });
 
+  it('pages, finds and keeps its order once the newest requests have taken the oldest places, as the limit changes', async () => {
+    const setLimit = (inspectorLimit: number) =>
+      server.admin('/__admin/config', {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ inspectorLimit }),
+      });
+    const row = (n: number) => `/object-storage/classes/T/n${n}`;
+    const getRow = (n: number) => server.request(row(n), { headers: db(ann) });
+    const paths = async (query = '') => (await list(query)).requests.map((r) => r.path);
+    await setLimit(4);
+    for (let n = 0; n < 7; n++) await getRow(n);
+    expect(await paths()).toEqual([row(6), row(5), row(4), row(3)]);
+    const first = await list('?limit=2');
+    expect(first.requests.map((r) => r.path)).toEqual([row(6), row(5)]);
+    const second = await list(`?limit=2&before=${first.next!}`);
+    expect(second.requests.map((r) => r.path)).toEqual([row(4), row(3)]);
+    expect(second.next).toBeNull();
+    const oldest = second.requests[1]!;
+    expect((await details(oldest.id)).path).toBe(row(3));
+    const [run, seq] = oldest.id.split('-');
+    expect((await server.admin(`/__admin/requests/${run}-${Number(seq) - 1}`)).status).toBe(404);
+
+    await setLimit(6); // the change of config is a kept request too
+    await getRow(7);
+    expect(await paths()).toEqual([row(7), '/__admin/config', row(6), row(5), row(4), row(3)]);
+    await setLimit(2);
+    await getRow(8);
+    expect(await paths()).toEqual([row(8), '/__admin/config']);
+  });
+
   it('keeps the last inspectorLimit requests; 0 switches recording off (409, code 171)', async () => {
     await server.admin('/__admin/config', {
       method: 'PATCH',
