@@ -1,51 +1,35 @@
 import { adminKey } from '../../admin/guard.js';
 import { changes, reads } from '../../shared/durability/declarations.js';
-import { ErrorCode, badRequest } from '../../shared/errors.js';
-import { readJsonObject } from '../../shared/http/body.js';
 import { createRoutes } from '../../shared/http/routes.js';
-import { importRows } from './rows/import.js';
-import { deleteTable, dropColumn, renameColumn } from './tables/schema-changes.js';
-import { describeTable, describeTables } from './tables/tables.js';
+
+const calls = () => import('./admin-calls.js');
 
 /**
  * The database's admin API (not part of the service contract): what the service cannot do to tables, and the
  * management panel's database page does (list and describe them, import rows at once, rename or drop a column,
- * delete a table).
+ * delete a table). Its code loads with its first call (see `admin-calls.ts`).
  */
 export const databaseAdminRoutes = createRoutes();
 
 databaseAdminRoutes.use('/__admin/database/*', adminKey);
 
-databaseAdminRoutes.get('/__admin/database/tables', reads, (c) => c.json({ tables: describeTables(c.env.project) }));
+databaseAdminRoutes.get('/__admin/database/tables', reads, async (c) => (await calls()).listTables(c));
 
-databaseAdminRoutes.get('/__admin/database/tables/:table', reads, (c) =>
-  c.json(describeTable(c.env.project, c.req.param('table'))),
-);
+databaseAdminRoutes.get('/__admin/database/tables/:table', reads, async (c) => (await calls()).showTable(c));
 
-databaseAdminRoutes.delete('/__admin/database/tables/:table', changes(), (c) =>
-  c.json(deleteTable(c.env.project, c.req.param('table'))),
-);
+databaseAdminRoutes.delete('/__admin/database/tables/:table', changes(), async (c) => (await calls()).removeTable(c));
 
 // A table's rows are larger than any request body of the API: bounded like an upload (or a state import).
 databaseAdminRoutes.post(
   '/__admin/database/tables/:table/import',
   changes({ bodyLimit: 'maxUploadBytes' }),
-  async (c) => {
-    const body = await readJsonObject(c);
-    return c.json(importRows(c.env.project, c.env.moment, c.req.param('table'), body));
-  },
+  async (c) => (await calls()).importTableRows(c),
 );
 
-databaseAdminRoutes.patch('/__admin/database/tables/:table/columns/:column', changes(), async (c) => {
-  const { name } = await readJsonObject(c);
-  if (typeof name !== 'string') throw badRequest(ErrorCode.VALIDATION_FAILED, '"name" must be the new column name');
-  const table = c.req.param('table');
-  renameColumn(c.env.project, table, c.req.param('column'), name);
-  return c.json(describeTable(c.env.project, table));
-});
+databaseAdminRoutes.patch('/__admin/database/tables/:table/columns/:column', changes(), async (c) =>
+  (await calls()).renameTableColumn(c),
+);
 
-databaseAdminRoutes.delete('/__admin/database/tables/:table/columns/:column', changes(), (c) => {
-  const table = c.req.param('table');
-  dropColumn(c.env.project, table, c.req.param('column'));
-  return c.json(describeTable(c.env.project, table));
-});
+databaseAdminRoutes.delete('/__admin/database/tables/:table/columns/:column', changes(), async (c) =>
+  (await calls()).dropTableColumn(c),
+);
