@@ -112,6 +112,8 @@ export interface RoundFigures {
   rate: number;
   /** CPU time of the contender's process per request (or operation), microseconds. */
   cpuMicros: number;
+  /** CPU time of the load generator per request, microseconds (contenders loaded over HTTP). */
+  loadMicros?: number;
 }
 
 /** One of the things a comparison measures in turn: `run` loads it for `seconds` and tells how it went. */
@@ -133,7 +135,8 @@ export const CONNECTIONS = 10;
  * still ends when the bench does (it leaves when its parent disconnects).
  */
 export function loadGenerator({ ownSession = false } = {}): {
-  load(target: HttpTarget, seconds: number): Promise<{ rps: number; requests: number }>;
+  /** Loads `target` for `seconds`: the rate and requests autocannon saw, and its own CPU time per request (µs). */
+  load(target: HttpTarget, seconds: number): Promise<{ rps: number; requests: number; cpuMicros: number }>;
   close(): void;
 } {
   const child = fork(new URL('./load-process.mjs', import.meta.url), { detached: ownSession });
@@ -143,9 +146,10 @@ export function loadGenerator({ ownSession = false } = {}): {
         const failed = (code: number | null) =>
           reject(new Error(`the load generator for ${target.url} exited with ${code}`));
         child.once('exit', failed);
-        child.once('message', (figures: { rps: number; requests: number }) => {
+        const cpuAtStart = cpuSecondsOf(child.pid!);
+        child.once('message', ({ rps, requests }: { rps: number; requests: number }) => {
           child.off('exit', failed);
-          resolve(figures);
+          resolve({ rps, requests, cpuMicros: ((cpuSecondsOf(child.pid!) - cpuAtStart) * 1e6) / requests });
         });
         child.send({ ...target, connections: CONNECTIONS, seconds });
       }),
@@ -166,8 +170,12 @@ export function httpContender(
     name,
     async run(seconds) {
       const cpuAtStart = server.cpuSeconds();
-      const { rps, requests } = await generator.load(target, seconds);
-      return { rate: rps, cpuMicros: ((server.cpuSeconds() - cpuAtStart) * 1e6) / requests };
+      const { rps, requests, cpuMicros } = await generator.load(target, seconds);
+      return {
+        rate: rps,
+        cpuMicros: ((server.cpuSeconds() - cpuAtStart) * 1e6) / requests,
+        loadMicros: cpuMicros,
+      };
     },
   };
 }
