@@ -85,7 +85,6 @@ try {
   const busiest = new Map(contenders.map(({ name }) => [name, [] as number[]]));
   const loads: number[] = [];
   for (const { server } of contenders) await client.ask({ ...server.info, size: 64 * MiB }); // warm-up
-  const pageCache = pageCacheSeconds(join(root, 'page-cache-probe.bin'));
   for (let round = 0; round < ROUNDS; round++) {
     for (let i = 0; i < contenders.length; i++) {
       const { name, server } = contenders[(round + i) % contenders.length]!;
@@ -107,6 +106,8 @@ try {
       growth.get(name)!.push((await memory(server.pid)).peak - before);
     }
   }
+  // After the rounds: the GiB it frees at its end would otherwise be the next upload's warm pages.
+  const pageCache = pageCacheSeconds(join(root, 'page-cache-probe.bin'));
   const range = (values: number[], digits: number) =>
     `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`;
   console.log(
