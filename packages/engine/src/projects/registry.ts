@@ -29,9 +29,12 @@ const ID_HEADERS: readonly (readonly [string, UniqueId])[] = [
  */
 export class ProjectRegistry {
   readonly #hosted: HostedProject[];
-  #byId = new Map<UniqueId, Map<string, HostedProject>>();
-  #byMasterKey = new Map<string, HostedProject>();
-  /** `x-<word>-` of every header word any project accepts. */
+  readonly #byId = new Map<UniqueId, Map<string, HostedProject>>(UNIQUE_IDS.map((key) => [key, new Map()]));
+  readonly #byMasterKey = new Map<string, HostedProject>();
+  /** Each project's config as the indexes hold it, so that a change or a removal takes out what it put in. */
+  readonly #indexed = new Map<HostedProject, Config>();
+  /** How many projects accept each `x-<word>-` prefix, and those prefixes. */
+  readonly #prefixCounts = new Map<string, number>();
   #prefixes: string[] = [];
   #serverUrl: string | undefined;
   /**
@@ -44,7 +47,7 @@ export class ProjectRegistry {
   constructor(readonly defaultProject: HostedProject) {
     this.#hosted = [defaultProject];
     this.#register(defaultProject, true);
-    this.#reindex();
+    this.#index(defaultProject);
   }
 
   /** How many projects the server holds, the default one included. */
@@ -84,7 +87,7 @@ export class ProjectRegistry {
     this.#hosted.push(hosted);
     hosted.project.serverUrl = this.#serverUrl;
     this.#register(hosted, false);
-    this.#reindex();
+    this.#index(hosted);
   }
 
   /** Takes a project out: its ids are free again and no request reaches it. */
@@ -95,7 +98,7 @@ export class ProjectRegistry {
     hosted.project.registration = undefined;
     for (const token of hosted.project.links()) this.#link(token, hosted, false);
     hosted.project.linkMade = hosted.project.linkDropped = () => {};
-    this.#reindex();
+    this.#unindex(hosted);
   }
 
   /**
@@ -192,21 +195,41 @@ export class ProjectRegistry {
           );
         this.checkIds(config, hosted);
       },
-      changed: () => this.#reindex(),
+      changed: () => {
+        this.#unindex(hosted);
+        this.#index(hosted);
+      },
     };
   }
 
-  /** Rebuilds the indexes from every project's config now (a config change or a project more or less: rare). */
-  #reindex(): void {
-    this.#byId = new Map(UNIQUE_IDS.map((key) => [key, new Map()]));
-    this.#byMasterKey = new Map();
-    const prefixes = new Set<string>();
-    for (const hosted of this.#hosted) {
-      const { config } = hosted.project;
-      for (const key of UNIQUE_IDS) this.#byId.get(key)!.set(config[key], hosted);
-      if (!this.#byMasterKey.has(config.masterKey)) this.#byMasterKey.set(config.masterKey, hosted);
-      for (const word of config.headerWord) prefixes.add(`x-${word.toLowerCase()}-`);
+  /** Puts the project's ids, master key and header words in the indexes (its ids are free: `checkIds`). */
+  #index(hosted: HostedProject): void {
+    const { config } = hosted.project;
+    this.#indexed.set(hosted, config);
+    for (const key of UNIQUE_IDS) this.#byId.get(key)!.set(config[key], hosted);
+    this.#byMasterKey.set(config.masterKey, hosted);
+    this.#countPrefixes(config, 1);
+  }
+
+  /** Takes out what `#index` put in for the project, as its config was then. */
+  #unindex(hosted: HostedProject): void {
+    const config = this.#indexed.get(hosted);
+    if (!config) return;
+    this.#indexed.delete(hosted);
+    for (const key of UNIQUE_IDS) {
+      const ids = this.#byId.get(key)!;
+      if (ids.get(config[key]) === hosted) ids.delete(config[key]);
     }
-    this.#prefixes = [...prefixes];
+    if (this.#byMasterKey.get(config.masterKey) === hosted) this.#byMasterKey.delete(config.masterKey);
+    this.#countPrefixes(config, -1);
+  }
+
+  #countPrefixes(config: Config, by: 1 | -1): void {
+    for (const prefix of new Set(config.headerWord.map((word) => `x-${word.toLowerCase()}-`))) {
+      const count = (this.#prefixCounts.get(prefix) ?? 0) + by;
+      if (count > 0) this.#prefixCounts.set(prefix, count);
+      else this.#prefixCounts.delete(prefix);
+    }
+    this.#prefixes = [...this.#prefixCounts.keys()];
   }
 }

@@ -221,6 +221,31 @@ describe('/__admin/projects/{id}', () => {
     );
   });
 
+  it('frees the ids and master key a project held once it changes them or is deleted, and keeps a header word two projects share', async () => {
+    const first = await createProject(server, { headerWord: 'Acme' });
+    const second = await createProject(server, { headerWord: 'Acme' });
+    const { authenticationId: id, gameId, masterKey } = first.config;
+    const moved = { gameId: 'moved-game', masterKey: 'moved-master-key-0123456789' };
+    expect((await call('PATCH', `/__admin/projects/${id}`, moved)).status).toBe(200);
+    // The old ones are free, the new ones taken.
+    await expectError(await postProject(server, { gameId: moved.gameId }), 409, ErrorCode.PROJECT_ID_TAKEN);
+    await expectError(await postProject(server, { masterKey: moved.masterKey }), 409, ErrorCode.MASTER_KEY_TAKEN);
+    const third = await createProject(server, { gameId, masterKey });
+    expect(third.config.gameId).toBe(gameId);
+
+    expect((await call('DELETE', `/__admin/projects/${id}`)).status).toBe(204);
+    const fourth = await createProject(server, { authenticationId: id, ...moved });
+    expect(fourth.config).toMatchObject({ authenticationId: id, ...moved });
+    // The second project is still found under the word the deleted one shared with it.
+    const res = await server.request('/auth/users/get-number-of-user', {
+      headers: {
+        'X-Acme-Authentication-Id': second.config.authenticationId,
+        'X-Acme-Authentication-Key': second.config.masterKey,
+      },
+    });
+    expect(res.status).toBe(401); // its own answer (a master token is needed); the default project's would be 417
+  });
+
   it('resets, exports and imports one project, leaving the others as they are', async () => {
     const project = await createProject(server);
     const { authenticationId: id } = project.config;
