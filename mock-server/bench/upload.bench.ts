@@ -34,7 +34,7 @@ async function memory(pid: number): Promise<{ rss: number; peak: number }> {
  * reference server writes an upload (beside the file it replaces, renamed over it at the end), and over the same file
  * again, as the peer writes (its truncation frees the pages the writes then take). Where the memory is a virtual
  * machine's that the host backs on first use and takes back once free (free page reporting), the first costs the
- * host's faults too (docs/decisions.md, "Uploads: what the kernel costs").
+ * host's faults too (docs/decisions.md, "Uploads: what the kernel costs on this machine").
  */
 function pageCacheSeconds(path: string): { fresh: number; reused: number } {
   const chunk = Buffer.alloc(4 * MiB, 1);
