@@ -1,5 +1,5 @@
 import type { FunctionComponent } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { resumeSession, signOut, switchProject, useConfig } from './api.js';
 import { pageCommands, type Command } from './commands.js';
 import { CommandPalette } from './components/command-palette.js';
@@ -126,7 +126,9 @@ function Layout({ project }: { project: string }) {
  * when the page has none), Escape folds the menu away.
  */
 function useShortcuts(openPalette: () => void, closeMenu: () => void): void {
-  useEffect(() => {
+  // Heard from the task that shows the layout, not after the next paint: a Ctrl+K pressed as soon as the menu shows
+  // opens the palette instead of being lost.
+  useLayoutEffect(() => {
     const keyDown = (event: KeyboardEvent) => {
       if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k') {
         event.preventDefault();

@@ -242,4 +242,23 @@ describe('keyboard shortcuts', () => {
     expect(await page.getByLabel('Theme').inputValue()).toBe('dark');
     await page.getByLabel('Theme').selectOption('system');
   });
+
+  it('Ctrl+K opens the palette when pressed in the task that shows the layout, before its effects run', async () => {
+    const { page } = panel;
+    await openPanel(panel, 'users');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Master key').fill(panel.server.config.masterKey);
+    await page.evaluate(() => {
+      new MutationObserver((_, observer) => {
+        if (!document.querySelector('nav[aria-label="Pages"]')) return;
+        observer.disconnect();
+        document.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', ctrlKey: true, bubbles: true }));
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const palette = page.getByRole('dialog', { name: 'Go to a page or run a command' });
+    await palette.waitFor({ timeout: 5000 });
+    await page.keyboard.press('Escape');
+    expect(await palette.count()).toBe(0);
+  });
 });
