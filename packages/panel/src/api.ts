@@ -5,7 +5,7 @@
 // that key is the server's admin key).
 import { createAdminClient, type AdminClient, type Config, type ConfigKeys } from '@basekit/sdk/admin';
 import { ForbiddenError, createHttpClient, dataOf, type HttpClient } from '@basekit/sdk/core';
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 
 export { dataOf };
 
@@ -198,7 +198,8 @@ export async function reloadConfig(): Promise<ProjectConfig> {
 /** The current project's config (undefined when signed out), re-rendering when it changes. */
 export function useConfig(): ProjectConfig | undefined {
   const [, setVersion] = useState(0);
-  useEffect(() => {
+  // Listening from the task that renders, not after the next paint: a change in between is not missed.
+  useLayoutEffect(() => {
     const listener = () => setVersion((v) => v + 1);
     listeners.add(listener);
     return () => void listeners.delete(listener);

@@ -1,6 +1,6 @@
 // What the command palette (⌘K / Ctrl+K) offers: the layout's commands (pages, theme, sign out) and those of the page
 // on screen, which its components add while they are mounted (`usePageCommands`).
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 
 /** One thing the palette can do: its title (what is typed to find it) and what it does. */
 export interface Command {
@@ -15,7 +15,9 @@ const mounted = new Set<{ commands: Command[] }>();
 export function usePageCommands(commands: Command[]): void {
   const entry = useRef({ commands }).current;
   entry.commands = commands;
-  useEffect(() => {
+  // Offered from the task that shows the component, not after the next paint: a palette opened as soon as the page
+  // shows holds its commands.
+  useLayoutEffect(() => {
     mounted.add(entry);
     return () => void mounted.delete(entry);
   }, []);

@@ -1,7 +1,7 @@
 // A router of our own, small enough to read at once: panel URLs are /__admin/panel/<page>/<selection...>?<filters>,
 // kept in the history API so every page and selection can be shared as a link and is restored on load. A project of
 // the server other than the one signed in to comes first: /__admin/panel/@<projectId>/<page>/...
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 
 /** Where the server serves the panel, with its trailing slash (Vite's `base`). */
 const PANEL_BASE = import.meta.env.BASE_URL;
@@ -60,7 +60,8 @@ export function setQuery(values: Record<string, string | number | undefined>): v
 /** The current route, re-rendering on every navigation (links, back and forward buttons, `navigate`). */
 export function useRoute(): Route {
   const [route, setRoute] = useState(currentRoute);
-  useEffect(() => {
+  // Listening from the task that renders, not after the next paint: a link followed in between is not missed.
+  useLayoutEffect(() => {
     const update = () => setRoute(currentRoute());
     addEventListener(CHANGE, update);
     addEventListener('popstate', update);
