@@ -4,6 +4,7 @@ import { nodeFiles } from './files/index.js';
 import { jsonResponse } from './json-response.js';
 import { inspectedHeaders } from './kept-headers.js';
 import { DiskJournal } from './journal/disk-journal.js';
+import { hmacSha256 } from './hmac.js';
 import { pbkdf2 } from './pbkdf2.js';
 import { byteSearch, requestBody } from './request-body.js';
 import { DiskProjectStore } from './journal/project-store.js';
@@ -24,6 +25,7 @@ export async function nodeCapabilities({
     requestBody,
     byteSearch,
     pbkdf2,
+    hmacSha256,
     transcoder: await nodeTranscoder(),
     ...(await nodeFiles({ dataDir, fsync })),
     tokenSecret: await tokenSecret(dataDir), // after the files, which make the data folder

@@ -280,6 +280,7 @@ export type {
   FileDigests,
   Hasher,
   Hashing,
+  HmacSha256,
   Pbkdf2,
   Journal,
   JournalContents,

@@ -321,9 +321,9 @@ export class Project {
 
   #newIssuer(): TokenIssuer {
     const { authenticationId, masterKey } = this.config;
-    const { tokenSecret } = this.capabilities;
+    const { tokenSecret, hmacSha256 } = this.capabilities;
     const secret = `basekit-access:${authenticationId}:${masterKey}${tokenSecret ? `:${tokenSecret}` : ''}`;
-    return new TokenIssuer(secret, authenticationId);
+    return new TokenIssuer(secret, authenticationId, hmacSha256);
   }
 }
 

@@ -1,5 +1,6 @@
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
+import type { HmacSha256 } from '../capabilities.js';
 import { newId } from '../ids.js';
 import type { Moment } from '../moment.js';
 
@@ -39,6 +40,12 @@ function decode(segment: string): Uint8Array {
 
 const HEADER = encode(bytesOf(JSON.stringify({ alg: 'HS256', typ: 'JWT' })));
 
+/** HMAC-SHA256 in JavaScript (noble), its keyed state made once and copied for each text. */
+const portableHmacSha256: HmacSha256 = (key) => {
+  const keyed = hmac.create(sha256, key);
+  return (text) => keyed.clone().update(bytesOf(text)).digest();
+};
+
 const unexpired = (claims: AccessClaims, moment: Moment) => (claims.exp * 1000 <= moment.now() ? undefined : claims);
 
 /**
@@ -56,21 +63,19 @@ function bytesOf(text: string): Uint8Array {
 export class TokenIssuer {
   readonly #verified = new Map<string, AccessClaims>();
   /**
-   * Signs and verifies here and at once (HMAC-SHA256 in JavaScript, its keyed state made once): WebCrypto's sign is a
-   * round trip to a thread pool for a few hundred bytes, which cost more CPU (21 against 14 µs a token) and a wake-up
-   * per login. Verifying the same way keeps jose (about 4 KB gzip) out of browser bundles.
+   * Signs and verifies here and at once: the platform's HMAC (`hmacSha256`) where it lends one, else HMAC-SHA256 in
+   * JavaScript with its keyed state made once. WebCrypto's sign is a round trip to a thread pool for a few hundred
+   * bytes, which cost more CPU (21 against 14 µs a token) and a wake-up per login. Verifying the same way keeps jose
+   * (about 4 KB gzip) out of browser bundles.
    */
-  readonly #hmac: ReturnType<typeof hmac.create>;
+  readonly #mac: (unsigned: string) => Uint8Array;
 
   constructor(
     secret: string,
     private readonly projectId: string,
+    hmacSha256: HmacSha256 = portableHmacSha256,
   ) {
-    this.#hmac = hmac.create(sha256, bytesOf(secret));
-  }
-
-  #mac(unsigned: string): Uint8Array {
-    return this.#hmac.clone().update(bytesOf(unsigned)).digest();
+    this.#mac = hmacSha256(bytesOf(secret));
   }
 
   async issue(moment: Moment, scope: Scope, ttlSeconds: number, userId?: string): Promise<IssuedToken> {
