@@ -3,20 +3,13 @@ import { developmentConfig } from '../src/config.js';
 import { createEngine, type Engine } from '../src/index.js';
 import { MemoryJournal } from './support/memory-journal.js';
 import { MemoryProjectStore } from './support/memory-project-store.js';
+import { secondProject } from './projects/support.js';
 
 // What a recorded request reads (its time, random bytes, the results of its work on secrets) is its own, however
 // many requests of other projects are under way at once: each request has its moment (`c.env.moment`), and no global
 // random source is swapped while a journal records. On the engine alone, with journals in memory.
 
-const second = {
-  ...developmentConfig(),
-  authenticationId: 'p2',
-  clientKey: 'p2-client',
-  masterKey: 'p2-master',
-  objectStorageId: 'p2-db',
-  storageId: 'p2-storage',
-  gameId: 'p2-game',
-};
+const second = secondProject();
 const config = { ...developmentConfig(), projects: [second] };
 const projects = [config, second].map(({ authenticationId, masterKey }) => ({ id: authenticationId, key: masterKey }));
 

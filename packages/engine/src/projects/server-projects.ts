@@ -142,10 +142,16 @@ export class ServerProjects {
     });
   }
 
-  /** Waits for every project's changes under way and writes their snapshots (a clean shutdown). */
+  /**
+   * Waits for every project's changes under way and writes their snapshots (a clean shutdown). One project that
+   * fails to close does not end the wait for the others: the caller may remove the data folder as soon as this
+   * settles. Rejects with the first failure.
+   */
   async close(): Promise<void> {
     await this.#turns.idle();
-    await Promise.all(this.registry.list().map((hosted) => hosted.close()));
+    const closed = await Promise.allSettled(this.registry.list().map((hosted) => hosted.close()));
+    const failed = closed.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   #alone<T>(work: () => Promise<T>): Promise<T> {

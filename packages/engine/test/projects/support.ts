@@ -1,4 +1,5 @@
 import type { Config, ConfigInput } from '@basekit/engine';
+import { developmentConfig } from '../../src/config.js';
 import type { TestServer } from '../support/server.js';
 
 /** The server admin key header of the default project of `server` (its master key). */
@@ -41,3 +42,14 @@ export async function createProject(server: TestServer, body: Partial<ConfigInpu
     },
   };
 }
+
+/** A second project's config beside the development one (its own ids and keys), for a server of two projects. */
+export const secondProject = (): ConfigInput => ({
+  ...developmentConfig(),
+  authenticationId: 'p2',
+  clientKey: 'p2-client',
+  masterKey: 'p2-master',
+  objectStorageId: 'p2-db',
+  storageId: 'p2-storage',
+  gameId: 'p2-game',
+});
