@@ -5,6 +5,7 @@ import { crc32 } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, StateRestoreError } from '@basekit/engine';
 import { startServer, type RunningServer } from '../src/server.js';
+import { closeAll } from './support/server.js';
 
 // What the data folder holds: no password, token or key as sent (the journal keeps what requests worked out from
 // them), every file for its owner alone, and a format a later server names when it cannot replay it.
@@ -19,7 +20,7 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'basekit-secrets-'));
 });
 afterEach(async () => {
-  await Promise.all(running.splice(0).map((s) => s.close().catch(() => undefined)));
+  await closeAll(running);
   await rm(dir, { recursive: true, force: true });
 });
 

@@ -5,6 +5,7 @@ import { crc32 } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, StateRestoreError } from '@basekit/engine';
 import { startServer, type RunningServer } from '../src/server.js';
+import { closeAll } from './support/server.js';
 
 const { authenticationId, clientKey, masterKey, objectStorageId, gameId } = DEFAULT_CONFIG;
 const admin = { 'X-Service-Authentication-Key': masterKey };
@@ -16,8 +17,7 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'basekit-state-'));
 });
 afterEach(async () => {
-  // Closed without a snapshot where a test left a "crashed" server behind: only its listener is stopped.
-  await Promise.all(running.splice(0).map((s) => s.close().catch(() => undefined)));
+  await closeAll(running);
   await rm(dir, { recursive: true, force: true });
 });
 

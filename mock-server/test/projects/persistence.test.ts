@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_CONFIG, type Config, type ConfigInput } from '@basekit/engine';
 import { startServer, type RunningServer } from '../../src/server.js';
+import { closeAll } from '../support/server.js';
 
 // Projects with a data folder: those created at run time and those of the config keep their state across restarts,
 // each in a folder of its own.
@@ -17,7 +18,7 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'basekit-projects-'));
 });
 afterEach(async () => {
-  await Promise.all(running.splice(0).map((s) => s.close().catch(() => undefined)));
+  await closeAll(running);
   await rm(dir, { recursive: true, force: true });
 });
 

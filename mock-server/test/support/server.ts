@@ -26,3 +26,12 @@ export async function startTestServer(
   const url = running.httpsUrl ?? running.url;
   return { ...running, ...testServer({ url, config, engine: running.engine, fetch, close: running.close }) };
 }
+
+/**
+ * Closes `servers` and empties the list (a test's clean-up), one after the other and whatever each answers: a test
+ * that left a "crashed" server running beside its successor has two servers on one data folder, whose snapshots must
+ * not be written into it at once.
+ */
+export async function closeAll(servers: RunningServer[]): Promise<void> {
+  for (const server of servers.splice(0)) await server.close().catch(() => undefined);
+}
