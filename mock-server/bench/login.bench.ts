@@ -1,13 +1,14 @@
-// Login against the number of refresh tokens kept: the reference server with 1,000 and with 1,000,000
-// refresh tokens, each in a process of its own, and the password check alone (its PBKDF2, the ceiling of a login) in a
-// third, loaded in rounds that take turns, 10 logins at once from a load generator process. Targets: 1,000,000 tokens
-// within 1.1× of 1,000; each at least 0.9× the password check's own rate. The password check hashes as the Node
-// server does (its `pbkdf2` capability). Each contender is warmed up for 20 s first: at about 100 logins a second,
-// V8 still optimizes the login's path for the first 4,000 or so (a 2 s warm-up measured a server still compiling,
-// whose compiler threads took 0.3–0.4 ms a login). The load generator runs in a session of its own (see
-// `loadGenerator`), so that on a busy machine its CPU is not taken from the server's share; its own CPU a login is
-// printed (the check alone has no client, and the client's CPU comes out of the same 2 cores).
-// Run: `npm run bench -w @basekit/mock-server -- login` (about 3 minutes: a million tokens take a few seconds to make).
+// Login against the number of refresh tokens kept: the reference server with 1,000 and with 1,000,000 refresh
+// tokens, beside the password check alone (its PBKDF2, the ceiling of a login) and a bare `node:http` login (the same
+// check behind Node's HTTP and nothing else: the ceiling of a login over HTTP), each in a process of its own, loaded in
+// rounds that take turns, 10 logins at once from a load generator process. Targets: 1,000,000 tokens within 1.1× of
+// 1,000; each at least 0.9× the password check's own rate. The password check hashes as the Node server does (its
+// `pbkdf2` capability). Each contender is warmed up for 20 s first: at about 100 logins a second, V8 still optimizes
+// the login's path for the first 4,000 or so (a 2 s warm-up measured a server still compiling, whose compiler threads
+// took 0.3–0.4 ms a login). The load generator runs in a session of its own (see `loadGenerator`), so that on a busy
+// machine its CPU is not taken from the server's share; its own CPU a login is printed (the check alone has no client,
+// and the client's CPU comes out of the same 2 cores).
+// Run: `npm run bench -w @basekit/mock-server -- login` (about 4 minutes: a million tokens take a few seconds to make).
 import { loadavg } from 'node:os';
 import {
   type BenchProcess,
@@ -22,8 +23,10 @@ import {
 } from './processes.js';
 
 type LoginServer = HttpTarget & { tokens: number };
+const BARE_LOGIN = 'a bare node:http login';
 
 const hash = await startProcess<object>('password-hash');
+const bareLogin = await startProcess<HttpTarget>('node-login');
 const servers: BenchProcess<LoginServer>[] = [];
 const generator = loadGenerator({ ownSession: true });
 const load = () =>
@@ -44,13 +47,28 @@ try {
   };
   const { rateRatios, rounds } = await compareInRounds(
     'Login (POST /auth/login, form fields) against the refresh tokens kept',
-    [passwordCheck, ...servers.map((server, i) => httpContender(names[i]!, server, server.info, generator))],
+    [
+      passwordCheck,
+      httpContender(BARE_LOGIN, bareLogin, bareLogin.info, generator),
+      ...servers.map((server, i) => httpContender(names[i]!, server, server.info, generator)),
+    ],
     { warmUpSeconds: 20 },
   );
   console.log(`load average at the end: ${load()}`);
   // The check alone has no client; a login's client shares the 2 cores with the server (in a session of its own).
-  const loadMicros = names.map((name) => median(rounds.get(name)!.map((round) => round.loadMicros!)).toFixed(0));
-  console.log(`the load generator's own CPU a login: ${loadMicros.join(' and ')} µs (1,000 / 1,000,000 tokens)`);
+  const loadMicros = [BARE_LOGIN, ...names].map((name) =>
+    median(rounds.get(name)!.map((round) => round.loadMicros!)).toFixed(0),
+  );
+  console.log(
+    `the load generator's own CPU a login: ${loadMicros.join(', ')} µs (bare node:http, 1,000, 1,000,000 tokens)`,
+  );
+  // What Node's HTTP alone leaves of the check's rate, and what the engine leaves of that.
+  const bare = rateRatios.get(BARE_LOGIN)!;
+  console.log(`${BARE_LOGIN}, over the password check's own rate: ${median(bare).toFixed(2)}× (the ceiling over HTTP)`);
+  for (const name of names) {
+    const overBare = median(rateRatios.get(name)!.map((ratio, round) => ratio / bare[round]!));
+    console.log(`${name}, over the bare node:http login's rate: ${overBare.toFixed(2)}×`);
+  }
   const [few, many] = names.map((name) => rateRatios.get(name)!);
   const flat = median(few!.map((ratio, round) => ratio / many![round]!));
   let met = verdict('login rate, 1,000 over 1,000,000 tokens (median of the rounds)', flat, '≤ 1.10', flat <= 1.1);
@@ -61,5 +79,5 @@ try {
   process.exitCode = met ? 0 : 1;
 } finally {
   generator.close();
-  await Promise.all([hash, ...servers].map((p) => p.close()));
+  await Promise.all([hash, bareLogin, ...servers].map((p) => p.close()));
 }

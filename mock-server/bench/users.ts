@@ -55,3 +55,18 @@ export async function benchUsers(server: RunningServer, count: number, prefix = 
   }
   return users;
 }
+
+/**
+ * The login form of the benchmark user `login-0` as the spec shows it (multipart), as the SDK and the published
+ * clients send it: its Content-Type and its body, built once and sent on every login.
+ */
+export function loginForm(): { contentType: string; body: string } {
+  const boundary = 'basekit-bench-form';
+  return {
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    body: Object.entries({ username: 'login-0', password: 'login-0-pw' })
+      .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+      .concat(`--${boundary}--\r\n`)
+      .join(''),
+  };
+}

@@ -3,7 +3,7 @@
 import { usersState } from '../../../packages/engine/src/areas/users/state.js';
 import { newSecret, unrecorded } from '../../../packages/engine/src/shared/ids.js';
 import { startServer } from '../../src/server.js';
-import { benchUsers } from '../users.js';
+import { benchUsers, loginForm } from '../users.js';
 
 const TOKENS = Number(process.argv[2]);
 const server = await startServer({ port: 0 });
@@ -18,6 +18,7 @@ for (let i = refreshTokens.size; i < TOKENS; i++)
     expiresAt: now + 60_000 + Math.floor((ttl * i) / TOKENS),
   });
 const { authenticationId, clientKey } = project.config;
+const form = loginForm();
 console.log(
   `ready ${JSON.stringify({
     url: `${server.url}/auth/login`,
@@ -25,15 +26,9 @@ console.log(
     headers: {
       'X-Service-Authentication-Id': authenticationId,
       'X-Service-Authentication-Key': clientKey,
-      'Content-Type': 'multipart/form-data; boundary=basekit-bench-form',
+      'Content-Type': form.contentType,
     },
-    // The form the spec shows (multipart), as the SDK and the published clients send it.
-    body: Object.entries({ username: 'login-0', password: 'login-0-pw' })
-      .map(
-        ([name, value]) => `--basekit-bench-form\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-      )
-      .concat('--basekit-bench-form--\r\n')
-      .join(''),
+    body: form.body,
     tokens: refreshTokens.size,
   })}`,
 );
