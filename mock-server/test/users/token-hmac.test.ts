@@ -5,6 +5,7 @@ import { Clock } from '../../../packages/engine/src/shared/clock.js';
 import { Moment } from '../../../packages/engine/src/shared/moment.js';
 import { TokenIssuer } from '../../../packages/engine/src/shared/auth/tokens.js';
 import { hmacSha256 } from '../../src/hmac.js';
+import { startServer } from '../../src/server.js';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -28,5 +29,14 @@ describe('the hmacSha256 capability', () => {
     expect(await portable.verify(fromNode.token, moment)).toMatchObject({ scope: 'client', userId: 'u1' });
     expect(await node.verify(fromPortable.token, moment)).toMatchObject({ scope: 'master' });
     expect(await node.verify(`${fromPortable.token.slice(0, -2)}AA`, moment)).toBeUndefined();
+  });
+
+  it('is the HMAC the Node server signs and checks its access tokens with', async () => {
+    const server = await startServer({ port: 0 });
+    try {
+      expect(server.engine.project.capabilities.hmacSha256).toBe(hmacSha256);
+    } finally {
+      await server.close();
+    }
   });
 });
