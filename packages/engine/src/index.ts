@@ -28,6 +28,7 @@ import { type EngineRoutes, hostProject } from './projects/hosted.js';
 import { ServerProjects } from './projects/server-projects.js';
 import { defaultCapabilities, type Capabilities } from './shared/capabilities.js';
 import { declaredDurability } from './shared/durability/declarations.js';
+import { loadOnce } from './shared/util/load-once.js';
 import type { AppEnv } from './shared/env.js';
 import { ApiError, ErrorCode, errorResponse } from './shared/errors.js';
 import { withServiceHeaders } from './shared/http/header-word.js';
@@ -162,7 +163,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
   // What the guard refuses is refused with a fault set too.
   if (guard) injector.use('*', guard);
   // Loaded with the first injected answer, as the faults' checks load with the first fault set.
-  injector.all('*', async (c) => (await import('./faults/answer.js')).injectedAnswer(c, c.env.fault!));
+  const answers = loadOnce(() => import('./faults/answer.js'));
+  injector.all('*', async (c) => (await answers()).injectedAnswer(c, c.env.fault!));
 
   const routes: EngineRoutes = {
     run: (request, env) =>
@@ -248,9 +250,10 @@ function withErrorHandling(app: ReturnType<typeof createRoutes>, options: Engine
     return c.json({ code: ErrorCode.INTERNAL, error: 'internal server error' }, 500);
   });
   let operations: Operation[] | undefined;
+  // Loaded with the first request of no operation (an msw handler meets many: requests that are not the service's).
+  const operationNames = loadOnce(() => import('./operations.js'));
   app.notFound(async (c) => {
-    // Loaded with the first request of no operation (an msw handler meets many: requests that are not the service's).
-    const { closestOperations, operationsOf } = await import('./operations.js');
+    const { closestOperations, operationsOf } = await operationNames();
     // The app's routes are all in place by the first request; the downloads route is each project's bucket.
     operations ??= operationsOf(app.routes);
     const downloads = { method: 'GET', segments: [c.env.project.config.bucket, '{path}'] };

@@ -1,10 +1,11 @@
 import { changes, changesMemoryOnly, reads } from '../shared/durability/declarations.js';
 import { createRoutes } from '../shared/http/routes.js';
 import { adminKey } from './guard.js';
+import { loadOnce } from '../shared/util/load-once.js';
 
 const SNAPSHOTS_PATH = '/__admin/snapshots';
 
-const calls = () => import('./snapshot-calls.js');
+const calls = loadOnce(() => import('./snapshot-calls.js'));
 
 /**
  * `/__admin/snapshots`: save the project whole under a name, restore it (the export afterwards equals the export at

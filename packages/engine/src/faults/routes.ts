@@ -1,10 +1,11 @@
 import { adminKey } from '../admin/guard.js';
 import { changesMemoryOnly, reads } from '../shared/durability/declarations.js';
 import { createRoutes } from '../shared/http/routes.js';
+import { loadOnce } from '../shared/util/load-once.js';
 
 const FAULTS_PATH = '/__admin/faults';
 
-const calls = () => import('./calls.js');
+const calls = loadOnce(() => import('./calls.js'));
 
 /** `/__admin/faults`: set, list and remove the faults of the project an admin call names (see `calls.ts`). */
 export const faultsRoutes = createRoutes();

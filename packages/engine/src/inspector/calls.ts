@@ -6,6 +6,9 @@ import { seqOfId, type Exchange, type InspectedArea } from './exchange.js';
 import { inspectorOf, type ExchangeFilter, type Inspector } from './inspector.js';
 import { replay } from './replay.js';
 import { exchangeEvents } from './stream.js';
+import { loadOnce } from '../shared/util/load-once.js';
+
+const harFormat = loadOnce(() => import('./har.js'));
 
 // The request inspector's admin API (`routes.ts`), loaded with its first call: apps that mock the service rarely
 // read it.
@@ -91,7 +94,7 @@ export async function exportHar(c: AppContext): Promise<Response> {
   const inspector = recordingInspector(c);
   const limit = intParam(c, 'limit', { min: 1, max: Number.MAX_SAFE_INTEGER, fallback: inspector.capacity });
   const exchanges = inspector.matching(filterOf(c), limit);
-  const { toHar } = await import('./har.js');
+  const { toHar } = await harFormat();
   return c.json(toHar(exchanges), 200, { 'Content-Disposition': 'attachment; filename="requests.har"' });
 }
 

@@ -2,8 +2,9 @@ import { adminKey } from '../admin/guard.js';
 import { changesMemoryOnly, reads } from '../shared/durability/declarations.js';
 import { createRoutes } from '../shared/http/routes.js';
 import { INSPECTOR_PATH } from './recorder.js';
+import { loadOnce } from '../shared/util/load-once.js';
 
-const calls = () => import('./calls.js');
+const calls = loadOnce(() => import('./calls.js'));
 
 /**
  * The request inspector's admin API: the kept requests (filtered, paged), one in full, the live stream, clearing, the

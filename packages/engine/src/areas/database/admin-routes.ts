@@ -1,8 +1,9 @@
 import { adminKey } from '../../admin/guard.js';
 import { changes, reads } from '../../shared/durability/declarations.js';
 import { createRoutes } from '../../shared/http/routes.js';
+import { loadOnce } from '../../shared/util/load-once.js';
 
-const calls = () => import('./admin-calls.js');
+const calls = loadOnce(() => import('./admin-calls.js'));
 
 /**
  * The database's admin API (not part of the service contract): what the service cannot do to tables, and the

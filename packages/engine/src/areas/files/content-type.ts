@@ -1,7 +1,9 @@
+import { loadOnce } from '../../shared/util/load-once.js';
+
 // The Content-Type table is the `mime` package's (mime-db, IANA and common unregistered types), about 10 KB gzip.
 // It is imported on the first upload or rename rather than with the page, so browser apps that never store a file
 // do not load it (docs/decisions.md, "Streaming files").
-let table: Promise<typeof import('mime')> | undefined;
+const mimeTable = loadOnce(() => import('mime'));
 
 const GENERIC = 'application/octet-stream';
 const VALID = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+(\s*;.*)?$/i;
@@ -18,7 +20,7 @@ const withCharset = (type: string) => (type.startsWith('text/') ? `${type}; char
  * typeFor('report.docx'); // 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
  */
 export async function contentTypes(): Promise<(name: string, declared?: string) => string> {
-  const { default: mime } = await (table ??= import('mime'));
+  const { default: mime } = await mimeTable();
   return (name, declared) => {
     // Only a name with an extension: `mime` would also take a bare name ("md") as one.
     const byName = name.includes('.') ? mime.getType(name) : null;

@@ -3,6 +3,7 @@ import { isPlainObject } from '../../shared/http/body.js';
 import type { Project, StateSlice } from '../../shared/project.js';
 import { hasSnapshots } from '../../shared/durability/snapshots.js';
 import { OneAtATime } from '../../shared/util/one-at-a-time.js';
+import { loadOnce } from '../../shared/util/load-once.js';
 import { type EntryJson, entryOf, fromEntries, newRoot, toEntries } from './entries.js';
 import { MemoryBlobStore } from './memory-blobs.js';
 import { ResizeCache } from './resize-cache.js';
@@ -136,8 +137,8 @@ export const filesState: StateSlice<FilesState> = {
 };
 
 const TREE_TOOLS: TreeTools = [setChild, removeChild, entryOf, toEntries];
-/** `tree-changes.ts`, once asked for: an `import()` goes through the module loader (and its hooks) every time. */
-let treeChanges: Promise<typeof import('./tree-changes.js')> | undefined;
+/** `tree-changes.ts`, loaded with the first change of a durable project. */
+const treeChanges = loadOnce(() => import('./tree-changes.js'));
 
 /** Hands blob keys that a change no longer refers to back to `mutate`, which deletes them once that is safe. */
 type Release = (keys: Iterable<string>) => void;
@@ -155,7 +156,7 @@ export function mutate<T>(project: Project, work: (state: FilesState, release: R
     const released: string[] = [];
     const { persistence } = project.capabilities;
     const { root } = state;
-    const changes = persistence && new (await (treeChanges ??= import('./tree-changes.js'))).TreeChanges(TREE_TOOLS);
+    const changes = persistence && new (await treeChanges()).TreeChanges(TREE_TOOLS);
     root.watcher = changes;
     let result: T;
     try {

@@ -6,6 +6,13 @@ import { createRoutes } from '../../shared/http/routes.js';
 import { SETTING_KINDS } from './setting-kinds.js';
 import { settingsJson, transcoderState } from './state.js';
 import { saveSetting, settingsOwner } from './setting-books.js';
+import { loadOnce } from '../../shared/util/load-once.js';
+
+// The checks of every kind's fields load with the first saved setting, jobs and their pipeline with the first
+// conversion: browser apps that mock the service rarely convert.
+const settingChecks = loadOnce(() => import('./setting-checks.js'));
+const jobs = loadOnce(() => import('./jobs.js'));
+const policies = loadOnce(() => import('./policy.js'));
 
 export const transcoderRoutes = createRoutes();
 
@@ -15,8 +22,7 @@ transcoderRoutes.use('/video/*', serviceEnabled('transcoder'), bearer);
 for (const kind of SETTING_KINDS) {
   transcoderRoutes.post(`/metadata/${kind}`, changes(), async (c) => {
     const body = await readJsonObject(c);
-    // The checks of every kind's fields load with the first saved setting, as jobs load with the first conversion.
-    const { validateSetting } = await import('./setting-checks.js');
+    const { validateSetting } = await settingChecks();
     const { record, created } = saveSetting(
       c.env.project,
       settingsOwner(c.get('principal')),
@@ -28,8 +34,7 @@ for (const kind of SETTING_KINDS) {
 }
 
 transcoderRoutes.post('/video/convert', changes(), async (c) => {
-  // Jobs and their pipeline load with the first conversion: browser apps that mock the service rarely convert.
-  const { submitConvert } = await import('./jobs.js');
+  const { submitConvert } = await jobs();
   const owner = settingsOwner(c.get('principal'));
   const { requestId, videoId } = submitConvert(c.env.project, c.env.moment, owner, await readJsonObject(c));
   return c.json({ requestId, videoId }, 202);
@@ -51,6 +56,6 @@ transcoderRoutes.get('/__admin/transcoder/policy', reads, (c) => c.json(c.env.pr
 
 transcoderRoutes.patch('/__admin/transcoder/policy', changes(), async (c) => {
   const state = c.env.project.state(transcoderState);
-  const { updatePolicy } = await import('./policy.js');
+  const { updatePolicy } = await policies();
   return c.json(updatePolicy(state.policy, await readJsonObject(c)));
 });

@@ -2,6 +2,10 @@ import { createMiddleware } from 'hono/factory';
 import type { ServiceName } from '../../config.js';
 import type { AppEnv, AppContext, Principal } from '../env.js';
 import { ApiError, ErrorCode, forbidden, unauthorized } from '../errors.js';
+import { loadOnce } from '../util/load-once.js';
+
+/** Why a token is refused, told in detail: loaded with the first token refused. */
+const refusals = loadOnce(() => import('./refusal.js'));
 
 /** The access token of an `Authorization: <token_type> <access_token>` header (one space; `bearer` in any case). */
 function bearerToken(header: string | undefined): string | undefined {
@@ -23,7 +27,7 @@ async function principalOf(c: AppContext): Promise<Principal> {
     throw unauthorized('the Authorization header is not "<token_type> <access_token>" (token type bearer, one space)');
   const { project, moment } = c.env;
   const claims = project.tokens.verified(token, moment) ?? (await project.tokens.verify(token, moment));
-  if (!claims) throw unauthorized(await (await import('./refusal.js')).refusal(project, token, moment));
+  if (!claims) throw unauthorized(await (await refusals()).refusal(project, token, moment));
   if (claims.userId !== undefined && !project.directory.has(claims.userId))
     throw unauthorized('the user of this access token no longer exists');
   return { ...claims, isMaster: claims.scope === 'master' };

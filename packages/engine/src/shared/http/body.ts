@@ -4,6 +4,7 @@ import { ApiError, ErrorCode, badRequest } from '../errors.js';
 import { readUpTo } from '../util/bytes.js';
 import type { BodyChunks } from './multipart.js';
 import { boundaryOf } from './multipart-head.js';
+import { loadOnce } from '../util/load-once.js';
 
 /** Deeper bodies are refused before any area sees them (areas have stricter limits of their own, with their own codes). */
 const MAX_JSON_DEPTH = 512;
@@ -153,15 +154,11 @@ export async function readForm(c: AppContext): Promise<FormData> {
   return form;
 }
 
-let parser: Promise<typeof import('./multipart.js')> | undefined;
-
 /**
  * The multipart parser, loaded with the first multipart body: an app's page under msw that never uploads nor logs in
- * with a form never fetches it. The loading promise is kept: an `import()` of a module loaded already still asks the
- * module loader each time (in Node under a loader such as tsx, a message to the loader's thread and back: measured,
- * about 8 % of the event loop's time a login).
+ * with a form never fetches it.
  */
-export const multipartParser = () => (parser ??= import('./multipart.js'));
+export const multipartParser = loadOnce(() => import('./multipart.js'));
 
 /** A multipart body read whole as FormData: text parts as strings, parts with a file name as files. */
 async function multipartForm(bytes: Uint8Array, contentType: string, search?: ByteSearch): Promise<FormData> {
