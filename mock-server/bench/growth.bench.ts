@@ -4,9 +4,12 @@
 // and 1,000 projects, a game event at 1 and 1,000 leaderboards. In the engine, no HTTP, the process's CPU time a
 // call, rounds taking turns, medians; "before" is the engine's previous code, copied verbatim into this file, run
 // over the same state, and checked to answer the same first. The whole request through `engine.fetch` is printed
-// beside. `GROWTH_ONLY=searches|links|events` runs one part (links: at 10 and 1,000 projects, then a link made and let
-// go at 1,000 and 100,000 links held).
+// beside. `GROWTH_ONLY=searches|links|events|tables` runs one part (links: at 10 and 1,000 projects, then a link made
+// and let go at 1,000 and 100,000 links held; tables: the admin's table description, and a row written, at 1,000 and
+// 100,000 rows).
 import { DEFAULT_CONFIG, type Engine, createEngine, resolveConfig } from '@basekit/engine';
+import { type Column, type Row, type Table, databaseState } from '../../packages/engine/src/areas/database/state.js';
+import { describeTable, existingTable } from '../../packages/engine/src/areas/database/tables/tables.js';
 import { type Paging, findUsers, searchUsers } from '../../packages/engine/src/areas/users/listing.js';
 import { userRecord } from '../../packages/engine/src/areas/users/record.js';
 import { type StoredUser, usersState } from '../../packages/engine/src/areas/users/state.js';
@@ -21,6 +24,7 @@ const USERS = [1_000, 100_000] as const;
 const PROJECTS = [10, 1_000] as const;
 const LEADERBOARDS = [1, 1_000] as const;
 const LINKS = [1_000, 100_000] as const;
+const ROWS = [1_000, 100_000] as const;
 const ROUNDS = 12;
 /** How long each contender runs in a round. */
 const SPAN_MS = 100;
@@ -445,6 +449,142 @@ async function benchEvents(): Promise<void> {
   await Promise.all(games.map(({ engine }) => engine.close()));
 }
 
+// The admin's table description before its counts were kept (packages/engine/src/areas/database/tables/tables.ts),
+// verbatim but for the names (a pass over the rows per column).
+function rowsWithValueBefore(table: Table, column: string, { type }: Column): number {
+  let count = 0;
+  if (type === 'Relation') {
+    for (const byColumn of table.relations.values()) if ((byColumn.get(column)?.size ?? 0) > 0) count++;
+    return count;
+  }
+  for (const row of table.rows.values()) if (Object.hasOwn(row, column) && row[column] !== undefined) count++;
+  return count;
+}
+const byName = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
+const columnJson = (name: string, { type, targetClass }: Column) => ({
+  name,
+  type,
+  ...(targetClass !== undefined && { targetClass }),
+});
+function describeTableBefore(project: Project, name: string) {
+  const table = existingTable(project, name);
+  const referencedBy: { table: string; column: string; type: 'Pointer' | 'Relation'; rowsWithValue: number }[] = [];
+  for (const [other, owner] of [...project.state(databaseState).tables].sort(byName)) {
+    for (const [column, type] of owner.columns) {
+      if (type.targetClass !== name || (type.type !== 'Pointer' && type.type !== 'Relation')) continue;
+      referencedBy.push({
+        table: other,
+        column,
+        type: type.type,
+        rowsWithValue: rowsWithValueBefore(owner, column, type),
+      });
+    }
+  }
+  return {
+    name,
+    rowCount: table.rows.size,
+    columns: [...table.columns].map(([column, type]) => ({
+      ...columnJson(column, type),
+      rowsWithValue: rowsWithValueBefore(table, column, type),
+    })),
+    referencedBy,
+  };
+}
+
+/** A table `Note` of `count` rows, eight columns, some of them held by only a part of the rows. */
+function notesOf(count: number): { columns: Record<string, Column>; rows: Row[]; relations: object } {
+  const at = '2024-01-01T00:00:00.000Z';
+  const rows = Array.from(
+    { length: count },
+    (_, i): Row => ({
+      _id: `n${String(i).padStart(9, '0')}`,
+      createdAt: at,
+      updatedAt: at,
+      title: `note ${i}`,
+      views: i,
+      done: i % 2 === 0,
+      tags: ['a', 'b'],
+      ...(i % 3 === 0 && { note: 'x' }),
+      ...(i % 5 === 0 && { score: i / 5 }),
+      ...(i % 7 === 0 && { meta: { i } }),
+      author: { __type: 'Pointer', className: 'Author', objectId: 'a000000001' },
+    }),
+  );
+  const types: [string, Column['type']][] = [
+    ['title', 'String'],
+    ['views', 'Number'],
+    ['done', 'Boolean'],
+    ['tags', 'Array'],
+    ['note', 'String'],
+    ['score', 'Number'],
+    ['meta', 'Object'],
+  ];
+  const columns: Record<string, Column> = Object.fromEntries(types.map(([name, type]) => [name, { type }]));
+  columns['author'] = { type: 'Pointer', targetClass: 'Author' };
+  return { columns, rows, relations: {} };
+}
+
+async function benchTables(): Promise<void> {
+  const engines = await Promise.all(
+    ROWS.map(async (count) => {
+      const engine = createEngine({ initialState: { areas: { database: { Note: notesOf(count) } } } });
+      await engine.ready;
+      return engine;
+    }),
+  );
+  const projects = engines.map((engine) => engine.project);
+  const tokens = await Promise.all(engines.map(masterToken));
+  const rowHeaders = (size: 0 | 1) => ({
+    'X-Service-Object-Storage-Id': DEFAULT_CONFIG.objectStorageId,
+    Authorization: `Bearer ${tokens[size]}`,
+    'Content-Type': 'application/json',
+  });
+  const describePath = '/__admin/database/tables/Note';
+  for (const size of [0, 1] as const) {
+    const [before, now] = [
+      JSON.stringify(describeTableBefore(projects[size]!, 'Note')),
+      JSON.stringify(describeTable(projects[size]!, 'Note')),
+    ];
+    const answered = JSON.stringify(await (await request(engines[size]!, describePath, masterHeaders)).json());
+    if (before !== now || now !== answered) throw new Error(`the descriptions differ\n${before}\n${now}\n${answered}`);
+  }
+  const description = await rounds({
+    before: (size) => () => describeTableBefore(projects[size]!, 'Note'),
+    now: (size) => () => describeTable(projects[size]!, 'Note'),
+    request: (size) => async () => (await request(engines[size]!, describePath, masterHeaders)).arrayBuffer(),
+  });
+  // A write that gives the row a value in a column, or takes it: each one changes a count.
+  let writes = 0;
+  const write = (size: 0 | 1) => async () => {
+    const body = writes++ % 2 ? '{"note":{"__op":"Delete"}}' : '{"note":"y","views":1}';
+    const res = await request(engines[size]!, '/object-storage/classes/Note/n000000001', rowHeaders(size), {
+      method: 'PUT',
+      body,
+    });
+    if (res.status !== 200) throw new Error(`the write failed: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  };
+  const written = await rounds({ request: write });
+  for (const size of [0, 1] as const)
+    if (
+      JSON.stringify(describeTableBefore(projects[size]!, 'Note')) !==
+      JSON.stringify(describeTable(projects[size]!, 'Note'))
+    )
+      throw new Error('the counts kept differ from the rows after the writes');
+  console.log(
+    `\nThe admin's table description (\`GET ${describePath}\`, eight columns) and a row written, at ${ROWS.map((n) => n.toLocaleString('en')).join(' and ')} rows, CPU time a call, median of ${ROUNDS} rounds taking turns (the counts kept since the first description)\n`,
+  );
+  console.log(
+    '| operation | before, small | before, large | large/small | now, small | now, large | large/small | whole request now, small | large | large/small |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log(row('the table described', description, ['before', 'now', 'request']));
+  console.log(
+    `| \`PUT\` a row, a count changed | | | | | | | ${ms(written('request', 0))} | ${ms(written('request', 1))} | ${(written('request', 1) / written('request', 0)).toFixed(2)}× |`,
+  );
+  await Promise.all(engines.map((engine) => engine.close()));
+}
+
 const only = process.env['GROWTH_ONLY'];
 if (!only || only === 'searches') await benchSearches();
 if (!only || only === 'links') {
@@ -452,3 +592,4 @@ if (!only || only === 'links') {
   await benchLinksHeld();
 }
 if (!only || only === 'events') await benchEvents();
+if (!only || only === 'tables') await benchTables();

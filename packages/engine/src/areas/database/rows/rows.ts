@@ -13,6 +13,7 @@ import { rememberRowBytes } from './row-size.js';
 import { showRelations } from '../query/relations.js';
 import { databaseState, newTable, type Column, type Row, type Table } from '../state.js';
 import { writableTable } from '../tables/table-copy.js';
+import { countingWrite } from '../tables/value-counts.js';
 import { describeColumn } from '../values/values.js';
 
 /** The table of that name, or undefined when nothing was ever written to it (the name is checked first). */
@@ -33,6 +34,9 @@ export interface Plan {
   changes: [string, Change][];
   newColumns: [string, Column][];
 }
+
+/** The columns a plan writes to. */
+const columnsOf = (plan: Plan): string[] => plan.changes.map(([name]) => name);
 
 /**
  * Validates a whole create or update body against a table's column types before anything changes:
@@ -116,8 +120,10 @@ function commit(config: Config, table: Table, row: Row, plan: Plan): Row {
 
 /** Adds a new row to its table, with its planned values (checked before: `plannedRowBytes` measured `size`). */
 export function insertRow(table: Table, row: Row, plan: Plan, size: number): void {
+  const counted = countingWrite(table, undefined, columnsOf(plan));
   for (const [name, change] of plan.changes) applyChange(row, table.relations, name, change);
   table.rows.set(row._id, row);
+  counted?.(row);
   indexNewRow(table, row);
   rememberRowBytes(row, size);
 }
@@ -146,9 +152,11 @@ export function createRow(
   let id = newId(moment);
   while (table.rows.has(id)) id = newId(moment);
   const now = moment.iso();
+  const counted = countingWrite(table, undefined, columnsOf(plan));
   const row = commit(project.config, table, { _id: id, createdAt: now, updatedAt: now }, plan);
   project.state(databaseState).tables.set(tableName, table);
   table.rows.set(id, row);
+  counted?.(row);
   indexNewRow(table, row);
   return { createdAt: now, _id: id };
 }
@@ -166,9 +174,11 @@ export function updateRow(
   if (!canWrite(row, principal)) throw aclRefusal(id, principal, 'write', 'change');
   const table = tableToWrite(project, tableName)!;
   const plan = planChanges(table.columns, body);
+  const counted = countingWrite(table, row, columnsOf(plan));
   const written = commit(project.config, table, row, plan);
   written.updatedAt = moment.iso();
   table.rows.set(id, written);
+  counted?.(written);
   replaceIndexedRow(table, row, written);
   return { updatedAt: written.updatedAt };
 }
@@ -190,8 +200,10 @@ export function deleteRow(
   const { row } = existingRow(project, tableName, id);
   if (!canWrite(row, principal)) throw aclRefusal(id, principal, 'write', 'delete');
   const table = tableToWrite(project, tableName)!;
+  const counted = countingWrite(table, row, [...table.columns.keys()]);
   table.rows.delete(id);
   table.relations.delete(id);
+  counted?.(undefined);
   unindexRow(table, row);
   return {};
 }

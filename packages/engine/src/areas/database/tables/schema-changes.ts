@@ -7,6 +7,7 @@ import { rowBytes } from '../rows/row-size.js';
 import { databaseState, type Column, type Row, type Table } from '../state.js';
 import { writableTable } from './table-copy.js';
 import { existingTable } from './tables.js';
+import { moveValueCount } from './value-counts.js';
 
 /** A user-defined column of the table; 404 code 51 otherwise, 400 code 105 for `_id`, `createdAt`, `updatedAt`, `ACL`. */
 function existingColumn(table: Table, tableName: string, name: string): Column {
@@ -79,6 +80,7 @@ export function renameColumn(project: Project, tableName: string, from: string, 
   }
   // Indexes are by column name: built again under the new one on first use.
   dropIndexes(own);
+  moveValueCount(own, from, to);
 }
 
 /**
@@ -95,6 +97,7 @@ export function dropColumn(project: Project, tableName: string, name: string): v
   rewriteRows(own, name, ({ [name]: _dropped, ...rest }) => rest as Row);
   for (const byColumn of own.relations.values()) byColumn.delete(name);
   dropIndexes(own);
+  moveValueCount(own, name);
 }
 
 /**

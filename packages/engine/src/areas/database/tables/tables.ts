@@ -2,6 +2,7 @@ import { ErrorCode, notFound } from '../../../shared/errors.js';
 import type { Project } from '../../../shared/project.js';
 import { findTable } from '../rows/rows.js';
 import { databaseState, type Column, type ColumnType, type Table } from '../state.js';
+import { valueCounts } from './value-counts.js';
 
 /** One table as `GET /__admin/database/tables` lists it. */
 export interface TableSummary {
@@ -49,23 +50,9 @@ export function existingTable(project: Project, name: string): Table {
 }
 
 /**
- * How many rows of the table hold a value in the column: a relation counts the rows related to at least one row, as
- * the service shows a relation without members as `[]`.
- */
-function rowsWithValue(table: Table, column: string, { type }: Column): number {
-  let count = 0;
-  if (type === 'Relation') {
-    for (const byColumn of table.relations.values()) if ((byColumn.get(column)?.size ?? 0) > 0) count++;
-    return count;
-  }
-  for (const row of table.rows.values()) if (Object.hasOwn(row, column) && row[column] !== undefined) count++;
-  return count;
-}
-
-/**
  * One table with the number of rows holding a value in each column, and the pointer and relation columns (of every
- * table) that point into it: what renaming or dropping a column, or deleting the table, would touch. One pass over
- * the rows per column.
+ * table) that point into it: what renaming or dropping a column, or deleting the table, would touch. The counts are
+ * kept as rows are written (`valueCounts`): a table's first description counts its rows, later ones do not.
  *
  * @example
  * describeTable(project, 'Author');
@@ -78,15 +65,16 @@ export function describeTable(project: Project, name: string): TableSchema {
   for (const [other, owner] of [...project.state(databaseState).tables].sort(byName)) {
     for (const [column, type] of owner.columns) {
       if (type.targetClass !== name || (type.type !== 'Pointer' && type.type !== 'Relation')) continue;
-      referencedBy.push({ table: other, column, type: type.type, rowsWithValue: rowsWithValue(owner, column, type) });
+      referencedBy.push({ table: other, column, type: type.type, rowsWithValue: valueCounts(owner).get(column) ?? 0 });
     }
   }
+  const counts = valueCounts(table);
   return {
     name,
     rowCount: table.rows.size,
     columns: [...table.columns].map(([column, type]) => ({
       ...columnJson(column, type),
-      rowsWithValue: rowsWithValue(table, column, type),
+      rowsWithValue: counts.get(column) ?? 0,
     })),
     referencedBy,
   };

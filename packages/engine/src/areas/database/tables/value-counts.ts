@@ -1,0 +1,81 @@
+import type { Row, Table } from '../state.js';
+
+// How many rows of a table hold a value in each column: what the admin's table description shows (`tables.ts`).
+// Counted in one pass over the rows when first asked, then kept up to date by every write (`rows.ts`), so that
+// describing a table again costs its columns, not its rows. A table never described pays nothing on its writes. Kept
+// beside the table, as its indexes are: a table read from a snapshot, an export or a journal is counted on first use.
+
+const byTable = new WeakMap<Table, Map<string, number>>();
+
+/**
+ * Whether `row` holds a value in `column`. A relation column holds one when the row is related to at least one
+ * row, as the service shows a relation without members as `[]`.
+ */
+function holds(table: Table, row: Row, column: string): boolean {
+  if (table.columns.get(column)?.type === 'Relation') return (table.relations.get(row._id)?.get(column)?.size ?? 0) > 0;
+  return Object.hasOwn(row, column) && row[column] !== undefined;
+}
+
+/**
+ * Column -> the number of rows holding a value in it, for each user-defined column of `table`.
+ *
+ * @example
+ * valueCounts(table).get('author'); // 3
+ */
+export function valueCounts(table: Table): ReadonlyMap<string, number> {
+  let counts = byTable.get(table);
+  if (!counts) {
+    const columns = [...table.columns.keys()];
+    const tally = columns.map(() => 0);
+    for (const row of table.rows.values())
+      for (let i = 0; i < columns.length; i++) if (holds(table, row, columns[i]!)) tally[i]!++;
+    counts = new Map(columns.map((column, i) => [column, tally[i]!]));
+    byTable.set(table, counts);
+  }
+  return counts;
+}
+
+/**
+ * Called before a write to `row` (undefined: a row not yet in the table) that may change `columns`: returns what to
+ * call with the row once written (undefined: deleted), which brings the counts up to date; undefined where the
+ * table's counts are not kept. Relations change in place as the write applies, so what the row held is read first.
+ *
+ * @example
+ * const counted = countingWrite(table, row, ['title']);
+ * table.rows.set(row._id, written);
+ * counted?.(written);
+ */
+export function countingWrite(
+  table: Table,
+  row: Row | undefined,
+  columns: readonly string[],
+): ((written: Row | undefined) => void) | undefined {
+  const counts = byTable.get(table);
+  if (!counts) return undefined;
+  const held = columns.map((column) => row !== undefined && holds(table, row, column));
+  return (written) => {
+    columns.forEach((column, i) => {
+      // The ACL and the system columns are every row's, not counted.
+      if (!table.columns.has(column)) return;
+      const holdsNow = written !== undefined && holds(table, written, column);
+      if (holdsNow !== held[i]) counts.set(column, (counts.get(column) ?? 0) + (holdsNow ? 1 : -1));
+    });
+  };
+}
+
+/** The counts of `table` as those of `copy`, a copy of it (a named snapshot's table about to be written to). */
+export function copyValueCounts(table: Table, copy: Table): void {
+  const counts = byTable.get(table);
+  if (counts) byTable.set(copy, new Map(counts));
+}
+
+/**
+ * A column renamed (`to`) or dropped (no `to`) in every row: its count moves with it, or goes. The column's place
+ * among the others does not matter here (the description follows `table.columns`).
+ */
+export function moveValueCount(table: Table, from: string, to?: string): void {
+  const counts = byTable.get(table);
+  if (!counts) return;
+  if (to !== undefined) counts.set(to, counts.get(from) ?? 0);
+  counts.delete(from);
+}
