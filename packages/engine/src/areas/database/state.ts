@@ -29,6 +29,16 @@ export interface DatabaseState {
   tables: Map<string, Table>;
 }
 
+/**
+ * What is told of each write to a table's rows: before it, the row as it was (undefined: a new row) and the columns
+ * the write may change (undefined: every one, a deletion); what it returns is called with the row written (undefined:
+ * deleted). Set by `tables/value-counts.ts` when the admin's first table description loads it (the management
+ * panel's, never an app's page): until then no table has counts to keep, and a write pays nothing for them.
+ */
+export const rowWrites: {
+  watch?: (table: Table, row: Row | undefined, columns?: readonly string[]) => ((written?: Row) => void) | undefined;
+} = {};
+
 export const newTable = (): Table => ({ columns: new Map(), rows: new Map(), relations: new Map() });
 
 interface TableJson {

@@ -11,9 +11,8 @@ import { SYSTEM_COLUMNS, checkColumnName, checkTableName } from '../values/names
 import { jsonBytes } from '../../../shared/http/body.js';
 import { rememberRowBytes } from './row-size.js';
 import { showRelations } from '../query/relations.js';
-import { databaseState, newTable, type Column, type Row, type Table } from '../state.js';
+import { databaseState, newTable, rowWrites, type Column, type Row, type Table } from '../state.js';
 import { writableTable } from '../tables/table-copy.js';
-import { countingWrite } from '../tables/value-counts.js';
 import { describeColumn } from '../values/values.js';
 
 /** The table of that name, or undefined when nothing was ever written to it (the name is checked first). */
@@ -120,7 +119,7 @@ function commit(config: Config, table: Table, row: Row, plan: Plan): Row {
 
 /** Adds a new row to its table, with its planned values (checked before: `plannedRowBytes` measured `size`). */
 export function insertRow(table: Table, row: Row, plan: Plan, size: number): void {
-  const counted = countingWrite(table, undefined, columnsOf(plan));
+  const counted = rowWrites.watch?.(table, undefined, columnsOf(plan));
   for (const [name, change] of plan.changes) applyChange(row, table.relations, name, change);
   table.rows.set(row._id, row);
   counted?.(row);
@@ -152,7 +151,7 @@ export function createRow(
   let id = newId(moment);
   while (table.rows.has(id)) id = newId(moment);
   const now = moment.iso();
-  const counted = countingWrite(table, undefined, columnsOf(plan));
+  const counted = rowWrites.watch?.(table, undefined, columnsOf(plan));
   const row = commit(project.config, table, { _id: id, createdAt: now, updatedAt: now }, plan);
   project.state(databaseState).tables.set(tableName, table);
   table.rows.set(id, row);
@@ -174,7 +173,7 @@ export function updateRow(
   if (!canWrite(row, principal)) throw aclRefusal(id, principal, 'write', 'change');
   const table = tableToWrite(project, tableName)!;
   const plan = planChanges(table.columns, body);
-  const counted = countingWrite(table, row, columnsOf(plan));
+  const counted = rowWrites.watch?.(table, row, columnsOf(plan));
   const written = commit(project.config, table, row, plan);
   written.updatedAt = moment.iso();
   table.rows.set(id, written);
@@ -200,10 +199,10 @@ export function deleteRow(
   const { row } = existingRow(project, tableName, id);
   if (!canWrite(row, principal)) throw aclRefusal(id, principal, 'write', 'delete');
   const table = tableToWrite(project, tableName)!;
-  const counted = countingWrite(table, row, [...table.columns.keys()]);
+  const counted = rowWrites.watch?.(table, row);
   table.rows.delete(id);
   table.relations.delete(id);
-  counted?.(undefined);
+  counted?.();
   unindexRow(table, row);
   return {};
 }

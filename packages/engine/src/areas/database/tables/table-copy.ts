@@ -1,6 +1,5 @@
 import { copyIndexes } from '../indexes/indexes.js';
 import { heldBySnapshot, type DatabaseState, type Table } from '../state.js';
-import { copyValueCounts } from './value-counts.js';
 
 /** The table of that name to write to: a table a named snapshot holds is replaced by a copy of its own first. */
 export function writableTable(state: DatabaseState, name: string): Table | undefined {
@@ -11,7 +10,7 @@ export function writableTable(state: DatabaseState, name: string): Table | undef
   return own;
 }
 
-/** A table no later change of the original touches: its own maps, the same (never changed) rows, its indexes and counts. */
+/** A table no later change of the original touches: its own maps, the same (never changed) rows, its indexes. */
 function copyTable(table: Table): Table {
   const copy: Table = {
     columns: new Map(table.columns),
@@ -24,6 +23,5 @@ function copyTable(table: Table): Table {
     ),
   };
   copyIndexes(table, copy);
-  copyValueCounts(table, copy);
   return copy;
 }

@@ -1,9 +1,10 @@
-import type { Row, Table } from '../state.js';
+import { type Row, type Table, rowWrites } from '../state.js';
 
 // How many rows of a table hold a value in each column: what the admin's table description shows (`tables.ts`).
-// Counted in one pass over the rows when first asked, then kept up to date by every write (`rows.ts`), so that
-// describing a table again costs its columns, not its rows. A table never described pays nothing on its writes. Kept
-// beside the table, as its indexes are: a table read from a snapshot, an export or a journal is counted on first use.
+// Counted in one pass over the rows when first asked, then kept up to date by every write (`rowWrites`), so that
+// describing a table again costs its columns, not its rows. A table never described pays nothing on its writes, and
+// this module loads with the first description. Kept beside the table, as its indexes are: a table read from a
+// snapshot, an export or a journal, or copied from a named snapshot's to be written, is counted on first use.
 
 const byTable = new WeakMap<Table, Map<string, number>>();
 
@@ -36,24 +37,14 @@ export function valueCounts(table: Table): ReadonlyMap<string, number> {
 }
 
 /**
- * Called before a write to `row` (undefined: a row not yet in the table) that may change `columns`: returns what to
- * call with the row once written (undefined: deleted), which brings the counts up to date; undefined where the
- * table's counts are not kept. Relations change in place as the write applies, so what the row held is read first.
- *
- * @example
- * const counted = countingWrite(table, row, ['title']);
- * table.rows.set(row._id, written);
- * counted?.(written);
+ * The watcher of row writes (`rowWrites`) while counts are kept: brings the counts of the written table up to date,
+ * if it has any. Relations change in place as the write applies, so what the row held is read before it.
  */
-export function countingWrite(
-  table: Table,
-  row: Row | undefined,
-  columns: readonly string[],
-): ((written: Row | undefined) => void) | undefined {
+function countingWrite(table: Table, row: Row | undefined, columns: readonly string[] = [...table.columns.keys()]) {
   const counts = byTable.get(table);
   if (!counts) return undefined;
   const held = columns.map((column) => row !== undefined && holds(table, row, column));
-  return (written) => {
+  return (written?: Row) => {
     columns.forEach((column, i) => {
       // The ACL and the system columns are every row's, not counted.
       if (!table.columns.has(column)) return;
@@ -62,12 +53,7 @@ export function countingWrite(
     });
   };
 }
-
-/** The counts of `table` as those of `copy`, a copy of it (a named snapshot's table about to be written to). */
-export function copyValueCounts(table: Table, copy: Table): void {
-  const counts = byTable.get(table);
-  if (counts) byTable.set(copy, new Map(counts));
-}
+rowWrites.watch = countingWrite;
 
 /**
  * A column renamed (`to`) or dropped (no `to`) in every row: its count moves with it, or goes. The column's place
