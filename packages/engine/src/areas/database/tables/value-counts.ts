@@ -26,14 +26,21 @@ function holds(table: Table, row: Row, column: string): boolean {
 export function valueCounts(table: Table): ReadonlyMap<string, number> {
   let counts = byTable.get(table);
   if (!counts) {
-    const columns = [...table.columns.keys()];
-    const tally = columns.map(() => 0);
-    for (const row of table.rows.values())
-      for (let i = 0; i < columns.length; i++) if (holds(table, row, columns[i]!)) tally[i]!++;
-    counts = new Map(columns.map((column, i) => [column, tally[i]!]));
+    counts = new Map([...table.columns.keys()].map((column) => [column, counted(table, column)]));
     byTable.set(table, counts);
   }
   return counts;
+}
+
+/** The rows holding a value in `column`, counted: a pass over the rows (a relation: over the rows related to any). */
+function counted(table: Table, column: string): number {
+  let count = 0;
+  if (table.columns.get(column)?.type === 'Relation') {
+    for (const byColumn of table.relations.values()) if ((byColumn.get(column)?.size ?? 0) > 0) count++;
+    return count;
+  }
+  for (const row of table.rows.values()) if (Object.hasOwn(row, column) && row[column] !== undefined) count++;
+  return count;
 }
 
 /**
