@@ -8,13 +8,20 @@ import { type Row, type Table, rowWrites } from '../state.js';
 
 const byTable = new WeakMap<Table, Map<string, number>>();
 
+/** Whether `row` holds a value in `column`, a column of any type but a relation. */
+const hasValue = (row: Row, column: string): boolean => Object.hasOwn(row, column) && row[column] !== undefined;
+
 /**
- * Whether `row` holds a value in `column`. A relation column holds one when the row is related to at least one
- * row, as the service shows a relation without members as `[]`.
+ * Whether a row (its relations: `byColumn`) is related to at least one row through the relation column `column`:
+ * the service shows a relation without members as `[]`, which counts as no value.
  */
+const isRelated = (byColumn: Map<string, Set<string>> | undefined, column: string): boolean =>
+  (byColumn?.get(column)?.size ?? 0) > 0;
+
+const isRelation = (table: Table, column: string) => table.columns.get(column)?.type === 'Relation';
+
 function holds(table: Table, row: Row, column: string): boolean {
-  if (table.columns.get(column)?.type === 'Relation') return (table.relations.get(row._id)?.get(column)?.size ?? 0) > 0;
-  return Object.hasOwn(row, column) && row[column] !== undefined;
+  return isRelation(table, column) ? isRelated(table.relations.get(row._id), column) : hasValue(row, column);
 }
 
 /**
@@ -35,11 +42,9 @@ export function valueCounts(table: Table): ReadonlyMap<string, number> {
 /** The rows holding a value in `column`, counted: a pass over the rows (a relation: over the rows related to any). */
 function counted(table: Table, column: string): number {
   let count = 0;
-  if (table.columns.get(column)?.type === 'Relation') {
-    for (const byColumn of table.relations.values()) if ((byColumn.get(column)?.size ?? 0) > 0) count++;
-    return count;
-  }
-  for (const row of table.rows.values()) if (Object.hasOwn(row, column) && row[column] !== undefined) count++;
+  if (isRelation(table, column)) {
+    for (const byColumn of table.relations.values()) if (isRelated(byColumn, column)) count++;
+  } else for (const row of table.rows.values()) if (hasValue(row, column)) count++;
   return count;
 }
 
