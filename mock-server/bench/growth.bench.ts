@@ -137,16 +137,21 @@ function row(operation: string, at: (name: string, size: 0 | 1) => number, names
   return `| ${operation} | ${cells.join(' | ')} |`;
 }
 
-async function benchSearches(): Promise<void> {
+/** An engine for each size, started from the state `areas` gives for it, with its project and a master token. */
+async function enginesOf(sizes: readonly number[], areas: (size: number) => Record<string, unknown>) {
   const engines = await Promise.all(
-    USERS.map(async (count) => {
-      const engine = createEngine({ initialState: { areas: { users: { users: usersOf(count) } } } });
+    sizes.map(async (size) => {
+      const engine = createEngine({ initialState: { areas: areas(size) } });
       await engine.ready;
       return engine;
     }),
   );
-  const projects = engines.map((engine) => engine.project);
   const tokens = await Promise.all(engines.map(masterToken));
+  return { engines, projects: engines.map((engine) => engine.project), tokens };
+}
+
+async function benchSearches(): Promise<void> {
+  const { engines, projects, tokens } = await enginesOf(USERS, (count) => ({ users: { users: usersOf(count) } }));
   const someId = (size: 0 | 1) => `u${String(USERS[size] / 2 + 3).padStart(23, '0')}`;
   const operations = [
     {
@@ -525,15 +530,7 @@ function notesOf(count: number): { columns: Record<string, Column>; rows: Row[];
 }
 
 async function benchTables(): Promise<void> {
-  const engines = await Promise.all(
-    ROWS.map(async (count) => {
-      const engine = createEngine({ initialState: { areas: { database: { Note: notesOf(count) } } } });
-      await engine.ready;
-      return engine;
-    }),
-  );
-  const projects = engines.map((engine) => engine.project);
-  const tokens = await Promise.all(engines.map(masterToken));
+  const { engines, projects, tokens } = await enginesOf(ROWS, (count) => ({ database: { Note: notesOf(count) } }));
   const rowHeaders = (size: 0 | 1) => ({
     'X-Service-Object-Storage-Id': DEFAULT_CONFIG.objectStorageId,
     Authorization: `Bearer ${tokens[size]}`,
