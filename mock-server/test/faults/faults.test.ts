@@ -287,7 +287,7 @@ describe('managing faults', () => {
   });
 
   it('holds at most maxFaults (400, code 42) and needs the master key', async () => {
-    await server.admin('/__admin/config', { method: 'PATCH', headers: json, body: '{"maxFaults":1}' });
+    await server.patchConfig({ maxFaults: 1 });
     await setFault(server, { path: '/auth/login', status: 500 });
     const res = await server.admin('/__admin/faults', {
       method: 'POST',

@@ -201,13 +201,8 @@ describe('GET /{bucket}/{image}/r/{w}x{h}', () => {
   });
 
   it('takes sides up to maxResizeSide', async () => {
-    const patch = (maxResizeSide: number) =>
-      server.admin('/__admin/config', {
-        method: 'PATCH',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ maxResizeSide }),
-      });
-    expect((await patch(64)).status).toBe(200);
+    const patch = (maxResizeSide: number) => server.patchConfig({ maxResizeSide });
+    await patch(64);
     try {
       expect((await get('media/wide.png/r/64x64')).status).toBe(200);
       expect(await (await get('media/wide.png/r/65x10')).json()).toEqual({

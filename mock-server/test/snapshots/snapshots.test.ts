@@ -115,7 +115,7 @@ async function fill() {
     201,
   );
   await ok(server.admin('/__admin/clock', { method: 'POST', headers: json, body: '{"advanceSeconds":60}' }));
-  await ok(server.admin('/__admin/config', { method: 'PATCH', headers: json, body: '{"maxRowBytes":65536}' }));
+  await server.patchConfig({ maxRowBytes: 65536 });
   return { ann, bob, db, team, rows, files };
 }
 
@@ -155,7 +155,7 @@ async function change({ ann, bob, db, team, rows, files }: Awaited<ReturnType<ty
     }),
   );
   await ok(server.admin('/__admin/clock', { method: 'POST', headers: json, body: '{"advanceSeconds":3600}' }));
-  await ok(server.admin('/__admin/config', { method: 'PATCH', headers: json, body: '{"maxRowBytes":1024}' }));
+  await server.patchConfig({ maxRowBytes: 1024 });
 }
 
 describe('named snapshots', () => {
@@ -263,7 +263,7 @@ describe('named snapshots', () => {
 
     const bad = await server.admin('/__admin/snapshots/no%20spaces', { method: 'PUT' });
     expect(bad.status).toBe(400);
-    await ok(server.admin('/__admin/config', { method: 'PATCH', headers: json, body: '{"maxSnapshots":1}' }));
+    await server.patchConfig({ maxSnapshots: 1 });
     const tooMany = await server.admin('/__admin/snapshots/two', { method: 'PUT' });
     expect(tooMany.status).toBe(400);
     expect(((await tooMany.json()) as { code: number }).code).toBe(44);

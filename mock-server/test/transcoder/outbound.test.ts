@@ -73,10 +73,6 @@ async function jobOf(requestId: string): Promise<Record<string, unknown>> {
   return jobs.find((j) => j['requestId'] === requestId)!;
 }
 
-async function config(keys: Record<string, unknown>): Promise<void> {
-  expect((await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify(keys) })).status).toBe(200);
-}
-
 async function convert(body: Record<string, unknown>): Promise<{ requestId: string; videoId: string }> {
   const res = await post('/video/convert', { upload: true, webhook: true, ...body });
   expect(res.status).toBe(202);
@@ -126,12 +122,12 @@ beforeEach(async () => {
 afterEach(async () => {
   for (const close of closers.splice(0)) close();
   // An admin reset keeps the config: put back the limits a test changed.
-  await config(defaults);
+  await server.patchConfig(defaults);
 });
 
 describe('size limits', () => {
   it('stops downloading a source past transcoderMaxSourceBytes and rejects the job', async () => {
-    await config({ transcoderMaxSourceBytes: 1024 * 1024 });
+    await server.patchConfig({ transcoderMaxSourceBytes: 1024 * 1024 });
     const source = await endless();
     const { requestId } = await convert({ url: `${source.url}/huge.mp4`, thumbnail: true });
     const [note] = await receiver.notificationsOf(requestId, 1, 10);
@@ -149,7 +145,7 @@ describe('size limits', () => {
   });
 
   it('refuses at once a source whose Content-Length is past the limit', async () => {
-    await config({ transcoderMaxSourceBytes: 1024 * 1024 });
+    await server.patchConfig({ transcoderMaxSourceBytes: 1024 * 1024 });
     const source = await endless({ contentLength: 400 * 1024 * 1024 });
     const { requestId } = await convert({ url: `${source.url}/huge.mp4`, thumbnail: true });
     await receiver.notificationsOf(requestId, 1, 10);
@@ -160,7 +156,7 @@ describe('size limits', () => {
   });
 
   it('counts the bytes of a compressed source as they come out of decompression', async () => {
-    await config({ transcoderMaxSourceBytes: 1024 * 1024 });
+    await server.patchConfig({ transcoderMaxSourceBytes: 1024 * 1024 });
     const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024));
     const zipped = await listening(
       createHttpServer((_, res) =>
@@ -178,7 +174,7 @@ describe('size limits', () => {
   });
 
   it('stops downloading a watermark image past transcoderMaxWatermarkBytes and rejects the job', async () => {
-    await config({ transcoderMaxWatermarkBytes: 256 * 1024 });
+    await server.patchConfig({ transcoderMaxWatermarkBytes: 256 * 1024 });
     const image = await endless();
     await post('/metadata/watermark', { name: 'huge', url: `${image.url}/mark.png`, location: 'TOP_LEFT' });
     const { requestId } = await convert({ url: `${receiver.url}/src/video.mp4`, preset: true, watermark: 'huge' });
@@ -197,7 +193,7 @@ describe('size limits', () => {
 describe('disk', () => {
   it('rejects before encoding a conversion whose outputs would pass transcoderMaxOutputBytes', async () => {
     // 1 s at 100M + 48k is about 12.5 MB: over a 1 MB limit.
-    await config({ transcoderMaxOutputBytes: 1024 * 1024 });
+    await server.patchConfig({ transcoderMaxOutputBytes: 1024 * 1024 });
     await post('/metadata/preset', {
       name: 'heavy',
       speed: 'ultrafast',
@@ -228,7 +224,7 @@ describe('disk', () => {
 
 describe('time limits', () => {
   it('gives up on an upload address that accepts the connection and never answers', async () => {
-    await config({ transcoderFirstByteTimeoutMs: 300 });
+    await server.patchConfig({ transcoderFirstByteTimeoutMs: 300 });
     await post('/metadata/upload', { name: 'silent', url: `${await silent()}/upload` });
     const started = Date.now();
     const { requestId } = await convert({ url: `${receiver.url}/src/video.mp4`, thumbnail: true, upload: 'silent' });
@@ -246,7 +242,7 @@ describe('time limits', () => {
   });
 
   it('gives up on a webhook that accepts the connection and never answers, and the job ends', async () => {
-    await config({ transcoderFirstByteTimeoutMs: 300 });
+    await server.patchConfig({ transcoderFirstByteTimeoutMs: 300 });
     await post('/metadata/webhook', { name: 'silent', url: `${await silent()}/webhook` });
     const { requestId } = await convert({ url: `${receiver.url}/src/video.mp4`, thumbnail: true, webhook: 'silent' });
     await expect
@@ -259,7 +255,7 @@ describe('time limits', () => {
   });
 
   it('gives up on a source that never answers, and on one that sends too slowly', async () => {
-    await config({ transcoderFirstByteTimeoutMs: 300, transcoderTransferTimeoutMs: 1000 });
+    await server.patchConfig({ transcoderFirstByteTimeoutMs: 300, transcoderTransferTimeoutMs: 1000 });
     const silentSource = await convert({ url: `${await silent()}/video.mp4`, thumbnail: true });
     const trickle = await listening(createHttpServer((_, res) => res.writeHead(200).write('0')));
     closers.push(() => {
@@ -282,7 +278,7 @@ describe('time limits', () => {
 
 describe('the reason a caller is told', () => {
   it('is the same whether the source is unreachable, refused, silent, too large, not a video or redirected off http', async () => {
-    await config({ transcoderFirstByteTimeoutMs: 300, transcoderMaxSourceBytes: 1024 * 1024 });
+    await server.patchConfig({ transcoderFirstByteTimeoutMs: 300, transcoderMaxSourceBytes: 1024 * 1024 });
     const forbidding = await listening(createHttpServer((_, res) => res.writeHead(403).end('no')));
     const redirecting = await listening(
       createHttpServer((_, res) => res.writeHead(302, { location: 'file:///etc/passwd' }).end()),

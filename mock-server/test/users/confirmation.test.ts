@@ -2,13 +2,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@basekit/engine';
 import { startTestServer, type TestServer } from '../support/server.js';
-import {
-  clientKey,
-  expectStatus,
-  loginRequest,
-  patchConfig,
-  registerRequest,
-} from '../../../packages/engine/test/users/helpers.js';
+import { clientKey, expectStatus, loginRequest, registerRequest } from '../../../packages/engine/test/users/helpers.js';
 
 interface Mail {
   to: string;
@@ -24,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(async () => {
   await server.reset();
-  await patchConfig(server, { emailConfirmation: true });
+  await server.patchConfig({ emailConfirmation: true });
 });
 
 async function outbox(): Promise<Mail[]> {
@@ -165,7 +159,7 @@ describe('where the confirmation link points', () => {
 
 describe('e-mail confirmation switched at run time', () => {
   it('registers active users and sends nothing once switched off', async () => {
-    await patchConfig(server, { emailConfirmation: false });
+    await server.patchConfig({ emailConfirmation: false });
     expect((await expectStatus(await registerRequest(server, ann), 200))['active']).toBe(true);
     expect(await outbox()).toEqual([]);
     await expectStatus(await annLogin(), 200);
@@ -173,7 +167,7 @@ describe('e-mail confirmation switched at run time', () => {
 
   it('keeps users registered while it was on inactive until they confirm', async () => {
     await expectStatus(await registerRequest(server, ann), 200);
-    await patchConfig(server, { emailConfirmation: false });
+    await server.patchConfig({ emailConfirmation: false });
     await expectStatus(await annLogin(), 401, ErrorCode.USER_INACTIVE);
     const [mail] = await outbox();
     await expectStatus(await fetch(mail!.link), 200);

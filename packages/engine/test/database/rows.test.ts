@@ -197,14 +197,11 @@ describe('headers', () => {
   });
 
   it('answers 503 while the database service is disabled', async () => {
-    await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ services: { database: false } }) });
+    await server.patchConfig({ services: { database: false } });
     try {
       expect((await db.query('Note')).status).toBe(503);
     } finally {
-      await server.admin('/__admin/config', {
-        method: 'PATCH',
-        body: JSON.stringify({ services: { database: true } }),
-      });
+      await server.patchConfig({ services: { database: true } });
     }
   });
 });

@@ -79,14 +79,14 @@ describe.each(OPERATIONS)('$path', (op) => {
   });
 
   it(`answers ${op.disabledStatus} while the storage service is disabled`, async () => {
-    await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ services: { storage: false } }) });
+    await server.patchConfig({ services: { storage: false } });
     try {
       await expectError(
         await call(op, { 'X-Service-Storage-Id': server.config.storageId, ...masterHeaders }),
         op.disabledStatus,
       );
     } finally {
-      await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ services: { storage: true } }) });
+      await server.patchConfig({ services: { storage: true } });
     }
   });
 });
@@ -100,11 +100,11 @@ describe('downloads', () => {
       body: uploadForm([{ name: 'pub.txt', content: 'public' }]),
     });
     expect(await (await server.request(`/${server.config.storageId}/pub.txt`)).text()).toBe('public');
-    await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ services: { storage: false } }) });
+    await server.patchConfig({ services: { storage: false } });
     try {
       await expectError(await server.request(`/${server.config.storageId}/pub.txt`), 503);
     } finally {
-      await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ services: { storage: true } }) });
+      await server.patchConfig({ services: { storage: true } });
     }
   });
 

@@ -6,14 +6,7 @@ import { storageHeaders, storageSuite, uploadForm } from './support.js';
 
 const suite = storageSuite({ maxUploadParts: 4 });
 
-const setParts = async (maxUploadParts: number) => {
-  const res = await suite.server.admin('/__admin/config', {
-    method: 'PATCH',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ maxUploadParts }),
-  });
-  expect(res.status).toBe(200);
-};
+const setParts = (maxUploadParts: number) => suite.server.patchConfig({ maxUploadParts });
 
 async function listing(): Promise<unknown[]> {
   return ((await (await suite.master.post('/files/directoryInfo', { url: '/' })).json()) as { files: unknown[] }).files;

@@ -154,12 +154,7 @@ describe('GET /__admin/requests', () => {
   });
 
   it('pages, finds and keeps its order once the newest requests have taken the oldest places, as the limit changes', async () => {
-    const setLimit = (inspectorLimit: number) =>
-      server.admin('/__admin/config', {
-        method: 'PATCH',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ inspectorLimit }),
-      });
+    const setLimit = (inspectorLimit: number) => server.patchConfig({ inspectorLimit });
     const row = (n: number) => `/object-storage/classes/T/n${n}`;
     const getRow = (n: number) => server.request(row(n), { headers: db(ann) });
     const paths = async (query = '') => (await list(query)).requests.map((r) => r.path);
@@ -185,11 +180,7 @@ describe('GET /__admin/requests', () => {
   });
 
   it('keeps the last inspectorLimit requests; 0 switches recording off (409, code 171)', async () => {
-    await server.admin('/__admin/config', {
-      method: 'PATCH',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ inspectorLimit: 3 }),
-    });
+    await server.patchConfig({ inspectorLimit: 3 });
     for (let i = 0; i < 5; i++) await server.request(`/object-storage/classes/T/n${i}`, { headers: db(ann) });
     expect((await list()).requests.map((r) => r.path)).toEqual([
       '/object-storage/classes/T/n4',
@@ -197,11 +188,7 @@ describe('GET /__admin/requests', () => {
       '/object-storage/classes/T/n2',
     ]);
 
-    await server.admin('/__admin/config', {
-      method: 'PATCH',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ inspectorLimit: 0 }),
-    });
+    await server.patchConfig({ inspectorLimit: 0 });
     for (const path of ['/__admin/requests', '/__admin/requests/stream']) {
       const res = await server.admin(path);
       expect(res.status).toBe(409);
@@ -288,11 +275,7 @@ describe('GET /__admin/requests/{id}', () => {
   });
 
   it('shows a large JSON body by its size only', async () => {
-    await server.admin('/__admin/config', {
-      method: 'PATCH',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ inspectorBodyBytes: 100 }),
-    });
+    await server.patchConfig({ inspectorBodyBytes: 100 });
     await server.request('/object-storage/classes/Big', {
       method: 'POST',
       headers: db(ann),

@@ -49,14 +49,13 @@ describe('leaderboards: the status rows of docs/errors.md', () => {
   });
 
   it('answers 417 while the service is disabled, before looking at anything else', async () => {
-    const patch = (leaderboards: boolean) =>
-      server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify({ services: { leaderboards } }) });
-    expect((await patch(false)).status).toBe(200);
+    const patch = (leaderboards: boolean) => server.patchConfig({ services: { leaderboards } });
+    await patch(false);
     try {
       await expectAll({ 'X-Service-Game-Id': server.config.gameId, ...ann.auth }, 417, 3);
       await expectAll({ 'X-Service-Game-Id': 'other-game' }, 417, 3);
     } finally {
-      expect((await patch(true)).status).toBe(200);
+      await patch(true);
     }
     expect((await operations({ 'X-Service-Game-Id': server.config.gameId, ...ann.auth }).rank()).status).toBe(200);
   });

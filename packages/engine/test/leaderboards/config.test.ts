@@ -15,14 +15,9 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 beforeEach(async () => {
-  await patchConfig({ events: GAME.events, leaderboards: GAME.leaderboards });
+  await server.patchConfig({ events: GAME.events, leaderboards: GAME.leaderboards });
   await resetBoards(server);
 });
-
-async function patchConfig(patch: Record<string, unknown>) {
-  const res = await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify(patch) });
-  if (res.status !== 200) throw new Error(`config patch failed: ${res.status} ${await res.text()}`);
-}
 
 const withBoard = (board: Record<string, unknown>, replacing?: string) => ({
   leaderboards: [...(GAME.leaderboards ?? []).filter((b) => b.id !== replacing), board],
@@ -30,7 +25,7 @@ const withBoard = (board: Record<string, unknown>, replacing?: string) => ({
 
 describe('leaderboards follow the config changed at run time', () => {
   it('a leaderboard added at run time works at once', async () => {
-    await patchConfig(withBoard({ id: 'most-kills', fields: [{ event: 'match_end', field: 'kills' }] }));
+    await server.patchConfig(withBoard({ id: 'most-kills', fields: [{ event: 'match_end', field: 'kills' }] }));
     const p = player(server, ann);
     await p.event('match_end', { kills: 7 });
     expect(await p.rank('most-kills')).toEqual({ rank: 1, scores: [7, 0, 0] });
@@ -39,16 +34,16 @@ describe('leaderboards follow the config changed at run time', () => {
   it('a removed leaderboard is unknown (417), and comes back empty', async () => {
     const p = player(server, ann);
     await p.event('match_end', { time: 30 });
-    await patchConfig({ leaderboards: (GAME.leaderboards ?? []).filter((b) => b.id !== 'fastest') });
+    await server.patchConfig({ leaderboards: (GAME.leaderboards ?? []).filter((b) => b.id !== 'fastest') });
     expect((await p.get('/game/leaderboards/fastest')).status).toBe(417);
     expect((await p.get('/game/leaderboards/top/fastest?count=3')).status).toBe(417);
-    await patchConfig({ leaderboards: GAME.leaderboards });
+    await server.patchConfig({ leaderboards: GAME.leaderboards });
     expect(await p.rank('fastest')).toEqual({ rank: 0, scores: [0, 0, 0] });
   });
 
   it('a removed event is unknown (417)', async () => {
     const boards = (GAME.leaderboards ?? []).filter((b) => !b.fields.some((f) => f.event === 'level_up'));
-    await patchConfig({ events: GAME.events?.filter((e) => e.name !== 'level_up'), leaderboards: boards });
+    await server.patchConfig({ events: GAME.events?.filter((e) => e.name !== 'level_up'), leaderboards: boards });
     const res = await player(server, ann).post({
       eventName: 'level_up',
       fieldsAndValues: [{ fieldName: 'level', value: 2 }],
@@ -60,7 +55,7 @@ describe('leaderboards follow the config changed at run time', () => {
   it('a leaderboard whose order changes is ranked again, keeping its scores', async () => {
     await player(server, ann).event('match_end', { score: 10 });
     await player(server, bob).event('match_end', { score: 20 });
-    await patchConfig(
+    await server.patchConfig(
       withBoard({ id: 'high-score', fields: [{ event: 'match_end', field: 'score' }], order: 'asc' }, 'high-score'),
     );
     expect(await player(server, ann).rank('high-score')).toEqual({ rank: 1, scores: [10, 0, 0] });
@@ -71,7 +66,7 @@ describe('leaderboards follow the config changed at run time', () => {
 
   it('a leaderboard whose aggregation changes keeps its scores and aggregates the new way', async () => {
     await player(server, ann).event('match_end', { score: 10 });
-    await patchConfig(
+    await server.patchConfig(
       withBoard(
         { id: 'high-score', fields: [{ event: 'match_end', field: 'score' }], aggregation: 'sum' },
         'high-score',
@@ -83,7 +78,9 @@ describe('leaderboards follow the config changed at run time', () => {
 
   it('a leaderboard whose fields change starts empty', async () => {
     await player(server, ann).event('match_end', { score: 10 });
-    await patchConfig(withBoard({ id: 'high-score', fields: [{ event: 'match_end', field: 'kills' }] }, 'high-score'));
+    await server.patchConfig(
+      withBoard({ id: 'high-score', fields: [{ event: 'match_end', field: 'kills' }] }, 'high-score'),
+    );
     expect(await player(server, ann).rank('high-score')).toEqual({ rank: 0, scores: [0, 0, 0] });
   });
 });

@@ -18,11 +18,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(async () => {
   // `remove` takes leaderboards out of the config: every test starts from the game's own.
-  const res = await server.admin('/__admin/config', {
-    method: 'PATCH',
-    body: JSON.stringify({ leaderboards: GAME.leaderboards }),
-  });
-  expect(res.status).toBe(200);
+  await server.patchConfig({ leaderboards: GAME.leaderboards });
   await resetBoards(server);
   await player(server, ann).event('match_end', { score: 30, kills: 3 });
   await player(server, bob).event('match_end', { score: 20, kills: 5 });

@@ -113,11 +113,7 @@ describe('two projects on one server', () => {
     expect(await top(b, player)).toHaveLength(1);
     expect(await top(a, await createUser(a, 'player'))).toHaveLength(0);
 
-    await b.admin('/__admin/config', {
-      method: 'PATCH',
-      headers: json,
-      body: JSON.stringify({ emailConfirmation: true }),
-    });
+    await b.patchConfig({ emailConfirmation: true });
     await b.request('/auth/users', {
       method: 'POST',
       headers: { ...users(b), ...json },
@@ -129,11 +125,7 @@ describe('two projects on one server', () => {
     expect(await outbox(a)).toHaveLength(0);
     // The link names no project: it finds the project that sent it.
     expect((await a.request(new URL((await outbox(b))[0]!.link).pathname)).status).toBe(200);
-    await b.admin('/__admin/config', {
-      method: 'PATCH',
-      headers: json,
-      body: JSON.stringify({ emailConfirmation: false }),
-    });
+    await b.patchConfig({ emailConfirmation: false });
 
     await b.admin('/__admin/clock', { method: 'POST', headers: json, body: JSON.stringify({ advanceSeconds: 3600 }) });
     const offset = async (server: TestServer) =>

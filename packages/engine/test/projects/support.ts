@@ -1,6 +1,6 @@
 import type { Config, ConfigInput } from '@basekit/engine';
 import { developmentConfig } from '../../src/config.js';
-import type { TestServer } from '../support/server.js';
+import { type TestServer, testServer } from '../support/server.js';
 
 /** The server admin key header of the default project of `server` (its master key). */
 export const serverAdmin = (server: TestServer) => ({ 'X-Service-Authentication-Key': server.config.masterKey });
@@ -22,25 +22,8 @@ export async function createProject(server: TestServer, body: Partial<ConfigInpu
   const res = await postProject(server, body);
   const json = (await res.json()) as { id: string; config: Config };
   if (res.status !== 201) throw new Error(`creating a project failed: ${res.status} ${JSON.stringify(json)}`);
-  const { config } = json;
-  const admin = (path: string, init: RequestInit = {}) =>
-    server.request(path, {
-      ...init,
-      headers: {
-        'X-Service-Authentication-Id': config.authenticationId,
-        'X-Service-Authentication-Key': config.masterKey,
-        ...init.headers,
-      },
-    });
-  return {
-    ...server,
-    config: config as ConfigInput,
-    admin,
-    async reset() {
-      const reset = await admin('/__admin/reset', { method: 'POST' });
-      if (!reset.ok) throw new Error(`reset failed: ${reset.status}`);
-    },
-  };
+  // Its admin calls carry its master key, by which the server finds the project.
+  return { ...server, ...testServer({ ...server, config: json.config as ConfigInput }) };
 }
 
 /** A second project's config beside the development one (its own ids and keys), for a server of two projects. */

@@ -44,6 +44,8 @@ export interface TestServer {
   request(path: string, init?: RequestInit): Promise<Response>;
   /** An admin API call with the master key. */
   admin(path: string, init?: RequestInit): Promise<Response>;
+  /** Changes the project's config at run time (`PATCH /__admin/config`) and returns it; throws unless it answers 200. */
+  patchConfig(patch: Record<string, unknown>): Promise<Record<string, unknown>>;
   reset(): Promise<void>;
   close(): Promise<void>;
 }
@@ -64,6 +66,17 @@ export function testServer(base: Pick<TestServer, 'url' | 'config' | 'engine' | 
     ...base,
     request,
     admin,
+    async patchConfig(patch) {
+      const res = await admin('/__admin/config', {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(patch),
+      });
+      const body = (await res.json()) as Record<string, unknown>;
+      if (res.status !== 200)
+        throw new Error(`config patch ${JSON.stringify(patch)}: ${res.status} ${JSON.stringify(body)}`);
+      return body;
+    },
     async reset() {
       const res = await admin('/__admin/reset', { method: 'POST' });
       if (!res.ok) throw new Error(`reset failed: ${res.status}`);

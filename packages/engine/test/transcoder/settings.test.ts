@@ -196,19 +196,13 @@ describe('settings records', () => {
       body: JSON.stringify(VALID.webhook),
     });
     expect(res.status).toBe(401);
-    await server.admin('/__admin/config', {
-      method: 'PATCH',
-      body: JSON.stringify({ services: { transcoder: false } }),
-    });
+    await server.patchConfig({ services: { transcoder: false } });
     try {
       const off = await post('/metadata/webhook', VALID.webhook);
       expect(off.status).toBe(503);
       expect(await off.json()).toMatchObject({ code: 3 });
     } finally {
-      await server.admin('/__admin/config', {
-        method: 'PATCH',
-        body: JSON.stringify({ services: { transcoder: true } }),
-      });
+      await server.patchConfig({ services: { transcoder: true } });
     }
   });
 });

@@ -1,14 +1,14 @@
 // Admin API calls for the panel's user actions that the service's API has no operation for.
 import { describe, expect, it } from 'vitest';
 import { createUser } from '../support/users.js';
-import { clientKey, expectStatus, loginRequest, patchConfig, registerRequest, useCast } from './helpers.js';
+import { clientKey, expectStatus, loginRequest, registerRequest, useCast } from './helpers.js';
 
 describe('POST /__admin/users/{userId}/activate', () => {
   const cast = useCast();
 
   it('activates a user who has not confirmed the e-mail, who can then log in', async () => {
     const { server } = cast;
-    await patchConfig(server, { emailConfirmation: true });
+    await server.patchConfig({ emailConfirmation: true });
     const created = await expectStatus(
       await registerRequest(server, { username: 'cleo', password: 'pw-cleo', email: 'cleo@example.com' }),
       200,

@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ErrorCode } from '@basekit/engine';
 import { startTestServer, type TestServer } from '../support/server.js';
-import {
-  clientKey,
-  expectStatus,
-  loginRequest,
-  masterKey,
-  patchConfig,
-  registerRequest,
-  usersCall,
-} from './helpers.js';
+import { clientKey, expectStatus, loginRequest, masterKey, registerRequest, usersCall } from './helpers.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -45,9 +37,9 @@ describe('the users service switched off (services.users false)', () => {
   });
 
   it('serves again once switched on at run time', async () => {
-    await patchConfig(server, { services: { users: true } });
+    await server.patchConfig({ services: { users: true } });
     await expectStatus(await registerRequest(server, { username: 'ann', password: 'pw' }), 200);
-    await patchConfig(server, { services: { users: false } });
+    await server.patchConfig({ services: { users: false } });
     await expectStatus(
       await registerRequest(server, { username: 'bob', password: 'pw' }),
       503,

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '@basekit/engine';
 import { login } from '../support/users.js';
-import { clientKey, expectStatus, patchConfig, usersCall, useCast, type Json } from './helpers.js';
+import { clientKey, expectStatus, usersCall, useCast, type Json } from './helpers.js';
 
 const cast = useCast();
 
@@ -75,11 +75,11 @@ describe('POST /auth/guest-users', () => {
   });
 
   it('registers a guest active at once, even where registrations are confirmed by e-mail', async () => {
-    await patchConfig(cast.server, { emailConfirmation: true });
+    await cast.server.patchConfig({ emailConfirmation: true });
     try {
       expect(await newGuest()).toMatchObject({ guest: true, active: true });
     } finally {
-      await patchConfig(cast.server, { emailConfirmation: false });
+      await cast.server.patchConfig({ emailConfirmation: false });
     }
   });
 });

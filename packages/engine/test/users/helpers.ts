@@ -65,11 +65,6 @@ export async function advanceClock(server: TestServer, seconds: number): Promise
   expect(res.status).toBe(200);
 }
 
-export async function patchConfig(server: TestServer, patch: Json): Promise<void> {
-  const res = await server.admin('/__admin/config', { method: 'PATCH', body: JSON.stringify(patch) });
-  expect(res.status).toBe(200);
-}
-
 /** The people of a lookup or update test: ann (with a profile and an extra field), bob and the master token. */
 export interface Cast {
   server: TestServer;
