@@ -4,12 +4,17 @@
 // and 1,000 projects, a game event at 1 and 1,000 leaderboards. In the engine, no HTTP, the process's CPU time a
 // call, rounds taking turns, medians; "before" is the engine's previous code, copied verbatim into this file, run
 // over the same state, and checked to answer the same first. The whole request through `engine.fetch` is printed
-// beside. `GROWTH_ONLY=searches|links|events|tables` runs one part (links: at 10 and 1,000 projects, then a link made
-// and let go at 1,000 and 100,000 links held; tables: the admin's table description, and a row written, at 1,000 and
-// 100,000 rows).
+// beside. `GROWTH_ONLY=searches|links|events|tables|files` runs one part (links: at 10 and 1,000 projects, then a link
+// made and let go at 1,000 and 100,000 links held; tables: the admin's table description, and a row written, at 1,000
+// and 100,000 rows; files: the admin's search by name at 10,000 and 1,000,000 files, which still walks them).
 import { DEFAULT_CONFIG, type Engine, createEngine, resolveConfig } from '@basekit/engine';
 import { type Column, type Row, type Table, databaseState } from '../../packages/engine/src/areas/database/state.js';
 import { describeTable, existingTable } from '../../packages/engine/src/areas/database/tables/tables.js';
+import { adminListing } from '../../packages/engine/src/areas/files/admin.js';
+import { sortedNames } from '../../packages/engine/src/areas/files/listing.js';
+import type { FilePath } from '../../packages/engine/src/areas/files/paths.js';
+import { filesState } from '../../packages/engine/src/areas/files/state.js';
+import { type FileNode, type TreeNode, folderOf } from '../../packages/engine/src/areas/files/tree.js';
 import { type Paging, findUsers, searchUsers } from '../../packages/engine/src/areas/users/listing.js';
 import { userRecord } from '../../packages/engine/src/areas/users/record.js';
 import { type StoredUser, usersState } from '../../packages/engine/src/areas/users/state.js';
@@ -25,6 +30,7 @@ const PROJECTS = [10, 1_000] as const;
 const LEADERBOARDS = [1, 1_000] as const;
 const LINKS = [1_000, 100_000] as const;
 const ROWS = [1_000, 100_000] as const;
+const FILES = [10_000, 1_000_000] as const;
 const ROUNDS = 12;
 /** How long each contender runs in a round. */
 const SPAN_MS = 100;
@@ -588,6 +594,82 @@ async function benchTables(): Promise<void> {
   await Promise.all(engines.map((engine) => engine.close()));
 }
 
+// The admin's search of files by name before it walked in the folders' own order and folded ASCII names by lower
+// case alone (packages/engine/src/areas/files/admin.ts, shared/util/text-search.ts), verbatim but for the names.
+const SPELT: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };
+function foldTextBefore(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[ßæœøłđðþı]/g, (letter) => SPELT[letter]!);
+}
+function* matchesBelowBefore(node: TreeNode, path: FilePath, needle: string): Generator<[FilePath, TreeNode]> {
+  if (node.kind !== 'folder') return;
+  for (const name of sortedNames(node)) {
+    const child = node.children.get(name)!;
+    const childPath = [...path, name];
+    if (foldTextBefore(name).includes(needle)) yield [childPath, child];
+    yield* matchesBelowBefore(child, childPath, needle);
+  }
+}
+
+/** `count` files in folders of 1,000; ten of them, spread over the folders, are named like quartz. */
+function filesOf(count: number) {
+  const base = { guid: 'g', ownerId: null, created: 0, modified: 0 };
+  const file = (guid: string): FileNode => ({
+    kind: 'file',
+    ...base,
+    guid,
+    size: 1,
+    md5: '',
+    crc: '',
+    contentType: 'image/jpeg',
+    blobKey: guid,
+  });
+  const folders = new Map<string, TreeNode>();
+  for (let f = 0; f < count / 1000; f++) {
+    const files = new Map<string, TreeNode>();
+    for (let i = 0; i < 1000; i++) {
+      const n = f * 1000 + i;
+      files.set(`IMG_${n}${n % (count / 10) === 7 ? '-Quartz' : ''}.jpg`, file(`f${n}`));
+    }
+    folders.set(`album-${f}`, folderOf({ ...base, guid: `a${f}` }, files));
+  }
+  return folderOf(base, folders);
+}
+
+async function benchFiles(): Promise<void> {
+  const { engines, projects } = await enginesOf(FILES, () => ({}));
+  for (const [size, project] of projects.entries()) project.state(filesState).root = filesOf(FILES[size]!);
+  const page = { name: 'quartz', page: 0, pageSize: 20 };
+  const searchPath = '/__admin/files?name=quartz';
+  for (const size of [0, 1] as const) {
+    const before = [...matchesBelowBefore(projects[size]!.state(filesState).root, [], 'quartz')].map(([path]) =>
+      path.join('/'),
+    );
+    const now = adminListing(projects[size]!, [], page);
+    const answered = (await (await request(engines[size]!, searchPath, masterHeaders)).json()) as typeof now;
+    const urls = now.entries.map((entry) => entry.url.split('/').slice(2).join('/'));
+    if (now.total !== 10 || before.join() !== urls.join() || JSON.stringify(answered) !== JSON.stringify(now))
+      throw new Error(`the searches differ\n${before}\n${urls}`);
+  }
+  const at = await rounds({
+    before: (size) => () => [...matchesBelowBefore(projects[size]!.state(filesState).root, [], 'quartz')],
+    now: (size) => () => adminListing(projects[size]!, [], page),
+    request: (size) => async () => (await request(engines[size]!, searchPath, masterHeaders)).arrayBuffer(),
+  });
+  console.log(
+    `\nThe admin's search of files by name (\`GET ${searchPath}\`, the same ten matches) at ${FILES.map((n) => n.toLocaleString('en')).join(' and ')} files, CPU time a call, median of ${ROUNDS} rounds taking turns\n`,
+  );
+  console.log(
+    '| operation | before, small | before, large | large/small | now, small | now, large | large/small | whole request now, small | large | large/small |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log(row('the search by name', at, ['before', 'now', 'request']));
+  await Promise.all(engines.map((engine) => engine.close()));
+}
+
 const only = process.env['GROWTH_ONLY'];
 if (!only || only === 'searches') await benchSearches();
 if (!only || only === 'links') {
@@ -596,3 +678,4 @@ if (!only || only === 'links') {
 }
 if (!only || only === 'events') await benchEvents();
 if (!only || only === 'tables') await benchTables();
+if (!only || only === 'files') await benchFiles();

@@ -174,3 +174,30 @@ describe('POST /files/fileInfo', () => {
     expect((await suite.master.post('/files/fileInfo', { url: '../x' })).status).toBe(400);
   });
 });
+
+describe('GET /__admin/files?name=', () => {
+  it('finds entries at any depth below the location by name, case and accents ignored, in path order, paged', async () => {
+    await suite.master.put([
+      { name: 'Café.png', content: '', path: 'gallery' },
+      { name: 'cafe-menu.txt', content: '', path: 'gallery/2024/b' },
+      { name: 'notes.txt', content: '', path: 'gallery/2024/a' },
+      { name: 'CAFÉ', content: '', path: 'gallery/2024/a/z' },
+      { name: 'cafe-x.txt', content: '', path: 'gallery/2024/Cafés' },
+      { name: 'café.txt', content: '', path: 'elsewhere' },
+    ]);
+    const found = async (paging = '') => {
+      const res = await suite.server.admin(`/__admin/files?path=gallery&name=cafe${paging}`);
+      const body = (await res.json()) as { entries: { url: string }[]; total: number };
+      return {
+        total: body.total,
+        paths: body.entries.map((entry) => decodeURIComponent(entry.url).replace('/dev-storage/gallery/', '')),
+      };
+    };
+    // A folder comes before what it holds, and names compare by code point: `2024` before `Café.png`, `Cafés` before `a`.
+    expect(await found()).toEqual({
+      total: 5,
+      paths: ['2024/Cafés', '2024/Cafés/cafe-x.txt', '2024/a/z/CAFÉ', '2024/b/cafe-menu.txt', 'Café.png'],
+    });
+    expect(await found('&page=1&pageSize=3')).toEqual({ total: 5, paths: ['2024/b/cafe-menu.txt', 'Café.png'] });
+  });
+});
