@@ -135,6 +135,14 @@ async function rounds(contenders: Record<string, (size: 0 | 1) => () => unknown>
   return (name: string, size: 0 | 1) => median(times.get(`${name}:${size}`)!);
 }
 
+/** The head of a table of operations before and now, at the small and the large size, and as whole requests. */
+function printHead(requests = 'whole request'): void {
+  console.log(
+    `| operation | before, small | before, large | large/small | now, small | now, large | large/small | ${requests} now, small | large | large/small |`,
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+}
+
 function row(operation: string, at: (name: string, size: 0 | 1) => number, names: string[]): string {
   const cells = names.flatMap((name) => {
     const [small, large] = [at(name, 0), at(name, 1)];
@@ -188,10 +196,7 @@ async function benchSearches(): Promise<void> {
   console.log(
     `\nUser searches at ${USERS.map((n) => n.toLocaleString('en')).join(' and ')} users (the same matches in both), in the engine, CPU time a call, median of ${ROUNDS} rounds taking turns\n`,
   );
-  console.log(
-    '| operation | before, small | before, large | large/small | now, small | now, large | large/small | whole request now, small | large | large/small |',
-  );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  printHead();
   for (const op of operations) {
     for (const size of [0, 1] as const) {
       const [before, now] = [JSON.stringify(op.before(size)), JSON.stringify(await op.now(size))];
@@ -301,10 +306,7 @@ async function benchLinks(): Promise<void> {
   console.log(
     `\nThe project of a confirmation link at ${PROJECTS.map((n) => n.toLocaleString('en')).join(' and ')} projects (the link is the last project's), CPU time a call, median of ${ROUNDS} rounds taking turns ("now" includes building the Request)\n`,
   );
-  console.log(
-    '| operation | before, small | before, large | large/small | now, small | now, large | large/small | whole request now, small | large | large/small |',
-  );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  printHead();
   console.log(row('`GET /auth/confirm/<token>`: its project', at, ['before', 'now', 'request']));
   console.log(
     `| \`GET /__health\` (no link), for the floor | | | | | | | ${ms(at('floor', 0))} | ${ms(at('floor', 1))} | ${(at('floor', 1) / at('floor', 0)).toFixed(2)}× |`,
@@ -388,10 +390,7 @@ async function benchLinksHeld(): Promise<void> {
   console.log(
     `\nA confirmation link made and let go in a project holding ${LINKS.map((n) => n.toLocaleString('en')).join(' and ')} links: the registry's part, and the whole requests (register with \`emailConfirmation\`, delete the user), CPU time a call, median of ${ROUNDS} rounds taking turns\n`,
   );
-  console.log(
-    '| operation | before, small | before, large | large/small | now, small | now, large | large/small | whole requests now, small | large | large/small |',
-  );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  printHead('whole requests');
   console.log(row('a link made and let go', at, ['before', 'now', 'request']));
   const sizes = setups.map(
     ({ registry, before }) =>
@@ -580,10 +579,7 @@ async function benchTables(): Promise<void> {
   console.log(
     `\nThe admin's table description (\`GET ${describePath}\`, eight columns) and a row written, at ${ROWS.map((n) => n.toLocaleString('en')).join(' and ')} rows, CPU time a call, median of ${ROUNDS} rounds taking turns (the counts kept since the first description)\n`,
   );
-  console.log(
-    '| operation | before, small | before, large | large/small | now, small | now, large | large/small | whole request now, small | large | large/small |',
-  );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  printHead();
   console.log(row('the table described', description, ['before', 'now', 'request']));
   console.log(
     `| the first description, which counts the rows (one call) | | | | ${ms(firstMs[0]!)} | ${ms(firstMs[1]!)} | ${(firstMs[1]! / firstMs[0]!).toFixed(2)}× | | | |`,
@@ -662,10 +658,7 @@ async function benchFiles(): Promise<void> {
   console.log(
     `\nThe admin's search of files by name (\`GET ${searchPath}\`, the same ten matches) at ${FILES.map((n) => n.toLocaleString('en')).join(' and ')} files, CPU time a call, median of ${ROUNDS} rounds taking turns\n`,
   );
-  console.log(
-    '| operation | before, small | before, large | large/small | now, small | now, large | large/small | whole request now, small | large | large/small |',
-  );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  printHead();
   console.log(row('the search by name', at, ['before', 'now', 'request']));
   await Promise.all(engines.map((engine) => engine.close()));
 }
