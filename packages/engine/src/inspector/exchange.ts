@@ -88,8 +88,11 @@ interface ExchangeFacts {
   route: string;
   requestHeaders: Headers;
   status: number;
-  /** Its headers are read only when the exchange is shown: a platform's lighter Response makes them on first read. */
-  response: Response;
+  /**
+   * The answer's headers, read only when the exchange is shown: a platform's lighter Response, kept whole, makes them
+   * on first read (see `answerHeaders` in `recorder.ts`).
+   */
+  response: Pick<Response, 'headers'>;
   hasResponseBody: boolean;
   /** The request has a body stream: in process (msw's requests, `engine.fetch`) no Content-Length or Transfer-Encoding tells. */
   hasRequestBody: boolean;

@@ -57,7 +57,7 @@ export function recordExchanges(
       route: routePath(c),
       requestHeaders: project.capabilities.inspectedHeaders?.(c.req.raw) ?? c.req.raw.headers,
       status: res.status,
-      response: res,
+      response: answerHeaders(res),
       // Reading `body` may make the stream of a text body: only asked of answers that did not come from `c.json`.
       hasResponseBody: responseJson !== undefined || res.body !== null,
       hasRequestBody: bodySize !== undefined || hasBody(c.req.raw),
@@ -85,6 +85,17 @@ const loadRecording = async (): Promise<Recording> => {
   const [exchange, inspector] = await Promise.all([import('./exchange.js'), import('./inspector.js')]);
   return { ...exchange, ...inspector };
 };
+
+/**
+ * What an exchange keeps of the answer, for its headers. A standard Response is let go: it holds its body's stream and
+ * more, which the inspector would keep for its last `inspectorLimit` requests and a listener for as long as it keeps
+ * the exchange (measured in one process: 10–17 µs of a get-by-id's 90, most of it in the collector). An answer whose
+ * headers are made only when read (the Node server's JSON answers) is kept whole, so that they are made only for the
+ * requests someone looks at.
+ */
+function answerHeaders(res: Response): Pick<Response, 'headers'> {
+  return res instanceof Response ? { headers: res.headers } : res;
+}
 
 /**
  * Whether a request the route did not read has a body, from what is at hand first: GET and HEAD have none, a length
