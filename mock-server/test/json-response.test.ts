@@ -1,6 +1,7 @@
 // The Node server's JSON answers (src/json-response.ts): a Response that its transport writes as it is, and that still
 // behaves as a standard Response for anything that reads it.
 import type { OutgoingHttpHeaders } from 'node:http';
+import type { ExchangeDetails } from '@basekit/engine';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JsonResponse, writeJsonAnswer } from '../src/json-response.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -104,6 +105,21 @@ describe('JSON answers of the server', () => {
       String(bytes.byteLength),
     ]);
     expect(JSON.parse(new TextDecoder().decode(bytes)).title).toBe('Zoë 🎮 ünïcode');
+  });
+
+  it('are recorded by the request inspector without their headers being made, which it shows when asked', async () => {
+    const made = vi.spyOn(JsonResponse.prototype, 'headers', 'get');
+    const res = await server.request(path, { headers: headers() });
+    expect(res.status).toBe(200);
+    expect(made).not.toHaveBeenCalled();
+    made.mockRestore();
+    const listed = await server.admin('/__admin/requests?limit=1');
+    const [recorded] = ((await listed.json()) as { requests: { id: string; path: string }[] }).requests;
+    expect(recorded!.path).toBe(path);
+    const details = await server.admin(`/__admin/requests/${recorded!.id}`);
+    expect(((await details.json()) as ExchangeDetails).response.headers).toMatchObject({
+      'content-type': 'application/json',
+    });
   });
 
   it('answer HEAD with the length and no body', async () => {
