@@ -188,13 +188,17 @@ describe("convert jobs of one project never wait for another project's", () => {
   let source: Server;
   let sourceUrl: string;
   const held: (() => void)[] = [];
+  let released = false;
   beforeAll(async () => {
     // A source server that never answers: each job that starts stays running until the test lets it go.
-    source = createServer((_req, res) => held.push(() => res.destroy()));
+    source = createServer((_req, res) => (released ? res.destroy() : held.push(() => res.destroy())));
     await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
     sourceUrl = `http://127.0.0.1:${(source.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
+    // Letting the running jobs go starts the queued ones, whose requests must not be held in turn: held, they kept the
+    // server from closing until the job's first-byte timeout (30 s).
+    released = true;
     for (const release of held) release();
     await new Promise((resolve) => source.close(resolve));
   });
